@@ -253,11 +253,21 @@ export function author() {
   );
 }
 
-/** Write <dir>/<id>.json (dataset) and <dir>/<id>.provenance.json; returns the dataset path. */
+/**
+ * Raw outputs go to <dir>/<id>-raw/ so that <dir>/<id>.json is the only JSON file a
+ * contributor copies into _data/datasets/ (the build reads every *.json there).
+ */
+export function rawDir(dir, id) {
+  const d = path.join(dir, `${id}-raw`);
+  fs.mkdirSync(d, { recursive: true });
+  return d;
+}
+
+/** Write <dir>/<id>.json (dataset) and <dir>/<id>-raw/provenance.json; returns the dataset path. */
 export function writeDataset(dir, dataset, provenance) {
   const file = path.join(dir, `${dataset.id}.json`);
   fs.writeFileSync(file, `${JSON.stringify(dataset, null, 2)}\n`);
-  if (provenance) fs.writeFileSync(path.join(dir, `${dataset.id}.provenance.json`), `${JSON.stringify(provenance, null, 2)}\n`);
+  if (provenance) fs.writeFileSync(path.join(rawDir(dir, dataset.id), 'provenance.json'), `${JSON.stringify(provenance, null, 2)}\n`);
   return file;
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import {
   parseArgs, UsageError, hostFacts, hardwareString, baseSoftware, timestampId, checkId, ensureOutDir,
-  toCsv, writeDataset, reportValidation, author, trackGroup, stopGroup, groupAlive, sleep, formatBytes, FORMAT,
+  toCsv, writeDataset, rawDir, reportValidation, author, trackGroup, stopGroup, groupAlive, sleep, formatBytes, FORMAT,
 } from './common.mjs';
 import { TreeSampler, nameRoots, summarise } from './sampler.mjs';
 import { smapsRollupAvailable } from './procfs.mjs';
@@ -18,10 +18,10 @@ export const HELP = `Usage:
 
 Samples the memory of a whole process tree (the command and everything it starts,
 or the given processes and their children) and writes, into the output directory:
-  <id>.samples.csv      one row per sample and process, all memory values in bytes
-  <id>.json             a Scaling Rails dataset (scaling-rails/dataset@1) with per-process
-                        and total summaries (median, peak) and a chart
-  <id>.provenance.json  host facts, command, interval and timings as machine-readable JSON
+  <id>.json                  a Scaling Rails dataset (scaling-rails/dataset@1) with per-process
+                             and total summaries (median, peak) and a chart
+  <id>-raw/samples.csv       one row per sample and process, all memory values in bytes
+  <id>-raw/provenance.json   host facts, command, interval and timings (machine-readable)
 
 Values read per process: VmRSS, VmHWM (kernel's peak RSS), VmSize, VmPeak from
 /proc/PID/status and Pss from /proc/PID/smaps_rollup (Linux 4.14+). The kernel prints
@@ -151,7 +151,7 @@ export async function main(argv) {
   const elapsedS = (Date.now() - t0) / 1000;
 
   const samples = sampler.samples;
-  const csvPath = path.join(outDir, `${id}.samples.csv`);
+  const csvPath = path.join(rawDir(outDir, id), 'samples.csv');
   fs.writeFileSync(csvPath, toCsv(
     ['time_s', 'sample', 'pid', 'ppid', 'comm', 'rss_bytes', 'pss_bytes', 'vm_size_bytes', 'vm_peak_bytes', 'vm_hwm_bytes'],
     samples.map((s) => [s.t.toFixed(3), s.index, s.pid, s.ppid, s.comm, s.rss, s.pss, s.vm_size, s.vm_peak, s.vm_hwm]),
@@ -163,7 +163,7 @@ export async function main(argv) {
   const summary = summarise(samples, sampler.commandLines);
   const dataset = buildDataset({
     id, started, facts, target, intervalS, elapsedS, summary, exit, stoppedByTimeout, timeoutS, attach, opts,
-    samplesFile: path.basename(csvPath),
+    samplesFile: `${id}-raw/samples.csv`,
   });
   const provenance = {
     tool: TOOL,
@@ -179,7 +179,7 @@ export async function main(argv) {
     smaps_rollup: smapsRollupAvailable(),
     processes: summary.processes,
     total: summary.total,
-    samples_file: path.basename(csvPath),
+    samples_file: `${id}-raw/samples.csv`,
   };
   const file = writeDataset(outDir, dataset, provenance);
   log(`total RSS of the tree: median ${formatBytes(summary.total.rss_median)}, peak ${formatBytes(summary.total.rss_peak)} (${summary.total.samples} samples)`);
