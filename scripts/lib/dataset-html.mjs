@@ -1,0 +1,125 @@
+// HTML fragments for dataset pages and chart figures. Built here, not in Liquid, so tests can call them.
+import { esc, siteUrl } from './html.mjs';
+import { formatCell, columnHeading, UNKNOWN } from './dataset-cells.mjs';
+import { isNumeric } from './chart-spec.mjs';
+
+export const chartAsset = (datasetId, chartId, theme) => `/assets/generated/charts/${datasetId}/${chartId}-${theme}.svg`;
+export const datasetUrl = (id) => `/datasets/${id}/`;
+export const downloadUrl = (id, ext) => `/assets/generated/datasets/${id}.${ext}`;
+
+function flaggedCells(dataset) {
+  const set = new Set();
+  for (const e of dataset.errata) for (const c of e.cells || []) set.add(`${c.row - 1}:${c.column}`);
+  return set;
+}
+
+export function tableHtml(dataset, { columns = null, caption } = {}) {
+  const cols = dataset.columns.map((c, i) => ({ c, i })).filter(({ c }) => !columns || columns.includes(c.key));
+  const flagged = flaggedCells(dataset);
+  const markers = new Set(dataset.failures.markers);
+  const head = cols.map(({ c }) => `<th scope="col">${esc(columnHeading(c))}</th>`).join('');
+  const body = dataset.rows.map((row, r) => {
+    const cells = cols.map(({ c, i }, n) => {
+      const v = row[i];
+      const classes = [];
+      if (isNumeric(c)) classes.push('num');
+      if (typeof v === 'string' && isNumeric(c) && markers.has(v)) classes.push('failure');
+      if (v === null) classes.push('unknown');
+      if (flagged.has(`${r}:${c.key}`)) classes.push('flagged');
+      const cls = classes.length ? ` class="${classes.join(' ')}"` : '';
+      const text = esc(formatCell(c, v)) + (flagged.has(`${r}:${c.key}`) ? ' <span class="flag" title="See errata">†</span>' : '');
+      return n === 0 ? `<th scope="row"${cls}>${text}</th>` : `<td${cls}>${text}</td>`;
+    }).join('');
+    return `<tr>${cells}</tr>`;
+  }).join('\n');
+  return `<div class="table-scroll" tabindex="0" role="region" aria-label="${esc(caption || dataset.title)}"><table class="data">
+<caption>${esc(caption || dataset.title)}</caption>
+<thead><tr>${head}</tr></thead>
+<tbody>
+${body}
+</tbody></table></div>
+<p class="table-key">${esc(UNKNOWN)} = unknown or withheld (see errata); † = flagged in errata${dataset.failures.markers.length ? `; ${esc(dataset.failures.markers.join(', '))} = failed run (${esc(dataset.failures.meaning)})` : ''}.</p>`;
+}
+
+export function figureHtml(dataset, chart, size) {
+  const light = chartAsset(dataset.id, chart.id, 'light');
+  const dark = chartAsset(dataset.id, chart.id, 'dark');
+  return `<figure class="chart" id="chart-${esc(dataset.id)}-${esc(chart.id)}">
+<picture>
+<source srcset="${siteUrl(dark)}" media="(prefers-color-scheme: dark)">
+<img src="${siteUrl(light)}" alt="${esc(chart.alt)}" width="${size.width}" height="${size.height}" loading="lazy" decoding="async">
+</picture>
+<figcaption><strong>${esc(chart.title)}.</strong> ${esc(chart.caption)} <a href="${siteUrl(datasetUrl(dataset.id))}">Dataset: ${esc(dataset.title)}</a> (${esc(dataset.source.location)}).</figcaption>
+<details class="chart-data"><summary>Data table for this chart</summary>
+${tableHtml(dataset, { columns: chart.columns || null, caption: `Data for: ${chart.title}` })}
+</details>
+</figure>`;
+}
+
+export function errataHtml(dataset) {
+  if (!dataset.errata.length) return '';
+  const items = dataset.errata.map((e) => `<li><p>${esc(e.text)}</p><p><strong>How we handle it:</strong> ${esc(e.handling)}</p></li>`).join('\n');
+  return `<aside class="errata" aria-label="Errata for ${esc(dataset.title)}">
+<h2 class="errata-title">Errata in the source</h2>
+<ul>
+${items}
+</ul>
+<p><a href="${siteUrl(datasetUrl(dataset.id))}">See the dataset: ${esc(dataset.title)}</a></p>
+</aside>`;
+}
+
+function dl(pairs) {
+  return `<dl class="provenance">\n${pairs.filter(([, v]) => v !== undefined && v !== null && v !== '').map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('\n')}\n</dl>`;
+}
+
+export function provenanceHtml(dataset, vocabulary) {
+  const s = dataset.source;
+  const m = dataset.method;
+  const source = [
+    s.url ? `<a href="${esc(s.url)}">${esc(s.document)}</a>` : esc(s.document),
+    esc(s.author), s.publisher ? esc(s.publisher) : null, esc(s.location),
+    s.lines ? `lines ${s.lines[0]}–${s.lines[1]}${s.seed_file ? ` of <code>${esc(s.seed_file)}</code>` : ''}` : null,
+  ].filter(Boolean).join(', ');
+  const method = [
+    `${esc(vocabulary.tools[m.tool] || m.tool)}: ${esc(m.description)}`,
+    m.requests ? `${esc(m.requests)} requests` : null,
+    m.concurrency ? `concurrency ${esc(m.concurrency)}` : null,
+    m.duration_s ? `${esc(m.duration_s)} s per run` : null,
+    `runs per cell: ${m.runs === null ? 'not stated' : esc(m.runs)}`,
+    `aggregation: ${esc(m.aggregation)}`,
+    `warm-up: ${esc(m.warmup)}`,
+    m.order ? `order: ${esc(m.order)}` : null,
+    m.seed !== undefined && m.seed !== null ? `seed ${esc(m.seed)}` : null,
+  ].filter(Boolean).join('; ');
+  const units = dataset.columns.map((c) => `<li><code>${esc(c.key)}</code> — ${esc(c.label)}: ${c.unit ? `${esc(c.unit)} (${esc(vocabulary.units[c.unit] || '')})` : c.unit_from ? `unit given per row in <code>${esc(c.unit_from)}</code>` : 'text'}${c.description ? `. ${esc(c.description)}` : ''}</li>`).join('');
+  return dl([
+    ['Source', source],
+    ['Year', esc(dataset.year)],
+    ['Topic', esc(vocabulary.topics[dataset.topic] || dataset.topic)],
+    ['What was measured', esc(dataset.measured)],
+    ['Hardware', esc(dataset.hardware)],
+    ['Software', dataset.software.length ? dataset.software.map((x) => `${esc(x.name)} ${esc(x.version)}`).join(', ') : 'not stated'],
+    ['Tool and method', method],
+    ['Columns and units', `<ul>${units}</ul>`],
+    ['Failures', `${dataset.failures.markers.length ? `Markers: ${dataset.failures.markers.map((x) => `<code>${esc(x)}</code>`).join(', ')}. ` : ''}${esc(dataset.failures.meaning)}`],
+    ['Raw output', s.raw_output ? esc(s.raw_output) : null],
+    ['Attribution', esc(dataset.attribution)],
+    ['Licence', esc(dataset.license)],
+  ]);
+}
+
+export function datasetPageHtml(dataset, vocabulary, relatedTitles = {}) {
+  const charts = (dataset.charts || []).map((c) => `{% include generated/charts/${dataset.id}--${c.id}.html %}`).join('\n');
+  const caveats = dataset.caveats.length ? `<h2 id="caveats">Caveats</h2>\n<ul class="caveats">${dataset.caveats.map((c) => `<li>${esc(c)}</li>`).join('\n')}</ul>` : '';
+  const related = (dataset.related || []).length ? `<h2 id="related">Related datasets</h2><ul>${dataset.related.map((id) => `<li><a href="${siteUrl(datasetUrl(id))}">${esc(relatedTitles[id] || id)}</a></li>`).join('')}</ul>` : '';
+  return `<p class="lead">${esc(dataset.summary)}</p>
+<p class="downloads">Download: <a href="${siteUrl(downloadUrl(dataset.id, 'csv'))}" download>CSV</a> · <a href="${siteUrl(downloadUrl(dataset.id, 'json'))}" download>JSON (with provenance)</a></p>
+${charts ? `<h2 id="charts">Charts</h2>\n${charts}` : '<p class="no-chart">This dataset is a configuration or metadata table; it has no chart.</p>'}
+${errataHtml(dataset)}
+<h2 id="data">Full table</h2>
+${tableHtml(dataset)}
+<h2 id="provenance">Provenance</h2>
+${provenanceHtml(dataset, vocabulary)}
+${caveats}
+${related}`;
+}

@@ -1,0 +1,98 @@
+// scripts/import: turn a benchmark tool's raw output into _data/datasets/<id>.json.
+import { readFileSync, writeFileSync, existsSync, mkdirSync, copyFileSync } from 'node:fs';
+import { basename, extname, join, resolve, relative } from 'node:path';
+import { importDataset, IMPORTERS } from './index.mjs';
+
+const HELP = `Usage: scripts/import --tool TOOL --id ID [options] FILE [FILE…]
+
+Turns raw benchmark output into a dataset file, _data/datasets/ID.json.
+One FILE per run; each becomes one row (hyperfine: one row per sample). Label a
+run with LABEL=FILE (default label: the file name without extension).
+
+Tools: ${Object.keys(IMPORTERS).join(', ')}
+  ab             ApacheBench text output (ab -n N -c C URL > out.txt)
+  wrk            wrk text output; use --latency for percentiles, and optionally
+                 -s scripts/lib/importers/wrk-report.lua for exact counts and p99.9/p99.99
+  hyperfine      hyperfine --export-json out.json
+  benchmark-ips  benchmark-ips text output, or the JSON of x.json!("out.json")
+  httperf        httperf text output
+
+Options (anything not given and not detectable is left as "TODO: …" for you to fill in):
+  --title TEXT      dataset title              --topic TOPIC   one of _data/vocabulary.json topics
+  --summary TEXT    one sentence: what it shows (default: generated from the numbers)
+  --author NAME     who measured (default: git config user.name)
+  --warmup TEXT     what warm-up was done (default: "not stated")
+  --hardware TEXT   CPU, cores, RAM, disk (default: detected on this machine)
+  --measured TEXT   what was measured (default: generated)
+  --document TEXT   source document title     --url URL   where the raw output or write-up lives
+  --year YEAR       (default: this year)       --license ID (default: CC-BY-4.0)
+  --root DIR        repository to write into (default: this repository)
+  --no-copy-raw     do not copy the raw output to raw-output/ID/
+  --force           overwrite an existing dataset file
+  --stdout          print the dataset instead of writing it`;
+
+const FLAGS = new Set(['title', 'topic', 'summary', 'author', 'warmup', 'hardware', 'measured', 'document', 'url', 'year', 'license', 'root', 'tool', 'id']);
+
+export function parseArgs(argv) {
+  const opts = { files: [], copyRaw: true, force: false, stdout: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-h' || a === '--help') opts.help = true;
+    else if (a === '--force') opts.force = true;
+    else if (a === '--stdout') opts.stdout = true;
+    else if (a === '--no-copy-raw') opts.copyRaw = false;
+    else if (a.startsWith('--')) {
+      const [name, inline] = a.slice(2).split(/=(.*)/s);
+      if (!FLAGS.has(name)) throw new Error(`unknown option ${a} (see --help)`);
+      const v = inline !== undefined ? inline : argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      opts[name] = v;
+    } else opts.files.push(a);
+  }
+  return opts;
+}
+
+function inputOf(arg) {
+  let label = null;
+  let file = arg;
+  const eq = arg.indexOf('=');
+  if (!existsSync(arg) && eq > 0 && existsSync(arg.slice(eq + 1))) { label = arg.slice(0, eq); file = arg.slice(eq + 1); }
+  if (!existsSync(file)) throw new Error(`no such file: ${file}`);
+  return { file, label: label || basename(file, extname(file)), text: readFileSync(file, 'utf8') };
+}
+
+export async function main(argv) {
+  const opts = parseArgs(argv);
+  if (opts.help || argv.length === 0) { console.log(HELP); return 0; }
+  if (!opts.tool) throw new Error('--tool is required (one of: ' + Object.keys(IMPORTERS).join(', ') + ')');
+  if (!opts.id || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(opts.id)) throw new Error('--id is required: lowercase letters, digits and single hyphens, e.g. puma-hello-wrk-2026');
+  const root = resolve(opts.root || new URL('../../../', import.meta.url).pathname);
+  const inputs = opts.files.map(inputOf);
+  const target = join(root, '_data/datasets', `${opts.id}.json`);
+  if (!opts.stdout && existsSync(target) && !opts.force) throw new Error(`${relative(process.cwd(), target)} exists; use --force to replace it`);
+  if (opts.copyRaw && !opts.stdout) {
+    const dir = join(root, 'raw-output', opts.id);
+    mkdirSync(dir, { recursive: true });
+    for (const inp of inputs) {
+      const dest = join(dir, basename(inp.file));
+      if (resolve(inp.file) !== dest) copyFileSync(inp.file, dest);
+      inp.rawPath = `raw-output/${opts.id}/${basename(inp.file)}`;
+    }
+  }
+  const dataset = importDataset(opts.tool, inputs, opts);
+  const json = `${JSON.stringify(dataset, null, 2)}\n`;
+  if (opts.stdout) { process.stdout.write(json); return 0; }
+  mkdirSync(join(root, '_data/datasets'), { recursive: true });
+  writeFileSync(target, json);
+  console.log(`wrote ${relative(process.cwd(), target) || target} (${dataset.rows.length} rows, ${dataset.charts.length} charts)`);
+  const { validateFiles, formatProblem } = await import('../dataset-validate.mjs');
+  const problems = validateFiles([target], { dir: join(root, '_data/datasets') });
+  if (problems.length) {
+    console.log(`\n${problems.length} thing(s) left to fill in or fix before it can be published:`);
+    for (const p of problems) console.log(formatProblem(p, `${root}/`));
+    console.log('\nEdit the file, then run scripts/validate.');
+  } else {
+    console.log('valid: no problems found. Next: scripts/validate, then commit the dataset and raw-output/ with your pull request.');
+  }
+  return 0;
+}
