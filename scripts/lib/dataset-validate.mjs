@@ -51,10 +51,18 @@ function schemaFix(err) {
     case 'minItems': return `give at least ${p.limit} item(s)`;
     case 'maxItems': return `give at most ${p.limit} item(s)`;
     case 'minimum': case 'exclusiveMinimum': case 'maximum': return `use a number within the allowed range (${err.message})`;
-    case 'not': return err.instancePath.endsWith('/spec') ? 'remove "data"/"datasets" from the spec: the build binds the dataset rows itself' : 'rename it: keys ending in _failure or _flagged are reserved for chart data';
+    case 'not': return err.instancePath.endsWith('/spec') ? 'remove "data"/"datasets" from the spec: the build binds the dataset rows itself' : 'rename the column: keys ending in _failure or _flagged are reserved for chart data';
     case 'uniqueItems': return 'remove the duplicate entries';
     default: return 'see schemas/dataset-1.schema.json';
   }
+}
+
+function schemaMessage(err) {
+  if (err.keyword === 'required') return 'required field is missing';
+  if (err.keyword === 'additionalProperties') return 'unknown field';
+  if (err.keyword === 'not') return err.instancePath.endsWith('/spec') ? 'a chart spec must not carry its own data' : 'column key uses a reserved suffix';
+  if (err.keyword === 'const') return `must be ${JSON.stringify(err.params.allowedValue)}`;
+  return err.message;
 }
 
 export function validateDataset({ file, text, vocabulary = loadVocabulary(), knownIds = null }) {
@@ -73,8 +81,7 @@ export function validateDataset({ file, text, vocabulary = loadVocabulary(), kno
   if (!validate(data)) {
     for (const err of validate.errors) {
       const ptr = err.keyword === 'required' ? `${err.instancePath}/${err.params.missingProperty}` : err.keyword === 'additionalProperties' ? `${err.instancePath}/${err.params.additionalProperty}` : err.instancePath;
-      const where = err.keyword === 'required' || err.keyword === 'additionalProperties' ? err.instancePath : err.instancePath;
-      problems.push({ file, line: lineOf(lines, where), field: ptr || '(root)', message: err.keyword === 'required' ? 'required field is missing' : err.keyword === 'additionalProperties' ? 'unknown field' : err.message, fix: schemaFix(err) });
+      problems.push({ file, line: lineOf(lines, err.instancePath), field: ptr || '(root)', message: schemaMessage(err), fix: schemaFix(err) });
     }
     return problems; // the rules below assume the shape is right
   }
@@ -132,9 +139,9 @@ export function validateDataset({ file, text, vocabulary = loadVocabulary(), kno
       } else if (typeof v !== 'string') {
         add(cptr, `row ${r + 1}, column "${col.key}": expected text, found ${typeof v}`, 'quote the value or change the column type to "number"');
       }
-      if (col.unit_from !== undefined) return;
-      const unitCol = data.columns.find((x) => x.unit_from === col.key);
-      if (unitCol && !(v in vocabulary.units)) add(cptr, `row ${r + 1}: unit "${v}" is not in vocabulary.units`, `use one of: ${Object.keys(vocabulary.units).join(', ')}`);
+      // A text column that other columns take their unit from must hold vocabulary units.
+      const unitUser = !isNumeric(col) && data.columns.some((x) => x.unit_from === col.key);
+      if (unitUser && !(v in vocabulary.units)) add(cptr, `row ${r + 1}: unit "${v}" is not in vocabulary.units`, `use one of: ${Object.keys(vocabulary.units).join(', ')}`);
     });
   });
   for (const m of markers) if (!usedMarkers.has(m)) add('/failures/markers', `failure marker "${m}" is declared but never used`, 'remove it from failures.markers');
