@@ -1,0 +1,81 @@
+// scripts/validate [FILE…]: check datasets and print one line per problem,
+//   path:line: field: what is wrong — fix: what to do
+// With no FILE it checks the datasets changed against origin/main (or HEAD), including new
+// untracked files, and falls back to every dataset when nothing changed.
+import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join, resolve, relative, basename } from 'node:path';
+import { validateFiles, formatProblem, datasetFiles, DATASET_DIR } from '../dataset-validate.mjs';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+const REL_DIR = '_data/datasets';
+
+function git(args) {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch { return null; }
+}
+
+// The commit to compare with: the pull request's base branch on CI, else origin/main, else HEAD.
+export function baseRef() {
+  const candidates = [process.env.GITHUB_BASE_REF && `origin/${process.env.GITHUB_BASE_REF}`, 'origin/main', 'HEAD'].filter(Boolean);
+  for (const ref of candidates) {
+    if (git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]) === null) continue;
+    if (ref === 'HEAD') return 'HEAD';
+    return git(['merge-base', 'HEAD', ref]) || ref;
+  }
+  return null;
+}
+
+export function changedDatasets() {
+  const base = baseRef();
+  const names = new Set();
+  if (base) for (const f of (git(['diff', '--name-only', '--diff-filter=ACMR', base, '--', REL_DIR]) || '').split('\n')) if (f) names.add(f);
+  for (const f of (git(['ls-files', '--others', '--exclude-standard', '--', REL_DIR]) || '').split('\n')) if (f) names.add(f);
+  return [...names].filter((f) => f.endsWith('.json') && existsSync(join(ROOT, f))).sort().map((f) => join(ROOT, f));
+}
+
+// Checks the importer adds on top of the format: raw output that the dataset says is in the repository must be there.
+function rawOutputProblems(file) {
+  let data;
+  try { data = JSON.parse(readFileSync(file, 'utf8')); } catch { return []; }
+  const raw = data?.source?.raw_output;
+  if (typeof raw !== 'string' || /^https?:\/\//.test(raw)) return [];
+  const text = readFileSync(file, 'utf8');
+  const line = text.split('\n').findIndex((l) => l.includes('"raw_output"')) + 1 || 1;
+  return raw.split(/,\s*/).filter((p) => p.startsWith('raw-output/') && !existsSync(join(ROOT, p))).map((p) => ({
+    file, line, field: '/source/raw_output', message: `raw output "${p}" is not in the repository`,
+    fix: `add ${p} to your pull request (scripts/import copies it there) or point raw_output at a URL`,
+  }));
+}
+
+const HELP = `Usage: scripts/validate [--all] [FILE…]
+
+Checks dataset files against schemas/dataset-1.schema.json and the rules the schema cannot
+express, and prints one line per problem:  file:line: field: problem — fix: what to do.
+Without FILE: the datasets changed against origin/main (or HEAD), plus new untracked ones;
+every dataset when none changed. --all: every dataset. Exit status 1 when there are problems.`;
+
+export async function main(argv) {
+  if (argv.includes('-h') || argv.includes('--help')) { console.log(HELP); return 0; }
+  const all = argv.includes('--all');
+  let files = argv.filter((a) => !a.startsWith('--')).map((f) => resolve(f));
+  let scope;
+  if (files.length) scope = 'given';
+  else if (!all && (files = changedDatasets()).length) scope = 'changed';
+  else { files = datasetFiles(DATASET_DIR); scope = 'all'; }
+  for (const f of files) if (!existsSync(f)) throw new Error(`no such file: ${f}`);
+  const t0 = Date.now();
+  const problems = [...validateFiles(files), ...files.flatMap(rawOutputProblems)];
+  const rel = (p) => relative(process.cwd(), p) || basename(p);
+  for (const p of problems) console.log(formatProblem({ ...p, file: rel(p.file) }, '\0'));
+  const bad = new Set(problems.map((p) => p.file)).size;
+  const what = scope === 'changed' ? 'changed dataset(s)' : scope === 'all' ? 'dataset(s) (all)' : 'dataset(s)';
+  const ms = Date.now() - t0;
+  if (problems.length) {
+    console.log(`\n${problems.length} problem(s) in ${bad} of ${files.length} ${what} (${ms} ms). Nothing with problems is published.`);
+    return 1;
+  }
+  console.log(`ok: ${files.length} ${what} valid${scope === 'changed' ? `: ${files.map(rel).join(', ')}` : ''} (${ms} ms)`);
+  return 0;
+}
