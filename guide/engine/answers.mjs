@@ -1,0 +1,137 @@
+// Parsing and validation of answers. Shared by the page (forgiving: drop and note) and the CLI (strict: exit 2).
+import { QUESTIONS, DEFAULTS } from './questions.mjs';
+import { VERSION_RE } from './version.mjs';
+
+const BY_KEY = new Map(QUESTIONS.map((q) => [q.key, q]));
+const STRING_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+const MAX_NOTES = 25;
+
+export function question(key) {
+  return BY_KEY.get(key);
+}
+
+/** Human-readable description of the values a question accepts. */
+export function allowedValues(q) {
+  switch (q.type) {
+    case 'enum': return q.options.map((x) => x.value);
+    case 'integer': return [`integer ${q.min}..${q.max}`];
+    case 'number': return [`number ${q.min}..${q.max}`];
+    case 'boolean': return ['true', 'false'];
+    default:
+      return q.format === 'version'
+        ? ['dotted version of 1 to 4 numbers, e.g. "3.3" or "2.6.32"']
+        : ['1 to 40 characters: letters, digits, ".", "_", "-"'];
+  }
+}
+
+/** Coerce one raw value (string from a URL, or a typed JSON value). Returns {ok, value}. */
+export function coerce(q, raw) {
+  if (raw === null || raw === undefined) return { ok: false };
+  if (typeof raw === 'object') return { ok: false };
+  const s = String(raw).trim();
+  if (s.length === 0 || s.length > 64) return { ok: false };
+  switch (q.type) {
+    case 'enum': {
+      const v = s.toLowerCase();
+      return q.options.some((x) => x.value === v) ? { ok: true, value: v } : { ok: false };
+    }
+    case 'integer': {
+      if (typeof raw === 'number' ? !Number.isInteger(raw) : !/^\d{1,7}$/.test(s)) return { ok: false };
+      const n = Number(s);
+      return n >= q.min && n <= q.max ? { ok: true, value: n } : { ok: false };
+    }
+    case 'number': {
+      if (typeof raw !== 'number' && !/^\d{1,7}(\.\d{1,4})?$/.test(s)) return { ok: false };
+      const n = Number(s);
+      return Number.isFinite(n) && n >= q.min && n <= q.max ? { ok: true, value: n } : { ok: false };
+    }
+    case 'boolean': {
+      const v = s.toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(v)) return { ok: true, value: true };
+      if (['false', '0', 'no', 'off'].includes(v)) return { ok: true, value: false };
+      return { ok: false };
+    }
+    default: {
+      const re = q.format === 'version' ? VERSION_RE : STRING_RE;
+      return re.test(s) ? { ok: true, value: s } : { ok: false };
+    }
+  }
+}
+
+function entriesOf(raw) {
+  if (!raw) return [];
+  if (typeof raw === 'string') return [...new URLSearchParams(raw)];
+  if (typeof URLSearchParams !== 'undefined' && raw instanceof URLSearchParams) return [...raw];
+  if (typeof raw === 'object' && !Array.isArray(raw)) return Object.keys(raw).map((k) => [k, raw[k]]);
+  return [];
+}
+
+/**
+ * Forgiving parse (page, shared URLs): unknown keys and invalid values are dropped, defaults used,
+ * and each produces a note {key, message}. Notes never contain the raw value; an unknown key is not echoed either.
+ */
+export function parseAnswers(raw) {
+  const answers = { ...DEFAULTS };
+  const notes = [];
+  let unknown = 0;
+  let dropped = 0;
+  const seen = new Set();
+  const push = (note) => { if (notes.length < MAX_NOTES) notes.push(note); else dropped++; };
+  for (const [k, v] of entriesOf(raw)) {
+    const q = typeof k === 'string' ? BY_KEY.get(k) : undefined;
+    if (!q) {
+      unknown++;
+      const len = String(k).length;
+      push({ key: null, message: `An unknown parameter (name of ${len} character${len === 1 ? '' : 's'}) was ignored.` });
+      continue;
+    }
+    if (seen.has(q.key)) {
+      push({ key: q.key, message: `${q.label} (${q.key}) was given more than once; the first value was kept.` });
+      continue;
+    }
+    seen.add(q.key);
+    const c = coerce(q, v);
+    if (c.ok) answers[q.key] = c.value;
+    else push({ key: q.key, message: `${q.label} (${q.key}): the value was not valid, so the default (${String(q.default)}) is used.` });
+  }
+  if (dropped > 0) notes.push({ key: null, message: `${dropped} more problem(s) with the parameters were ignored.` });
+  return { answers, notes, unknown };
+}
+
+/** Strict validation for the CLI: returns [{key, message, allowed}] (empty when all answers are valid). */
+export function validateAnswers(answers) {
+  const errors = [];
+  if (!answers || typeof answers !== 'object' || Array.isArray(answers)) {
+    return [{ key: null, message: 'answers must be a JSON object', allowed: QUESTIONS.map((q) => q.key) }];
+  }
+  for (const k of Object.keys(answers)) {
+    const q = BY_KEY.get(k);
+    if (!q) {
+      errors.push({ key: k, message: `unknown key "${k}"`, allowed: QUESTIONS.map((x) => x.key) });
+      continue;
+    }
+    const c = coerce(q, answers[k]);
+    if (!c.ok) errors.push({ key: k, message: `invalid value for "${k}" (${q.label})`, allowed: allowedValues(q) });
+  }
+  return errors;
+}
+
+/** Fill defaults and coerce; assumes validateAnswers passed (invalid values fall back to defaults). */
+export function normalize(answers) {
+  return parseAnswers(answers || {}).answers;
+}
+
+/** Shareable query string with only the non-default answers, in question order. */
+export function toQuery(answers) {
+  const a = normalize(answers);
+  const p = new URLSearchParams();
+  for (const q of QUESTIONS) {
+    if (a[q.key] !== q.default) p.set(q.key, String(a[q.key]));
+  }
+  return p.toString();
+}
+
+export function fromQuery(search) {
+  const s = String(search || '').replace(/^\?/, '');
+  return parseAnswers(new URLSearchParams(s));
+}

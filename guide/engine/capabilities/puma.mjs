@@ -1,0 +1,35 @@
+// Puma DSL names per Puma version (config-facts §4.1; puma/puma History.md, docs/7.0-Upgrade.md, lib/puma/dsl.rb).
+// since inclusive, until exclusive (removed). Names without a range exist in every Puma version we generate for (≥ 3.0).
+
+export const PUMA_DSL = {
+  environment: {},
+  directory: {},
+  bind: {},
+  threads: {},
+  workers: {},
+  'preload_app!': {},
+  pidfile: {},
+  state_path: {},
+  worker_timeout: {},
+  worker_boot_timeout: {},
+  worker_shutdown_timeout: {},
+  persistent_timeout: {},
+  first_data_timeout: {},
+  plugin: {},
+  tag: {},
+  on_worker_boot: { until: '8.0', deprecatedSince: '7.0', replacement: 'before_worker_boot' },
+  before_worker_boot: { since: '7.0' },
+  before_fork: {},
+  on_restart: { until: '8.0', deprecatedSince: '7.0', replacement: 'before_restart' },
+  fork_worker: { since: '5.0' },
+  nakayoshi_fork: { since: '5.0', until: '6.0' },
+  wait_for_less_busy_worker: { since: '5.0' },
+  silence_single_worker_warning: { since: '5.0' },
+};
+
+export const PUMA_FACTS = {
+  defaultMaxThreadsMri: [{ until: '5.0', value: 16 }, { since: '5.0', value: 5 }],
+  preloadDefaultInCluster: { since: '7.0' },
+  requiredRuby: [{ since: '7.0', ruby: '3.0' }, { since: '6.0', ruby: '2.4' }, { since: '5.0', ruby: '2.2' }],
+  webConcurrencyAuto: { since: '6.5' },
+};

@@ -1,0 +1,41 @@
+// Rails API and requirement capabilities (config-facts §8, §9, §4, §6).
+export const RAILS_API = {
+  includesRelation: { since: '3.0' }, // includes / preload / eager_load
+  findAllInclude: { until: '4.1' }, // find(:all, :include => …); deprecated 4.0, removed 4.1
+  strictLoading: { since: '6.1' },
+  findEach: { since: '2.3' },
+  inBatches: { since: '5.0' },
+  insertAll: { since: '6.0' },
+  findBy: { since: '4.0' },
+  multiDynamicFinders: { until: '4.1' }, // find_all_by_* etc.
+  loadAsync: { since: '7.0' },
+  bootsnapDefault: { since: '5.2' },
+  solidCacheDefault: { since: '8.0' },
+  isolationLevel: { since: '7.0' },
+  xSendfileHeader: { since: '3.0' },
+  configYjit: { since: '7.2' },
+  trilogyAdapter: { since: '7.1' },
+  russianDoll: { since: '4.0' }, // cache digests in the default stack
+  forkTracker: { since: '6.1' }, // pools discarded after fork
+  poolPerPid: { since: '4.0' },
+  maxConnectionsKey: { since: '8.1' }, // database.yml `max_connections:` (pool: still read)
+  sqliteWalDefault: { since: '7.1' },
+  binRails: { since: '4.0' }, // bin/rails (3.x: script/rails, 2.3: script/server)
+  rackBased: { since: '2.3' },
+};
+
+// Minimum Ruby (language level) per Rails series (config-facts §9; 2.3 from its gemspec era).
+export const RAILS_MIN_RUBY = [
+  { since: '8.0', ruby: '3.2.0' },
+  { since: '7.2', ruby: '3.1.0' },
+  { since: '7.0', ruby: '2.7.0' },
+  { since: '6.0', ruby: '2.5.0' },
+  { since: '5.0', ruby: '2.2.2' },
+  { since: '4.0', ruby: '1.9.3' },
+  { since: '0', ruby: '1.8.7' },
+];
+
+export const RAILS_CURRENT = '8.1';
+
+// Threads in the generated config/puma.rb per Rails version.
+export const RAILS_PUMA_THREADS = [{ since: '7.2', value: 3 }, { since: '5.0', value: 5 }];

@@ -1,0 +1,82 @@
+// Ruby implementation capabilities as data (shared/config-facts.md §1, §2, §4.8, §9).
+import { SRC } from '../evidence.mjs';
+
+export const CURRENT_CRUBY = '4.0';
+
+// Language level implemented by non-CRuby versions (used for Rails compatibility checks only).
+// JRuby 10 → 3.4 is from config-facts §4.8; the other rows are the compatibility levels announced in the
+// respective release notes (approximate: an implementation may lack parts of a language version).
+export const IMPLEMENTATIONS = {
+  cruby: { label: 'CRuby', fork: true, mriGc: true, dead: false, lang: [] },
+  ree: { label: 'Ruby Enterprise Edition', fork: true, mriGc: true, dead: true, lang: [{ since: '0', lang: '1.8.7' }] },
+  jruby: {
+    label: 'JRuby', fork: false, mriGc: false, dead: false,
+    lang: [{ since: '10.0', lang: '3.4' }, { since: '9.4', lang: '3.1' }, { since: '9.3', lang: '2.6' },
+      { since: '9.2', lang: '2.5' }, { since: '9.1', lang: '2.3' }, { since: '9.0', lang: '2.2' },
+      { since: '1.7', lang: '1.9.3' }, { since: '0', lang: '1.8.7' }],
+  },
+  truffleruby: {
+    label: 'TruffleRuby', fork: false, mriGc: false, dead: false,
+    lang: [{ since: '25.0', lang: '3.3' }, { since: '24.0', lang: '3.2' }, { since: '23.0', lang: '3.1' },
+      { since: '22.0', lang: '3.0' }, { since: '0', lang: '2.7' }],
+  },
+  rubinius: { label: 'Rubinius', fork: true, mriGc: false, dead: true, lang: [{ since: '2.0', lang: '2.1' }, { since: '0', lang: '1.8.7' }] },
+};
+
+/**
+ * GC environment variables per era. `reads` is the complete list of variable names that era's interpreter reads
+ * (tests check that every emitted variable is in it). Ranges: since inclusive, until exclusive.
+ */
+export const GC_ERAS = [
+  {
+    id: 'ree', impl: 'ree', since: '0',
+    reads: ['RUBY_HEAP_MIN_SLOTS', 'RUBY_HEAP_SLOTS_INCREMENT', 'RUBY_HEAP_SLOTS_GROWTH_FACTOR', 'RUBY_GC_MALLOC_LIMIT', 'RUBY_HEAP_FREE_MIN'],
+    evidence: [SRC.reeGc],
+  },
+  { id: 'mri-18', impl: 'cruby', since: '0', until: '1.9.3', reads: [], evidence: [SRC.gc193] },
+  {
+    id: 'mri-193', impl: 'cruby', since: '1.9.3', until: '2.1',
+    reads: ['RUBY_GC_MALLOC_LIMIT', 'RUBY_HEAP_MIN_SLOTS', 'RUBY_FREE_MIN'],
+    evidence: [SRC.gc193],
+  },
+  {
+    id: 'rgengc', impl: 'cruby', since: '2.1', until: '3.3',
+    reads: ['RUBY_GC_HEAP_INIT_SLOTS', 'RUBY_GC_HEAP_FREE_SLOTS', 'RUBY_GC_HEAP_GROWTH_FACTOR', 'RUBY_GC_HEAP_GROWTH_MAX_SLOTS',
+      'RUBY_GC_MALLOC_LIMIT', 'RUBY_GC_MALLOC_LIMIT_MAX', 'RUBY_GC_MALLOC_LIMIT_GROWTH_FACTOR', 'RUBY_GC_OLDMALLOC_LIMIT',
+      'RUBY_GC_OLDMALLOC_LIMIT_MAX', 'RUBY_GC_OLDMALLOC_LIMIT_GROWTH_FACTOR',
+      { name: 'RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR', since: '2.1.1' },
+      { name: 'RUBY_GC_HEAP_FREE_SLOTS_MIN_RATIO', since: '2.4' }, { name: 'RUBY_GC_HEAP_FREE_SLOTS_GOAL_RATIO', since: '2.4' },
+      { name: 'RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO', since: '2.4' }],
+    evidence: [SRC.rubyNews('2.1.0'), SRC.rubyGcC],
+  },
+  {
+    id: 'per-heap', impl: 'cruby', since: '3.3',
+    reads: ['RUBY_GC_HEAP_FREE_SLOTS', 'RUBY_GC_HEAP_GROWTH_FACTOR', 'RUBY_GC_HEAP_GROWTH_MAX_SLOTS', 'RUBY_GC_MALLOC_LIMIT',
+      'RUBY_GC_MALLOC_LIMIT_MAX', 'RUBY_GC_MALLOC_LIMIT_GROWTH_FACTOR', 'RUBY_GC_OLDMALLOC_LIMIT', 'RUBY_GC_OLDMALLOC_LIMIT_MAX',
+      'RUBY_GC_OLDMALLOC_LIMIT_GROWTH_FACTOR', 'RUBY_GC_HEAP_OLDOBJECT_LIMIT_FACTOR', 'RUBY_GC_HEAP_FREE_SLOTS_MIN_RATIO',
+      'RUBY_GC_HEAP_FREE_SLOTS_GOAL_RATIO', 'RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO',
+      'RUBY_GC_HEAP_REMEMBERED_WB_UNPROTECTED_OBJECTS_LIMIT_RATIO',
+      // Five heaps on 64-bit builds of 3.3 and 3.4; later versions must read the count from GC.stat_heap.
+      { name: 'RUBY_GC_HEAP_0_INIT_SLOTS', until: '3.5' }, { name: 'RUBY_GC_HEAP_1_INIT_SLOTS', until: '3.5' },
+      { name: 'RUBY_GC_HEAP_2_INIT_SLOTS', until: '3.5' }, { name: 'RUBY_GC_HEAP_3_INIT_SLOTS', until: '3.5' },
+      { name: 'RUBY_GC_HEAP_4_INIT_SLOTS', until: '3.5' }],
+    evidence: [SRC.rubyNews('3.3.0'), SRC.rubyGcC],
+  },
+];
+
+// JIT capabilities (config-facts §2).
+export const JIT = {
+  mjit: { impl: 'cruby', since: '2.6', until: '3.3' },
+  yjit: { impl: 'cruby', since: '3.1', production: '3.2', arm64Since: '3.2' },
+  yjitEnv: { impl: 'cruby', since: '3.1' }, // RUBY_YJIT_ENABLE
+  yjitExecMemMiB: [{ since: '3.3.1', value: 48 }, { since: '3.2', value: 64 }],
+  yjitMemSizeMiB: { since: '3.4', value: 128 },
+};
+
+export const FEATURES = {
+  gcCompact: { since: '2.7' },
+  autoCompact: { since: '3.0' },
+  processWarmup: { since: '3.3' },
+  hash19Syntax: { since: '1.9' }, // `key: value` literal syntax
+  webrickBundled: { until: '3.0' },
+};

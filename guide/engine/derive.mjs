@@ -1,0 +1,263 @@
+// answers → context: effective stack (after substitutions for impossible combinations), sizing and the
+// cross-file facts (bind addresses, pool, connection and memory budgets). Pure; no formatting here.
+import { IMPLEMENTATIONS, JIT } from './capabilities/ruby.mjs';
+import { RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS } from './capabilities/rails.mjs';
+import { firstSince, has } from './pick.mjs';
+import { gte, lt } from './version.mjs';
+
+export const APP_ROOT = '/var/www/app';
+export const APP_NAME = 'rails-app';
+export const APP_USER = 'deploy';
+
+const FORKING = new Set(['unicorn', 'pitchfork', 'mongrel']);
+const DEFAULT_ADAPTER = { postgresql: 'pg', mysql: 'mysql2', mariadb: 'mysql2', sqlite: 'sqlite3' };
+const ADAPTER_DBS = { pg: ['postgresql'], mysql2: ['mysql', 'mariadb'], trilogy: ['mysql', 'mariadb'], mysql: ['mysql', 'mariadb'], sqlite3: ['sqlite'], jdbc: ['postgresql', 'mysql', 'mariadb', 'sqlite'] };
+
+/** Language level of the chosen implementation/version. */
+export function languageVersion(ruby, version) {
+  const impl = IMPLEMENTATIONS[ruby];
+  if (!impl || impl.lang.length === 0) return version;
+  return firstSince(impl.lang, version).lang;
+}
+
+export function derive(a, options = {}) {
+  const subs = []; // substitutions {key, from, to, reason}
+  const impl = IMPLEMENTATIONS[a.ruby];
+  const lang = languageVersion(a.ruby, a.ruby_version);
+  const ctx = { a, impl, lang, subs, root: safeRoot(options.appRoot) };
+  ctx.linux = a.os === 'linux';
+  ctx.mri = a.ruby === 'cruby' || a.ruby === 'ree';
+  ctx.canFork = impl.fork;
+
+  // Effective server.
+  let server = a.server;
+  if (!ctx.canFork && FORKING.has(server)) {
+    subs.push({ key: 'server', from: server, to: 'puma', reason: 'fork' });
+    server = 'puma';
+  }
+  ctx.server = server;
+  ctx.serverVersion = server === a.server ? a.server_version : '6.4';
+
+  // Effective proxy: Cherokee gets nginx as its replacement (a migration file set is generated).
+  ctx.proxy = a.proxy === 'cherokee' ? 'nginx' : a.proxy;
+  ctx.proxyVersion = a.proxy === 'cherokee' ? '1.22' : a.proxy_version;
+  if (a.proxy === 'cherokee') subs.push({ key: 'proxy', from: 'cherokee', to: 'nginx', reason: 'dead' });
+  // Passenger is loaded into Apache; with nginx it runs as Passenger Standalone behind nginx; with Caddy/none it runs standalone.
+
+  // Effective adapter.
+  let adapter = a.adapter;
+  if (!ADAPTER_DBS[adapter].includes(a.database)) {
+    subs.push({ key: 'adapter', from: adapter, to: DEFAULT_ADAPTER[a.database], reason: 'database' });
+    adapter = DEFAULT_ADAPTER[a.database];
+  }
+  if (a.ruby === 'jruby' && adapter !== 'jdbc') {
+    subs.push({ key: 'adapter', from: adapter, to: 'jdbc', reason: 'jruby' });
+    adapter = 'jdbc';
+  } else if (a.ruby !== 'jruby' && adapter === 'jdbc') {
+    subs.push({ key: 'adapter', from: 'jdbc', to: DEFAULT_ADAPTER[a.database], reason: 'not-jruby' });
+    adapter = DEFAULT_ADAPTER[a.database];
+  }
+  if (adapter === 'trilogy' && !has(RAILS_API.trilogyAdapter, a.rails)) {
+    subs.push({ key: 'adapter', from: 'trilogy', to: 'mysql2', reason: 'rails' });
+    adapter = 'mysql2';
+  }
+  ctx.adapter = adapter;
+  ctx.pooler = a.pooler === 'pgbouncer' && a.database === 'postgresql' ? 'pgbouncer' : 'none';
+  if (a.pooler === 'pgbouncer' && ctx.pooler === 'none') subs.push({ key: 'pooler', from: 'pgbouncer', to: 'none', reason: 'database' });
+
+  ctx.railsMinRuby = firstSince(RAILS_MIN_RUBY, a.rails).ruby;
+  ctx.rubyTooOldForRails = lt(lang, ctx.railsMinRuby);
+
+  // JIT.
+  ctx.yjitAvailable = a.ruby === 'cruby' && gte(a.ruby_version, JIT.yjit.since)
+    && (a.arch === 'x86_64' || gte(a.ruby_version, JIT.yjit.arm64Since)) && a.os !== 'freebsd';
+  ctx.yjitProduction = ctx.yjitAvailable && gte(a.ruby_version, JIT.yjit.production);
+
+  sizeProcesses(ctx);
+  bindings(ctx);
+  databaseSizing(ctx);
+  memoryBudget(ctx);
+  return ctx;
+}
+
+function sizeProcesses(ctx) {
+  const { a } = ctx;
+  const cores = a.cores;
+  const io = a.workload === 'io';
+  const cpu = a.workload === 'cpu';
+  let processes = 1;
+  let threads = 1;
+  let mode = 'single';
+  switch (ctx.server) {
+    case 'puma': {
+      if (ctx.mri) {
+        const railsDefault = firstSince(RAILS_PUMA_THREADS, a.rails)?.value ?? 5;
+        threads = io ? 5 : cpu ? 2 : railsDefault;
+      } else {
+        threads = io ? 16 : cpu ? Math.max(4, cores * 2) : Math.min(16, Math.max(8, cores * 2));
+      }
+      if (ctx.canFork && cores >= 2) { processes = cores; mode = 'cluster'; }
+      break;
+    }
+    case 'falcon':
+      processes = ctx.canFork ? cores : 1;
+      threads = io ? 16 : 8; // concurrent fibers that may hold a connection (bounded by the pool)
+      mode = ctx.canFork ? 'cluster' : 'single';
+      break;
+    case 'webrick':
+      processes = 1; threads = 5; mode = 'single';
+      break;
+    case 'passenger':
+      processes = Math.max(1, Math.round(cores * (io ? 2 : cpu ? 1 : 1.5)));
+      threads = 1; mode = 'cluster';
+      break;
+    default: // unicorn, pitchfork, thin, mongrel: one request per process
+      processes = Math.max(1, Math.round(cores * (io ? 2 : cpu ? 1 : 1.5)));
+      threads = 1; mode = 'cluster';
+  }
+  ctx.mode = mode;
+  ctx.threads = threads;
+  ctx.perWorkerMb = perWorkerMb(ctx);
+  ctx.yjitMb = ctx.yjitEnabled === false ? 0 : 0; // set in memoryBudget
+  ctx.processesByCores = processes;
+  ctx.processes = processes;
+  ctx.jobWorkers = 0;
+  ctx.pool = Math.max(1, threads);
+}
+
+/** Estimated resident memory per Ruby worker process, with its evidence. */
+export function perWorkerMb(ctx) {
+  if (ctx.a.ruby === 'jruby' || ctx.a.ruby === 'truffleruby') return 1024; // one JVM/GraalVM process; assumption
+  if (lt(ctx.lang, '2.0') || lt(ctx.a.rails, '3.0')) return 100; // thesis Table 5.19: ≈3000 MB for 30 workers (Ruby 1.8/1.9, Rails 2.3)
+  return 512; // Puma docs: "about ~512MB-1GB per worker"
+}
+
+function bindings(ctx) {
+  const { a } = ctx;
+  const sock = (name) => ({ type: 'unix', path: `${ctx.root}/tmp/sockets/${name}.sock` });
+  const tcp = (port, host = '127.0.0.1') => ({ type: 'tcp', host, port });
+  const proxied = ctx.proxy !== 'none';
+  const apacheUnix = ctx.proxy !== 'apache' || gte(ctx.proxyVersion, '2.4.7');
+  const unixOk = proxied && a.os !== 'macos' && apacheUnix;
+  let upstreams;
+  switch (ctx.server) {
+    case 'puma': case 'unicorn': case 'pitchfork':
+      upstreams = [unixOk ? sock(ctx.server) : (proxied ? tcp(3000) : tcp(3000, '0.0.0.0'))];
+      break;
+    case 'thin': {
+      // `thin start --servers N --socket path` appends the server index: thin.0.sock … thin.N-1.sock.
+      upstreams = [];
+      for (let i = 0; i < ctx.processes; i++) upstreams.push(unixOk ? sock(`thin.${i}`) : tcp(3000 + i, proxied ? '127.0.0.1' : '0.0.0.0'));
+      break;
+    }
+    case 'mongrel': {
+      upstreams = [];
+      for (let i = 0; i < ctx.processes; i++) upstreams.push(tcp(8000 + i, proxied ? '127.0.0.1' : '0.0.0.0'));
+      break;
+    }
+    case 'passenger':
+      upstreams = ctx.proxy === 'apache' ? [] : [tcp(3000, proxied ? '127.0.0.1' : '0.0.0.0')];
+      break;
+    default: // falcon, webrick
+      upstreams = [tcp(3000, proxied ? '127.0.0.1' : '0.0.0.0')];
+  }
+  ctx.upstreams = upstreams;
+  ctx.passengerIntegrated = ctx.server === 'passenger' && ctx.proxy === 'apache';
+}
+
+function databaseSizing(ctx) {
+  const { a } = ctx;
+  const sqlite = a.database === 'sqlite';
+  ctx.connectionsNeeded = sqlite ? 0 : a.app_hosts * ctx.processes * ctx.pool + ctx.jobWorkers;
+  ctx.adminConnections = 5; // consoles, migrations, monitoring
+  ctx.reservedConnections = a.database === 'postgresql' ? 3 : 1; // superuser_reserved_connections / MySQL's extra SUPER connection
+  const dbRamMb = Math.round((a.db_host === 'same' ? a.ram_gb * 0.25 : a.ram_gb) * 1024);
+  ctx.dbRamMb = dbRamMb;
+  if (a.database === 'postgresql') {
+    ctx.defaultMaxConnections = 100;
+    if (ctx.pooler === 'pgbouncer') {
+      ctx.pgbouncerPoolSize = Math.max(10, Math.min(50, a.cores * 4));
+      ctx.pgbouncerMaxClient = Math.max(100, ctx.connectionsNeeded + ctx.adminConnections);
+      ctx.maxConnections = Math.max(100, ctx.pgbouncerPoolSize + ctx.adminConnections + ctx.reservedConnections + 5);
+      ctx.appSideLimit = ctx.pgbouncerMaxClient;
+    } else {
+      ctx.maxConnections = Math.max(100, ctx.connectionsNeeded + ctx.adminConnections + ctx.reservedConnections);
+      ctx.appSideLimit = ctx.maxConnections - ctx.reservedConnections;
+    }
+    ctx.tooManyConnections = ctx.pooler === 'none' && ctx.maxConnections > 300;
+  } else if (a.database === 'mysql' || a.database === 'mariadb') {
+    ctx.defaultMaxConnections = 151;
+    ctx.maxConnections = Math.max(151, ctx.connectionsNeeded + ctx.adminConnections);
+    ctx.appSideLimit = ctx.maxConnections;
+    ctx.tooManyConnections = ctx.maxConnections > 1000;
+  } else {
+    ctx.defaultMaxConnections = null;
+    ctx.maxConnections = null;
+    ctx.appSideLimit = null;
+    ctx.tooManyConnections = false;
+  }
+}
+
+function memoryBudget(ctx) {
+  const { a } = ctx;
+  const ramMb = Math.round(a.ram_gb * 1024);
+  ctx.ramMb = ramMb;
+  ctx.yjitEnabled = ctx.yjitProduction && ctx.a.ruby === 'cruby';
+  const execMem = gte(a.ruby_version, '3.4') ? 128 / 3.5 : (gte(a.ruby_version, '3.3') && a.ruby_version !== '3.3.0') ? 48 : 64;
+  ctx.yjitMbPerProcess = ctx.yjitEnabled ? Math.round(execMem * 3.5) : 0; // yjit.md: total ≈ 3–4× exec-mem-size
+  const fixed = [];
+  fixed.push({ label: 'Operating system and page cache reserve', mb: 512, kind: 'os' });
+  if (ctx.proxy === 'nginx' || ctx.proxy === 'caddy') fixed.push({ label: `${ctx.proxy} (proxy)`, mb: 64, kind: 'proxy' });
+  if (ctx.proxy === 'apache') fixed.push({ label: 'Apache httpd (proxy)', mb: 128, kind: 'proxy' });
+  if (a.db_host === 'same' && a.database !== 'sqlite') {
+    fixed.push({ label: `${a.database === 'postgresql' ? 'PostgreSQL' : a.database === 'mysql' ? 'MySQL' : 'MariaDB'} buffers (same host)`, mb: ctx.dbRamMb, kind: 'database' });
+  }
+  if (ctx.pooler === 'pgbouncer') fixed.push({ label: 'PgBouncer', mb: 16, kind: 'pooler' });
+  const hasMaster = ctx.mode === 'cluster' && ctx.server !== 'mongrel' && ctx.server !== 'thin';
+  const per = ctx.perWorkerMb + ctx.yjitMbPerProcess;
+  const fixedMb = fixed.reduce((s, x) => s + x.mb, 0) + (hasMaster ? ctx.perWorkerMb : 0);
+  const fit = Math.floor((ramMb - fixedMb) / per);
+  ctx.processesByMemory = Math.max(0, fit);
+  if (ctx.mode === 'cluster' && fit < ctx.processes) {
+    ctx.memoryLimited = true;
+    ctx.processes = Math.max(1, fit);
+    if (ctx.server === 'puma' && ctx.processes < 2) { ctx.processes = 1; ctx.mode = 'single'; }
+    // Recompute the processes that depend on the count.
+    bindings(ctx);
+    databaseSizing(ctx);
+  }
+  const memory = [...fixed];
+  if (ctx.mode === 'cluster' && hasMaster) memory.push({ label: `${ctx.server} master / preloader`, mb: ctx.perWorkerMb, kind: 'master' });
+  memory.push({ label: `${ctx.processes} × ${ctx.server} worker (${ctx.perWorkerMb} MB each)`, mb: ctx.processes * ctx.perWorkerMb, kind: 'workers' });
+  if (ctx.yjitMbPerProcess) memory.push({ label: `YJIT code and metadata (${ctx.processes} × ${ctx.yjitMbPerProcess} MB)`, mb: ctx.processes * ctx.yjitMbPerProcess, kind: 'jit' });
+  ctx.memory = memory;
+  ctx.memoryTotalMb = memory.reduce((s, x) => s + x.mb, 0);
+  ctx.memoryOver = ctx.memoryTotalMb > ramMb;
+}
+
+/** The numbers the page draws. */
+export function modelOf(ctx) {
+  return {
+    server: ctx.server,
+    mode: ctx.mode,
+    processes: ctx.processes,
+    threads: ctx.threads,
+    pool: ctx.pool,
+    app_hosts: ctx.a.app_hosts,
+    job_workers: ctx.jobWorkers,
+    db_max_connections: ctx.appSideLimit,
+    db_server_max_connections: ctx.maxConnections,
+    connections_needed: ctx.connectionsNeeded,
+    pooler: ctx.pooler,
+    pooler_pool_size: ctx.pgbouncerPoolSize ?? null,
+    upstreams: ctx.upstreams.map((u) => (u.type === 'unix' ? `unix:${u.path}` : `${u.host}:${u.port}`)),
+    memory: ctx.memory.map(({ label, mb, kind }) => ({ label, mb, kind })),
+    memory_total_mb: ctx.memoryTotalMb,
+    ram_mb: ctx.ramMb,
+  };
+}
+
+/** Application root: an absolute path of safe characters (tests pass a temporary directory). */
+export function safeRoot(p) {
+  return typeof p === 'string' && /^\/[A-Za-z0-9._/-]{1,200}$/.test(p) && !p.includes('..') ? p.replace(/\/+$/, '') : APP_ROOT;
+}

@@ -1,0 +1,74 @@
+// Apache httpd 2.2/2.4 site: mod_proxy to the app server, or Passenger inside Apache.
+import { SRC, DS } from '../evidence.mjs';
+import { gte } from '../version.mjs';
+import { passengerApacheDirectives, passengerVhostDirectives } from './passenger.mjs';
+
+export const id = 'apache';
+
+const D = (d, args, why, evidence) => ({ d, args: Array.isArray(args) ? args : [args], why, evidence });
+
+/** Modules the site needs (a2enmod …); tests load exactly these. */
+export function apacheModules(ctx) {
+  if (ctx.passengerIntegrated) return ['passenger', 'expires', 'headers'].concat(ctx.a.downloads ? ['xsendfile'] : []);
+  const mods = ['proxy', 'proxy_http', 'headers', 'expires', 'rewrite'];
+  if (ctx.upstreams.length > 1) mods.push('proxy_balancer', 'lbmethod_byrequests', 'slotmem_shm');
+  if (ctx.a.downloads) mods.push('xsendfile');
+  return mods;
+}
+
+function target(u) {
+  return u.type === 'unix' ? `unix:${u.path}|http://localhost/` : `http://${u.host}:${u.port}/`;
+}
+
+export function siteBody(ctx) {
+  const v24 = gte(ctx.proxyVersion, '2.4');
+  const access = v24 ? [D('Require', ['all', 'granted'])] : [D('Order', ['allow,deny']), D('Allow', ['from', 'all'])];
+  const vhost = [
+    D('ServerName', 'localhost'),
+    D('DocumentRoot', `${ctx.root}/public`, 'Apache serves static files from public/ itself.'),
+    { section: 'Directory', args: [`${ctx.root}/public`], children: [D('Options', '-MultiViews'), D('AllowOverride', 'None'), ...access] },
+  ];
+  if (gte(ctx.a.rails, '3.1')) {
+    vhost.push({
+      section: 'LocationMatch', args: ['^/assets/'], why: 'Digest-stamped assets can be cached for a year.', evidence: [SRC.pumaNginx],
+      children: [D('ExpiresActive', 'On'), D('ExpiresDefault', 'access plus 1 year'), D('Header', ['set', 'Cache-Control', 'public'])],
+    });
+  }
+  if (ctx.passengerIntegrated) {
+    vhost.push(...passengerVhostDirectives(ctx));
+  } else {
+    vhost.push(D('ProxyPreserveHost', 'On'));
+    vhost.push(D('RequestHeader', ['set', 'X-Forwarded-Proto', 'http']));
+    vhost.push(D('ProxyPass', ['/assets/', '!'], 'Assets are served by Apache, not proxied.'));
+    if (ctx.upstreams.length > 1) {
+      vhost.push({
+        section: 'Proxy', args: ['balancer://rails_app'], why: `One member per ${ctx.server} process, matching their binds.`,
+        children: ctx.upstreams.map((u) => D('BalancerMember', target(u).replace(/\/$/, ''))),
+      });
+      vhost.push(D('ProxyPass', ['/', 'balancer://rails_app/'], 'Proxy to the app processes.', [SRC.apacheProxy]));
+      vhost.push(D('ProxyPassReverse', ['/', 'balancer://rails_app/']));
+    } else {
+      const t = target(ctx.upstreams[0]);
+      vhost.push(D('ProxyPass', ['/', t], `Same ${ctx.upstreams[0].type === 'unix' ? 'socket path' : 'address'} as the ${ctx.server} bind${ctx.upstreams[0].type === 'unix' ? ' (unix sockets need Apache 2.4.7+)' : ''}.`, [SRC.apacheProxy]));
+      vhost.push(D('ProxyPassReverse', ['/', t]));
+    }
+  }
+  if (ctx.a.downloads) {
+    vhost.push(D('XSendFile', 'On', 'Large downloads: Rails sets X-Sendfile and Apache (mod_xsendfile) sends the file.', [SRC.xsendfile, SRC.rackSendfile]));
+    vhost.push(D('XSendFilePath', `${ctx.root}/private`));
+  }
+  const body = [];
+  if (ctx.passengerIntegrated) body.push(...passengerApacheDirectives(ctx), { blank: true });
+  body.push({ section: 'VirtualHost', args: ['*:80'], children: vhost });
+  return body;
+}
+
+export function generate(ctx) {
+  if (ctx.proxy !== 'apache') return {};
+  const advice = [{
+    id: 'apache-mpm', title: 'Apache as a proxy: event MPM, MaxRequestWorkers',
+    body: `The thesis tuned prefork vs worker MPMs and MaxClients. When Apache only proxies${ctx.passengerIntegrated ? ' and hosts Passenger' : ''}, the event MPM (default in 2.4) handles keep-alive connections cheaply; MaxClients is called MaxRequestWorkers since 2.4. Enable the modules with: a2enmod ${apacheModules(ctx).join(' ')}.`,
+    evidence: [SRC.apacheMpm, DS.passengerHosts],
+  }];
+  return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), modules: apacheModules(ctx) }], advice };
+}

@@ -1,0 +1,27 @@
+// Generator registry: one module per output target. Order = order of files in the bundle.
+import * as sysctl from './sysctl.mjs';
+import * as systemd from './systemd.mjs';
+import * as rubyEnv from './ruby-env.mjs';
+import * as puma from './puma.mjs';
+import * as unicorn from './unicorn.mjs';
+import * as pitchfork from './pitchfork.mjs';
+import * as passenger from './passenger.mjs';
+import * as thin from './thin.mjs';
+import * as mongrel from './mongrel.mjs';
+import * as falcon from './falcon.mjs';
+import * as nginx from './nginx.mjs';
+import * as apache from './apache.mjs';
+import * as caddy from './caddy.mjs';
+import * as databaseYml from './database-yml.mjs';
+import * as postgresql from './postgresql.mjs';
+import * as mysql from './mysql.mjs';
+import * as pgbouncer from './pgbouncer.mjs';
+import * as adviceRails from './advice-rails.mjs';
+import * as readme from './readme.mjs';
+import * as checklist from './checklist.mjs';
+
+export const GENERATORS = [
+  puma, unicorn, pitchfork, passenger, thin, mongrel, falcon,
+  rubyEnv, databaseYml, nginx, apache, caddy, postgresql, mysql, pgbouncer,
+  sysctl, systemd, adviceRails, readme, checklist,
+];

@@ -1,0 +1,19 @@
+// config/mongrel_cluster.yml for the legacy mongrel_cluster gem.
+import { SRC } from '../evidence.mjs';
+
+export const id = 'mongrel';
+
+export function generate(ctx) {
+  if (ctx.server !== 'mongrel') return {};
+  const u = ctx.upstreams[0];
+  const body = [
+    { key: 'cwd', value: ctx.root },
+    { key: 'environment', value: 'production' },
+    { key: 'address', value: u.host },
+    { key: 'port', value: String(u.port), why: `Ports ${u.port}…${u.port + ctx.processes - 1}, as in the proxy upstream.` },
+    { key: 'servers', value: ctx.processes, why: 'Mongrel serves one Rails request at a time per process.', evidence: [SRC.pumaDeploy] },
+    { key: 'pid_file', value: 'tmp/pids/mongrel.pid' },
+    { key: 'log_file', value: 'log/mongrel.log' },
+  ];
+  return { files: [{ path: 'config/mongrel_cluster.yml', format: 'yaml', body }] };
+}

@@ -1,0 +1,69 @@
+// Service unit with LimitNOFILE (systemd), or a PAM limits file (other init systems).
+import { SRC, DS } from '../evidence.mjs';
+import { railsServerCommand, SERVER_LABEL, APP_USER } from './util.mjs';
+import { falconCommand } from './falcon.mjs';
+import { standaloneCommand } from './passenger.mjs';
+
+export const id = 'systemd';
+
+export function execStart(ctx) {
+  const u = ctx.upstreams[0];
+  switch (ctx.server) {
+    case 'puma': return 'bundle exec puma -C config/puma.rb';
+    case 'unicorn': return 'bundle exec unicorn -c config/unicorn.rb -E production';
+    case 'pitchfork': return 'bundle exec pitchfork -c config/pitchfork.rb';
+    case 'thin': return 'bundle exec thin start -C config/thin.yml';
+    case 'mongrel': return 'mongrel_rails cluster::start -C config/mongrel_cluster.yml';
+    case 'falcon': return falconCommand(ctx);
+    case 'passenger': return standaloneCommand(ctx);
+    default: return `bundle exec ${railsServerCommand(ctx.a.rails)} -e production -b ${u.host} -p ${u.port}`;
+  }
+}
+
+export function generate(ctx) {
+  if (!ctx.linux) return {};
+  if (ctx.passengerIntegrated) {
+    // Passenger lives inside Apache; Apache's own unit applies. Still raise its file limit.
+    return ctx.a.init === 'systemd'
+      ? { files: [{ path: 'etc/systemd/system/apache2.service.d/limits.conf', format: 'systemd', body: [{ section: 'Service', entries: [{ key: 'LimitNOFILE', value: 65536, why: 'Apache and the Passenger processes it spawns: every connection is a file descriptor.', evidence: [SRC.fdLimits, DS.sysctl] }] }] }] }
+      : { files: [limitsFile(ctx, 'www-data')] };
+  }
+  if (ctx.a.init !== 'systemd') return { files: [limitsFile(ctx, APP_USER)] };
+  const db = ctx.a.db_host === 'same' && ctx.a.database !== 'sqlite' ? (ctx.a.database === 'postgresql' ? 'postgresql.service' : 'mariadb.service mysql.service') : '';
+  const daemonizing = ctx.server === 'mongrel';
+  const unit = [
+    {
+      section: 'Unit', entries: [
+        { key: 'Description', value: `Rails application (${SERVER_LABEL[ctx.server]})` },
+        { key: 'After', value: `network.target${db ? ` ${db}` : ''}${ctx.pooler === 'pgbouncer' ? ' pgbouncer.service' : ''}` },
+      ],
+    },
+    {
+      section: 'Service', entries: [
+        { key: 'Type', value: daemonizing ? 'forking' : 'simple' },
+        { key: 'User', value: APP_USER },
+        { key: 'WorkingDirectory', value: ctx.root },
+        { key: 'Environment', value: 'RAILS_ENV=production' },
+        { key: 'EnvironmentFile', value: `${ctx.root}/config/ruby.env`, why: 'Ruby GC, JIT and allocator settings (config/ruby.env).' },
+        { key: 'ExecStart', value: `/usr/bin/env ${execStart(ctx)}` },
+        { key: 'Restart', value: 'always' },
+        { key: 'LimitNOFILE', value: 65536, why: 'Open-files limit for the service: systemd ignores /etc/security/limits.conf and gives services a soft limit of 1024 by default. The thesis raised it to 65536.', evidence: [SRC.fdLimits, DS.sysctl] },
+        { key: 'TimeoutStopSec', value: 35 },
+      ],
+    },
+    { section: 'Install', entries: [{ key: 'WantedBy', value: 'multi-user.target' }] },
+  ];
+  return { files: [{ path: 'etc/systemd/system/rails-app.service', format: 'systemd', body: unit }] };
+}
+
+function limitsFile(ctx, user) {
+  return {
+    path: 'etc/security/limits.d/90-rails.conf', format: 'lines',
+    body: [
+      `# Open-files limit for ${user} (PAM sessions; services started by systemd use LimitNOFILE instead).`,
+      `# see: ${DS.sysctl.url}`,
+      `${user} soft nofile 65536`,
+      `${user} hard nofile 65536`,
+    ],
+  };
+}

@@ -1,0 +1,33 @@
+// Small helpers shared by generators.
+import { SRC } from '../evidence.mjs';
+import { gte } from '../version.mjs';
+
+export const S = (name, args, why, evidence = []) => ({ d: name, args: Array.isArray(args) ? args : [args], why, evidence });
+export const C = (comment) => ({ comment });
+export const BLANK = { blank: true };
+
+export function upstreamName() {
+  return 'rails_app';
+}
+
+/** "unix:/path" or "127.0.0.1:3000" for proxies. */
+export function addr(u) {
+  return u.type === 'unix' ? `unix:${u.path}` : `${u.host}:${u.port}`;
+}
+
+/** The command that starts Rails' own server for a Rails version. */
+export function railsServerCommand(rails) {
+  if (gte(rails, '4.0')) return 'bin/rails server';
+  if (gte(rails, '3.0')) return 'script/rails server';
+  return 'script/server';
+}
+
+export const APP_USER = 'deploy';
+export const SERVER_LABEL = { puma: 'Puma', unicorn: 'Unicorn', pitchfork: 'Pitchfork', passenger: 'Passenger', thin: 'Thin', falcon: 'Falcon', webrick: 'WEBrick', mongrel: 'Mongrel' };
+
+/** Whether the app server keeps HTTP/1.1 connections from the proxy alive (worth upstream keepalive). */
+export function serverKeepsAlive(ctx) {
+  return ['puma', 'falcon', 'passenger'].includes(ctx.server);
+}
+
+export { SRC };

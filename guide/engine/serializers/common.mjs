@@ -1,0 +1,31 @@
+// Shared helpers for serializers: comment wrapping and evidence references.
+
+export function wrap(text, width = 96) {
+  const words = String(text).split(/\s+/).filter(Boolean);
+  const lines = [];
+  let line = '';
+  for (const w of words) {
+    if (line && line.length + 1 + w.length > width) { lines.push(line); line = w; } else line = line ? `${line} ${w}` : w;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** Comment lines for a node's `why` and `evidence`, with the given prefix ("# ", "; "). */
+export function explain(node, prefix = '# ', indent = '') {
+  const out = [];
+  if (node.why) for (const l of wrap(node.why)) out.push(`${indent}${prefix}${l}`);
+  if (node.evidence && node.evidence.length) {
+    for (const e of node.evidence) out.push(`${indent}${prefix}  see: ${e.url}`);
+  }
+  return out;
+}
+
+export function headerLines(header, prefix = '# ') {
+  return (header || []).map((l) => `${prefix}${l}`.trimEnd());
+}
+
+/** Comment-only node. */
+export function commentNode(node, prefix, indent) {
+  return wrap(node.comment).map((l) => `${indent}${prefix}${l}`);
+}
