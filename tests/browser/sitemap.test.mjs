@@ -1,0 +1,110 @@
+// Visits every URL in sitemap.xml in Debian's Chromium: no console errors, no CSP violations,
+// no axe-core WCAG 2.1 AA violations (light and dark), and with JavaScript disabled every chart's SVG shows.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { startStaticServer } from '../helpers/static-server.mjs';
+import { launchBrowser } from '../helpers/browser.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const SITE = new URL('../../_site/', import.meta.url).pathname;
+const CONFIG_URL = /^url:\s*"?([^"\n]+)"?/m.exec(readFileSync(new URL('../../_config.yml', import.meta.url), 'utf8'))[1];
+
+let server;
+let browser;
+let paths;
+
+before(async () => {
+  server = await startStaticServer(SITE);
+  browser = await launchBrowser();
+  const xml = readFileSync(`${SITE}sitemap.xml`, 'utf8');
+  paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1].replace(CONFIG_URL, '')).map((p) => p || '/');
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function visit(page, path) {
+  const problems = [];
+  const onConsole = (msg) => { if (msg.type() === 'error' || /Content Security Policy/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`); };
+  const onError = (err) => problems.push(`page error: ${err.message}`);
+  const onFail = (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
+  const onResponse = (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`); };
+  page.on('console', onConsole);
+  page.on('pageerror', onError);
+  page.on('requestfailed', onFail);
+  page.on('response', onResponse);
+  await page.goto(server.url + path, { waitUntil: 'load', timeout: 30000 });
+  // CSP violations are also reported as DOM events; collect any the page saw after load.
+  await page.waitForTimeout(50);
+  page.off('console', onConsole);
+  page.off('pageerror', onError);
+  page.off('requestfailed', onFail);
+  page.off('response', onResponse);
+  return problems;
+}
+
+async function axe(page) {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+}
+
+test('the sitemap lists the site\'s pages', () => {
+  assert.ok(paths.length >= 10, `only ${paths.length} URLs in sitemap.xml`);
+  assert.ok(paths.includes('/'), 'home page');
+  assert.ok(paths.some((p) => p.startsWith('/datasets/') && p !== '/datasets/'), 'dataset pages');
+});
+
+test('every sitemap URL loads without console errors or CSP violations and passes axe (light and dark)', async () => {
+  const failures = [];
+  for (const scheme of ['light', 'dark']) {
+    const page = await browser.context.newPage();
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+    });
+    for (const path of paths) {
+      const problems = await visit(page, path);
+      if (scheme === 'light') failures.push(...problems.map((p) => `${path}: ${p}`));
+      const violations = await axe(page);
+      failures.push(...violations.map((v) => `${path} [${scheme}]: axe ${v}`));
+    }
+    await page.close();
+  }
+  assert.deepEqual(failures, []);
+});
+
+test('with JavaScript disabled every chart shows its SVG, caption and data table', async () => {
+  const noJs = await launchBrowser({ javaScriptEnabled: false });
+  try {
+    const page = await noJs.context.newPage();
+    let charts = 0;
+    for (const path of paths) {
+      await page.goto(server.url + path, { waitUntil: 'load', timeout: 30000 });
+      const figures = page.locator('figure.chart');
+      const n = await figures.count();
+      for (let i = 0; i < n; i++) {
+        const fig = figures.nth(i);
+        const img = fig.locator('picture img');
+        await img.scrollIntoViewIfNeeded();
+        const src = await img.getAttribute('src');
+        assert.match(src, /\.svg$/, `${path}: chart ${i} is not an SVG`);
+        const loaded = await img.evaluate((el) => el.complete && el.naturalWidth > 0);
+        assert.ok(loaded, `${path}: chart ${src} did not load without JavaScript`);
+        assert.ok((await img.getAttribute('alt')).length > 20, `${path}: chart ${src} alt text`);
+        assert.ok((await fig.locator('figcaption').innerText()).length > 10, `${path}: caption`);
+        assert.ok(await fig.locator('table').count() === 1, `${path}: data table`);
+        charts++;
+      }
+    }
+    assert.ok(charts > 0, 'no chart found on any page');
+  } finally {
+    await noJs.close();
+  }
+});
