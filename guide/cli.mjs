@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// Scaling Rails configuration wizard, command line.
+//   node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR] [--date YYYY-MM-DD] [--permalink-base URL]
+// Exit status: 0 ok; 2 invalid answers (message names the key and the allowed values); 64 usage error.
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { resolve, dirname, sep } from 'node:path';
+import { generate, validateAnswers, QUESTIONS, GENERATOR_VERSION } from './engine/index.mjs';
+
+const USAGE = `usage: node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR]
+  --answers FILE   JSON object with any of: ${QUESTIONS.map((q) => q.key).join(', ')} (missing keys take defaults; "-" reads stdin)
+  --format json    print {"files":[{"path","content"}],"advice":[…],"warnings":[…]} (default without --out)
+  --format files   write the bundle into --out DIR (default with --out)
+  --out DIR        output directory for --format files
+  --date DATE      date written into file headers (YYYY-MM-DD; default today)
+  --permalink-base URL  site URL prefix for the permalink in file headers (e.g. https://example.org)`;
+
+function fail(code, message) {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+function parseArgs(argv) {
+  const opts = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const take = () => {
+      if (i + 1 >= argv.length) fail(64, `${arg} needs a value\n${USAGE}`);
+      return argv[++i];
+    };
+    switch (arg) {
+      case '--answers': opts.answers = take(); break;
+      case '--format': opts.format = take(); break;
+      case '--out': opts.out = take(); break;
+      case '--date': opts.date = take(); break;
+      case '--permalink-base': opts.base = take(); break;
+      case '-h': case '--help': process.stdout.write(`${USAGE}\n`); process.exit(0); break;
+      case '--version': process.stdout.write(`${GENERATOR_VERSION}\n`); process.exit(0); break;
+      default: fail(64, `unknown option ${arg}\n${USAGE}`);
+    }
+  }
+  return opts;
+}
+
+const opts = parseArgs(process.argv.slice(2));
+if (!opts.answers) fail(64, `--answers is required\n${USAGE}`);
+const format = opts.format || (opts.out ? 'files' : 'json');
+if (!['json', 'files'].includes(format)) fail(64, `--format must be json or files\n${USAGE}`);
+if (format === 'files' && !opts.out) fail(64, `--format files needs --out DIR\n${USAGE}`);
+if (opts.date && !/^\d{4}-\d{2}-\d{2}$/.test(opts.date)) fail(64, '--date must be YYYY-MM-DD');
+
+let text;
+try {
+  text = readFileSync(opts.answers === '-' ? 0 : opts.answers, 'utf8');
+} catch (e) {
+  fail(2, `cannot read answers file ${opts.answers}: ${e.code || e.message}`);
+}
+let answers;
+try {
+  answers = JSON.parse(text);
+} catch (e) {
+  fail(2, `answers file is not valid JSON: ${e.message}`);
+}
+const errors = validateAnswers(answers);
+if (errors.length) {
+  fail(2, errors.map((e) => `invalid answer: ${e.message}; allowed: ${e.allowed.join(', ')}`).join('\n'));
+}
+
+const result = generate(answers, { date: opts.date, base: opts.base });
+if (format === 'json') {
+  const out = {
+    files: result.files.map(({ path, content }) => ({ path, content })),
+    advice: result.advice.map(({ id, title, body, evidence }) => ({ id, title, body, evidence })),
+    warnings: result.warnings,
+    model: result.model,
+  };
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+} else {
+  const root = resolve(opts.out);
+  for (const f of result.files) {
+    const target = resolve(root, f.path);
+    if (!target.startsWith(root + sep)) fail(1, `refusing to write outside ${root}: ${f.path}`);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, f.content);
+  }
+  process.stdout.write(`wrote ${result.files.length} files to ${root}\n`);
+  for (const w of result.warnings) process.stderr.write(`${w.severity}: ${w.message}\n`);
+}
