@@ -174,7 +174,7 @@ export function hostFacts(outDir) {
   let fsType = null;
   if (outDir) {
     fsType = commandOutput('stat', ['-f', '-c', '%T', outDir]);
-    const df = commandOutput('df', ['-T', '--output=fstype', outDir]);
+    const df = commandOutput('df', ['--output=fstype', outDir]);
     if (df) fsType = df.split('\n').pop().trim() || fsType;
   }
   const governor = (readText('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor') || '').trim() || null;
