@@ -203,9 +203,9 @@ export async function main(argv) {
   sizes.readLoops = Math.max(1, Math.ceil((1024 * MiB) / sizes.data));
   const timeoutS = opts.timeout ?? (quick ? 40 : 600);
   const seed = opts.seed ?? randomSeed();
-  const outDir = ensureOutDir(opts.out ?? 'measurements');
   const started = new Date();
   const id = checkId(opts.id ?? `bench-host-${timestampId(started)}`);
+  const outDir = ensureOutDir(opts.out ?? 'measurements');
   const log = (msg) => { if (!opts.quiet) process.stderr.write(`${TOOL}: ${msg}\n`); };
   const free = fs.statfsSync ? fs.statfsSync(outDir) : null;
   const needed = sizes.data * 3 + sizes.slice * 2;

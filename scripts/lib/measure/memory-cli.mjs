@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import {
   parseArgs, UsageError, hostFacts, hardwareString, baseSoftware, timestampId, checkId, ensureOutDir,
-  toCsv, writeDataset, rawDir, reportValidation, author, trackGroup, stopGroup, groupAlive, sleep, formatBytes, FORMAT,
+  toCsv, writeDataset, rawDir, reportValidation, author, trackGroup, stopGroup, groupAlive, sleep, formatBytes, which, FORMAT,
 } from './common.mjs';
 import { TreeSampler, nameRoots, summarise } from './sampler.mjs';
 import { smapsRollupAvailable } from './procfs.mjs';
@@ -77,11 +77,12 @@ export async function main(argv) {
     }
   }
   if (!fs.existsSync('/proc/self/status')) throw new UsageError('this tool reads /proc and needs Linux');
+  if (!attach && !rest[0].includes('/') && !which(rest[0])) throw new UsageError(`command not found: ${rest[0]}`);
   const intervalS = opts.interval ?? 1;
   const timeoutS = opts.timeout ?? 600;
-  const outDir = ensureOutDir(opts.out ?? 'measurements');
   const started = new Date();
   const id = checkId(opts.id ?? `measure-memory-${timestampId(started)}`);
+  const outDir = ensureOutDir(opts.out ?? 'measurements');
   const facts = hostFacts(outDir);
   const log = (msg) => { if (!opts.quiet) process.stderr.write(`${TOOL}: ${msg}\n`); };
 
@@ -283,7 +284,7 @@ function buildDataset({ id, started, facts, target, intervalS, elapsedS, summary
             y: { field: 'process', type: 'nominal', sort: null, title: 'Process' },
           },
           layer: [
-            { mark: 'bar', encoding: { x: { field: 'rss_peak', type: 'quantitative', title: 'RSS (bytes)', axis: { format: '~s' } } } },
+            { mark: { type: 'bar', opacity: 0.5 }, encoding: { x: { field: 'rss_peak', type: 'quantitative', title: 'RSS (bytes)', axis: { format: '~s' } } } },
             { mark: { type: 'tick', thickness: 3 }, encoding: { x: { field: 'rss_median', type: 'quantitative' } } },
           ],
         },

@@ -229,9 +229,9 @@ export async function main(argv) {
   const bootTimeout = opts['boot-timeout'] ?? 60;
   const maxMinutes = opts['max-minutes'] ?? 60;
   const seed = opts.seed ?? randomSeed();
-  const outDir = ensureOutDir(opts.out ?? 'measurements');
   const started = new Date();
   const id = checkId(opts.id ?? `ruby-settings-${timestampId(started)}`);
+  const outDir = ensureOutDir(opts.out ?? 'measurements');
   const log = (msg) => { if (!opts.quiet) process.stderr.write(`${TOOL}: ${msg}\n`); };
   const raw = rawDir(outDir, id);
   const facts = hostFacts(outDir);
