@@ -49,7 +49,7 @@ export function generate(rawAnswers = {}, options = {}) {
   const warnings = compatibilityWarnings(ctx);
   for (const g of GENERATORS) {
     const out = g.generate(ctx) || {};
-    for (const spec of out.files || []) files.push({ ...serializeFile(spec, header), settings: settingsOf(spec), generator: g.id });
+    for (const spec of out.files || []) files.push({ ...serializeFile(spec, header), settings: settingsOf(spec), generator: g.id, ...(spec.meta ? { meta: spec.meta } : {}) });
     for (const x of out.advice || []) advice.push({ applies: true, ...x });
     for (const w of out.warnings || []) warnings.push(w);
   }

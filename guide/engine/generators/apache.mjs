@@ -70,5 +70,5 @@ export function generate(ctx) {
     body: `The thesis tuned prefork vs worker MPMs and MaxClients. When Apache only proxies${ctx.passengerIntegrated ? ' and hosts Passenger' : ''}, the event MPM (default in 2.4) handles keep-alive connections cheaply; MaxClients is called MaxRequestWorkers since 2.4. Enable the modules with: a2enmod ${apacheModules(ctx).join(' ')}.`,
     evidence: [SRC.apacheMpm, DS.passengerHosts],
   }];
-  return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), modules: apacheModules(ctx) }], advice };
+  return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), meta: { modules: apacheModules(ctx) } }], advice };
 }

@@ -1,0 +1,305 @@
+// Validation sweep: generate a bundle for every answer set of the matrix (every value of every question),
+// then check every DISTINCT generated file (header stripped, content-hashed) with its real validator.
+// Missing validators fail the test (scripts/setup installs them). No server is started.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { generate, QUESTIONS, GENERATOR_VERSION } from '../../guide/engine/index.mjs';
+import { derive } from '../../guide/engine/derive.mjs';
+import { gcVarsRead } from '../../guide/engine/generators/ruby-env.mjs';
+import { keyExists, schedulerExists } from '../../guide/engine/generators/sysctl.mjs';
+import { NEVER_EMIT } from '../../guide/engine/capabilities/kernel.mjs';
+import { buildMatrix } from './matrix.mjs';
+import * as V from './validators.mjs';
+
+const DATE = '2026-01-02';
+const APP = V.tmp('wizard-app-');
+for (const d of ['tmp/sockets', 'tmp/pids', 'log', 'public', 'private', 'config']) mkdirSync(join(APP, d), { recursive: true });
+
+const matrix = buildMatrix();
+const bundles = matrix.map((answers) => {
+  const r = generate(answers, { date: DATE, appRoot: APP });
+  return { answers: r.answers, r, byPath: Object.fromEntries(r.files.map((f) => [f.path, f])) };
+});
+
+const body = (content) => content.split('\n').slice(3).join('\n');
+const hash = (s) => createHash('sha256').update(s).digest('hex');
+
+/** Distinct files matching a path test: [{file, bundle}] (first bundle that produced the content). */
+function distinct(pathTest, key = (f) => body(f.content)) {
+  const seen = new Map();
+  for (const b of bundles) {
+    for (const f of b.r.files) {
+      if (!pathTest(f.path)) continue;
+      const h = hash(`${f.path.replace(/\d[\d.]*\/main/, 'N/main')}\0${key(f, b)}`);
+      if (!seen.has(h)) seen.set(h, { file: f, bundle: b });
+    }
+  }
+  return [...seen.values()];
+}
+
+function writeTmp(dir, name, content) {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+}
+
+test('the matrix uses every value of every question', () => {
+  for (const q of QUESTIONS) {
+    const used = new Set(matrix.map((a) => a[q.key]));
+    if (q.type === 'enum') for (const o of q.options) assert.ok(used.has(o.value), `${q.key}=${o.value} missing from the matrix`);
+    if (q.type === 'boolean') assert.deepEqual([...used].sort(), [false, true]);
+    assert.ok(used.size >= 2, `${q.key} has only one value in the matrix`);
+  }
+});
+
+test('every generated file opens with version, date and permalink, and has no template accidents', () => {
+  for (const b of bundles) {
+    for (const f of b.r.files) {
+      const head = f.content.split('\n').slice(0, 3).join('\n');
+      assert.match(head, new RegExp(`generator ${GENERATOR_VERSION.replace(/\./g, '\\.')}, on ${DATE}`), f.path);
+      assert.match(head, /permalink\): \/guide\//, f.path);
+      assert.doesNotMatch(f.content, /undefined|NaN|\[object Object\]/, `${f.path} for ${JSON.stringify(b.answers)}`);
+    }
+  }
+});
+
+// ---- cross-file consistency (per bundle, parsed from the generated text) ----
+
+function serverBinds(b) {
+  const f = b.byPath;
+  if (f['config/puma.rb']) return [...f['config/puma.rb'].content.matchAll(/^bind "(unix:\/\/|tcp:\/\/)([^"]+)"/gm)].map((m) => (m[1] === 'unix://' ? `unix:${m[2]}` : m[2]));
+  if (f['config/unicorn.rb']) return [...f['config/unicorn.rb'].content.matchAll(/^listen "([^"]+)"/gm)].map((m) => (m[1].startsWith('/') ? `unix:${m[1]}` : m[1]));
+  if (f['config/pitchfork.rb']) return [...f['config/pitchfork.rb'].content.matchAll(/^listen "([^"]+)"/gm)].map((m) => (m[1].startsWith('/') ? `unix:${m[1]}` : m[1]));
+  if (f['config/thin.yml']) {
+    const t = f['config/thin.yml'].content;
+    const n = Number(/^servers: (\d+)/m.exec(t)[1]);
+    const sock = /^socket: (\S+)/m.exec(t);
+    if (sock) return Array.from({ length: n }, (_, i) => `unix:${sock[1].replace(/\.sock$/, `.${i}.sock`)}`);
+    const host = /^address: "?([^"\s]+)"?/m.exec(t)[1];
+    const port = Number(/^port: (\d+)/m.exec(t)[1]);
+    return Array.from({ length: n }, (_, i) => `${host}:${port + i}`);
+  }
+  if (f['config/mongrel_cluster.yml']) {
+    const t = f['config/mongrel_cluster.yml'].content;
+    const n = Number(/^servers: (\d+)/m.exec(t)[1]);
+    const host = /^address: "?([^"\s]+)"?/m.exec(t)[1];
+    const port = Number(/^port: "?(\d+)/m.exec(t)[1]);
+    return Array.from({ length: n }, (_, i) => `${host}:${port + i}`);
+  }
+  const unit = f['etc/systemd/system/rails-app.service'];
+  if (unit) {
+    const m = /--bind http:\/\/([\d.]+:\d+)|--address ([\d.]+) --port (\d+)|-b ([\d.]+) -p (\d+)/.exec(unit.content);
+    if (m) return [m[1] || (m[2] ? `${m[2]}:${m[3]}` : `${m[4]}:${m[5]}`)];
+  }
+  return null;
+}
+
+function proxyUpstreams(b) {
+  const f = b.byPath;
+  const site = f['etc/nginx/sites-enabled/rails-app.conf'] || f['migrate-to/etc/nginx/sites-enabled/rails-app.conf'];
+  if (site) return [...site.content.matchAll(/^\s+server (\S+) fail_timeout=0;/gm)].map((m) => m[1]);
+  const ap = f['etc/apache2/sites-available/rails-app.conf'];
+  if (ap) {
+    const members = [...ap.content.matchAll(/BalancerMember (\S+)/g)].map((m) => m[1]);
+    const pass = [...ap.content.matchAll(/^\s+ProxyPass \/ (\S+)/gm)].map((m) => m[1]).filter((x) => !x.startsWith('balancer:'));
+    return [...members, ...pass].map((x) => (x.startsWith('unix:') ? x.replace(/\|.*$/, '') : x.replace(/^http:\/\//, '').replace(/\/$/, '')));
+  }
+  const caddy = f['etc/caddy/Caddyfile'];
+  if (caddy) return /reverse_proxy (.+) \{/.exec(caddy.content)[1].split(' ').map((x) => (x.startsWith('unix/') ? `unix:${x.slice(5)}` : x));
+  return null;
+}
+
+test('proxy upstreams equal the app server binds (same socket path or port) in every bundle', () => {
+  let checked = 0;
+  for (const b of bundles) {
+    const up = proxyUpstreams(b);
+    const binds = serverBinds(b);
+    if (!up || (up.length === 0 && b.r.model.server === 'passenger')) continue; // Passenger inside Apache has no upstream
+    assert.ok(binds, `no server bind found for ${JSON.stringify(b.answers)}`);
+    assert.deepEqual([...up].sort(), [...binds].sort(), `upstream ≠ bind for ${JSON.stringify(b.answers)}`);
+    assert.deepEqual([...up].sort(), [...b.r.model.upstreams].sort());
+    checked++;
+  }
+  assert.ok(checked > 500, `only ${checked} bundles had a proxy and a bind`);
+});
+
+test('pool ≥ threads, connections fit the database limit, memory warning when over budget', () => {
+  for (const b of bundles) {
+    const m = b.r.model;
+    assert.ok(m.pool >= m.threads, `pool ${m.pool} < threads ${m.threads}`);
+    assert.equal(m.connections_needed, b.answers.database === 'sqlite' ? 0 : m.app_hosts * m.processes * m.pool + m.job_workers);
+    if (m.db_max_connections !== null) assert.ok(m.connections_needed <= m.db_max_connections, `needs ${m.connections_needed} > ${m.db_max_connections}`);
+    const over = m.memory.reduce((s, x) => s + x.mb, 0) > m.ram_mb;
+    assert.equal(b.r.warnings.some((w) => w.id === 'memory-over-budget'), over, JSON.stringify(b.answers));
+  }
+});
+
+// ---- real validators on distinct files ----
+
+test('nginx -t accepts every distinct nginx.conf + site', () => {
+  const pairs = distinct((p) => /sites-enabled\/rails-app\.conf$/.test(p), (f, b) => body(f.content) + body((b.byPath['etc/nginx/nginx.conf'] || b.byPath['migrate-to/etc/nginx/nginx.conf']).content));
+  assert.ok(pairs.length > 10);
+  for (const { file, bundle } of pairs) {
+    const main = bundle.byPath[file.path.replace('sites-enabled/rails-app.conf', 'nginx.conf')];
+    V.nginxTest(main.content, file.content);
+  }
+});
+
+test('apache2 -t accepts every distinct Apache site (with the modules it names)', () => {
+  const files = distinct((p) => p === 'etc/apache2/sites-available/rails-app.conf', (f) => body(f.content) + f.meta.modules.join());
+  assert.ok(files.length > 5);
+  for (const { file } of files) V.apacheTest(file.content, file.meta.modules);
+});
+
+test('caddy validate accepts every distinct Caddyfile', () => {
+  const files = distinct((p) => p === 'etc/caddy/Caddyfile');
+  assert.ok(files.length > 2);
+  for (const { file } of files) V.caddyValidate(file.content);
+});
+
+test('postgres -C reads every distinct PostgreSQL file, with max_connections as in the model', () => {
+  const files = distinct((p) => /^etc\/postgresql\/.*\.conf$/.test(p), (f, b) => body(f.content) + b.r.model.db_server_max_connections);
+  assert.ok(files.length > 5);
+  for (const { file, bundle } of files) {
+    const v = V.postgresCheck(file.content, ['shared_buffers', 'max_connections', 'work_mem']);
+    assert.equal(Number(v.max_connections), bundle.r.model.db_server_max_connections);
+  }
+});
+
+test('mariadbd --help --verbose accepts every distinct MySQL/MariaDB file, with max_connections as in the model', () => {
+  const files = distinct((p) => p.startsWith('etc/mysql/'), (f, b) => body(f.content) + b.r.model.db_server_max_connections);
+  assert.ok(files.length > 5);
+  for (const { file, bundle } of files) {
+    const vars = V.mariadbCheck(file.content);
+    assert.equal(Number(vars['max-connections']), bundle.r.model.db_server_max_connections);
+  }
+});
+
+test('systemd-analyze verify accepts every distinct unit and drop-in', () => {
+  const files = distinct((p) => p.startsWith('etc/systemd/'));
+  assert.ok(files.length > 5);
+  for (const { file } of files) {
+    if (file.path.includes('.service.d/')) {
+      V.systemdVerify('dropin-test.service', `[Unit]\nDescription=drop-in check\n[Service]\nExecStart=/bin/true\n${file.content}`);
+    } else {
+      V.systemdVerify('rails-app.service', file.content);
+    }
+  }
+});
+
+test('sysctl files only set keys the chosen kernel has, never harmful ones', () => {
+  for (const { file, bundle } of distinct((p) => p.startsWith('etc/sysctl.d/'), (f, b) => f.content + b.answers.kernel)) {
+    for (const line of file.content.split('\n')) {
+      if (!line || line.startsWith('#')) continue;
+      const m = /^([a-z0-9_.-]+) = (\S.*)$/.exec(line);
+      assert.ok(m, `bad sysctl line "${line}"`);
+      assert.ok(keyExists(m[1], bundle.answers.kernel), `${m[1]} does not exist on Linux ${bundle.answers.kernel}`);
+      assert.ok(!NEVER_EMIT.includes(m[1]), `${m[1]} must never be emitted`);
+    }
+  }
+  for (const b of bundles) for (const f of b.r.files) assert.doesNotMatch(f.content.replace(/^#.*$/gm, ''), /tcp_tw_recycle\s*=/, f.path);
+});
+
+test('udev scheduler rules name a scheduler the kernel has', () => {
+  for (const { file, bundle } of distinct((p) => p.startsWith('etc/udev/'), (f, b) => f.content + b.answers.kernel)) {
+    const m = /ATTR\{queue\/scheduler\}="([a-z-]+)"/.exec(file.content);
+    assert.ok(m && schedulerExists(m[1], bundle.answers.kernel), `${m && m[1]} on ${bundle.answers.kernel}`);
+  }
+});
+
+test('limits files are valid PAM limits lines', () => {
+  for (const { file } of distinct((p) => p.startsWith('etc/security/'))) {
+    for (const line of file.content.split('\n').filter((l) => l && !l.startsWith('#'))) assert.match(line, /^\S+ (soft|hard) nofile \d+$/);
+  }
+});
+
+test('ruby.env is shell-sourceable and sets only GC variables the chosen Ruby reads', () => {
+  const dir = V.tmp('wizard-env-');
+  for (const { file, bundle } of distinct((p) => p === 'config/ruby.env', (f, b) => f.content + b.answers.ruby + b.answers.ruby_version)) {
+    const p = writeTmp(dir, 'ruby.env', file.content);
+    const r = spawnSync('sh', ['-c', `set -a; . '${p}'; env`], { encoding: 'utf8', env: {} });
+    assert.equal(r.status, 0, r.stderr);
+    const set = new Set(r.stdout.split('\n').map((l) => l.split('=')[0]));
+    const reads = gcVarsRead(derive(bundle.answers));
+    for (const name of set) {
+      if (/^RUBY_(GC|HEAP|FREE)/.test(name)) assert.ok(reads.includes(name), `${name} is not read by ${bundle.answers.ruby} ${bundle.answers.ruby_version}`);
+    }
+  }
+});
+
+test('puma.rb and unicorn.rb load with the real Puma and Unicorn loaders and match the model', () => {
+  const dir = V.tmp('wizard-rbfiles-');
+  const items = [];
+  const expect = new Map();
+  let i = 0;
+  for (const { file, bundle } of distinct((p) => /(^|\/)config\/(puma|unicorn)\.rb$/.test(p))) {
+    const path = writeTmp(dir, `${i++}-${file.path.split('/').pop()}`, file.content);
+    items.push({ kind: file.path.endsWith('unicorn.rb') ? 'unicorn' : 'puma', path });
+    expect.set(path, { file, bundle });
+  }
+  V.rubySyntax(items.map((x) => x.path).slice(0, 5)); // ruby -c (the loaders below parse every file too)
+  const facts = V.loadRubyConfigs(items);
+  for (const [path, { file, bundle }] of expect) {
+    const f = facts[path];
+    assert.ok(f, `no facts for ${file.path}`);
+    if (file.path === 'config/puma.rb') {
+      const m = bundle.r.model;
+      assert.equal(f.max_threads, m.threads);
+      assert.equal(f.workers || 1, m.mode === 'cluster' ? m.processes : 1);
+      assert.deepEqual(f.binds.map((x) => x.replace(/^unix:\/\//, 'unix:').replace(/^tcp:\/\//, '')), m.upstreams);
+    } else if (file.path === 'config/unicorn.rb') {
+      assert.equal(f.worker_processes, bundle.r.model.processes);
+      assert.equal(f.preload_app, true);
+    }
+  }
+});
+
+test('pitchfork.rb passes ruby -c', () => {
+  const dir = V.tmp('wizard-pf-');
+  const files = distinct((p) => p === 'config/pitchfork.rb').map(({ file }, i) => writeTmp(dir, `${i}.rb`, file.content));
+  assert.ok(files.length > 1);
+  V.rubySyntax(files);
+});
+
+const THIN_KEYS = new Set(['chdir', 'environment', 'address', 'port', 'socket', 'servers', 'threaded', 'timeout', 'max_conns', 'max_persistent_conns', 'wait', 'pid', 'log', 'daemonize']);
+const MONGREL_KEYS = new Set(['cwd', 'environment', 'address', 'port', 'servers', 'pid_file', 'log_file']);
+
+test('database.yml, thin.yml and mongrel_cluster.yml parse as YAML after ERB; pool ≥ threads', () => {
+  const dir = V.tmp('wizard-yml-');
+  const entries = distinct((p) => /\.yml$/.test(p), (f, b) => body(f.content) + b.r.model.threads).map(({ file, bundle }, i) => ({ file, bundle, path: writeTmp(dir, `${i}-${file.path.split('/').pop()}`, file.content) }));
+  const parsed = V.yamlAfterErb(entries.map((e) => e.path));
+  for (const { file, bundle, path } of entries) {
+    const y = parsed[path];
+    if (file.path.endsWith('database.yml')) {
+      const prod = y.production;
+      const pool = prod.max_connections ?? prod.pool;
+      assert.ok(Number.isInteger(pool) && pool >= bundle.r.model.threads, `pool ${pool} < threads ${bundle.r.model.threads}`);
+      assert.ok(prod.adapter);
+    } else if (file.path.endsWith('thin.yml')) {
+      for (const k of Object.keys(y)) assert.ok(THIN_KEYS.has(k), `unknown thin option ${k}`);
+    } else {
+      for (const k of Object.keys(y)) assert.ok(MONGREL_KEYS.has(k), `unknown mongrel_cluster option ${k}`);
+    }
+  }
+});
+
+const PGBOUNCER_KEYS = new Set(['listen_addr', 'listen_port', 'auth_type', 'auth_file', 'pool_mode', 'max_client_conn', 'default_pool_size', 'max_prepared_statements']);
+
+test('pgbouncer.ini has a databases section and only known settings (max_prepared_statements from 1.21)', () => {
+  for (const { file, bundle } of distinct((p) => p === 'etc/pgbouncer/pgbouncer.ini', (f, b) => f.content)) {
+    let section = null;
+    for (const line of file.content.split('\n')) {
+      if (!line || line.startsWith(';')) continue;
+      const s = /^\[(\w+)\]$/.exec(line);
+      if (s) { section = s[1]; continue; }
+      const m = /^([a-z_]+) = (.+)$/.exec(line);
+      assert.ok(m, `bad line ${line}`);
+      if (section === 'pgbouncer') assert.ok(PGBOUNCER_KEYS.has(m[1]), m[1]);
+      if (m[1] === 'max_prepared_statements') assert.ok(!bundle.answers.pooler_version.startsWith('1.1'));
+    }
+  }
+});
