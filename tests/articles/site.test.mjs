@@ -83,7 +83,7 @@ for (const [i, p] of posts.entries()) {
 
     // No style attributes from kramdown (table alignment) and no inline scripts (CSP).
     assert.doesNotMatch(html, /\sstyle="/, `${p.file}: a style attribute reached the page (table alignment colons?)`);
-    assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, `${p.file}: inline <script> is forbidden by the CSP`);
+    assert.doesNotMatch(html, /<script(?![^>]*\b(?:src=|type=\"application\/ld\+json\"))[^>]*>/, `${p.file}: inline <script> is forbidden by the CSP`);
 
     // Every internal URL resolves to a file; fragment links resolve to an id.
     const broken = [];
