@@ -69,6 +69,12 @@ export async function main(argv) {
   const problems = [...validateFiles(files), ...files.flatMap(rawOutputProblems)];
   const rel = (p) => relative(process.cwd(), p) || basename(p);
   for (const p of problems) console.log(formatProblem({ ...p, file: rel(p.file) }, '\0'));
+  // On GitHub Actions also emit annotations, so each problem shows on the changed line of the pull request.
+  if (process.env.GITHUB_ACTIONS === 'true') {
+    const esc = (s) => String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+    const escProp = (s) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+    for (const p of problems) console.log(`::error file=${escProp(relative(ROOT, p.file))},line=${p.line},title=${escProp(p.field)}::${esc(`${p.message} — fix: ${p.fix}`)}`);
+  }
   const bad = new Set(problems.map((p) => p.file)).size;
   const what = scope === 'changed' ? 'changed dataset(s)' : scope === 'all' ? 'dataset(s) (all)' : 'dataset(s)';
   const ms = Date.now() - t0;
