@@ -57,6 +57,10 @@ export function derive(a, options = {}) {
     subs.push({ key: 'adapter', from: 'jdbc', to: DEFAULT_ADAPTER[a.database], reason: 'not-jruby' });
     adapter = DEFAULT_ADAPTER[a.database];
   }
+  if (adapter === 'mysql' && !has(RAILS_API.mysqlAdapter, a.rails)) {
+    subs.push({ key: 'adapter', from: 'mysql', to: 'mysql2', reason: 'rails' });
+    adapter = 'mysql2';
+  }
   if (adapter === 'trilogy' && !has(RAILS_API.trilogyAdapter, a.rails)) {
     subs.push({ key: 'adapter', from: 'trilogy', to: 'mysql2', reason: 'rails' });
     adapter = 'mysql2';

@@ -20,8 +20,17 @@ export const RULES = [
       `The bundle configures Puma in single mode with ${ctx.threads} threads instead (threads are truly parallel on ${ctx.impl.label}). To keep ${SERVER_NAMES[s.from]}, move to CRuby.`,
       [SRC.pumaDeploy, SRC.unicorn]);
   },
+  function legacyMysqlAdapter(ctx) {
+    if (ctx.a.adapter !== 'mysql' || ctx.adapter === 'jdbc' || !['mysql', 'mariadb'].includes(ctx.a.database)) return null;
+    const removed = ctx.adapter !== 'mysql';
+    return W('legacy-mysql-adapter', removed ? 'error' : 'warning',
+      removed ? `Rails ${ctx.a.rails} no longer has the legacy mysql adapter (removed in Rails 5.0).` : 'The legacy mysql gem is unmaintained; the thesis already recommended mysql2 over it.',
+      removed ? 'database.yml uses mysql2 instead.' : 'Switch to the mysql2 gem (adapter: mysql2), the standard Rails MySQL adapter since Rails 3.',
+      [{ label: 'rails/rails#22642: remove legacy mysql adapter', url: 'https://github.com/rails/rails/pull/22642' }, SRC.railsConfiguring]);
+  },
   function trilogyBeforeRails71(ctx) {
-    if (!sub(ctx, 'adapter', 'rails')) return null;
+    const s = sub(ctx, 'adapter', 'rails');
+    if (!s || s.from !== 'trilogy') return null;
     return W('trilogy-before-rails-7-1', 'error',
       `The trilogy adapter is built into Rails only from 7.1; Rails ${ctx.a.rails} does not know "adapter: trilogy".`,
       'database.yml uses mysql2 instead. Upgrade to Rails 7.1 or later to use trilogy.', [SRC.trilogy]);
@@ -183,7 +192,7 @@ export const RULES = [
     return W('caddy-1-end-of-life', 'warning', 'Caddy 1 is end-of-life and uses a different Caddyfile syntax.', 'The Caddyfile is written for Caddy 2; upgrade Caddy.', [SRC.caddyProxy]);
   },
   function apacheOld(ctx) {
-    if (ctx.proxy !== 'apache' || gte(ctx.proxyVersion, '2.4.7')) return null;
+    if (ctx.proxy !== 'apache' || ctx.passengerIntegrated || gte(ctx.proxyVersion, '2.4.7')) return null;
     return W('apache-no-unix-socket-proxy', 'info', `Apache ${ctx.proxyVersion} cannot proxy to Unix sockets (mod_proxy gained that in 2.4.7).`,
       'The app server listens on 127.0.0.1 TCP ports instead.', [SRC.apacheProxy]);
   },
@@ -194,7 +203,12 @@ export const RULES = [
   function oldRails(ctx) {
     if (gte(ctx.a.rails, '7.1')) return null;
     return W('rails-unmaintained', 'info', `Rails ${ctx.a.rails} no longer receives fixes.`,
-      'Coding advice is written in the API of your version, with the modern spelling next to it for the upgrade.', [SRC.railsConfiguring]);
+      'Coding advice is written in the API of your version, with the modern spelling next to it for the upgrade.', [{ label: 'Rails maintenance policy', url: 'https://rubyonrails.org/maintenance' }]);
+  },
+  function passengerStandaloneVersion(ctx) {
+    if (ctx.server !== 'passenger' || ctx.passengerIntegrated || gte(ctx.a.server_version, '3.0')) return null;
+    return W('passenger-2-no-standalone', 'warning', `Passenger ${ctx.a.server_version} has no Standalone mode; behind ${ctx.proxy === 'none' ? 'no proxy' : ctx.proxy} it ran only compiled into nginx.`,
+      'The service file starts Passenger Standalone (Passenger 3.0+); upgrade Passenger, or use Apache integration.', [SRC.passengerStandalone]);
   },
 ];
 

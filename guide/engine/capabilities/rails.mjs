@@ -15,6 +15,7 @@ export const RAILS_API = {
   xSendfileHeader: { since: '3.0' },
   configYjit: { since: '7.2' },
   trilogyAdapter: { since: '7.1' },
+  mysqlAdapter: { until: '5.0' }, // legacy `mysql` gem adapter removed in 5.0 (rails/rails#22642)
   russianDoll: { since: '4.0' }, // cache digests in the default stack
   forkTracker: { since: '6.1' }, // pools discarded after fork
   poolPerPid: { since: '4.0' },

@@ -83,7 +83,8 @@ export function siteBody(ctx) {
 
 export function mainBody(ctx) {
   const nofile = 65536;
-  const autoOk = gte(ctx.proxyVersion, '1.2.5');
+  const v = ctx.proxyVersion;
+  const autoOk = gte(v, '1.3.8') || (gte(v, '1.2.5') && lt(v, '1.3'));
   return [
     S('user', 'www-data'),
     S('worker_processes', autoOk ? 'auto' : String(ctx.a.cores), autoOk ? 'One worker per CPU core (auto since nginx 1.2.5/1.3.8).' : 'One worker per CPU core.', [SRC.nginxCore]),

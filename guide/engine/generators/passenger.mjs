@@ -1,6 +1,8 @@
 // Phusion Passenger: Apache integration (directives in the Apache site) or Passenger Standalone behind nginx/Caddy.
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
+import { PASSENGER_APACHE } from '../capabilities/passenger.mjs';
+import { has } from '../pick.mjs';
 
 export const id = 'passenger';
 
@@ -9,7 +11,7 @@ export function passengerApacheDirectives(ctx) {
   const v = ctx.a.server_version;
   const modern = gte(v, '4.0');
   const out = [];
-  out.push({ d: modern ? 'PassengerMaxPoolSize' : 'PassengerMaxPoolSize', args: [ctx.processes], why: `At most ${ctx.processes} application processes (open-source Passenger runs one request per process). The thesis used 4 on a dual-core machine; size to cores and RAM.`, evidence: [DS.passengerOptions, SRC.passenger] });
+  out.push({ d: 'PassengerMaxPoolSize', args: [ctx.processes], why: `At most ${ctx.processes} application processes (open-source Passenger runs one request per process). The thesis used 4 on a dual-core machine; size to cores and RAM.`, evidence: [DS.passengerOptions, SRC.passenger] });
   return out;
 }
 
@@ -18,13 +20,13 @@ export function passengerVhostDirectives(ctx) {
   const modern = gte(v, '4.0');
   const spawn = ctx.canFork ? 'smart' : 'direct';
   const out = [
-    { d: 'PassengerAppRoot', args: [ctx.root] },
+    { d: 'PassengerAppRoot', args: [ctx.root], why: 'The application root (older Passenger versions find it as the parent of DocumentRoot).' },
     { d: modern ? 'PassengerAppEnv' : 'RailsEnv', args: ['production'] },
     { d: modern ? 'PassengerSpawnMethod' : 'RailsSpawnMethod', args: [spawn], why: spawn === 'smart' ? 'Smart spawning preloads the app once and forks processes from it (Passenger\u2019s default for Ruby apps).' : `${ctx.impl.label} cannot fork, so processes are spawned directly.`, evidence: [DS.passengerOptions, SRC.passenger] },
     { d: 'PassengerMinInstances', args: [Math.min(ctx.processes, Math.max(1, ctx.a.cores))], why: 'Keep processes warm instead of spawning them on the first request after an idle period.', evidence: [SRC.passenger] },
     { d: modern ? 'PassengerMaxPreloaderIdleTime' : 'RailsAppSpawnerIdleTime', args: [0], why: 'Never shut down the preloader, so new processes fork quickly (the thesis used 0).', evidence: [DS.passengerOptions] },
   ];
-  return out;
+  return out.filter((d) => has(PASSENGER_APACHE[d.d], v));
 }
 
 export function standaloneCommand(ctx) {

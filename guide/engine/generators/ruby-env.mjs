@@ -5,6 +5,7 @@ import { RAILS_API } from '../capabilities/rails.mjs';
 import { SRC, DS } from '../evidence.mjs';
 import { has, namesAt } from '../pick.mjs';
 import { inRange, gte } from '../version.mjs';
+import { SERVER_LABEL } from './util.mjs';
 
 export const id = 'ruby-env';
 
@@ -92,8 +93,13 @@ function jitEntries(ctx) {
 
 function allocatorEntries(ctx) {
   const out = [];
-  if (!ctx.linux || !ctx.mri) return out;
-  out.push({ key: 'MALLOC_ARENA_MAX', value: 2, why: 'glibc creates up to 8 malloc arenas per core for threaded processes, which fragments Ruby\u2019s memory; Heroku sets 2 for all Ruby apps. Has no effect when jemalloc is preloaded.', evidence: [SRC.heroku] });
+  if (!ctx.linux || ctx.a.ruby !== 'cruby') return out;
+  if (!gte(ctx.lang, '1.9')) {
+    out.push({ comment: 'Ruby 1.8 runs all Ruby threads on one OS thread, so glibc malloc arenas (MALLOC_ARENA_MAX) are not an issue.' });
+    return out;
+  }
+  const threaded = ['puma', 'falcon', 'webrick'].includes(ctx.server);
+  out.push({ key: 'MALLOC_ARENA_MAX', value: 2, why: `glibc creates up to 8 malloc arenas per core for threaded processes, which fragments Ruby\u2019s memory${threaded ? '' : ` (${SERVER_LABEL[ctx.server]} runs one request per process, so the gain is smaller)`}; Heroku sets 2 for all Ruby apps. Has no effect when jemalloc is preloaded.`, evidence: [SRC.heroku] });
   const triplet = ctx.a.arch === 'arm64' ? 'aarch64-linux-gnu' : 'x86_64-linux-gnu';
   out.push({ key: 'LD_PRELOAD', value: `/usr/lib/${triplet}/libjemalloc.so.2`, commented: true, why: 'Alternative: preload jemalloc (Debian package libjemalloc2), as Rails 7.2+ Dockerfiles do; it sped up Rails Ruby Bench.', evidence: [DS.stackprof, SRC.railsRelease('7.2')] });
   return out;

@@ -4,6 +4,7 @@ import { SYSCTL_KEYS, NEVER_EMIT, IO_SCHEDULERS, KERNEL_FEATURES } from '../capa
 import { SRC, DS } from '../evidence.mjs';
 import { has } from '../pick.mjs';
 import { inRange } from '../version.mjs';
+import { SERVER_LABEL } from './util.mjs';
 
 export const id = 'sysctl';
 
@@ -22,7 +23,7 @@ export function sysctlEntries(ctx) {
   const out = [];
   const modernBacklog = has(KERNEL_FEATURES.somaxconn4096Default, k);
   if (!modernBacklog) {
-    out.push({ key: 'net.core.somaxconn', value: 4096, why: `Accept-queue limit for listening sockets: 128 by default before Linux 5.4. The proxy and ${ctx.server} ask for larger backlogs, which the kernel silently caps at this value.`, evidence: [DS.sysctl, SRC.ipSysctl] });
+    out.push({ key: 'net.core.somaxconn', value: 4096, why: `Accept-queue limit for listening sockets: 128 by default before Linux 5.4. The proxy and ${SERVER_LABEL[ctx.server]} ask for larger backlogs, which the kernel silently caps at this value.`, evidence: [DS.sysctl, SRC.ipSysctl] });
     out.push({ key: 'net.ipv4.tcp_max_syn_backlog', value: 4096, why: 'Half-open connection queue to match.', evidence: [SRC.ipSysctl] });
   } else {
     out.push({ comment: `net.core.somaxconn is not set: Linux ${k} already defaults to 4096 (since 5.4).` });

@@ -1,0 +1,181 @@
+// Engine API contract (used by the page and the CLI): questions, defaults, forgiving parse, strict validation,
+// shareable URLs, headers, and the CLI's exit codes and formats.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  GENERATOR_VERSION, QUESTIONS, DEFAULTS, parseAnswers, validateAnswers, generate, toQuery, fromQuery,
+} from '../../guide/engine/index.mjs';
+
+const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'guide', 'cli.mjs');
+const CLI_KEYS = ['os', 'distro', 'kernel', 'arch', 'ruby', 'ruby_version', 'rails', 'server', 'server_version', 'proxy', 'proxy_version', 'database', 'database_version', 'adapter', 'pooler', 'pooler_version', 'db_host', 'app_hosts', 'cores', 'ram_gb', 'storage', 'init', 'workload', 'downloads'];
+
+test('QUESTIONS cover exactly the CLI keys of issue 3, with valid defaults', () => {
+  assert.match(GENERATOR_VERSION, /^\d+\.\d+\.\d+$/);
+  assert.deepEqual(QUESTIONS.map((q) => q.key).sort(), [...CLI_KEYS].sort());
+  for (const q of QUESTIONS) {
+    assert.ok(['enum', 'string', 'integer', 'number', 'boolean'].includes(q.type), q.key);
+    assert.ok(q.label && q.group, q.key);
+    if (q.type === 'enum') assert.ok(q.options.some((o) => o.value === q.default), q.key);
+    assert.equal(DEFAULTS[q.key], q.default);
+  }
+  assert.deepEqual(validateAnswers(DEFAULTS), []);
+  assert.equal(DEFAULTS.ruby, 'cruby');
+  assert.equal(DEFAULTS.server, 'puma');
+});
+
+test('parseAnswers coerces URL strings and keeps valid values', () => {
+  const { answers, notes } = parseAnswers({ cores: '8', ram_gb: '16.5', downloads: 'true', server: 'Unicorn', ruby_version: '2.6', app_hosts: 3 });
+  assert.deepEqual(notes, []);
+  assert.equal(answers.cores, 8);
+  assert.equal(answers.ram_gb, 16.5);
+  assert.equal(answers.downloads, true);
+  assert.equal(answers.server, 'unicorn');
+  assert.equal(answers.app_hosts, 3);
+  assert.equal(answers.os, 'linux');
+});
+
+test('parseAnswers drops hostile or invalid input with plain notes that never echo it', () => {
+  const hostile = '<script>alert(1)</script>';
+  const raw = {
+    server: hostile, cores: '-1', ram_gb: 'NaN', kernel: '6.1; rm -rf /', distro: '"><img src=x onerror=alert(1)>',
+    [hostile]: 'x', __proto__x: '1', downloads: 'maybe', ruby_version: '3.3\n', proxy_version: '1'.repeat(200),
+  };
+  const { answers, notes } = parseAnswers(raw);
+  assert.deepEqual(answers.server, DEFAULTS.server);
+  assert.equal(answers.cores, DEFAULTS.cores);
+  assert.equal(answers.kernel, DEFAULTS.kernel);
+  assert.equal(answers.distro, DEFAULTS.distro);
+  assert.equal(answers.proxy_version, DEFAULTS.proxy_version);
+  assert.ok(notes.length >= 8);
+  for (const n of notes) {
+    assert.doesNotMatch(n.message, /[<>"]|script|onerror|rm -rf/);
+    assert.ok(n.key === null || CLI_KEYS.includes(n.key));
+  }
+  assert.ok(notes.some((n) => n.key === null && /unknown parameter/.test(n.message)));
+  // Prototype keys from JSON do not pollute anything.
+  const polluted = parseAnswers(JSON.parse('{"__proto__": {"cores": 99}, "constructor": "x"}'));
+  assert.equal(polluted.answers.cores, DEFAULTS.cores);
+  assert.equal({}.cores, undefined);
+  assert.equal(polluted.notes.length, 2);
+});
+
+test('parseAnswers accepts a query string and URLSearchParams; duplicates keep the first value', () => {
+  assert.equal(parseAnswers('cores=4&server=thin').answers.server, 'thin');
+  const p = new URLSearchParams('cores=4&cores=9');
+  const r = parseAnswers(p);
+  assert.equal(r.answers.cores, 4);
+  assert.ok(r.notes.some((n) => n.key === 'cores'));
+  // Many bad parameters: notes are capped.
+  const many = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`k${i}`, 'v']));
+  assert.ok(parseAnswers(many).notes.length <= 26);
+});
+
+test('toQuery/fromQuery round-trip with only non-default keys', () => {
+  assert.equal(toQuery(DEFAULTS), '');
+  const a = { ...DEFAULTS, server: 'unicorn', cores: 8, downloads: true, ruby_version: '2.7' };
+  const q = toQuery(a);
+  assert.equal(q, 'cores=8&ruby_version=2.7&server=unicorn&downloads=true');
+  const back = fromQuery(`?${q}`);
+  assert.deepEqual(back.answers, a);
+  assert.deepEqual(back.notes, []);
+});
+
+test('validateAnswers names the key and the allowed values', () => {
+  const errors = validateAnswers({ server: 'tomcat', cores: 2.5, downloads: 'perhaps', kernel: 'six', nope: 1 });
+  const byKey = Object.fromEntries(errors.map((e) => [e.key, e]));
+  assert.deepEqual(byKey.server.allowed, ['puma', 'unicorn', 'pitchfork', 'passenger', 'thin', 'falcon', 'webrick', 'mongrel']);
+  assert.match(byKey.cores.allowed[0], /integer/);
+  assert.deepEqual(byKey.downloads.allowed, ['true', 'false']);
+  assert.match(byKey.kernel.allowed[0], /version/);
+  assert.ok(byKey.nope.allowed.includes('os'));
+  assert.deepEqual(validateAnswers([]).length, 1);
+});
+
+test('generate: header with version, date and permalink in every file; model numbers for the page', () => {
+  const r = generate({ cores: 4 }, { date: '2026-03-04', permalink: 'https://example.org/guide/?cores=4' });
+  for (const f of r.files) {
+    assert.ok(f.path && f.language && f.content, f.path);
+    const head = f.content.slice(0, 400);
+    assert.match(head, new RegExp(`generator ${GENERATOR_VERSION}`));
+    assert.match(head, /2026-03-04/);
+    assert.match(head, /https:\/\/example\.org\/guide\/\?cores=4/);
+  }
+  const m = r.model;
+  for (const k of ['processes', 'threads', 'pool', 'app_hosts', 'job_workers', 'db_max_connections', 'connections_needed', 'ram_mb']) assert.equal(typeof m[k], 'number', k);
+  assert.ok(Array.isArray(m.memory) && m.memory.every((x) => typeof x.label === 'string' && Number.isFinite(x.mb)));
+  // Default permalink is /guide/?<non-default answers>; a hostile permalink cannot break out of a comment.
+  assert.match(generate({ cores: 4 }).files[0].content, /\/guide\/\?cores=4/);
+  const evil = generate({}, { permalink: 'https://x/\n*/ --> <script>alert(1)</script>\r\nrm -rf /' });
+  for (const f of evil.files) {
+    assert.equal(f.content.split('\n')[1].includes('rm -rf'), false);
+    assert.doesNotMatch(f.content, /<script>|-->\s*<|\*\/ /);
+  }
+  assert.match(generate({}, { date: 'yesterday' }).files[0].content, /on \d{4}-\d{2}-\d{2}\./);
+});
+
+test('every warning and advice item carries evidence; settings carry reasons', () => {
+  const r = generate({ ruby: 'ree', ruby_version: '1.8.7', rails: '4.0', server: 'thin', proxy: 'cherokee', downloads: true });
+  assert.ok(r.warnings.length >= 3);
+  for (const w of r.warnings) {
+    assert.ok(['error', 'warning', 'info'].includes(w.severity));
+    assert.ok(w.id && w.message && w.suggestion, w.id);
+  }
+  for (const a of r.advice) assert.ok(a.evidence.length > 0 && a.title && a.body, a.id);
+  const settings = r.files.flatMap((f) => f.settings || []);
+  assert.ok(settings.length > 10);
+  for (const s of settings) assert.ok(s.why.length > 10, s.name);
+});
+
+function cli(args, input) {
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, timeout: 30000 });
+}
+
+test('CLI: invalid answer exits 2 naming the key and the allowed values', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wizard-cli-'));
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, JSON.stringify({ server: 'tomcat' }));
+  const r = cli(['--answers', bad]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /"server"/);
+  assert.match(r.stderr, /puma, unicorn, pitchfork, passenger, thin, falcon, webrick, mongrel/);
+  writeFileSync(bad, '{not json');
+  assert.equal(cli(['--answers', bad]).status, 2);
+  assert.equal(cli([]).status, 64);
+  assert.equal(cli(['--answers', bad, '--format', 'xml']).status, 64);
+});
+
+test('CLI: --format json prints files, advice and warnings', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wizard-cli-'));
+  const f = join(dir, 'a.json');
+  writeFileSync(f, JSON.stringify({ ruby: 'jruby', ruby_version: '9.4', server: 'unicorn', cores: 4 }));
+  const r = cli(['--answers', f, '--format', 'json', '--date', '2026-01-01']);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.ok(out.files.every((x) => typeof x.path === 'string' && typeof x.content === 'string' && Object.keys(x).length === 2));
+  assert.ok(out.files.some((x) => x.path === 'config/puma.rb'));
+  assert.ok(out.advice.every((a) => a.id && a.title && a.body && Array.isArray(a.evidence)));
+  assert.ok(out.warnings.some((w) => w.id === 'fork-server-without-fork'));
+  // Same result as the engine.
+  const direct = generate(JSON.parse(readFileSync(f, 'utf8')), { date: '2026-01-01' });
+  assert.deepEqual(out.files.map((x) => x.content), direct.files.map((x) => x.content));
+});
+
+test('CLI: --out writes the bundle with a README', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wizard-cli-'));
+  const f = join(dir, 'a.json');
+  writeFileSync(f, '{}');
+  const out = join(dir, 'bundle');
+  const r = cli(['--answers', f, '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  for (const p of ['README.md', 'CHECKLIST.md', 'config/puma.rb', 'etc/nginx/sites-enabled/rails-app.conf', 'config/database.yml']) assert.ok(existsSync(join(out, p)), p);
+  assert.match(readFileSync(join(out, 'README.md'), 'utf8'), /config\/puma\.rb/);
+  // stdin works too
+  const s = cli(['--answers', '-'], '{"server":"thin"}');
+  assert.equal(s.status, 0);
+  assert.ok(JSON.parse(s.stdout).files.some((x) => x.path === 'config/thin.yml'));
+});

@@ -1,0 +1,289 @@
+// Table-driven unit tests: one block per rule, each with cases from the 2010 era to today.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { generate, DEFAULTS } from '../../guide/engine/index.mjs';
+import { derive } from '../../guide/engine/derive.mjs';
+import { gcVarsRead } from '../../guide/engine/generators/ruby-env.mjs';
+import { dslName } from '../../guide/engine/generators/puma.mjs';
+import { keyExists, schedulerChoice } from '../../guide/engine/generators/sysctl.mjs';
+import { cmp, inRange } from '../../guide/engine/version.mjs';
+
+const gen = (over) => generate({ ...DEFAULTS, ...over }, { date: '2026-01-01' });
+const file = (r, path) => r.files.find((f) => f.path === path)?.content;
+const code = (text) => (text || '').split('\n').filter((l) => l.trim() && !l.trim().startsWith('#')).join('\n');
+const warningIds = (r) => r.warnings.map((w) => w.id);
+const advice = (r, id) => r.advice.find((a) => a.id === id);
+
+test('version comparison', () => {
+  for (const [a, b, want] of [['2.6.32', '2.6.4', 1], ['4.12', '4.9', 1], ['3.3', '3.3.0', 0], ['1.8.7', '1.9', -1], ['10.0', '9.4', 1]]) {
+    assert.equal(cmp(a, b), want, `${a} vs ${b}`);
+  }
+  assert.equal(inRange('4.11', { until: '4.12' }), true);
+  assert.equal(inRange('4.12', { until: '4.12' }), false);
+});
+
+test('GC variables per Ruby era: only names the interpreter reads', () => {
+  const cases = [
+    { ruby: 'ree', v: '1.8.7', set: ['RUBY_HEAP_MIN_SLOTS', 'RUBY_HEAP_SLOTS_INCREMENT', 'RUBY_HEAP_SLOTS_GROWTH_FACTOR', 'RUBY_GC_MALLOC_LIMIT', 'RUBY_HEAP_FREE_MIN'], not: ['RUBY_FREE_MIN'] },
+    { ruby: 'cruby', v: '1.8.7', set: [], not: ['RUBY_HEAP_MIN_SLOTS', 'RUBY_GC_MALLOC_LIMIT'] },
+    { ruby: 'cruby', v: '1.9.1', set: [], not: ['RUBY_HEAP_MIN_SLOTS'] },
+    { ruby: 'cruby', v: '1.9.3', set: ['RUBY_HEAP_MIN_SLOTS', 'RUBY_FREE_MIN', 'RUBY_GC_MALLOC_LIMIT'], not: ['RUBY_HEAP_FREE_MIN', 'RUBY_HEAP_SLOTS_INCREMENT'] },
+    { ruby: 'cruby', v: '2.0', set: ['RUBY_HEAP_MIN_SLOTS', 'RUBY_FREE_MIN', 'RUBY_GC_MALLOC_LIMIT'], not: ['RUBY_GC_HEAP_INIT_SLOTS'] },
+    { ruby: 'cruby', v: '2.1', set: ['RUBY_GC_HEAP_INIT_SLOTS'], not: ['RUBY_HEAP_MIN_SLOTS', 'RUBY_FREE_MIN'] },
+    { ruby: 'cruby', v: '3.2', set: ['RUBY_GC_HEAP_INIT_SLOTS'], not: ['RUBY_GC_HEAP_0_INIT_SLOTS'] },
+    { ruby: 'cruby', v: '3.3', set: [], not: ['RUBY_GC_HEAP_INIT_SLOTS', 'RUBY_HEAP_MIN_SLOTS'] },
+    { ruby: 'cruby', v: '3.4', set: [], not: ['RUBY_GC_HEAP_INIT_SLOTS'] },
+    { ruby: 'jruby', v: '9.4', set: [], not: ['RUBY_GC_MALLOC_LIMIT', 'RUBY_YJIT_ENABLE'] },
+    { ruby: 'truffleruby', v: '24.0', set: [], not: ['RUBY_GC_MALLOC_LIMIT'] },
+  ];
+  for (const c of cases) {
+    const r = gen({ ruby: c.ruby, ruby_version: c.v, rails: c.v < '1.9.3' || c.ruby === 'ree' ? '2.3.5' : c.v < '2.2' ? '4.2' : '7.0' });
+    const env = code(file(r, 'config/ruby.env'));
+    const set = env.split('\n').map((l) => l.split('=')[0]);
+    for (const name of c.set) assert.ok(set.includes(name), `${c.ruby} ${c.v} should set ${name}`);
+    for (const name of c.not) assert.ok(!set.includes(name), `${c.ruby} ${c.v} must not set ${name}`);
+    const reads = gcVarsRead(derive(r.answers));
+    for (const name of set.filter((n) => /^RUBY_(GC|HEAP|FREE)/.test(n))) assert.ok(reads.includes(name), `${name} not read by ${c.ruby} ${c.v}`);
+  }
+  // 3.3/3.4 know five heaps; later versions must not get hard-coded heap indexes.
+  assert.ok(gcVarsRead(derive({ ...DEFAULTS, ruby_version: '3.4' })).includes('RUBY_GC_HEAP_4_INIT_SLOTS'));
+  assert.ok(!gcVarsRead(derive({ ...DEFAULTS, ruby_version: '4.0' })).includes('RUBY_GC_HEAP_0_INIT_SLOTS'));
+});
+
+test('YJIT: experimental in 3.1, env var on 3.2, Rails 7.2 config.yjit on 3.3+, arm64 from 3.2', () => {
+  const cases = [
+    { v: '3.0', rails: '7.0', env: false, comment: false },
+    { v: '3.1', rails: '7.0', env: false, comment: /experimental/ },
+    { v: '3.2', rails: '7.1', env: true },
+    { v: '3.3', rails: '7.1', env: true },
+    { v: '3.3', rails: '7.2', env: false, comment: /config\.yjit/ },
+    { v: '3.4', rails: '8.0', env: false, comment: /config\.yjit/ },
+    { v: '3.1', rails: '7.0', arch: 'arm64', env: false, warn: 'yjit-arm64-needs-3-2' },
+    { v: '3.2', rails: '7.1', arch: 'arm64', env: true },
+  ];
+  for (const c of cases) {
+    const r = gen({ ruby_version: c.v, rails: c.rails, arch: c.arch || 'x86_64' });
+    const env = file(r, 'config/ruby.env');
+    assert.equal(/^RUBY_YJIT_ENABLE=1$/m.test(env), c.env, `${c.v}/${c.rails}/${c.arch}`);
+    if (c.comment) assert.match(env, c.comment);
+    if (c.warn) assert.ok(warningIds(r).includes(c.warn));
+    assert.equal(r.model.memory.some((m) => m.kind === 'jit'), c.env || /config\.yjit/.test(env), `YJIT memory counted for ${c.v}`);
+  }
+  // MJIT is never enabled, and Rails advice warns against it on 2.6–3.2.
+  for (const v of ['2.6', '3.2']) assert.ok(advice(gen({ ruby_version: v, rails: '6.1' }), 'ruby-no-mjit'));
+  assert.equal(advice(gen({ ruby_version: '3.3' }), 'ruby-no-mjit'), undefined);
+});
+
+test('sysctl: somaxconn only before 5.4, tcp_tw_recycle never, keys exist for the kernel', () => {
+  const cases = [['2.6.32', true], ['4.9', true], ['4.19', true], ['5.4', false], ['6.1', false]];
+  for (const [kernel, somaxconn] of cases) {
+    const r = gen({ kernel });
+    const s = code(file(r, 'etc/sysctl.d/60-rails.conf'));
+    assert.equal(/^net\.core\.somaxconn = 4096$/m.test(s), somaxconn, kernel);
+    assert.doesNotMatch(s, /tcp_tw_recycle|tcp_timestamps|tcp_tw_reuse/);
+    for (const line of s.split('\n')) assert.ok(keyExists(line.split(' = ')[0], kernel), line);
+  }
+  assert.equal(keyExists('net.ipv4.tcp_tw_recycle', '4.11'), true);
+  assert.equal(keyExists('net.ipv4.tcp_tw_recycle', '4.12'), false);
+  assert.equal(file(gen({ os: 'freebsd' }), 'etc/sysctl.d/60-rails.conf'), undefined);
+  assert.equal(file(gen({ os: 'macos' }), 'etc/systemd/system/rails-app.service'), undefined);
+});
+
+test('I/O scheduler: deadline on pre-5.0 kernels, kernel defaults (mq-deadline/none) from 5.0', () => {
+  const cases = [['2.6.32', 'hdd', 'deadline'], ['2.6.32', 'nvme', 'noop'], ['4.19', 'nvme', null], ['4.19', 'ssd', 'deadline'], ['5.0', 'hdd', null], ['6.1', 'nvme', null]];
+  for (const [kernel, storage, want] of cases) {
+    assert.equal(schedulerChoice(derive({ ...DEFAULTS, kernel, storage })), want, `${kernel}/${storage}`);
+    const rule = file(gen({ kernel, storage }), 'etc/udev/rules.d/60-io-scheduler.rules');
+    assert.equal(Boolean(rule), Boolean(want));
+  }
+});
+
+test('Puma DSL names follow the Puma version', () => {
+  const cases = [['on_worker_boot', '3.12', 'on_worker_boot'], ['on_worker_boot', '6.4', 'on_worker_boot'], ['on_worker_boot', '7.1', 'before_worker_boot'], ['on_worker_boot', '8.0', 'before_worker_boot'], ['nakayoshi_fork', '5.6', 'nakayoshi_fork'], ['nakayoshi_fork', '6.4', null], ['fork_worker', '4.3', null]];
+  for (const [name, v, want] of cases) assert.equal(dslName(name, v), want, `${name} @ ${v}`);
+  // Rails < 4 needs a reconnect hook; its name depends on Puma.
+  assert.match(file(gen({ rails: '3.2', ruby_version: '1.9.3', server_version: '3.12' }), 'config/puma.rb'), /^on_worker_boot do/m);
+  assert.doesNotMatch(file(gen({ rails: '7.2' }), 'config/puma.rb'), /worker_boot/);
+});
+
+test('Puma sizing: threads by Rails version and workload, workers by cores, single mode without fork', () => {
+  const cases = [
+    { over: { rails: '7.2' }, threads: 3, workers: 2 },
+    { over: { rails: '7.1' }, threads: 5, workers: 2 },
+    { over: { rails: '7.2', workload: 'io' }, threads: 5, workers: 2 },
+    { over: { rails: '7.2', workload: 'cpu', cores: 8, ram_gb: 16 }, threads: 2, workers: 8 },
+    { over: { cores: 1 }, threads: 3, workers: null },
+    { over: { ruby: 'jruby', ruby_version: '9.4', adapter: 'jdbc' }, threads: 8, workers: null },
+    { over: { ruby: 'truffleruby', ruby_version: '24.0' }, threads: 8, workers: null },
+  ];
+  for (const c of cases) {
+    const r = gen(c.over);
+    const p = file(r, 'config/puma.rb');
+    assert.match(p, new RegExp(`RAILS_MAX_THREADS"\\) \\{ ${c.threads} \\}`), JSON.stringify(c.over));
+    if (c.workers) assert.match(p, new RegExp(`WEB_CONCURRENCY"\\) \\{ ${c.workers} \\}`));
+    else assert.doesNotMatch(p, /^workers /m);
+    assert.equal(r.model.threads, c.threads);
+    assert.equal(r.model.pool, c.threads);
+  }
+  // Before fork: Process.warmup on 3.3+, GC.compact on 2.7–3.2, nothing before 2.7.
+  assert.match(file(gen({ ruby_version: '3.3' }), 'config/puma.rb'), /Process\.warmup/);
+  assert.match(file(gen({ ruby_version: '3.1', rails: '7.0' }), 'config/puma.rb'), /GC\.compact/);
+  assert.doesNotMatch(file(gen({ ruby_version: '2.6', rails: '6.0' }), 'config/puma.rb'), /GC\.compact|Process\.warmup/);
+});
+
+test('impossible combinations: warning with explanation and a substitute, never silent', () => {
+  const cases = [
+    { over: { ruby: 'jruby', ruby_version: '9.4', server: 'unicorn' }, id: 'fork-server-without-fork', has: 'config/puma.rb', hasnt: 'config/unicorn.rb' },
+    { over: { ruby: 'truffleruby', ruby_version: '24.0', server: 'pitchfork' }, id: 'fork-server-without-fork', has: 'config/puma.rb', hasnt: 'config/pitchfork.rb' },
+    { over: { rails: '6.1', database: 'mysql', database_version: '8.0', adapter: 'trilogy' }, id: 'trilogy-before-rails-7-1', yml: /adapter: mysql2/ },
+    { over: { rails: '7.1', database: 'mysql', database_version: '8.0', adapter: 'trilogy' }, id: null, yml: /adapter: trilogy/ },
+    { over: { ruby: 'ree', ruby_version: '1.8.7', rails: '4.0' }, id: 'ree-with-new-rails' },
+    { over: { ruby: 'cruby', ruby_version: '2.6', rails: '7.0' }, id: 'ruby-too-old-for-rails' },
+    { over: { rails: '5.0', ruby_version: '2.4', database: 'mysql', database_version: '5.7', adapter: 'mysql' }, id: 'legacy-mysql-adapter', yml: /adapter: mysql2/ },
+    { over: { rails: '2.3.5', ruby: 'ree', ruby_version: '1.8.7', database: 'mysql', database_version: '5.0', adapter: 'mysql' }, id: 'legacy-mysql-adapter', yml: /adapter: mysql$/m },
+    { over: { database: 'postgresql', adapter: 'mysql2' }, id: 'adapter-database-mismatch', yml: /adapter: postgresql/ },
+    { over: { ruby: 'jruby', ruby_version: '9.4', adapter: 'pg' }, id: 'c-extension-adapter-on-jruby', yml: /adapter: postgresql/ },
+    { over: { adapter: 'jdbc' }, id: 'jdbc-without-jruby', yml: /adapter: postgresql/ },
+    { over: { database: 'sqlite', database_version: '3.40', adapter: 'sqlite3', app_hosts: 3 }, id: 'sqlite-single-host' },
+    { over: { database: 'mysql', database_version: '8.0', adapter: 'mysql2', pooler: 'pgbouncer' }, id: 'pgbouncer-needs-postgresql', hasnt: 'etc/pgbouncer/pgbouncer.ini' },
+    { over: { server: 'unicorn', proxy: 'none' }, id: 'needs-buffering-proxy' },
+    { over: { server: 'unicorn', proxy: 'caddy', proxy_version: '2.6' }, id: 'needs-buffering-proxy' },
+    { over: { server: 'pitchfork', kernel: '2.6.32' }, id: 'pitchfork-reforking-needs-linux' },
+    { over: { server: 'puma', server_version: '7.1', ruby_version: '2.7', rails: '6.1' }, id: 'puma-needs-newer-ruby' },
+    { over: { server: 'falcon', rails: '6.1', ruby_version: '3.0' }, id: 'falcon-before-rails-7' },
+  ];
+  for (const c of cases) {
+    const r = gen(c.over);
+    if (c.id) {
+      const w = r.warnings.find((x) => x.id === c.id);
+      assert.ok(w, `${c.id} expected for ${JSON.stringify(c.over)}; got ${warningIds(r)}`);
+      assert.ok(w.message.length > 20 && w.suggestion.length > 10);
+    } else {
+      assert.ok(!warningIds(r).some((id) => /trilogy|mismatch|jdbc/.test(id)));
+    }
+    if (c.has) assert.ok(file(r, c.has), `${c.has} expected`);
+    if (c.hasnt) assert.equal(file(r, c.hasnt), undefined, `${c.hasnt} not expected`);
+    if (c.yml) assert.match(file(r, 'config/database.yml'), c.yml);
+  }
+});
+
+test('dead systems still get an answer and a migration path', () => {
+  const cases = [
+    { over: { server: 'thin', server_version: '1.8.2' }, id: 'dead-server-thin', files: ['config/thin.yml', 'migrate-to/config/puma.rb'] },
+    { over: { server: 'mongrel', server_version: '1.1.5', rails: '2.3.5', ruby_version: '1.8.7' }, id: 'dead-server-mongrel', files: ['config/mongrel_cluster.yml', 'migrate-to/config/puma.rb'] },
+    { over: { server: 'webrick', server_version: '1.8' }, id: 'webrick-in-production', files: ['migrate-to/config/puma.rb'] },
+    { over: { proxy: 'cherokee', proxy_version: '1.2' }, id: 'dead-proxy-cherokee', files: ['migrate-to/etc/nginx/sites-enabled/rails-app.conf', 'migrate-to/etc/nginx/nginx.conf'] },
+    { over: { ruby: 'ree', ruby_version: '1.8.7', rails: '2.3.5' }, id: 'dead-ruby-ree', files: ['config/ruby.env'] },
+    { over: { ruby: 'rubinius', ruby_version: '3.0', rails: '4.2' }, id: 'dead-ruby-rubinius', files: ['config/ruby.env'] },
+  ];
+  for (const c of cases) {
+    const r = gen(c.over);
+    const w = r.warnings.find((x) => x.id === c.id);
+    assert.ok(w && w.suggestion, `${c.id}: ${warningIds(r)}`);
+    for (const f of c.files) assert.ok(file(r, f), `${f} for ${c.id}`);
+  }
+});
+
+test('Rails advice uses the API of the chosen version', () => {
+  const cases = [
+    { rails: '2.3.5', ruby: 'ree', v: '1.8.7', eager: /find\(:all, :include => :comments\)/, batches: /:batch_size => 1000/, finders: /find\(:first, :conditions/, not: /includes\(|\bin_batches|`insert_all`|find_by\(/ },
+    { rails: '3.2', v: '1.9.3', eager: /includes\(:comments\)/, batches: /batch_size: 1000/, finders: /find\(:first/, not: /strict_loading_by_default|in_batches\(|`insert_all`/ },
+    { rails: '4.2', v: '2.2', eager: /includes/, finders: /find_by\(created_at: time\)/, not: /in_batches\(/ },
+    { rails: '5.2', v: '2.5', batches: /in_batches\(of: 1000\)/, not: /`insert_all`/ },
+    { rails: '6.1', v: '2.7', eager: /strict_loading_by_default/, transactions: /`insert_all`/ },
+    { rails: '7.2', v: '3.3', eager: /strict_loading/, transactions: /insert_all/, batches: /in_batches/ },
+  ];
+  for (const c of cases) {
+    const r = gen({ rails: c.rails, ruby: c.ruby || 'cruby', ruby_version: c.v });
+    const text = r.advice.map((a) => a.body).join('\n');
+    if (c.eager) assert.match(advice(r, 'rails-eager-loading').body, c.eager, c.rails);
+    if (c.batches) assert.match(advice(r, 'rails-batches').body, c.batches, c.rails);
+    if (c.finders) assert.match(advice(r, 'rails-finders').body, c.finders, c.rails);
+    if (c.transactions) assert.match(advice(r, 'rails-transactions').body, c.transactions, c.rails);
+    if (c.not) {
+      // Mentions of newer APIs are allowed only as "arrives in Rails X" notes.
+      for (const line of text.split('\n')) if (c.not.test(line)) assert.match(line, /arrive|Rails \d/, `${c.rails}: ${line}`);
+    }
+    for (const a of r.advice) {
+      assert.ok(a.evidence.length > 0, `${a.id} has evidence`);
+      for (const e of a.evidence) assert.match(e.url, /^(https?:\/\/|\/datasets\/[a-z0-9-]+\/$|\/articles\/)/);
+      assert.equal(a.applies, true);
+    }
+  }
+  // Downloads: header per proxy and Rails version.
+  assert.match(advice(gen({ downloads: true }), 'rails-sendfile').body, /x_sendfile_header = "X-Accel-Redirect"/);
+  assert.match(advice(gen({ downloads: true, proxy: 'apache', proxy_version: '2.4.62' }), 'rails-sendfile').body, /"X-Sendfile"/);
+  assert.match(advice(gen({ downloads: true, rails: '2.3.5', ruby: 'ree', ruby_version: '1.8.7' }), 'rails-sendfile').body, /X-Accel-Redirect/);
+});
+
+test('nginx upstream keepalive only where it exists and is not yet the default', () => {
+  const cases = [['0.7.65', false], ['1.0', false], ['1.2.4', true], ['1.22', true], ['1.29.7', false]];
+  for (const [v, want] of cases) {
+    const site = file(gen({ proxy_version: v }), 'etc/nginx/sites-enabled/rails-app.conf');
+    assert.equal(/^\s+keepalive \d+;/m.test(site), want, v);
+    assert.equal(/proxy_http_version 1\.1;/.test(site), want, v);
+  }
+  // Unicorn closes connections: no upstream keepalive.
+  assert.doesNotMatch(file(gen({ server: 'unicorn', server_version: '6.1' }), 'etc/nginx/sites-enabled/rails-app.conf'), /keepalive \d+;/);
+  for (const v of ['1.2.5', '1.3.8', '1.22']) assert.match(file(gen({ proxy_version: v }), 'etc/nginx/nginx.conf'), /worker_processes auto;/, v);
+  for (const v of ['1.2.4', '1.3.0']) assert.match(file(gen({ proxy_version: v }), 'etc/nginx/nginx.conf'), /worker_processes 2;/, v);
+  assert.match(file(gen({ proxy_version: '1.0' }), 'etc/nginx/nginx.conf'), /worker_processes 2;/);
+  assert.doesNotMatch(file(gen({}), 'etc/nginx/nginx.conf'), /^\s*use epoll/m);
+});
+
+test('database.yml: pool key and PgBouncer settings by version', () => {
+  assert.match(file(gen({ rails: '8.1', ruby_version: '3.4' }), 'config/database.yml'), /^\s+max_connections: <%= ENV\.fetch\("RAILS_MAX_THREADS"\) \{ 3 \} %>/m);
+  assert.match(file(gen({ rails: '8.0', ruby_version: '3.4' }), 'config/database.yml'), /^\s+pool: /m);
+  const cases = [['1.18', true, false], ['1.21', false, true], ['1.24', false, true]];
+  for (const [v, noPrepared, maxPrepared] of cases) {
+    const r = gen({ pooler: 'pgbouncer', pooler_version: v });
+    assert.equal(/prepared_statements: false/.test(file(r, 'config/database.yml')), noPrepared, v);
+    assert.equal(/^max_prepared_statements = /m.test(file(r, 'etc/pgbouncer/pgbouncer.ini')), maxPrepared, v);
+    assert.match(file(r, 'config/database.yml'), /port: 6432/);
+    assert.match(file(r, 'config/database.yml'), /advisory_locks: false/);
+  }
+});
+
+test('connections: max_connections follows hosts × processes × pool, with a remedy when it gets large', () => {
+  const small = gen({});
+  assert.equal(small.model.connections_needed, 6);
+  assert.equal(small.model.db_server_max_connections, 100);
+  assert.ok(!warningIds(small).includes('max-connections-raised'));
+  const raised = gen({ app_hosts: 11, cores: 4, ram_gb: 16, workload: 'io' });
+  assert.equal(raised.model.connections_needed, 11 * 4 * 5);
+  assert.ok(raised.model.db_server_max_connections >= 220 + 5 + 3);
+  assert.ok(warningIds(raised).includes('max-connections-raised'));
+  const huge = gen({ app_hosts: 20, cores: 8, ram_gb: 32, workload: 'io' });
+  assert.ok(warningIds(huge).includes('too-many-db-connections'));
+  assert.match(huge.warnings.find((w) => w.id === 'too-many-db-connections').suggestion, /PgBouncer/);
+  const pooled = gen({ app_hosts: 20, cores: 8, ram_gb: 32, workload: 'io', pooler: 'pgbouncer' });
+  assert.ok(!warningIds(pooled).includes('too-many-db-connections'));
+  assert.equal(pooled.model.db_server_max_connections, 100);
+  assert.ok(pooled.model.db_max_connections >= pooled.model.connections_needed);
+  const mysql = gen({ database: 'mysql', database_version: '8.0', adapter: 'mysql2' });
+  assert.equal(mysql.model.db_server_max_connections, 151);
+});
+
+test('memory budget: workers limited by RAM, warning when even one does not fit', () => {
+  const fits = gen({});
+  assert.ok(fits.model.memory_total_mb <= fits.model.ram_mb);
+  const limited = gen({ cores: 16, ram_gb: 4 });
+  assert.ok(limited.model.processes < 16);
+  assert.ok(warningIds(limited).includes('workers-limited-by-memory'));
+  const over = gen({ ram_gb: 0.5 });
+  assert.ok(over.model.memory_total_mb > over.model.ram_mb);
+  assert.ok(warningIds(over).includes('memory-over-budget'));
+  const separate = gen({ cores: 16, ram_gb: 4, db_host: 'separate' });
+  assert.ok(separate.model.processes > limited.model.processes, 'moving the DB away frees memory for workers');
+  assert.ok(!separate.model.memory.some((m) => m.kind === 'database'));
+});
+
+test('Passenger directive names per Passenger version', () => {
+  const site = (v) => code(file(gen({ server: 'passenger', server_version: v, proxy: 'apache', proxy_version: '2.4.62' }), 'etc/apache2/sites-available/rails-app.conf'));
+  assert.match(site('2.2'), /RailsSpawnMethod smart/);
+  assert.doesNotMatch(site('2.2'), /PassengerMinInstances|PassengerAppRoot/);
+  assert.match(site('3.0'), /PassengerMinInstances/);
+  assert.match(site('6.0'), /PassengerSpawnMethod smart/);
+  assert.match(site('6.0'), /PassengerMaxPreloaderIdleTime 0/);
+  assert.match(code(file(gen({ server: 'passenger', server_version: '6.0', proxy: 'apache', ruby: 'jruby', ruby_version: '9.4' }), 'etc/apache2/sites-available/rails-app.conf')), /PassengerSpawnMethod direct/);
+});
