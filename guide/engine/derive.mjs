@@ -180,7 +180,7 @@ function databaseSizing(ctx) {
   if (a.database === 'postgresql') {
     ctx.defaultMaxConnections = 100;
     if (ctx.pooler === 'pgbouncer') {
-      ctx.pgbouncerPoolSize = Math.max(10, Math.min(50, a.cores * 4));
+      ctx.pgbouncerPoolSize = 20; // PgBouncer default_pool_size default
       ctx.pgbouncerMaxClient = Math.max(100, ctx.connectionsNeeded + ctx.adminConnections);
       ctx.maxConnections = Math.max(100, ctx.pgbouncerPoolSize + ctx.adminConnections + ctx.reservedConnections + 5);
       ctx.appSideLimit = ctx.pgbouncerMaxClient;

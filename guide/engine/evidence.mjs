@@ -92,6 +92,22 @@ export const DS = {
   fibers: ds('fibers-threads-processes-macbook', 'Fibers vs threads vs processes'),
   extendLeak: ds('oldmoe-object-extend-leak', 'Object#extend per request (Ruby 1.9.1)'),
   startup: ds('rrb-discourse-startup-time', 'Rails/Discourse startup time'),
-  warmup: ds('rrb-warmup-iterations', 'Warmup iterations'),
-  rubyVersions: ds('rrb-ruby-20-to-23-concurrent', 'Rails performance by Ruby version'),
+  warmup: ds('rrb-benchmark-design-parameters', 'Rails Ruby Bench design (warm-up iterations)'),
+};
+
+// Articles of this site (site-relative; the page prefixes the baseurl).
+const art = (slug, label) => ({ label: `Article: ${label}`, url: `/articles/${slug}/` });
+export const ART = {
+  kernel: art('kernel-network-tuning', 'Kernel and network tuning'),
+  os: art('operating-systems', 'Operating systems'),
+  interpreters: art('ruby-interpreters', 'Ruby interpreters'),
+  gc: art('garbage-collection', 'Garbage collection'),
+  jit: art('jit-compilers', 'JIT compilers'),
+  appServers: art('app-servers', 'Application servers'),
+  proxies: art('reverse-proxies', 'Reverse proxies'),
+  concurrency: art('concurrency-models', 'Concurrency models'),
+  databases: art('databases-and-drivers', 'Databases and drivers'),
+  railsCode: art('rails-code', 'Rails code'),
+  profiling: art('profiling', 'Profiling'),
+  benchmark: art('benchmark-your-own-app', 'Benchmark your own app'),
 };

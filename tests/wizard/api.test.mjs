@@ -179,3 +179,23 @@ test('CLI: --out writes the bundle with a README', () => {
   assert.equal(s.status, 0);
   assert.ok(JSON.parse(s.stdout).files.some((x) => x.path === 'config/thin.yml'));
 });
+
+test('evidence links point at datasets and articles that exist in this repository', async () => {
+  const { readdirSync, readFileSync: read, existsSync: exists } = await import('node:fs');
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const slugs = new Set(readdirSync(join(root, '_posts')).flatMap((f) => [...read(join(root, '_posts', f), 'utf8').matchAll(/^permalink: \/articles\/([a-z0-9-]+)\/$/gm)].map((m) => m[1])));
+  const { buildMatrix } = await import('./matrix.mjs');
+  const urls = new Set();
+  for (const a of buildMatrix().filter((_, i) => i % 7 === 0)) {
+    const r = generate(a);
+    for (const e of [...r.advice, ...r.warnings].flatMap((x) => x.evidence)) urls.add(e.url);
+    for (const f of r.files) for (const m of f.content.matchAll(/see: (\S+)/g)) urls.add(m[1]);
+  }
+  for (const u of urls) {
+    const d = /^\/datasets\/([a-z0-9-]+)\/$/.exec(u);
+    if (d) assert.ok(exists(join(root, '_data', 'datasets', `${d[1]}.json`)), `missing dataset ${d[1]}`);
+    const a = /^\/articles\/([a-z0-9-]+)\/$/.exec(u);
+    if (a) assert.ok(slugs.has(a[1]), `missing article ${a[1]}`);
+    if (!d && !a) assert.match(u, /^https?:\/\/[a-z0-9.-]+\//, u);
+  }
+});

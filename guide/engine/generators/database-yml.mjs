@@ -1,5 +1,5 @@
 // config/database.yml (production), pool sized to the server's threads.
-import { SRC, DS } from '../evidence.mjs';
+import { SRC, DS, ART } from '../evidence.mjs';
 import { RAILS_API } from '../capabilities/rails.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
@@ -36,7 +36,7 @@ export function generate(ctx) {
     prod.push({
       key: poolKey, value: poolValue,
       why: `Connections per process ≥ threads per process (${ctx.threads}); total ${a.app_hosts} host(s) × ${ctx.processes} process(es) × ${ctx.pool} = ${ctx.connectionsNeeded}, within the ${viaBouncer ? 'PgBouncer max_client_conn' : 'database max_connections'} of ${ctx.appSideLimit}.`,
-      evidence: [SRC.railsPool, DS.pumaProcThreads],
+      evidence: [SRC.railsPool, DS.pumaProcThreads, ART.databases],
     });
     if (viaBouncer) {
       const psOk = gte(a.pooler_version, '1.21');

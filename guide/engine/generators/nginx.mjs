@@ -1,5 +1,5 @@
 // nginx: main nginx.conf and the Rails site (upstream = the app server's bind).
-import { SRC, DS } from '../evidence.mjs';
+import { SRC, DS, ART } from '../evidence.mjs';
 import { gte, lt } from '../version.mjs';
 import { S, C, BLANK, addr, serverKeepsAlive } from './util.mjs';
 
@@ -45,7 +45,7 @@ export function siteBody(ctx) {
     S('proxy_set_header', ['X-Forwarded-Proto', '$scheme']),
     S('proxy_set_header', ['X-Request-Start', 't=${msec}'], 'Lets the app (and APM tools) measure time spent queued in front of the app server.', [SRC.pumaNginx]),
     S('proxy_redirect', 'off'),
-    S('proxy_buffering', 'on', `nginx reads the app's response at full speed and feeds slow clients itself, so a ${ctx.server} process is freed at once (the default; stated because ${['unicorn', 'pitchfork', 'thin', 'mongrel'].includes(ctx.server) ? 'this server requires it' : 'it matters'}).`, [SRC.nginxProxy, SRC.unicorn, DS.reverseProxy]),
+    S('proxy_buffering', 'on', `nginx reads the app's response at full speed and feeds slow clients itself, so a ${ctx.server} process is freed at once (the default; stated because ${['unicorn', 'pitchfork', 'thin', 'mongrel'].includes(ctx.server) ? 'this server requires it' : 'it matters'}).`, [SRC.nginxProxy, SRC.unicorn, DS.reverseProxy, ART.proxies]),
   ];
   if (keepaliveOk && !keepaliveDefault) {
     proxied.push(S('proxy_http_version', '1.1', 'Required for upstream keepalive before nginx 1.29.7.', [SRC.nginxProxy]));

@@ -15,7 +15,7 @@ export function generate(ctx) {
     { key: 'auth_file', value: '/etc/pgbouncer/userlist.txt' },
     { key: 'pool_mode', value: 'transaction', why: 'A server connection is lent to a client for one transaction, so many Rails connections share few PostgreSQL backends.', evidence: [SRC.pgbouncer] },
     { key: 'max_client_conn', value: ctx.pgbouncerMaxClient, why: `All app connections (${ctx.connectionsNeeded}) plus admin headroom.`, evidence: [DS.pumaProcThreads] },
-    { key: 'default_pool_size', value: ctx.pgbouncerPoolSize, why: 'Server connections per database/user pair; about 4 per database core is a usual start.', evidence: [SRC.pgbouncer] },
+    { key: 'default_pool_size', value: ctx.pgbouncerPoolSize, why: 'Server connections per database/user pair (PgBouncer\u2019s default, 20): the PostgreSQL backends actually doing work, far fewer than the app\u2019s client connections.', evidence: [SRC.pgbouncer] },
   ];
   if (gte(v, '1.21')) {
     entries.push({ key: 'max_prepared_statements', value: 200, why: `PgBouncer ${v} tracks protocol-level prepared statements in transaction mode when this is above 0 (1.24 turns it on by default); Rails uses them.`, evidence: [SRC.pgbouncerChangelog] });

@@ -2,7 +2,7 @@
 import { PUMA_DSL } from '../capabilities/puma.mjs';
 import { FEATURES } from '../capabilities/ruby.mjs';
 import { RAILS_API } from '../capabilities/rails.mjs';
-import { SRC, DS } from '../evidence.mjs';
+import { SRC, DS, ART } from '../evidence.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
 
@@ -39,14 +39,14 @@ export function pumaBody(ctx, { version = ctx.serverVersion, forMigration = fals
     why: ctx.mri
       ? `${threads} threads per process: on CRuby the GVL lets one thread run Ruby at a time, so extra threads only help while others wait on I/O (${a.workload} workload). Rails ${gte(a.rails, '7.2') ? '7.2+ generates 3' : 'generates 5'}; database.yml's pool reads the same variable.`
       : `${threads} threads: ${ctx.impl.label} runs threads in parallel and cannot fork, so one process with more threads replaces workers.`,
-    evidence: [SRC.pumaDeploy, SRC.railsPumaTemplate, DS.pumaProcThreads],
+    evidence: [SRC.pumaDeploy, SRC.railsPumaTemplate, DS.pumaProcThreads, ART.concurrency],
   });
   body.push({ call: 'threads', args: [{ raw: 'max_threads' }, { raw: 'max_threads' }], why: 'min = max (as in Rails\u2019 template): threads are started once and no time is spent growing the pool under load.' });
   if (cluster) {
     body.push({
       call: 'workers', args: [{ raw: `Integer(ENV.fetch("WEB_CONCURRENCY") { ${workers} })` }],
       why: `${workers} worker processes: Puma recommends about one worker per CPU core (x86 vCPUs, ARM physical cores)${ctx.memoryLimited && !forMigration ? `, reduced to what fits in ${ctx.ramMb} MB of RAM` : ''}.`,
-      evidence: [SRC.pumaDeploy, DS.pumaProcThreads],
+      evidence: [SRC.pumaDeploy, DS.pumaProcThreads, ART.appServers],
     });
     body.push({
       call: 'preload_app!', why: `Boot the app once in the master and fork workers from it: faster restarts and copy-on-write sharing.${gte(version, '7.0') ? ' (Default in cluster mode since Puma 7.0; stated for clarity.)' : ''}`,

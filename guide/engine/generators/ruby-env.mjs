@@ -2,7 +2,7 @@
 // Only variables the chosen interpreter reads are emitted (capabilities/ruby.mjs GC_ERAS[].reads).
 import { GC_ERAS, JIT } from '../capabilities/ruby.mjs';
 import { RAILS_API } from '../capabilities/rails.mjs';
-import { SRC, DS } from '../evidence.mjs';
+import { SRC, DS, ART } from '../evidence.mjs';
 import { has, namesAt } from '../pick.mjs';
 import { inRange, gte } from '../version.mjs';
 import { SERVER_LABEL } from './util.mjs';
@@ -36,7 +36,7 @@ function gcEntries(ctx) {
     case 'ree':
       out.push(
         { comment: 'REE reads the railsbench GC-patch variables. Values: the thesis\u2019 tuned set (Appendix C), which cut the benchmark suite time by 13.2 % and memory from 30.81 to 29.09 MB. Definitions follow section 5.2.2.2 (Appendix H.2 swaps the first two).' },
-        { key: 'RUBY_HEAP_MIN_SLOTS', value: 500000, why: 'Initial (and minimum) heap size in slots; default 10000. A large initial heap avoids many GC runs while Rails boots.', evidence: [DS.gcTuning, SRC.reeGc] },
+        { key: 'RUBY_HEAP_MIN_SLOTS', value: 500000, why: 'Initial (and minimum) heap size in slots; default 10000. A large initial heap avoids many GC runs while Rails boots.', evidence: [DS.gcTuning, SRC.reeGc, ART.gc] },
         { key: 'RUBY_HEAP_SLOTS_INCREMENT', value: 500000, why: 'Slots added when the heap grows; default 10000.', evidence: [DS.gcTuning, SRC.reeGc] },
         { key: 'RUBY_HEAP_SLOTS_GROWTH_FACTOR', value: 1.1, why: 'Multiplier for the next heap increment; default 1.8.', evidence: [DS.gcTuning, SRC.reeGc] },
         { key: 'RUBY_GC_MALLOC_LIMIT', value: 40000000, why: 'Bytes of malloc\u2019d memory allowed before a GC is forced (the thesis calls it a number of C structures; it is bytes). Default 8000000.', evidence: [DS.gcTuning, SRC.reeGc] },
@@ -57,7 +57,7 @@ function gcEntries(ctx) {
     case 'rgengc':
       out.push(
         { comment: `CRuby ${v} has a generational GC that adapts its malloc limits by itself; the 2010 values are not a substitute for measuring (GC.stat).` },
-        { key: 'RUBY_GC_HEAP_INIT_SLOTS', value: 600000, why: 'The 2.1+ name of RUBY_HEAP_MIN_SLOTS: start with a heap large enough for a booted Rails app so boot does not run dozens of GCs. Check GC.stat[:heap_live_slots] after boot and adjust.', evidence: [DS.gcTuning, SRC.rubyNews('2.1.0')] },
+        { key: 'RUBY_GC_HEAP_INIT_SLOTS', value: 600000, why: 'The 2.1+ name of RUBY_HEAP_MIN_SLOTS: start with a heap large enough for a booted Rails app so boot does not run dozens of GCs. Check GC.stat[:heap_live_slots] after boot and adjust.', evidence: [DS.gcTuning, SRC.rubyNews('2.1.0'), ART.gc] },
       );
       break;
     default: // per-heap, 3.3+
@@ -83,7 +83,7 @@ function jitEntries(ctx) {
     if (has(RAILS_API.configYjit, a.rails) && gte(v, '3.3')) {
       out.push({ comment: `YJIT: Rails ${a.rails} enables it from config.yjit (load_defaults 7.2) on Ruby 3.3+, so no variable is needed.` });
     } else {
-      out.push({ key: 'RUBY_YJIT_ENABLE', value: 1, why: `YJIT is production-ready from Ruby 3.2 (Rails 7.2 reports 15–25 % lower latency). Costs memory: about ${ctx.yjitMbPerProcess} MB per process, included in the memory budget.`, evidence: [SRC.rubyNews('3.2.0'), SRC.yjitDoc, SRC.railsRelease('7.2')] });
+      out.push({ key: 'RUBY_YJIT_ENABLE', value: 1, why: `YJIT is production-ready from Ruby 3.2 (Rails 7.2 reports 15–25 % lower latency). Costs memory: about ${ctx.yjitMbPerProcess} MB per process, included in the memory budget.`, evidence: [SRC.rubyNews('3.2.0'), SRC.yjitDoc, SRC.railsRelease('7.2'), ART.jit] });
     }
   } else if (ctx.yjitAvailable) {
     out.push({ comment: `YJIT exists in Ruby ${v} but is experimental there; not enabled.` });

@@ -1,7 +1,7 @@
 // /etc/sysctl.d file (Linux only), filtered by the kernel's capabilities; plus an udev rule for the I/O scheduler
 // on kernels whose default is not already the right one.
 import { SYSCTL_KEYS, NEVER_EMIT, IO_SCHEDULERS, KERNEL_FEATURES } from '../capabilities/kernel.mjs';
-import { SRC, DS } from '../evidence.mjs';
+import { SRC, DS, ART } from '../evidence.mjs';
 import { has } from '../pick.mjs';
 import { inRange } from '../version.mjs';
 import { SERVER_LABEL } from './util.mjs';
@@ -23,13 +23,13 @@ export function sysctlEntries(ctx) {
   const out = [];
   const modernBacklog = has(KERNEL_FEATURES.somaxconn4096Default, k);
   if (!modernBacklog) {
-    out.push({ key: 'net.core.somaxconn', value: 4096, why: `Accept-queue limit for listening sockets: 128 by default before Linux 5.4. The proxy and ${SERVER_LABEL[ctx.server]} ask for larger backlogs, which the kernel silently caps at this value.`, evidence: [DS.sysctl, SRC.ipSysctl] });
+    out.push({ key: 'net.core.somaxconn', value: 4096, why: `Accept-queue limit for listening sockets: 128 by default before Linux 5.4. The proxy and ${SERVER_LABEL[ctx.server]} ask for larger backlogs, which the kernel silently caps at this value.`, evidence: [DS.sysctl, SRC.ipSysctl, ART.kernel] });
     out.push({ key: 'net.ipv4.tcp_max_syn_backlog', value: 4096, why: 'Half-open connection queue to match.', evidence: [SRC.ipSysctl] });
   } else {
     out.push({ comment: `net.core.somaxconn is not set: Linux ${k} already defaults to 4096 (since 5.4).` });
   }
   out.push({ key: 'net.core.netdev_max_backlog', value: 4096, why: 'Packets queued per CPU before the stack processes them (default 1000); only matters at high packet rates, harmless otherwise.', evidence: [DS.sysctl, SRC.ipSysctl] });
-  out.push({ key: 'net.ipv4.tcp_fin_timeout', value: 15, why: 'Shortens FIN-WAIT-2 for orphaned connections (default 60 s). It does not shorten TIME-WAIT, which is fixed at 60 s.', evidence: [DS.sysctl, SRC.timeWait] });
+  out.push({ key: 'net.ipv4.tcp_fin_timeout', value: 15, why: 'Shortens FIN-WAIT-2 for orphaned connections (default 60 s). It does not shorten TIME-WAIT, which is fixed at 60 s.', evidence: [DS.sysctl, SRC.timeWait, ART.kernel] });
   out.push({ blank: true });
   out.push({ comment: 'Deliberately not set, although the thesis listed them (Table 5.12):' });
   out.push({ comment: `- net.ipv4.tcp_tw_recycle: dropped connections from clients behind NAT${keyExists('net.ipv4.tcp_tw_recycle', k) ? '' : `; it does not exist on Linux ${k} (removed in 4.12)`}.` });

@@ -1,5 +1,5 @@
 // config/unicorn.rb (Unicorn::Configurator DSL; hash-rocket syntax so it parses on Ruby 1.8 too).
-import { SRC, DS } from '../evidence.mjs';
+import { SRC, DS, ART } from '../evidence.mjs';
 import { RAILS_API } from '../capabilities/rails.mjs';
 import { has } from '../pick.mjs';
 
