@@ -122,6 +122,6 @@ test('validate: one readable line per problem, exit status 1, on a dataset broke
   const out = v.stdout.split('\n').filter((l) => LINE.test(l));
   assert.ok(out.some((l) => /^cli-broken\.json:\d+: \/rows\/2\/\d: row 3, column "time_s": "12 ms" is not a number — fix: write a number/.test(l)), v.stdout);
   assert.ok(out.some((l) => /\/columns\/\d\/unit: "seconds" is not in vocabulary\.units — fix: use one of: s, ms/.test(l)), v.stdout);
-  assert.ok(out.some((l) => /\/rows\/5: row 6 has 5 cells but there are 6 columns/.test(l)), v.stdout);
+  assert.ok(out.some((l) => /\/rows\/5: row 6 has 4 cells but there are 5 columns/.test(l)), v.stdout);
   assert.match(v.stdout, /problem\(s\) in 1 of 1 dataset\(s\)/);
 });
