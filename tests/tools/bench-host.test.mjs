@@ -35,7 +35,7 @@ test('bench-host --quick --runs 1 measures five tests and writes a valid dataset
   assert.ok(data.software.some((s) => s.name === 'gzip' && /\d/.test(s.version)));
   assert.match(data.method.order, /seed 42/);
 
-  const raw = path.join(out, 'bh-test-raw');
+  const raw = path.join(out, 'raw-output', 'bh-test');
   const runs = fs.readFileSync(path.join(raw, 'runs.csv'), 'utf8').trim().split('\n');
   assert.equal(runs.length, 1 + 5, 'one CSV row per test and run');
   const prov = JSON.parse(fs.readFileSync(path.join(raw, 'provenance.json'), 'utf8'));

@@ -64,7 +64,7 @@ test('two settings x 2 runs: interleaved with a recorded seed, valid dataset, no
   const { analyse } = await import('../../scripts/lib/measure/settings-cli.mjs');
   assert.equal(typeof analyse, 'function');
 
-  const raw = path.join(out, 'brs-test-raw');
+  const raw = path.join(out, 'raw-output', 'brs-test');
   const csv = fs.readFileSync(path.join(raw, 'runs.csv'), 'utf8').trim().split('\n');
   assert.equal(csv.length, 1 + 4);
   assert.ok(fs.readdirSync(raw).some((f) => f.endsWith('.puma.log')));

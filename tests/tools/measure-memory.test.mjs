@@ -42,11 +42,11 @@ test('measures a Ruby process tree holding a 50 MB string, in bytes', async () =
   assert.ok(col(data, 'rss_median').every((v) => Number.isInteger(v)), 'byte counts are whole numbers');
 
   // Raw samples: one row per sample and process, bytes (a 50 MB process is > 50,000,000, not ~50,000 kB).
-  const csv = fs.readFileSync(path.join(out, 'mm-ruby-test-raw', 'samples.csv'), 'utf8').trim().split('\n');
+  const csv = fs.readFileSync(path.join(out, 'raw-output', 'mm-ruby-test', 'samples.csv'), 'utf8').trim().split('\n');
   assert.match(csv[0], /^time_s,sample,pid,ppid,comm,rss_bytes,pss_bytes,vm_size_bytes,vm_peak_bytes,vm_hwm_bytes$/);
   const rss = csv.slice(1).map((line) => Number(line.split(',')[5]));
   assert.ok(Math.max(...rss) >= MB50, 'raw RSS values are bytes');
-  const provenance = JSON.parse(fs.readFileSync(path.join(out, 'mm-ruby-test-raw', 'provenance.json'), 'utf8'));
+  const provenance = JSON.parse(fs.readFileSync(path.join(out, 'raw-output', 'mm-ruby-test', 'provenance.json'), 'utf8'));
   assert.equal(provenance.interval_s, 0.1);
   assert.deepEqual(provenance.command.slice(0, 2), ['ruby', '-e']);
   assert.ok(provenance.host.cpu_model && provenance.host.kernel);

@@ -254,18 +254,23 @@ export function author() {
 }
 
 /**
- * Raw outputs go to <dir>/<id>-raw/ so that <dir>/<id>.json is the only JSON file a
- * contributor copies into _data/datasets/ (the build reads every *.json there).
+ * The output directory mirrors the repository, so that `--out .` in a checkout puts the
+ * files where a pull request needs them (as scripts/import does):
+ *   <dir>/_data/datasets/<id>.json   the dataset
+ *   <dir>/raw-output/<id>/...         raw samples, tool output, provenance
  */
 export function rawDir(dir, id) {
-  const d = path.join(dir, `${id}-raw`);
+  const d = path.join(dir, 'raw-output', id);
   fs.mkdirSync(d, { recursive: true });
   return d;
 }
+export const rawRef = (id, file) => `raw-output/${id}/${file}`;
 
-/** Write <dir>/<id>.json (dataset) and <dir>/<id>-raw/provenance.json; returns the dataset path. */
+/** Write the dataset and raw-output/<id>/provenance.json; returns the dataset path. */
 export function writeDataset(dir, dataset, provenance) {
-  const file = path.join(dir, `${dataset.id}.json`);
+  const dsDir = path.join(dir, '_data', 'datasets');
+  fs.mkdirSync(dsDir, { recursive: true });
+  const file = path.join(dsDir, `${dataset.id}.json`);
   fs.writeFileSync(file, `${JSON.stringify(dataset, null, 2)}\n`);
   if (provenance) fs.writeFileSync(path.join(rawDir(dir, dataset.id), 'provenance.json'), `${JSON.stringify(provenance, null, 2)}\n`);
   return file;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import {
   parseArgs, UsageError, hostFacts, hardwareString, baseSoftware, timestampId, checkId, ensureOutDir, toCsv,
-  writeDataset, rawDir, reportValidation, author, trackGroup, untrackGroup, killGroup, which, commandOutput,
+  writeDataset, rawDir, rawRef, reportValidation, author, trackGroup, untrackGroup, killGroup, which, commandOutput,
   median, min, max, round, makeRng, shuffle, randomSeed, FORMAT,
 } from './common.mjs';
 
@@ -27,8 +27,9 @@ Each test is run N times; within each run the tests go in a random order from a 
 seed. Every command runs under GNU time (/usr/bin/time, Debian package "time"), which
 gives user+sys CPU seconds, voluntary/involuntary context switches, CPU% and peak RSS.
 
-Output in DIR: <id>.json (dataset), <id>-raw/runs.csv (one row per test and run),
-<id>-raw/provenance.json. The generated data files are deleted at the end.
+Output in DIR (mirrors the repository, so --out . in a checkout puts files in place):
+_data/datasets/<id>.json (dataset), raw-output/<id>/runs.csv (one row per test and run),
+raw-output/<id>/provenance.json. The generated data files are deleted at the end.
 
 Options:
   --quick          small files (32 MiB, encode slice 1 MiB): about half a minute
@@ -350,7 +351,7 @@ function buildDataset({ id, started, facts, software, results, runs, sizes, seed
       document: 'Contributed measurement made with scripts/bench-host',
       author: author(),
       location: `run started ${started.toISOString()}${quick ? ' (--quick)' : ''}`,
-      raw_output: `${id}-raw/runs.csv`,
+      raw_output: rawRef(id, 'runs.csv'),
     },
     measured: `CPU time (user+sys), wall time, context switches, CPU% and peak RSS of five tests on a ${Math.round(sizes.data / MiB)} MiB generated text file (xz on a ${Math.round(sizes.slice / MiB)} MiB slice), measured with GNU time.`,
     hardware: hardwareString(facts),

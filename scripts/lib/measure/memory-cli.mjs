@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import {
   parseArgs, UsageError, hostFacts, hardwareString, baseSoftware, timestampId, checkId, ensureOutDir,
-  toCsv, writeDataset, rawDir, reportValidation, author, trackGroup, stopGroup, groupAlive, sleep, formatBytes, which, FORMAT,
+  toCsv, writeDataset, rawDir, rawRef, reportValidation, author, trackGroup, stopGroup, groupAlive, sleep, formatBytes, which, FORMAT,
 } from './common.mjs';
 import { TreeSampler, nameRoots, summarise } from './sampler.mjs';
 import { smapsRollupAvailable } from './procfs.mjs';
@@ -18,10 +18,11 @@ export const HELP = `Usage:
 
 Samples the memory of a whole process tree (the command and everything it starts,
 or the given processes and their children) and writes, into the output directory:
-  <id>.json                  a Scaling Rails dataset (scaling-rails/dataset@1) with per-process
-                             and total summaries (median, peak) and a chart
-  <id>-raw/samples.csv       one row per sample and process, all memory values in bytes
-  <id>-raw/provenance.json   host facts, command, interval and timings (machine-readable)
+  _data/datasets/<id>.json       a Scaling Rails dataset (scaling-rails/dataset@1) with
+                                 per-process and total summaries (median, peak) and a chart
+  raw-output/<id>/samples.csv    one row per sample and process, memory values in bytes
+  raw-output/<id>/provenance.json  host facts, command, interval, timings (machine-readable)
+The layout mirrors the repository: --out . in a checkout puts the files in place.
 
 Values read per process: VmRSS, VmHWM (kernel's peak RSS), VmSize, VmPeak from
 /proc/PID/status and Pss from /proc/PID/smaps_rollup (Linux 4.14+). The kernel prints
@@ -164,7 +165,7 @@ export async function main(argv) {
   const summary = summarise(samples, sampler.commandLines);
   const dataset = buildDataset({
     id, started, facts, target, intervalS, elapsedS, summary, exit, stoppedByTimeout, timeoutS, attach, opts,
-    samplesFile: `${id}-raw/samples.csv`,
+    samplesFile: rawRef(id, 'samples.csv'),
   });
   const provenance = {
     tool: TOOL,
@@ -180,7 +181,7 @@ export async function main(argv) {
     smaps_rollup: smapsRollupAvailable(),
     processes: summary.processes,
     total: summary.total,
-    samples_file: `${id}-raw/samples.csv`,
+    samples_file: rawRef(id, 'samples.csv'),
   };
   const file = writeDataset(outDir, dataset, provenance);
   log(`total RSS of the tree: median ${formatBytes(summary.total.rss_median)}, peak ${formatBytes(summary.total.rss_peak)} (${summary.total.samples} samples)`);

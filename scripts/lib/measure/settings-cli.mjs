@@ -10,7 +10,7 @@ import http from 'node:http';
 import { spawn } from 'node:child_process';
 import {
   parseArgs, UsageError, REPO_ROOT, hostFacts, hardwareString, baseSoftware, timestampId, checkId, ensureOutDir,
-  toCsv, writeDataset, rawDir, reportValidation, author, trackGroup, untrackGroup, stopGroup, killGroup, groupAlive,
+  toCsv, writeDataset, rawDir, rawRef, reportValidation, author, trackGroup, untrackGroup, stopGroup, killGroup, groupAlive,
   which, commandOutput, median, min, max, round, makeRng, shuffle, randomSeed, sleep, FORMAT,
 } from './common.mjs';
 import { readSettings, findJemalloc, envString } from './settings-file.mjs';
@@ -68,9 +68,10 @@ Options:
   --quiet              print only the dataset path
   --help               show this help
 
-Output in DIR: <id>.json (dataset), <id>-raw/runs.csv (one row per run),
-<id>-raw/<n>-<config>-run<r>.txt (load tool output), <id>-raw/<n>-<config>-run<r>.puma.log,
-<id>-raw/provenance.json.
+Output in DIR (mirrors the repository, so --out . in a checkout puts files in place):
+_data/datasets/<id>.json (dataset), raw-output/<id>/runs.csv (one row per run),
+raw-output/<id>/<n>-<config>-run<r>.txt (load tool output) and .puma.log (server log),
+raw-output/<id>/provenance.json.
 `;
 
 const SPEC = {
@@ -545,7 +546,7 @@ function buildDataset(o) {
       document: 'Contributed measurement made with scripts/bench-ruby-settings',
       author: author(),
       location: `run started ${o.started.toISOString()}, app ${path.basename(o.app)}`,
-      raw_output: `${o.id}-raw/runs.csv`,
+      raw_output: rawRef(o.id, 'runs.csv'),
     },
     measured: `Throughput, latency percentiles and peak RSS of the Rack app ${path.basename(o.app)} (path ${o.reqPath}) under Puma, for ${resolved.length} runtime configurations, ${runs} run(s) each, load by ${loadText}.`,
     hardware: hardwareString(o.facts),
