@@ -5,9 +5,14 @@ import { fullSpec } from './chart-spec.mjs';
 
 export async function renderChartSvg(dataset, chart, theme) {
   const { spec } = vl.compile(fullSpec(dataset, chart, theme));
-  const view = new vega.View(vega.parse(spec), { renderer: 'none', logLevel: vega.Warn });
+  // Vega's run-time warnings (an empty facet's infinite extent, say) mean a chart draws wrongly: fail on them.
+  const warnings = [];
+  const logger = vega.logger(vega.Warn);
+  logger.warn = (...args) => { warnings.push(args.join(' ')); return logger; };
+  const view = new vega.View(vega.parse(spec), { renderer: 'none', logger });
   try {
     let svg = await view.toSVG();
+    if (warnings.length) throw new Error(`chart ${dataset.id}/${chart.id} renders with Vega warnings: ${warnings.join('; ')} — change the spec (e.g. avoid layers whose filter leaves a facet empty)`);
     // Name the image for assistive tech when opened on its own.
     svg = svg.replace(/^<svg([^>]*)>/, (m, attrs) => `<svg${attrs} role="img" aria-label="${xmlEsc(chart.alt)}"><title>${xmlEsc(chart.title)}</title>`);
     const w = /width="(\d+(?:\.\d+)?)"/.exec(svg);
