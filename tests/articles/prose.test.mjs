@@ -1,8 +1,9 @@
 // Prose checks with kept tools and real sources:
 // 1. cspell (npm devDependency) spell-checks every post and the series index with the project word
 //    list (cspell.json, .cspell/project-words.txt), and provably fails on a misspelling.
-// 2. Own words: no run of 9 consecutive words in an article's prose (code blocks, Liquid and link
-//    targets removed) appears in the seed texts (../shared/seeds), so nothing is copied from them.
+// 2. Own words: no run of 9 consecutive words in an article's prose (code blocks, Liquid, link
+//    targets, cited titles and short attributed quotations removed) appears in the seed texts
+//    (../shared/seeds), so nothing is copied from them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -40,10 +41,15 @@ function words(text) {
   return text.toLowerCase().normalize('NFKD').replace(/[\u2018\u2019]/g, "'").match(/[a-z0-9']+/g) ?? [];
 }
 
-/** Prose of a post: no front matter, code, Liquid, HTML tags or link targets. */
+/**
+ * Prose of a post: no code, Liquid, HTML tags or link targets, and no cited titles (*in italics*)
+ * or attributed quotations ("in quotes"), which name a source rather than copy it.
+ */
 export function prose(body) {
   return withoutCode(body)
     .replace(/\{[{%][\s\S]*?[}%]\}/g, ' ')
+    .replace(/(^|[\s(])\*[^*\n]+\*/g, '$1 ')
+    .replace(/"[^"\n]{1,120}"|\u201c[^\u201d\n]{1,120}\u201d/g, ' ')
     .replace(/<[^>]+>/g, ' ')
     .replace(/\]\([^)]*\)/g, '] ')
     .replace(/`[^`\n]*`/g, ' ');
