@@ -111,9 +111,12 @@ test('httperf: replies and status counts match the server; timeouts become data'
 
 test('hyperfine: every sample kept next to hyperfine\'s own statistics, failing runs recorded', async () => {
   const json = join(dir, 'hyperfine.json');
+  // Timed commands hit the local server with ab; the second one targets a closed port and fails every run.
+  server.reset();
   const out = await runTool('hyperfine', ['-N', '-i', '--runs', '5', '--warmup', '1', '--export-json', json,
-    `curl -s -o /dev/null ${server.url}/`, `curl -s -f -o /dev/null ${server.url}/missing-port-check:0`, 'false']);
+    `ab -q -n 20 -c 2 ${server.url}/`, 'ab -q -n 1 http://127.0.0.1:9/']);
   assert.equal(out.code, 0, out.output);
+  assert.equal(server.counts.total, 20 * 6, 'one warm-up and five timed runs of 20 requests reached the server');
   const { readFileSync } = await import('node:fs');
   const raw = JSON.parse(readFileSync(json, 'utf8'));
   const ds = importDataset('hyperfine', [{ label: 'hyperfine', file: json, text: JSON.stringify(raw) }], { id: 'test-hyperfine-real', ...META, warmup: 'hyperfine --warmup 1' });
@@ -125,8 +128,9 @@ test('hyperfine: every sample kept next to hyperfine\'s own statistics, failing 
     assert.equal(rows.find((r) => r.command === res.command && r.statistic === 'min').time_s, Math.min(...res.times));
     assert.equal(rows.find((r) => r.command === res.command && r.statistic === 'mean').time_s, res.mean);
   }
-  assert.ok(rows.filter((r) => r.command === 'false' && r.statistic === 'sample').every((r) => r.exit_code === 1));
-  assert.ok(rows.filter((r) => r.command.startsWith('curl -s -o') && r.statistic === 'sample').every((r) => r.exit_code === 0));
+  const exits = (cmd) => rows.filter((r) => r.command.startsWith(cmd) && r.statistic === 'sample').map((r) => r.exit_code);
+  assert.deepEqual(exits(`ab -q -n 20 -c 2 ${server.url}`), [0, 0, 0, 0, 0]);
+  assert.ok(exits('ab -q -n 1 http://127.0.0.1:9/').every((c) => c !== 0), 'refused connection: non-zero exit kept');
   assert.equal(ds.method.runs, 5);
   assert.equal(ds.method.aggregation, 'raw samples');
   assert.ok(ds.caveats.some((c) => /non-zero/.test(c)));
