@@ -72,6 +72,30 @@ export function parseArgs(argv, spec) {
   return { opts, rest };
 }
 
+/** Options every tool takes: who measured, and the dataset topic. */
+export const COMMON_SPEC = {
+  author: { type: 'string' },
+  topic: { type: 'string' },
+};
+export const COMMON_HELP = `  --author NAME        who measured (default: git config user.name)
+  --topic TOPIC        dataset topic from _data/vocabulary.json (default: %TOPIC%)
+`;
+
+/** Apply --author/--topic; returns the topic to use. */
+export function applyCommon(opts, defaultTopic) {
+  if (opts.author !== undefined) {
+    if (opts.author.trim().length < 2) throw new UsageError('--author needs a name');
+    process.env.SCALING_RAILS_AUTHOR = opts.author.trim();
+  }
+  const topic = opts.topic ?? defaultTopic;
+  let topics = null;
+  try {
+    topics = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, '_data/vocabulary.json'), 'utf8')).topics;
+  } catch { /* outside a checkout: let the validator judge */ }
+  if (topics && !(topic in topics)) throw new UsageError(`--topic must be one of: ${Object.keys(topics).join(', ')}`);
+  return topic;
+}
+
 /** Run a CLI main(argv) → exit code, turning UsageError into a message + exit 2. */
 export async function runCli(toolName, main, argv) {
   try {

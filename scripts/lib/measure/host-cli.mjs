@@ -8,6 +8,7 @@ import {
   parseArgs, UsageError, hostFacts, hardwareString, baseSoftware, timestampId, checkId, ensureOutDir, toCsv,
   writeDataset, rawDir, rawRef, reportValidation, author, trackGroup, untrackGroup, killGroup, which, commandOutput,
   median, min, max, round, makeRng, shuffle, randomSeed, FORMAT,
+  COMMON_SPEC, COMMON_HELP, applyCommon,
 } from './common.mjs';
 
 const TOOL = 'bench-host';
@@ -40,11 +41,12 @@ Options:
   --seed N         seed for the data and the run order (default: random, recorded)
   --timeout S      per-command time limit in seconds (default 600, --quick 40)
   --license TEXT   licence of the produced dataset (default CC-BY-4.0)
-  --quiet          print only the dataset path
+${COMMON_HELP.replace('%TOPIC%', 'hardware')}  --quiet          print only the dataset path
   --help           show this help
 `;
 
 const SPEC = {
+  ...COMMON_SPEC,
   help: { type: 'boolean' },
   quick: { type: 'boolean' },
   runs: { type: 'integer', min: 1, max: 20 },
@@ -197,6 +199,7 @@ export async function main(argv) {
     if (!which(cmd)) throw new UsageError(`"${cmd}" is not installed (Debian: coreutils, gzip, xz-utils)`);
   }
   if (!fs.existsSync('/usr/bin/time')) throw new UsageError('GNU time is needed at /usr/bin/time (Debian: apt-get install time)');
+  const topic = applyCommon(opts, 'hardware');
   const quick = Boolean(opts.quick);
   const runs = opts.runs ?? 3;
   const sizeMiB = opts['size-mb'] ?? (quick ? 32 : 256);
@@ -256,7 +259,7 @@ export async function main(argv) {
       { name: 'gzip', version: versionOf('gzip', ['--version'], /gzip (\S+)/) },
       { name: 'xz', version: versionOf('xz', ['--version'], /xz \(XZ Utils\) (\S+)/) },
     ];
-    const dataset = buildDataset({ id, started, facts, software, results, runs, sizes, seed, order, quick, opts, elapsedS });
+    const dataset = buildDataset({ id, started, facts, software, results, runs, sizes, seed, order, quick, opts, elapsedS, topic });
     const file = writeDataset(outDir, dataset, {
       tool: TOOL, started: started.toISOString(), elapsed_s: elapsedS, seed, runs, order, quick,
       file_bytes: sizes.data, encode_slice_bytes: sizes.slice, read_repeats: sizes.readLoops, per_command_timeout_s: timeoutS,
@@ -272,7 +275,7 @@ export async function main(argv) {
   }
 }
 
-function buildDataset({ id, started, facts, software, results, runs, sizes, seed, order, quick, opts, elapsedS }) {
+function buildDataset({ id, started, facts, software, results, runs, sizes, seed, order, quick, opts, elapsedS, topic }) {
   const rows = [];
   const errata = [];
   let anyFail = false;
@@ -344,7 +347,7 @@ function buildDataset({ id, started, facts, software, results, runs, sizes, seed
     format: FORMAT,
     id,
     title: `Host benchmark (read, gzip, gunzip, xz, all at once) on ${facts.cpu_model}`.slice(0, 160),
-    topic: 'hardware',
+    topic,
     year: started.getUTCFullYear(),
     summary: `With ${Math.round(sizes.data / MiB)} MiB of generated text, gzip took ${fmtS(cpuRow('gzip')[4])} and gunzip ${fmtS(cpuRow('gunzip')[4])} of user+sys CPU time (median of ${runs}), the xz encode ${fmtS(cpuRow('encode')[4])}, and all tests at once ${fmtS(cpuRow('all')[4])}.`,
     source: {

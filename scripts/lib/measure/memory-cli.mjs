@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import {
   parseArgs, UsageError, hostFacts, hardwareString, baseSoftware, timestampId, checkId, ensureOutDir,
   toCsv, writeDataset, rawDir, rawRef, reportValidation, author, trackGroup, stopGroup, groupAlive, sleep, formatBytes, which, FORMAT,
+  COMMON_SPEC, COMMON_HELP, applyCommon,
 } from './common.mjs';
 import { TreeSampler, nameRoots, summarise } from './sampler.mjs';
 import { smapsRollupAvailable } from './procfs.mjs';
@@ -40,7 +41,7 @@ Options:
                        on every sample, plus their children (repeatable)
   --duration SECONDS   attach mode: how long to sample (required, max 86400)
   --license TEXT       licence of the produced dataset (default CC-BY-4.0)
-  --quiet              print only the dataset path
+${COMMON_HELP.replace('%TOPIC%', 'gc')}  --quiet              print only the dataset path
   --help               show this help
 
 Exit status: 0 when the dataset was written (the command's own exit status is recorded
@@ -48,6 +49,7 @@ in the dataset), 1 on errors, 2 on a wrong invocation.
 `;
 
 const SPEC = {
+  ...COMMON_SPEC,
   help: { type: 'boolean' },
   interval: { type: 'number', min: 0.05, max: 3600 },
   out: { type: 'string' },
@@ -67,6 +69,7 @@ export async function main(argv) {
     process.stdout.write(HELP);
     return 0;
   }
+  const topic = applyCommon(opts, 'gc');
   const attach = Boolean(opts.pid || opts.name);
   if (attach && rest.length) throw new UsageError('give either a command after -- or --pid/--name, not both');
   if (!attach && rest.length === 0) throw new UsageError('nothing to measure: give a command after --, or --pid PID / --name NAME with --duration');
@@ -164,7 +167,7 @@ export async function main(argv) {
   }
   const summary = summarise(samples, sampler.commandLines);
   const dataset = buildDataset({
-    id, started, facts, target, intervalS, elapsedS, summary, exit, stoppedByTimeout, timeoutS, attach, opts,
+    id, started, facts, target, intervalS, elapsedS, summary, exit, stoppedByTimeout, timeoutS, attach, opts, topic,
     samplesFile: rawRef(id, 'samples.csv'),
   });
   const provenance = {
@@ -191,7 +194,7 @@ export async function main(argv) {
   return problems ? 1 : 0;
 }
 
-function buildDataset({ id, started, facts, target, intervalS, elapsedS, summary, exit, stoppedByTimeout, timeoutS, attach, opts, samplesFile }) {
+function buildDataset({ id, started, facts, target, intervalS, elapsedS, summary, exit, stoppedByTimeout, timeoutS, attach, opts, topic, samplesFile }) {
   const { processes, total } = summary;
   const mib = (n) => (n === null ? 'n/a' : `${(n / 1024 ** 2).toFixed(1)} MiB`);
   const shortTarget = target.length > 90 ? `${target.slice(0, 87)}...` : target;
@@ -243,7 +246,7 @@ function buildDataset({ id, started, facts, target, intervalS, elapsedS, summary
     format: FORMAT,
     id,
     title: opts.title ?? trim(`Memory of ${shortTarget}`, 160),
-    topic: 'gc',
+    topic,
     year,
     summary: `The process tree of ${shortTarget} used a median of ${mib(total.rss_median)} RSS (peak ${mib(total.rss_peak)} sampled, ${mib(total.rss_hwm)} by the kernel's high-water marks) across ${processes.length} process(es) and ${total.samples} samples.`,
     source: {

@@ -12,6 +12,7 @@ import {
   parseArgs, UsageError, REPO_ROOT, hostFacts, hardwareString, baseSoftware, timestampId, checkId, ensureOutDir,
   toCsv, writeDataset, rawDir, rawRef, reportValidation, author, trackGroup, untrackGroup, stopGroup, killGroup, groupAlive,
   which, commandOutput, median, min, max, round, makeRng, shuffle, randomSeed, sleep, FORMAT,
+  COMMON_SPEC, COMMON_HELP, applyCommon,
 } from './common.mjs';
 import { readSettings, findJemalloc, envString } from './settings-file.mjs';
 import { TreeSampler } from './sampler.mjs';
@@ -65,7 +66,7 @@ Options:
   --boot-timeout S     seconds to wait for Puma to answer (default 60)
   --max-minutes M      stop starting new runs after M minutes (default 60)
   --license TEXT       licence of the produced dataset (default CC-BY-4.0)
-  --quiet              print only the dataset path
+${COMMON_HELP.replace('%TOPIC%', 'ruby')}  --quiet              print only the dataset path
   --help               show this help
 
 Output in DIR (mirrors the repository, so --out . in a checkout puts files in place):
@@ -75,6 +76,7 @@ raw-output/<id>/provenance.json.
 `;
 
 const SPEC = {
+  ...COMMON_SPEC,
   help: { type: 'boolean' },
   app: { type: 'string' },
   settings: { type: 'string' },
@@ -208,6 +210,7 @@ export async function main(argv) {
     process.stdout.write(HELP);
     return 0;
   }
+  const topic = applyCommon(opts, 'ruby');
   if (!opts.app) throw new UsageError('--app FILE.ru is required (a Rack app, e.g. scripts/examples/hello.ru)');
   if (!opts.settings) throw new UsageError('--settings FILE.yml is required (see scripts/examples/settings.yml)');
   const app = path.resolve(opts.app);
@@ -353,7 +356,7 @@ export async function main(argv) {
   const rubyVersion = commandOutput('ruby', ['-v']) || 'not detected';
   const dataset = buildDataset({
     id, started, facts, resolved, results, analysis, runs, seed, schedule, toolName, toolVersion, vers, rubyVersion,
-    duration, requests, connections, warmupCount, reqPath, app, jemallocPath, elapsedS, opts,
+    duration, requests, connections, warmupCount, reqPath, app, jemallocPath, elapsedS, opts, topic,
   });
   const file = writeDataset(outDir, dataset, {
     tool: TOOL, started: started.toISOString(), elapsed_s: elapsedS, seed,
@@ -539,7 +542,7 @@ function buildDataset(o) {
     format: FORMAT,
     id: o.id,
     title: `Ruby settings A/B under Puma: ${resolved.map((c) => c.name).join(', ')}`.slice(0, 160),
-    topic: 'ruby',
+    topic: o.topic,
     year: o.started.getUTCFullYear(),
     summary,
     source: {
