@@ -24,7 +24,7 @@ const WRK_LUA = path.join(REPO_ROOT, 'scripts/lib/importers/wrk-report.lua');
 
 export const HELP = `Usage: scripts/bench-ruby-settings --app FILE.ru --settings FILE.yml [options]
 
-Boots FILE.ru under Puma (bundle exec puma, from this project's Gemfile) once per
+Boots FILE.ru under Puma (bundle exec puma; see --gemfile) once per
 configuration and run, on 127.0.0.1 and a free port; waits until it answers, warms it
 up, drives load with wrk (default) or ab, and samples the RSS of the whole Puma process
 tree. Runs are interleaved: in every round each configuration runs once, in an order
@@ -53,6 +53,8 @@ See scripts/examples/settings.yml.
 Options:
   --app FILE.ru        Rack app to serve (required)
   --settings FILE.yml  configurations to compare (required)
+  --gemfile FILE       Gemfile for bundle exec (default: the app directory's Gemfile if
+                       there is one, else this project's, which has puma and rack)
   --runs N             runs per configuration (default 3; 1..50)
   --tool wrk|ab        load generator (default wrk; ab when --requests is given)
   --duration S         wrk: seconds of measured load per run (default 10)
@@ -79,6 +81,7 @@ const SPEC = {
   ...COMMON_SPEC,
   help: { type: 'boolean' },
   app: { type: 'string' },
+  gemfile: { type: 'string' },
   settings: { type: 'string' },
   runs: { type: 'integer', min: 1, max: 50 },
   tool: { type: 'string' },
@@ -199,7 +202,7 @@ function jemallocInServer(pid) {
 
 function versions(env) {
   const code = 'require "puma/const"; require "rack"; puts Puma::Const::PUMA_VERSION; puts Rack.release';
-  const out = commandOutput('bundle', ['exec', 'ruby', '-e', code], { env, cwd: REPO_ROOT, timeout: 60000 }) || '';
+  const out = commandOutput('bundle', ['exec', 'ruby', '-e', code], { env, cwd: path.dirname(env.BUNDLE_GEMFILE), timeout: 60000 }) || '';
   const [puma, rack] = out.split('\n').slice(-2);
   return { puma: puma || 'not detected', rack: rack || 'not detected' };
 }
@@ -217,6 +220,9 @@ export async function main(argv) {
   if (!fs.existsSync(app) || !fs.statSync(app).isFile()) throw new UsageError(`app file not found: ${opts.app}`);
   if (!app.endsWith('.ru')) throw new UsageError(`--app must be a Rack config file ending in .ru, got ${opts.app}`);
   const configs = readSettings(opts.settings);
+  // The app's own Gemfile when it has one (a Rails app), else this project's (puma, rack).
+  const gemfile = path.resolve(opts.gemfile ?? (fs.existsSync(path.join(path.dirname(app), 'Gemfile')) ? path.join(path.dirname(app), 'Gemfile') : path.join(REPO_ROOT, 'Gemfile')));
+  if (!fs.existsSync(gemfile)) throw new UsageError(`Gemfile not found: ${gemfile}`);
   const toolName = opts.tool ?? (opts.requests !== undefined ? 'ab' : 'wrk');
   if (!['wrk', 'ab'].includes(toolName)) throw new UsageError(`--tool must be wrk or ab, got "${opts.tool}"`);
   if (toolName === 'wrk' && opts.requests !== undefined) throw new UsageError('wrk runs for a duration: use --duration with wrk, or --tool ab with --requests');
@@ -239,7 +245,7 @@ export async function main(argv) {
   const log = (msg) => { if (!opts.quiet) process.stderr.write(`${TOOL}: ${msg}\n`); };
   const raw = rawDir(outDir, id);
   const facts = hostFacts(outDir);
-  const baseEnv = { ...process.env, BUNDLE_GEMFILE: path.join(REPO_ROOT, 'Gemfile'), RACK_ENV: 'production' };
+  const baseEnv = { ...process.env, BUNDLE_GEMFILE: gemfile, RACK_ENV: 'production' };
   delete baseEnv.LD_PRELOAD; // only a configuration may preload something
   const jemallocPath = findJemalloc();
 
@@ -361,7 +367,7 @@ export async function main(argv) {
   const file = writeDataset(outDir, dataset, {
     tool: TOOL, started: started.toISOString(), elapsed_s: elapsedS, seed,
     order: schedule.map((s) => `${resolved[s.cfgIndex].name}#${s.run}`),
-    app, settings_file: path.resolve(opts.settings), load_tool: toolName, load_tool_version: toolVersion,
+    app, gemfile, settings_file: path.resolve(opts.settings), load_tool: toolName, load_tool_version: toolVersion,
     duration_s: toolName === 'wrk' ? duration : null, requests: toolName === 'ab' ? requests : null, connections,
     warmup_requests: warmupCount, path: reqPath, ruby: rubyVersion, puma: vers.puma, rack: vers.rack, jemalloc_path: jemallocPath,
     configurations: resolved.map((c) => ({ name: c.name, env: c.env, workers: c.workers, threads: c.threads, jemalloc: c.jemalloc, preload: c.preload, skipped: c.skipped, effective: c.effective })),
