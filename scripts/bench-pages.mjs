@@ -6,12 +6,10 @@ import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { pageWeight } from './lib/page-weight.mjs';
 import { datasetFiles } from './lib/dataset-validate.mjs';
 import { fullSpec } from './lib/chart-spec.mjs';
 
-const require = createRequire(import.meta.url);
 const ROOT = new URL('../', import.meta.url).pathname;
 const SITE = join(ROOT, '_site');
 const gz = (b) => gzipSync(b, { level: 9 }).length;
@@ -58,10 +56,12 @@ function baseline(page) {
   }
   // The page keeps its text and tables; each <picture> becomes an empty <div> that vega-embed fills.
   const pageHtml = Buffer.from(html.replace(/<picture>[\s\S]*?<\/picture>/g, '<div class="vega-chart"></div>'));
+  // The browser builds (package "exports" hide them, so resolve from each package's folder).
+  const pkgDir = (name) => join(ROOT, 'node_modules', name);
   const js = [
-    require.resolve('vega/build/vega.min.js'),
-    require.resolve('vega-lite/build/vega-lite.min.js'),
-    require.resolve('vega-embed/build/vega-embed.min.js'),
+    join(pkgDir('vega'), 'build/vega.min.js'),
+    join(pkgDir('vega-lite'), 'build/vega-lite.min.js'),
+    join(pkgDir('vega-embed'), 'build/vega-embed.min.js'),
   ].map((f) => readFileSync(f));
   js.push(Buffer.from(`const specs=${JSON.stringify(specs)};document.querySelectorAll('.vega-chart').forEach((el,i)=>vegaEmbed(el,specs[i],{actions:false}));`));
   const cssW = page.w.css;
