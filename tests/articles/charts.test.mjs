@@ -50,10 +50,13 @@ for (const p of posts) {
     }
   });
 
-  test(`${p.file}: dataset links point at datasets that exist`, () => {
+  test(`${p.file}: dataset links exist, and front matter datasets = datasets linked or charted`, () => {
+    const used = new Set(includes.map((i) => i.dataset));
     for (const m of body.matchAll(/'\/datasets\/([a-z0-9-]+)\/'/g)) {
       assert.ok(datasets.has(m[1]), `${p.file}: links to /datasets/${m[1]}/, but there is no such dataset`);
+      used.add(m[1]);
     }
+    assert.deepEqual([...p.data.datasets].sort(), [...used].sort(), `${p.file}: the front matter datasets list must name exactly the datasets the article links or charts`);
   });
 }
 
