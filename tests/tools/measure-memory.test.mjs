@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { tool, tmpDir, run, loadDataset, col, processesMatching } from './util.mjs';
+import { tool, tmpDir, run, start, loadDataset, col, processesMatching, waitFor } from './util.mjs';
 
 const MM = tool('measure-memory');
 const MB50 = 50_000_000;
@@ -77,13 +77,32 @@ test('attach mode (--pid, --duration) follows a running process and its children
 test('--timeout stops a command that runs too long, with its whole process group', async () => {
   const out = tmpDir('mm-timeout');
   const marker = `mm-timeout-${process.pid}`;
-  const r = await run(MM, ['--timeout', '1', '--interval', '0.2', '--out', out, '--', 'sh', '-c', `sleep 30 & exec ruby -e '$0 = "${marker}"; sleep 30'`], { timeoutMs: 20000 });
+  const r = await run(MM, ['--timeout', '1', '--interval', '0.2', '--out', out, '--', 'sh', '-c', `sleep 120 & exec ruby -e '$0 = "${marker}"; sleep 120'`], { timeoutMs: 90000 });
   assert.equal(r.code, 0, r.stderr);
-  assert.ok(r.ms < 10000, `took ${r.ms} ms`);
+  assert.ok(r.ms < 60000, `took ${r.ms} ms, the command would run 120 s`);
   const { data, problems } = loadDataset(r.stdout);
   assert.deepEqual(problems, []);
   assert.ok(data.caveats.some((c) => /stopped by the tool/.test(c)));
   assert.equal(processesMatching(marker).length, 0);
+});
+
+test('Ctrl-C (SIGINT) stops the measured command and still writes the dataset', async () => {
+  const out = tmpDir('mm-int');
+  const marker = `mm-int-${process.pid}`;
+  const child = start(MM, ['--interval', '0.2', '--out', out, '--', 'ruby', '-e', `$0 = "${marker}"; sleep 60`]);
+  try {
+    assert.ok(await waitFor(() => processesMatching(marker).length === 1, 15000), 'command started');
+    await new Promise((r) => setTimeout(r, 500));
+    child.kill('SIGINT');
+    const { code } = await child.done;
+    assert.equal(code, 0, child.output);
+    const { data, problems } = loadDataset(child.output.split('\n').filter((l) => l.endsWith('.json')).pop());
+    assert.deepEqual(problems, []);
+    assert.ok(data.caveats.some((c) => /ended by an interrupt/.test(c)));
+    assert.equal(processesMatching(marker).length, 0, 'the command was stopped');
+  } finally {
+    for (const p of processesMatching(marker)) process.kill(p.pid, 'SIGKILL');
+  }
 });
 
 test('wrong invocations exit non-zero with a clear message', async () => {

@@ -333,15 +333,34 @@ export async function reportValidation(toolName, file) {
 // ---------- process groups we started ----------
 const liveGroups = new Set();
 let handlersInstalled = false;
+let interruptHandler = null;
+
+/**
+ * Let a tool handle the first Ctrl-C/SIGTERM itself (e.g. stop the measured command and
+ * still write the dataset). A second signal falls back to kill-everything-and-exit.
+ */
+export function onInterrupt(fn) {
+  interruptHandler = fn;
+  installHandlers();
+}
 
 /** Remember a detached child (its pid is its process-group id) so it is killed on any exit. */
 export function trackGroup(pid) {
   liveGroups.add(pid);
+  installHandlers();
+}
+function installHandlers() {
   if (!handlersInstalled) {
     handlersInstalled = true;
     process.on('exit', () => killAllGroups('SIGKILL'));
     for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
       process.on(sig, () => {
+        if (interruptHandler) {
+          const fn = interruptHandler;
+          interruptHandler = null;
+          fn(sig);
+          return;
+        }
         killAllGroups('SIGTERM');
         setTimeout(() => {
           killAllGroups('SIGKILL');

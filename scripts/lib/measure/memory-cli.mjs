@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import {
   parseArgs, UsageError, hostFacts, hardwareString, baseSoftware, timestampId, checkId, ensureOutDir,
-  toCsv, writeDataset, rawDir, rawRef, reportValidation, author, trackGroup, stopGroup, groupAlive, sleep, formatBytes, which, FORMAT,
+  toCsv, writeDataset, rawDir, rawRef, reportValidation, author, trackGroup, stopGroup, groupAlive, onInterrupt, killGroup, sleep, formatBytes, which, FORMAT,
   COMMON_SPEC, COMMON_HELP, applyCommon,
 } from './common.mjs';
 import { TreeSampler, nameRoots, summarise } from './sampler.mjs';
@@ -118,6 +118,13 @@ export async function main(argv) {
     roots = () => [child.pid];
   }
 
+  // First Ctrl-C: stop what is measured and still write the dataset; a second one aborts.
+  let interrupted = false;
+  onInterrupt((sig) => {
+    interrupted = true;
+    log(`${sig}: stopping ${child ? 'the command' : 'sampling'} and writing the dataset (again to abort)`);
+    if (child) killGroup(child.pid, 'SIGTERM');
+  });
   const sampler = new TreeSampler({ roots, intervalMs: intervalS * 1000 });
   log(`sampling ${target} every ${intervalS} s`);
   const t0 = Date.now();
@@ -143,7 +150,7 @@ export async function main(argv) {
   } else {
     const deadline = t0 + opts.duration * 1000;
     let emptyTicks = 0;
-    while (Date.now() < deadline) {
+    while (Date.now() < deadline && !interrupted) {
       await sleep(Math.min(250, Math.max(0, deadline - Date.now())));
       // stop early once every watched pid is gone (name mode keeps waiting for new ones)
       if (!opts.name && sampler.index > 0 && roots().every((p) => !fs.existsSync(`/proc/${p}`))) {
@@ -167,7 +174,7 @@ export async function main(argv) {
   }
   const summary = summarise(samples, sampler.commandLines);
   const dataset = buildDataset({
-    id, started, facts, target, intervalS, elapsedS, summary, exit, stoppedByTimeout, timeoutS, attach, opts, topic,
+    id, started, facts, target, intervalS, elapsedS, summary, exit, stoppedByTimeout, timeoutS, attach, opts, topic, interrupted,
     samplesFile: rawRef(id, 'samples.csv'),
   });
   const provenance = {
@@ -180,6 +187,7 @@ export async function main(argv) {
     attach: attach ? { pids: opts.pid || [], names: opts.name || [], duration_s: opts.duration } : null,
     exit,
     stopped_by_timeout: stoppedByTimeout,
+    interrupted,
     host: facts,
     smaps_rollup: smapsRollupAvailable(),
     processes: summary.processes,
@@ -194,7 +202,7 @@ export async function main(argv) {
   return problems ? 1 : 0;
 }
 
-function buildDataset({ id, started, facts, target, intervalS, elapsedS, summary, exit, stoppedByTimeout, timeoutS, attach, opts, topic, samplesFile }) {
+function buildDataset({ id, started, facts, target, intervalS, elapsedS, summary, exit, stoppedByTimeout, timeoutS, attach, opts, topic, interrupted, samplesFile }) {
   const { processes, total } = summary;
   const mib = (n) => (n === null ? 'n/a' : `${(n / 1024 ** 2).toFixed(1)} MiB`);
   const shortTarget = target.length > 90 ? `${target.slice(0, 87)}...` : target;
@@ -237,7 +245,8 @@ function buildDataset({ id, started, facts, target, intervalS, elapsedS, summary
     'Processes that start and end between two samples are not seen at all.',
     'All memory values are bytes. The kernel reports kB meaning 1024 bytes; the tool multiplied by 1024 when reading.',
   ];
-  if (exit && !stoppedByTimeout && (exit.code !== 0 || exit.signal)) {
+  if (interrupted) caveats.push(`The measurement was ended by an interrupt (Ctrl-C or SIGTERM) after ${elapsedS.toFixed(1)} s${attach ? '' : '; the command was then sent SIGTERM'}.`);
+  if (exit && !stoppedByTimeout && !interrupted && (exit.code !== 0 || exit.signal)) {
     caveats.push(`The measured command did not exit cleanly (exit code ${exit.code}, signal ${exit.signal || 'none'}).`);
   }
   if (stoppedByTimeout) caveats.push(`The command was still running after ${timeoutS} s and was stopped by the tool; the figures cover only that time.`);
