@@ -1,0 +1,52 @@
+// Service worker for the wizard (/guide/). The page sends the list of URLs it
+// loaded ("precache"); afterwards every same-origin GET is network-first with
+// the cache as fallback, so the wizard keeps working offline and stays fresh
+// online. Navigations match the cached page whatever the query string.
+const CACHE = 'scaling-rails-guide-v1';
+
+self.addEventListener('install', () => self.skipWaiting());
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith('scaling-rails-guide-') && k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('message', (event) => {
+  const data = event.data || {};
+  if (data.type !== 'precache' || !Array.isArray(data.urls)) return;
+  const port = event.ports && event.ports[0];
+  const urls = data.urls
+    .filter((u) => typeof u === 'string' && u.startsWith('/') && !u.startsWith('//'))
+    .slice(0, 100);
+  event.waitUntil(
+    caches.open(CACHE)
+      .then((cache) => cache.addAll(urls))
+      .then(() => port && port.postMessage({ ok: true }))
+      .catch(() => port && port.postMessage({ ok: false })),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  if (req.method !== 'GET') return;
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin) return;
+  const navigation = req.mode === 'navigate';
+  event.respondWith(
+    fetch(req)
+      .then((res) => {
+        if (res.ok && res.type === 'basic') {
+          const copy = res.clone();
+          const key = navigation ? new Request(url.origin + url.pathname) : req;
+          caches.open(CACHE).then((cache) => cache.put(key, copy));
+        }
+        return res;
+      })
+      .catch(() =>
+        caches.match(req, { ignoreSearch: navigation }).then((hit) => hit || Response.error()),
+      ),
+  );
+});

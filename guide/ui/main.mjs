@@ -1,0 +1,199 @@
+// Wizard page entry: builds the form from the engine's questions, keeps the
+// answers in the URL (history.replaceState), re-renders files, advice,
+// warnings and pictures on every change, and offers the bundle downloads.
+// Nothing from the URL or the engine is ever parsed as HTML.
+import { GENERATOR_VERSION, QUESTIONS, parseAnswers, generate, toQuery, fromQuery } from '../engine/index.mjs';
+import { h, basePath } from './dom.mjs';
+import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
+import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText } from './output.mjs';
+import { drawRequestPath, drawMemory } from './pictures.mjs';
+import { bundleFiles } from './readme.mjs';
+import { zip, tarGz } from './archive.mjs';
+import { enableOffline } from './offline.mjs';
+
+const STORE_KEY = 'scaling-rails-guide-checked';
+const BUNDLE = 'scaling-rails-config';
+const $ = (id) => document.getElementById(id);
+const optionLabel = (key, value) => {
+  const q = QUESTIONS.find((x) => x.key === key);
+  const o = q && q.options && q.options.find((x) => x.value === value);
+  return o ? o.label : String(value);
+};
+
+function loadChecked() {
+  try {
+    const v = JSON.parse(localStorage.getItem(STORE_KEY) || '[]');
+    return new Set(Array.isArray(v) ? v.filter((x) => typeof x === 'string').slice(0, 500) : []);
+  } catch {
+    return new Set();
+  }
+}
+
+function saveChecked(set) {
+  try {
+    localStorage.setItem(STORE_KEY, JSON.stringify([...set]));
+  } catch {
+    // storage may be unavailable (private mode); the ticks then last for the visit
+  }
+}
+
+function today() {
+  return new Date().toISOString().slice(0, 10);
+}
+
+export function start(root) {
+  const base = basePath(root);
+  const form = $('guide-form');
+  const el = {
+    app: $('guide-app'),
+    notes: $('guide-url-notes'),
+    notesList: $('guide-url-notes-list'),
+    error: $('guide-error'),
+    summary: $('guide-summary'),
+    warnings: $('guide-warnings'),
+    advice: $('guide-advice'),
+    toc: $('guide-file-toc'),
+    files: $('guide-files'),
+    path: $('guide-pic-path'),
+    pathText: $('guide-pic-path-text'),
+    mem: $('guide-pic-mem'),
+    memText: $('guide-pic-mem-text'),
+    status: $('guide-status'),
+    permalink: $('guide-permalink'),
+  };
+  const checked = loadChecked();
+  const state = { answers: null, result: null, permalink: '' };
+
+  buildForm(form, QUESTIONS);
+
+  function permalinkFor(answers) {
+    const q = toQuery(answers);
+    return location.origin + location.pathname + (q ? '?' + q : '');
+  }
+
+  function announce(text) {
+    el.status.textContent = text;
+  }
+
+  function render(answers) {
+    const t0 = performance.now();
+    state.answers = answers;
+    state.permalink = permalinkFor(answers);
+    let result;
+    try {
+      result = generate(answers, { date: today(), permalink: state.permalink });
+      el.error.hidden = true;
+    } catch (err) {
+      el.error.textContent = 'The generator failed for these answers: ' + String((err && err.message) || err);
+      el.error.hidden = false;
+      window.__guideRenderMs = performance.now() - t0;
+      return window.__guideRenderMs;
+    }
+    state.result = result;
+    const files = result.files || [];
+    const advice = result.advice || [];
+    const warnings = result.warnings || [];
+    renderWarnings(el.warnings, warnings, base);
+    renderAdvice(el.advice, advice, base, checked);
+    renderFiles(el.toc, el.files, files, onCopy);
+    const model = result.model || {};
+    const labels = {
+      proxy: answers.proxy === 'none' ? 'No proxy' : optionLabel('proxy', answers.proxy),
+      proxyVersion: answers.proxy === 'none' ? '' : String(answers.proxy_version),
+      server: optionLabel('server', answers.server),
+      database: optionLabel('database', answers.database),
+      databaseVersion: String(answers.database_version),
+    };
+    const p = drawRequestPath(el.path, model, answers, labels);
+    el.pathText.textContent = p.desc;
+    const m = drawMemory(el.mem, model);
+    el.memText.textContent = m.desc;
+    el.summary.textContent = `${files.length} files, ${advice.length} checklist items, ${warnings.length} warning${warnings.length === 1 ? '' : 's'} `
+      + `— generator ${GENERATOR_VERSION}.`;
+    el.permalink.href = state.permalink;
+    el.permalink.textContent = state.permalink;
+    const url = location.pathname + (state.permalink.includes('?') ? state.permalink.slice(state.permalink.indexOf('?')) : '') + location.hash;
+    if (url !== location.pathname + location.search + location.hash) history.replaceState(null, '', url);
+    window.__guideRenderMs = performance.now() - t0;
+    return window.__guideRenderMs;
+  }
+
+  function onCopy(section, button) {
+    copyText(section._content || '').then((ok) => {
+      button.textContent = ok ? 'Copied' : 'Copy failed';
+      announce(ok ? `Copied ${section.dataset.path} to the clipboard.` : 'Copying failed; select the text and copy it by hand.');
+      setTimeout(() => {
+        button.textContent = 'Copy';
+      }, 1500);
+    });
+  }
+
+  function fromForm() {
+    const { answers, notes } = parseAnswers(readForm(form, QUESTIONS));
+    showFieldNotes(form, QUESTIONS, notes);
+    render(answers);
+  }
+
+  function applyQuery(search) {
+    const { answers, notes } = fromQuery(search);
+    writeForm(form, QUESTIONS, answers);
+    showFieldNotes(form, QUESTIONS, []);
+    renderNotes(el.notes, el.notesList, notes);
+    const ms = render(answers);
+    return { answers, notes, ms };
+  }
+
+  form.addEventListener('input', fromForm);
+  form.addEventListener('change', fromForm);
+  form.addEventListener('submit', (e) => e.preventDefault());
+  $('guide-reset').addEventListener('click', () => {
+    applyQuery('');
+    announce('All answers are back to their defaults.');
+  });
+  $('guide-url-notes-dismiss').addEventListener('click', () => {
+    el.notes.hidden = true;
+  });
+
+  el.advice.addEventListener('change', (e) => {
+    const id = e.target && e.target.getAttribute('data-advice');
+    if (id === null || id === undefined) return;
+    if (e.target.checked) checked.add(id);
+    else checked.delete(id);
+    saveChecked(checked);
+  });
+  $('guide-print').addEventListener('click', () => window.print());
+
+  async function download(kind) {
+    const files = bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS });
+    const bytes = kind === 'zip' ? zip(files, { root: BUNDLE }) : await tarGz(files, { root: BUNDLE });
+    const blob = new Blob([bytes], { type: kind === 'zip' ? 'application/zip' : 'application/gzip' });
+    const url = URL.createObjectURL(blob);
+    const a = h('a', { href: url, download: BUNDLE + (kind === 'zip' ? '.zip' : '.tar.gz'), class: 'guide-offscreen' });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    announce(`Downloaded ${files.length} files as ${kind === 'zip' ? '.zip' : '.tar.gz'}.`);
+  }
+  $('guide-download-zip').addEventListener('click', () => download('zip'));
+  $('guide-download-tgz').addEventListener('click', () => download('tgz'));
+
+  for (const n of document.querySelectorAll('.guide-static')) n.hidden = true;
+  el.app.hidden = false;
+  const first = applyQuery(location.search);
+
+  window.__guide = {
+    render: (answers) => render(parseAnswers(answers).answers),
+    applyQuery,
+    bundleFiles: () => bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS }),
+    get answers() {
+      return { ...state.answers };
+    },
+  };
+  document.documentElement.setAttribute('data-guide', 'ready');
+  enableOffline(base).then((ok) => document.documentElement.setAttribute('data-guide-offline', ok ? 'ready' : 'unavailable'));
+  return first;
+}
+
+const root = document.getElementById('guide');
+if (root) start(root);

@@ -1,0 +1,30 @@
+// Registers guide/sw.js (scope: the wizard's folder) and asks it to cache the
+// page and every asset the page loaded, so the wizard works offline once loaded.
+// Resolves to true once the cache is filled, false when there is no service worker.
+
+export async function enableOffline(base) {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return false;
+  const scope = base + 'guide/';
+  try {
+    await navigator.serviceWorker.register(scope + 'sw.js', { scope });
+    const reg = await navigator.serviceWorker.ready;
+    const worker = reg.active;
+    if (!worker) return false;
+    const urls = new Set([location.pathname]);
+    for (const el of document.querySelectorAll('link[rel~="stylesheet"][href], link[rel~="icon"][href], script[src], img[src]')) {
+      const u = new URL(el.href || el.src, location.href);
+      if (u.origin === location.origin) urls.add(u.pathname + u.search);
+    }
+    return await new Promise((resolve) => {
+      const channel = new MessageChannel();
+      const timer = setTimeout(() => resolve(false), 15000);
+      channel.port1.onmessage = (e) => {
+        clearTimeout(timer);
+        resolve(Boolean(e.data && e.data.ok));
+      };
+      worker.postMessage({ type: 'precache', urls: [...urls] }, [channel.port2]);
+    });
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,113 @@
+// Output rendering: warnings, the advice checklist with evidence links, and one
+// highlighted block per generated file with a copy button. Only text nodes and
+// createElement; links pass safeHref().
+import { h, safeHref } from './dom.mjs';
+import { highlight } from './highlight.mjs';
+
+const SEVERITIES = new Set(['error', 'warning', 'info']);
+
+export function evidenceList(evidence, base) {
+  if (!Array.isArray(evidence) || evidence.length === 0) return null;
+  const items = evidence.map((e) => {
+    const label = String((e && e.label) || (e && e.url) || 'source');
+    const href = safeHref(e && e.url, base);
+    return h('li', null, href ? h('a', { href, rel: /^https?:/.test(href) ? 'noopener noreferrer' : null }, label) : label);
+  });
+  return h('ul', { class: 'guide-evidence', 'aria-label': 'Evidence' }, items);
+}
+
+export function renderWarnings(el, warnings, base) {
+  el.replaceChildren(
+    ...warnings.map((w) => {
+      const sev = SEVERITIES.has(w.severity) ? w.severity : 'warning';
+      return h('li', { class: 'guide-warning sev-' + sev },
+        h('strong', { class: 'guide-sev' }, sev === 'error' ? 'Will not work: ' : sev === 'info' ? 'Note: ' : 'Warning: '),
+        String(w.message || ''),
+        evidenceList(w.evidence, base));
+    }),
+  );
+  el.hidden = warnings.length === 0;
+}
+
+/** checked: Set of advice ids the reader ticked (kept across re-renders). */
+export function renderAdvice(el, advice, base, checked) {
+  el.replaceChildren(
+    ...advice.map((a, i) => {
+      const id = 'guide-advice-' + i;
+      const box = h('input', { type: 'checkbox', id, 'data-advice': String(a.id) });
+      box.checked = checked.has(String(a.id));
+      return h('li', { class: 'guide-advice-item' },
+        h('div', { class: 'guide-advice-head' }, box, h('label', { for: id }, String(a.title || a.id))),
+        a.body ? h('p', null, String(a.body)) : null,
+        evidenceList(a.evidence, base));
+    }),
+  );
+}
+
+/** Renders files; reuses a file's section when its path is unchanged. */
+export function renderFiles(toc, list, files, onCopy) {
+  const existing = new Map();
+  for (const sec of list.children) existing.set(sec.dataset.path, sec);
+  const sections = [];
+  const links = [];
+  files.forEach((f, i) => {
+    const path = String(f.path);
+    const content = String(f.content);
+    const anchor = 'guide-file-' + i;
+    let sec = existing.get(path);
+    if (!sec) {
+      const button = h('button', { type: 'button', class: 'guide-copy' }, 'Copy');
+      button.addEventListener('click', () => onCopy(sec, button));
+      sec = h('section', { class: 'guide-file', 'data-path': path },
+        h('div', { class: 'guide-file-head' },
+          h('h3', null, h('code', null, path)),
+          h('span', { class: 'guide-lang' }),
+          button),
+        h('pre', { class: 'guide-code', tabindex: '0' }, h('code')));
+    }
+    sec.id = anchor;
+    const lang = String(f.language || 'text');
+    const badge = sec.querySelector('.guide-lang');
+    if (badge.textContent !== lang) badge.textContent = lang;
+    const code = sec.querySelector('pre code');
+    if (sec._content !== content || sec._lang !== lang) {
+      code.className = 'language-' + lang.replace(/[^a-z0-9_-]/gi, '');
+      code.replaceChildren(highlight(lang, content));
+      sec._content = content;
+      sec._lang = lang;
+    }
+    sections.push(sec);
+    links.push(h('li', null, h('a', { href: '#' + anchor }, path)));
+  });
+  list.replaceChildren(...sections);
+  toc.replaceChildren(...links);
+}
+
+export function renderNotes(el, list, notes) {
+  list.replaceChildren(...notes.map((n) => h('li', null, String(n.message))));
+  el.hidden = notes.length === 0;
+}
+
+/** Copies text with the async clipboard API, falling back to execCommand. */
+export async function copyText(text) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // fall through to the legacy path (permission denied, unfocused document…)
+  }
+  const ta = h('textarea', { class: 'guide-offscreen', readonly: true, 'aria-hidden': 'true', tabindex: '-1' });
+  ta.value = text;
+  document.body.append(ta);
+  ta.select();
+  let ok = false;
+  try {
+    ok = document.execCommand('copy');
+  } catch {
+    ok = false;
+  }
+  ta.remove();
+  return ok;
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// Bundles the wizard page (guide/ui/main.mjs + engine + the d3 modules it imports) into
+// assets/generated/guide.js, and writes the default-answers bundle (.zip and .tar.gz) that the
+// page links to for readers without JavaScript. Prints the JavaScript size (raw and gzip) and
+// fails when the gzip size is over the 40 KB budget of issue 3.
+// Usage: node scripts/build-guide.mjs [--quiet]
+import { build } from 'esbuild';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+
+const ROOT = new URL('../', import.meta.url).pathname;
+const OUT = join(ROOT, 'assets/generated');
+export const BUDGET_GZIP = 40 * 1024;
+
+function siteUrl() {
+  try {
+    const cfg = yaml.load(readFileSync(join(ROOT, '_config.yml'), 'utf8')) || {};
+    return String(cfg.url || '').replace(/\/$/, '') + String(cfg.baseurl || '').replace(/\/$/, '');
+  } catch {
+    return '';
+  }
+}
+
+export async function buildGuide({ quiet = false } = {}) {
+  mkdirSync(join(OUT, 'guide'), { recursive: true });
+  const result = await build({
+    entryPoints: [join(ROOT, 'guide/ui/main.mjs')],
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    target: ['chrome100', 'firefox100', 'safari15'],
+    legalComments: 'none',
+    outfile: join(OUT, 'guide.js'),
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const js = readFileSync(join(OUT, 'guide.js'));
+  const gz = gzipSync(js, { level: 9 }).length;
+
+  // Default bundle for readers without JavaScript (same files the page would offer for the defaults).
+  const engine = await import(join(ROOT, 'guide/engine/index.mjs'));
+  const { zip, tarGz } = await import(join(ROOT, 'guide/ui/archive.mjs'));
+  const { bundleFiles } = await import(join(ROOT, 'guide/ui/readme.mjs'));
+  const date = new Date().toISOString().slice(0, 10);
+  const permalink = siteUrl() + '/guide/';
+  const answers = engine.parseAnswers({}).answers;
+  const generated = engine.generate(answers, { date, permalink });
+  const files = bundleFiles(generated, answers, { permalink, date, version: engine.GENERATOR_VERSION, questions: engine.QUESTIONS });
+  const root = 'scaling-rails-config';
+  writeFileSync(join(OUT, 'guide/scaling-rails-config-default.zip'), zip(files, { root }));
+  writeFileSync(join(OUT, 'guide/scaling-rails-config-default.tar.gz'), await tarGz(files, { root }));
+
+  const inputs = Object.entries(result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].inputs)
+    .map(([file, v]) => ({ file, bytes: v.bytesInOutput }))
+    .sort((a, b) => b.bytes - a.bytes);
+  const report = { raw: js.length, gzip: gz, budget: BUDGET_GZIP, files: files.length, inputs };
+  writeFileSync(join(OUT, 'guide-size.json'), JSON.stringify(report, null, 2) + '\n');
+  if (!quiet) {
+    console.log(`build-guide: assets/generated/guide.js ${js.length} B raw, ${gz} B gzip (budget ${BUDGET_GZIP} B); default bundle ${files.length} files`);
+  }
+  if (gz > BUDGET_GZIP) throw new Error(`guide.js is ${gz} B gzip, over the ${BUDGET_GZIP} B budget`);
+  return report;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  buildGuide({ quiet: process.argv.includes('--quiet') }).catch((err) => {
+    console.error(err.message || err);
+    process.exit(1);
+  });
+}
