@@ -1,7 +1,7 @@
 // Importers on stored samples of unusual output (errors, timeouts, non-2xx, refused connections).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixture, problemsOf, column, cell, META } from './tools.mjs';
+import { fixture, allProblems, column, cell, META } from './tools.mjs';
 import { importDataset } from '../../scripts/lib/importers/index.mjs';
 import * as ab from '../../scripts/lib/importers/ab.mjs';
 import * as wrk from '../../scripts/lib/importers/wrk.mjs';
@@ -9,9 +9,9 @@ import * as httperf from '../../scripts/lib/importers/httperf.mjs';
 import * as ips from '../../scripts/lib/importers/benchmark-ips.mjs';
 
 const imp = (tool, files, id) => importDataset(tool, files.map((f) => ({ label: f.replace(/\.\w+$/, ''), file: f, text: fixture(f) })), { id, ...META });
-const assertValid = (ds) => assert.deepEqual(problemsOf(ds).map((p) => `${p.field}: ${p.message}`), []);
+const assertValid = async (ds) => assert.deepEqual((await allProblems(ds)).map((p) => `${p.field}: ${p.message}`), []);
 
-test('ab non-2xx: failed requests broken down, Length failures separated from real ones', () => {
+test('ab non-2xx: failed requests broken down, Length failures separated from real ones', async () => {
   const r = ab.parse(fixture('ab-non2xx.txt'));
   assert.equal(r.complete, 60);
   assert.equal(r.failed, 40);
@@ -21,14 +21,14 @@ test('ab non-2xx: failed requests broken down, Length failures separated from re
   assert.deepEqual(r.times.total, { min: 1, mean: 2, sd: 1.3, median: 1, max: 6 });
   assert.equal(r.percentiles['100'], 6);
   const ds = imp('ab', ['ab-non2xx.txt'], 'fx-ab-non2xx');
-  assertValid(ds);
+  await assertValid(ds);
   assert.ok(ds.caveats.some((c) => /Length/.test(c)), 'explains that Length failures may be harmless');
   assert.match(ds.summary, /20 requests failed or returned non-2xx/);
 });
 
-test('ab stopped by a timeout or a refused connection: markers instead of numbers', () => {
+test('ab stopped by a timeout or a refused connection: markers instead of numbers', async () => {
   const ds = imp('ab', ['ab-timeout.txt', 'ab-timeout-partial.txt', 'ab-refused.txt'], 'fx-ab-stopped');
-  assertValid(ds);
+  await assertValid(ds);
   assert.deepEqual(column(ds, 'requests_per_s'), ['TIMEOUT', 'TIMEOUT', 'CONNECT-FAILED']);
   assert.deepEqual(column(ds, 'complete_requests'), [0, 7, 0]);
   assert.deepEqual(ds.failures.markers, ['CONNECT-FAILED', 'TIMEOUT']);
@@ -37,7 +37,7 @@ test('ab stopped by a timeout or a refused connection: markers instead of number
   for (const c of ds.charts) assert.match(JSON.stringify(c.spec), /requests_per_s_failure|total_min_ms_failure/);
 });
 
-test('wrk non-2xx: counted, and flagged as included in requests/sec', () => {
+test('wrk non-2xx: counted, and flagged as included in requests/sec', async () => {
   const r = wrk.parse(fixture('wrk-non2xx.txt'));
   assert.equal(r.non2xx, 2842);
   assert.equal(r.requests, 8526);
@@ -45,60 +45,60 @@ test('wrk non-2xx: counted, and flagged as included in requests/sec', () => {
   assert.equal(r.latency.max, 48.13);
   assert.equal(r.reqSec.mean, 8570);
   const ds = imp('wrk', ['wrk-non2xx.txt'], 'fx-wrk-non2xx');
-  assertValid(ds);
+  await assertValid(ds);
   assert.equal(cell(ds, 0, 'non_2xx_3xx'), 2842);
   assert.equal(cell(ds, 0, 'requests_per_s'), 8474.12);
   assert.ok(ds.caveats.some((c) => /status 400 or higher/.test(c)));
 });
 
-test('wrk timeout with the Lua report: -nan% and zero latency become TIMEOUT, exact counts from JSON', () => {
+test('wrk timeout with the Lua report: -nan% and zero latency become TIMEOUT, exact counts from JSON', async () => {
   const r = wrk.parse(fixture('wrk-timeout-lua.txt'));
   assert.equal(r.latency.withinStdev, null, '-nan% parsed as unknown');
   assert.equal(r.noLatency, true);
   assert.equal(r.lua.errors.timeout, 1);
   assert.equal(r.elapsedS, 3.004823);
   const ds = imp('wrk', ['wrk-timeout-lua.txt'], 'fx-wrk-timeout');
-  assertValid(ds);
+  await assertValid(ds);
   assert.equal(cell(ds, 0, 'socket_timeouts'), 1);
   assert.equal(cell(ds, 0, 'latency_mean_ms'), 'TIMEOUT');
   assert.equal(cell(ds, 0, 'latency_min_ms'), 'TIMEOUT', 'the Lua min (UINT64 max when nothing was recorded) is not a latency');
   assert.equal(cell(ds, 0, 'requests_per_s'), 0.33);
 });
 
-test('wrk refused: a run that never connected is one row of CONNECT-FAILED', () => {
+test('wrk refused: a run that never connected is one row of CONNECT-FAILED', async () => {
   const r = wrk.parse(fixture('wrk-refused.txt'));
   assert.equal(r.error, 'unable to connect: Connection refused');
   assert.equal(r.url, 'http://127.0.0.1:18099/');
   const ds = imp('wrk', ['wrk-refused.txt', 'wrk-non2xx.txt'], 'fx-wrk-refused');
-  assertValid(ds);
+  await assertValid(ds);
   assert.equal(cell(ds, 0, 'requests'), 'CONNECT-FAILED');
   assert.equal(cell(ds, 0, 'socket_connect_errors'), 1);
   assert.equal(cell(ds, 1, 'requests'), 8526);
 });
 
-test('httperf timeout: zero replies, client-timo counted, times are TIMEOUT not 0.0', () => {
+test('httperf timeout: zero replies, client-timo counted, times are TIMEOUT not 0.0', async () => {
   const r = httperf.parse(fixture('httperf-timeout.txt'));
   assert.equal(r.replies, 0);
   assert.equal(r.errors.clientTimo, 4);
   assert.equal(r.timeout, 1);
   const ds = imp('httperf', ['httperf-timeout.txt'], 'fx-httperf-timeout');
-  assertValid(ds);
+  await assertValid(ds);
   assert.equal(cell(ds, 0, 'conn_time_median_ms'), 'TIMEOUT');
   assert.equal(cell(ds, 0, 'client_timeouts'), 4);
   assert.equal(cell(ds, 0, 'reply_rate_avg'), null, 'no reply-rate samples in a short run');
   assert.ok(ds.caveats.some((c) => /5 seconds/.test(c)));
 });
 
-test('hyperfine -i: non-zero exit codes kept per sample', () => {
+test('hyperfine -i: non-zero exit codes kept per sample', async () => {
   const ds = imp('hyperfine', ['hyperfine-nonzero-exit.json'], 'fx-hyperfine-exit');
-  assertValid(ds);
+  await assertValid(ds);
   const samples = ds.rows.filter((r) => r[ds.columns.findIndex((c) => c.key === 'statistic')] === 'sample');
   const exit = ds.columns.findIndex((c) => c.key === 'exit_code');
   assert.deepEqual(samples.map((r) => r[exit]), [1, 1, 1, 3, 3, 3]);
   assert.equal(ds.rows.length, 6 + 2 * 7, 'six samples and seven statistics per command');
 });
 
-test('benchmark-ips: text and JSON of the same run; older text layout', () => {
+test('benchmark-ips: text and JSON of the same run; older text layout', async () => {
   const t = ips.parse(fixture('benchmark-ips-2.15.txt'));
   const j = ips.parse(fixture('benchmark-ips-2.15.json'));
   assert.deepEqual(t.entries.map((e) => e.name), ['Array#map', 'Array#each+push', 'sleep']);
@@ -120,14 +120,14 @@ test('benchmark-ips: text and JSON of the same run; older text layout', () => {
   assert.equal(old.entries[1].slower, 2.37);
   for (const [files, id] of [[['benchmark-ips-2.15.txt'], 'fx-ips-text'], [['benchmark-ips-2.15.json'], 'fx-ips-json'], [['benchmark-ips-2.15.txt', 'benchmark-ips-older-layout.txt'], 'fx-ips-two']]) {
     const ds = imp('benchmark-ips', files, id);
-    assertValid(ds);
+    await assertValid(ds);
   }
   // 112945 vs 97.6 i/s: more than 100× apart, so the chart uses a log scale and dots, not bars from zero.
   const ds = imp('benchmark-ips', ['benchmark-ips-2.15.json'], 'fx-ips-log');
   assert.equal(ds.charts[0].spec.layer[0].encoding.x.scale.type, 'log');
 });
 
-test('importers refuse output of another tool with a message naming the expected input', () => {
+test('importers refuse output of another tool with a message naming the expected input', async () => {
   assert.throws(() => imp('wrk', ['ab-non2xx.txt'], 'fx-wrong'), /does not look like wrk output/);
   assert.throws(() => imp('ab', ['wrk-non2xx.txt'], 'fx-wrong'), /does not look like ApacheBench output/);
   assert.throws(() => imp('httperf', ['wrk-non2xx.txt'], 'fx-wrong'), /does not look like httperf output/);

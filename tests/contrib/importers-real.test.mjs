@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from './local-server.mjs';
-import { runTool, tempDir, problemsOf, column, cell, META, ROOT } from './tools.mjs';
+import { runTool, tempDir, allProblems, column, cell, META, ROOT } from './tools.mjs';
 import { importDataset } from '../../scripts/lib/importers/index.mjs';
 
 let server;
@@ -14,7 +14,7 @@ before(async () => { server = await startServer({ slowMs: 2500 }); dir = tempDir
 after(async () => { await server.close(); });
 
 const input = (label, text) => ({ label, text, file: `${label}.txt` });
-const assertValid = (ds) => assert.deepEqual(problemsOf(ds).map((p) => `${p.field}: ${p.message}`), []);
+const assertValid = async (ds) => assert.deepEqual((await allProblems(ds)).map((p) => `${p.field}: ${p.message}`), []);
 const nondecreasing = (xs) => xs.every((x, i) => i === 0 || x >= xs[i - 1]);
 
 test('ab: counts, connection times and percentiles match a real run', async () => {
@@ -26,7 +26,7 @@ test('ab: counts, connection times and percentiles match a real run', async () =
   const err = await runTool('ab', ['-n', '60', '-c', '3', `${server.url}/err`]);
   const errors500 = server.counts.errors;
   const ds = importDataset('ab', [input('c4', ok.output), input('err', err.output)], { id: 'test-ab-real', ...META });
-  assertValid(ds);
+  await assertValid(ds);
   assert.equal(cell(ds, 0, 'complete_requests'), 200);
   assert.equal(served, 200, 'the server answered every request ab reports');
   assert.equal(cell(ds, 0, 'concurrency'), 4);
@@ -46,7 +46,7 @@ test('ab: a timeout stops the run and becomes TIMEOUT cells, not missing data', 
   const out = await runTool('ab', ['-n', '6', '-c', '2', '-s', '1', `${server.url}/slow`]);
   assert.notEqual(out.code, 0);
   const ds = importDataset('ab', [input('slow', out.output)], { id: 'test-ab-timeout', ...META });
-  assertValid(ds);
+  await assertValid(ds);
   assert.deepEqual(ds.failures.markers, ['TIMEOUT']);
   assert.equal(cell(ds, 0, 'requests_per_s'), 'TIMEOUT');
   assert.equal(cell(ds, 0, 'complete_requests'), 0);
@@ -64,7 +64,7 @@ test('wrk: --latency percentiles, Lua JSON line and non-2xx counts from real run
   assert.equal(withLua.code, 0, withLua.output);
   const errors500 = server.counts.errors;
   const ds = importDataset('wrk', [input('plain', plain.output), input('lua-err', withLua.output)], { id: 'test-wrk-real', ...META });
-  assertValid(ds);
+  await assertValid(ds);
   const reqs = column(ds, 'requests');
   assert.ok(reqs[0] > 0 && reqs[0] <= servedPlain, `wrk counted ${reqs[0]} of ${servedPlain} served`);
   assert.equal(cell(ds, 0, 'connections'), 4);
@@ -84,7 +84,7 @@ test('wrk: every request timing out gives TIMEOUT latency cells and a timeout co
   // wrk counts timeouts on a 2-second timer, so the run must last longer than that.
   const out = await runTool('wrk', ['-t1', '-c2', '-d3s', '--timeout', '1s', '--latency', `${server.url}/slow`]);
   const ds = importDataset('wrk', [input('slow', out.output)], { id: 'test-wrk-timeout', ...META });
-  assertValid(ds);
+  await assertValid(ds);
   assert.ok(cell(ds, 0, 'socket_timeouts') > 0, out.output);
   assert.equal(cell(ds, 0, 'p99_ms'), 'TIMEOUT');
   assert.deepEqual(ds.failures.markers, ['TIMEOUT']);
@@ -97,7 +97,7 @@ test('httperf: replies and status counts match the server; timeouts become data'
   const served = server.counts.total;
   const slow = await runTool('httperf', ['--server', '127.0.0.1', '--port', String(server.port), '--uri', '/slow', '--num-conns', '3', '--rate', '6', '--timeout', '1']);
   const ds = importDataset('httperf', [input('rate80', ok.output), input('slow', slow.output)], { id: 'test-httperf-real', ...META });
-  assertValid(ds);
+  await assertValid(ds);
   assert.equal(cell(ds, 0, 'replies'), 40);
   assert.equal(served, 40);
   assert.equal(cell(ds, 0, 'status_2xx'), 40);
@@ -120,7 +120,7 @@ test('hyperfine: every sample kept next to hyperfine\'s own statistics, failing 
   const { readFileSync } = await import('node:fs');
   const raw = JSON.parse(readFileSync(json, 'utf8'));
   const ds = importDataset('hyperfine', [{ label: 'hyperfine', file: json, text: JSON.stringify(raw) }], { id: 'test-hyperfine-real', ...META, warmup: 'hyperfine --warmup 1' });
-  assertValid(ds);
+  await assertValid(ds);
   const rows = ds.rows.map((r) => Object.fromEntries(ds.columns.map((c, i) => [c.key, r[i]])));
   for (const res of raw.results) {
     const samples = rows.filter((r) => r.command === res.command && r.statistic === 'sample');
@@ -156,8 +156,8 @@ end
   const { readFileSync } = await import('node:fs');
   const fromText = importDataset('benchmark-ips', [input('ips', out.stdout)], { id: 'test-ips-text', ...META });
   const fromJson = importDataset('benchmark-ips', [{ label: 'ips', file: json, text: readFileSync(json, 'utf8') }], { id: 'test-ips-json', ...META });
-  assertValid(fromText);
-  assertValid(fromJson);
+  await assertValid(fromText);
+  await assertValid(fromJson);
   assert.deepEqual(column(fromText, 'name'), ['GET / keep-alive', 'Array#sum']);
   assert.deepEqual(column(fromJson, 'name'), ['GET / keep-alive', 'Array#sum']);
   column(fromJson, 'ips').forEach((ips, i) => {

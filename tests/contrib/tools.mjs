@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateDataset, loadVocabulary } from '../../scripts/lib/dataset-validate.mjs';
+import { chartRenderProblems } from '../../scripts/lib/importers/render-check.mjs';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -41,6 +42,13 @@ let vocabulary;
 export function problemsOf(dataset) {
   vocabulary ||= loadVocabulary();
   return validateDataset({ file: join(ROOT, '_data/datasets', `${dataset.id}.json`), text: JSON.stringify(dataset, null, 2), vocabulary });
+}
+
+// Validation problems plus charts that do not render cleanly (the build fails on those too).
+export async function allProblems(dataset) {
+  const problems = problemsOf(dataset);
+  if (problems.length) return problems;
+  return chartRenderProblems(join(ROOT, '_data/datasets', `${dataset.id}.json`), JSON.stringify(dataset, null, 2));
 }
 
 export function column(dataset, key) {

@@ -116,11 +116,11 @@ export function toDataset(inputs, opts) {
       transform: [{ calculate: multi ? "datum.run + ': ' + datum.name" : 'datum.name', as: 'report' }],
       layer: [
         { mark: log ? { type: 'point', filled: true, size: 80 } : { type: 'bar' }, encoding: { y: { field: 'report', type: 'nominal', sort: null, title: 'Report' }, x: { field: 'ips', type: 'quantitative', title: 'Iterations per second', ...(log ? { scale: { type: 'log' } } : {}) } } },
-        {
+        ...(!entries.some((e) => e.error !== null) ? [] : [{
           transform: [{ filter: 'isValid(datum.error)' }, { calculate: log ? 'max(datum.ips - datum.error, datum.ips / 100)' : 'max(datum.ips - datum.error, 0)', as: 'low' }, { calculate: 'datum.ips + datum.error', as: 'high' }],
           mark: { type: 'rule' },
           encoding: { y: { field: 'report', type: 'nominal', sort: null }, x: { field: 'low', type: 'quantitative' }, x2: { field: 'high' } },
-        },
+        }]),
       ],
     },
   };

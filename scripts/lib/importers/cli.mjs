@@ -87,6 +87,10 @@ export async function main(argv) {
   console.log(`wrote ${relative(process.cwd(), target) || target} (${dataset.rows.length} rows, ${dataset.charts.length} charts)`);
   const { validateFiles, formatProblem } = await import('../dataset-validate.mjs');
   const problems = validateFiles([target], { dir: join(root, '_data/datasets') });
+  if (!problems.length) {
+    const { chartRenderProblems } = await import('./render-check.mjs');
+    problems.push(...await chartRenderProblems(target, json));
+  }
   if (problems.length) {
     console.log(`\n${problems.length} thing(s) left to fill in or fix before it can be published:`);
     for (const p of problems) console.log(formatProblem(p, `${root}/`));

@@ -106,7 +106,7 @@ export function skeleton(opts, facts) {
     caveats,
     attribution: `Measured by ${author.startsWith('TODO') ? 'the contributor' : author}; imported from ${facts.toolName} output with scripts/import.`,
     license: opts.license || 'CC-BY-4.0',
-    charts: facts.charts,
+    charts: facts.charts.filter((c) => !c.spec.layer || c.spec.layer.length > 0),
   };
   return ds;
 }
@@ -118,13 +118,16 @@ export class Markers {
   list() { return [...this.used].sort(); }
 }
 
-// Vega-Lite layers that put the failure marker text on a row whose `key` cell failed.
+// One Vega-Lite layer that writes the failure marker (TIMEOUT, CONNECT-FAILED …) on a row whose cells failed.
+// It names every failed column's `<key>_failure` field, so failed runs are visible, not missing.
 export function failureLayers(keys, yField, failedKeys) {
-  return keys.filter((k) => failedKeys.has(k)).map((k) => ({
-    transform: [{ filter: `datum.${k}_failure !== null` }],
+  const failedHere = keys.filter((k) => failedKeys.has(k));
+  if (!failedHere.length) return [];
+  return [{
+    transform: [{ calculate: failedHere.map((k) => `datum.${k}_failure`).join(' || '), as: 'failure' }, { filter: 'datum.failure' }],
     mark: { type: 'text', align: 'left', baseline: 'middle', dx: 4 },
-    encoding: { y: { field: yField, type: 'nominal', sort: null }, x: { value: 0 }, text: { field: `${k}_failure` } },
-  }));
+    encoding: { y: { field: yField, type: 'nominal', sort: null }, x: { value: 0 }, text: { field: 'failure' } },
+  }];
 }
 
 // Columns (by key) that hold at least one failure marker string.
@@ -144,6 +147,8 @@ export function spreadChart({ id = 'latency-spread', title, caption, alt, yField
   const log = positive && Math.max(...values) / Math.min(...values) > 20;
   const labelExpr = stats.map((s) => `datum.statistic === '${s.key}' ? '${s.label}'`).join(' : ') + " : ''";
   const failed = failedColumns(columns, rows);
+  // Vega warns (and the build fails) on a layer whose data is empty, so layers are only added when they have rows.
+  const measured = values.length > 0;
   return {
     id, title, caption, alt,
     columns: [yField, ...keys],
@@ -151,7 +156,7 @@ export function spreadChart({ id = 'latency-spread', title, caption, alt, yField
       width: 480,
       height: { step: 32 },
       layer: [
-        {
+        ...(!measured ? [] : [{
           transform: [{ fold: keys, as: ['statistic', 'value'] }, { filter: 'isValid(datum.value)' }],
           mark: { type: 'rule' },
           encoding: {
@@ -168,7 +173,7 @@ export function spreadChart({ id = 'latency-spread', title, caption, alt, yField
             x: { field: 'value', type: 'quantitative', title: xTitle, scale: log ? { type: 'log' } : { zero: true } },
             shape: { field: 'point', type: 'nominal', title: 'Statistic', sort: stats.map((s) => s.label) },
           },
-        },
+        }]),
         ...failureLayers(keys, yField, failed),
       ],
     },
@@ -178,23 +183,27 @@ export function spreadChart({ id = 'latency-spread', title, caption, alt, yField
 // Chart: one bar per row, plus a text label for rows that had failures (errors, non-2xx, timeouts).
 export function barChart({ id, title, caption, alt, yField, yTitle, key, xTitle, errorKeys = [], columns, rows, log = false, errorBar = null }) {
   const failed = failedColumns(columns, rows);
-  const layers = [
-    {
+  const idx = (k) => columns.findIndex((c) => c.key === k);
+  const hasValue = rows.some((r) => typeof r[idx(key)] === 'number');
+  const hasErrors = rows.some((r) => errorKeys.reduce((sum, k) => sum + (typeof r[idx(k)] === 'number' ? r[idx(k)] : 0), 0) > 0);
+  const layers = [];
+  if (hasValue) {
+    layers.push({
       mark: { type: 'bar' },
       encoding: {
         y: { field: yField, type: 'nominal', sort: null, title: yTitle },
         x: { field: key, type: 'quantitative', title: xTitle, ...(log ? { scale: { type: 'log' } } : {}) },
       },
-    },
-  ];
-  if (errorBar) {
+    });
+  }
+  if (errorBar && hasValue) {
     layers.push({
       transform: [{ calculate: `datum.${key} - datum.${errorBar}`, as: 'low' }, { calculate: `datum.${key} + datum.${errorBar}`, as: 'high' }],
       mark: { type: 'rule' },
       encoding: { y: { field: yField, type: 'nominal', sort: null }, x: { field: 'low', type: 'quantitative' }, x2: { field: 'high' } },
     });
   }
-  if (errorKeys.length) {
+  if (errorKeys.length && hasErrors && hasValue) {
     const sum = errorKeys.map((k) => `(datum.${k} || 0)`).join(' + ');
     layers.push({
       transform: [{ calculate: sum, as: 'failed' }, { filter: 'datum.failed > 0' }, { calculate: "format(datum.failed, 'd') + ' failed'", as: 'failed_label' }],

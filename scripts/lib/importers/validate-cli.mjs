@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join, resolve, relative, basename } from 'node:path';
 import { validateFiles, formatProblem, datasetFiles, DATASET_DIR } from '../dataset-validate.mjs';
+import { chartRenderProblems } from './render-check.mjs';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const REL_DIR = '_data/datasets';
@@ -67,6 +68,8 @@ export async function main(argv) {
   for (const f of files) if (!existsSync(f)) throw new Error(`no such file: ${f}`);
   const t0 = Date.now();
   const problems = [...validateFiles(files), ...files.flatMap(rawOutputProblems)];
+  // Charts of otherwise valid files are rendered as the build renders them.
+  for (const f of files) if (!problems.some((p) => p.file === f)) problems.push(...await chartRenderProblems(f, readFileSync(f, 'utf8')));
   const rel = (p) => relative(process.cwd(), p) || basename(p);
   for (const p of problems) console.log(formatProblem({ ...p, file: rel(p.file) }, '\0'));
   // On GitHub Actions also emit annotations, so each problem shows on the changed line of the pull request.
