@@ -1,14 +1,17 @@
-// Scaling Rails configuration wizard engine: answers → {files, advice, warnings, model}.
-// Plain ES module, no DOM; used by guide/ui (browser) and guide/cli.mjs (Node).
+// Scaling Rails configuration wizard engine core: answers → {files, advice, warnings, model}.
+// Plain ES module, no DOM. The words (reasons, warnings, advice) come from a catalog: index.mjs installs
+// catalog.mjs for Node; the page may import this module and install the same catalog fetched as JSON
+// (setCatalog), which keeps its JavaScript small.
 import { QUESTIONS, DEFAULTS } from './questions.mjs';
 import { parseAnswers, validateAnswers, toQuery, fromQuery, normalize, allowedValues } from './answers.mjs';
 import { derive, modelOf } from './derive.mjs';
 import { serializeFile, settingsOf } from './serialize.mjs';
 import { GENERATORS } from './generators/index.mjs';
 import { compatibilityWarnings } from './rules.mjs';
+import { setCatalog, hasCatalog, t } from './text.mjs';
 
 export const GENERATOR_VERSION = '1.0.0';
-export { QUESTIONS, DEFAULTS, parseAnswers, validateAnswers, toQuery, fromQuery, allowedValues };
+export { QUESTIONS, DEFAULTS, parseAnswers, validateAnswers, toQuery, fromQuery, allowedValues, setCatalog, hasCatalog };
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -55,11 +58,18 @@ export function generate(rawAnswers = {}, options = {}) {
   }
   // README and checklist see everything the other generators produced.
   const summary = { files, advice, warnings, ctx };
+  for (const x of [...advice, ...warnings]) x.evidence = labelled(x.evidence);
+  for (const f of files) for (const st of f.settings) st.evidence = labelled(st.evidence);
   for (const g of GENERATORS) {
     if (!g.finish) continue;
     for (const spec of g.finish(summary) || []) files.push({ ...serializeFile(spec, header), settings: [], generator: g.id });
   }
   return { answers, files, advice, warnings: dedupe(warnings), model: modelOf(ctx), notes };
+}
+
+/** Evidence for output: {label, url} with the label from the catalog (the URL when no catalog is installed). */
+function labelled(list = []) {
+  return list.map((e) => ({ label: (e.key && t(e.key, e.vars)) || e.label || e.url, url: e.url }));
 }
 
 function dedupe(list) {

@@ -4,6 +4,7 @@ import { IMPLEMENTATIONS, JIT } from './capabilities/ruby.mjs';
 import { RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS } from './capabilities/rails.mjs';
 import { firstSince, has } from './pick.mjs';
 import { gte, lt } from './version.mjs';
+import { t } from './text.mjs';
 
 export const APP_ROOT = '/var/www/app';
 export const APP_NAME = 'rails-app';
@@ -122,7 +123,6 @@ function sizeProcesses(ctx) {
   ctx.mode = mode;
   ctx.threads = threads;
   ctx.perWorkerMb = perWorkerMb(ctx);
-  ctx.yjitMb = ctx.yjitEnabled === false ? 0 : 0; // set in memoryBudget
   ctx.processesByCores = processes;
   ctx.processes = processes;
   ctx.jobWorkers = 0;
@@ -210,13 +210,13 @@ function memoryBudget(ctx) {
   const execMem = gte(a.ruby_version, '3.4') ? 128 / 3.5 : (gte(a.ruby_version, '3.3') && a.ruby_version !== '3.3.0') ? 48 : 64;
   ctx.yjitMbPerProcess = ctx.yjitEnabled ? Math.round(execMem * 3.5) : 0; // yjit.md: total ≈ 3–4× exec-mem-size
   const fixed = [];
-  fixed.push({ label: 'Operating system and page cache reserve', mb: 512, kind: 'os' });
-  if (ctx.proxy === 'nginx' || ctx.proxy === 'caddy') fixed.push({ label: `${ctx.proxy} (proxy)`, mb: 64, kind: 'proxy' });
-  if (ctx.proxy === 'apache') fixed.push({ label: 'Apache httpd (proxy)', mb: 128, kind: 'proxy' });
+  fixed.push({ label: t('mem.os'), mb: 512, kind: 'os' });
+  if (ctx.proxy === 'nginx' || ctx.proxy === 'caddy') fixed.push({ label: t('mem.proxy', { proxy: ctx.proxy }), mb: 64, kind: 'proxy' });
+  if (ctx.proxy === 'apache') fixed.push({ label: t('mem.proxy', { proxy: 'Apache httpd' }), mb: 128, kind: 'proxy' });
   if (a.db_host === 'same' && a.database !== 'sqlite') {
-    fixed.push({ label: `${a.database === 'postgresql' ? 'PostgreSQL' : a.database === 'mysql' ? 'MySQL' : 'MariaDB'} buffers (same host)`, mb: ctx.dbRamMb, kind: 'database' });
+    fixed.push({ label: t('mem.database', { db: a.database === 'postgresql' ? 'PostgreSQL' : a.database === 'mysql' ? 'MySQL' : 'MariaDB' }), mb: ctx.dbRamMb, kind: 'database' });
   }
-  if (ctx.pooler === 'pgbouncer') fixed.push({ label: 'PgBouncer', mb: 16, kind: 'pooler' });
+  if (ctx.pooler === 'pgbouncer') fixed.push({ label: t('mem.pooler'), mb: 16, kind: 'pooler' });
   const hasMaster = ctx.mode === 'cluster' && ctx.server !== 'mongrel' && ctx.server !== 'thin';
   const per = ctx.perWorkerMb + ctx.yjitMbPerProcess;
   const fixedMb = fixed.reduce((s, x) => s + x.mb, 0) + (hasMaster ? ctx.perWorkerMb : 0);
@@ -231,9 +231,9 @@ function memoryBudget(ctx) {
     databaseSizing(ctx);
   }
   const memory = [...fixed];
-  if (ctx.mode === 'cluster' && hasMaster) memory.push({ label: `${ctx.server} master / preloader`, mb: ctx.perWorkerMb, kind: 'master' });
-  memory.push({ label: `${ctx.processes} × ${ctx.server} worker (${ctx.perWorkerMb} MB each)`, mb: ctx.processes * ctx.perWorkerMb, kind: 'workers' });
-  if (ctx.yjitMbPerProcess) memory.push({ label: `YJIT code and metadata (${ctx.processes} × ${ctx.yjitMbPerProcess} MB)`, mb: ctx.processes * ctx.yjitMbPerProcess, kind: 'jit' });
+  if (ctx.mode === 'cluster' && hasMaster) memory.push({ label: t('mem.master', { server: ctx.server }), mb: ctx.perWorkerMb, kind: 'master' });
+  memory.push({ label: t('mem.workers', { n: ctx.processes, server: ctx.server, mb: ctx.perWorkerMb }), mb: ctx.processes * ctx.perWorkerMb, kind: 'workers' });
+  if (ctx.yjitMbPerProcess) memory.push({ label: t('mem.jit', { n: ctx.processes, mb: ctx.yjitMbPerProcess }), mb: ctx.processes * ctx.yjitMbPerProcess, kind: 'jit' });
   ctx.memory = memory;
   ctx.memoryTotalMb = memory.reduce((s, x) => s + x.mb, 0);
   ctx.memoryOver = ctx.memoryTotalMb > ramMb;

@@ -199,3 +199,32 @@ test('evidence links point at datasets and articles that exist in this repositor
     if (!d && !a) assert.match(u, /^https?:\/\/[a-z0-9.-]+\//, u);
   }
 });
+
+test('every text id the engine asks for exists in the catalog (whole matrix)', async () => {
+  const { missing } = await import('../../guide/engine/text.mjs');
+  const { CATALOG } = await import('../../guide/engine/index.mjs');
+  const { buildMatrix } = await import('./matrix.mjs');
+  missing.clear();
+  for (const a of buildMatrix()) generate(a);
+  assert.deepEqual([...missing], []);
+  // Placeholders in catalog texts are filled: no "{name}" survives in any output.
+  for (const a of buildMatrix().filter((_, i) => i % 5 === 0)) {
+    const r = generate(a);
+    const text = [...r.files.map((f) => f.content), ...r.advice.map((x) => x.body + x.title), ...r.warnings.map((w) => w.message + w.suggestion)].join('\n');
+    for (const m of text.matchAll(/\{([a-z][A-Za-z]*)\}/g)) assert.ok(!Object.values(CATALOG).some((v) => v.includes(`{${m[1]}}`)) || /#\{/.test(text.slice(m.index - 1, m.index + 1)), `unfilled {${m[1]}}`);
+  }
+});
+
+test('the core works without a catalog (page before the catalog has loaded) and with one installed later', async () => {
+  const core = await import('../../guide/engine/core.mjs');
+  const { CATALOG } = await import('../../guide/engine/catalog.mjs');
+  assert.equal(typeof core.setCatalog, 'function');
+  core.setCatalog({});
+  const bare = core.generate({});
+  assert.ok(bare.files.length > 5);
+  assert.match(bare.files[0].content, /generator \d+\.\d+\.\d+/);
+  core.setCatalog(JSON.parse(JSON.stringify(CATALOG)));
+  const full = core.generate({});
+  assert.ok(full.advice.every((x) => x.title && x.body));
+  assert.ok(full.files.find((f) => f.path === 'config/puma.rb').content.length > bare.files.find((f) => f.path === 'config/puma.rb').content.length);
+});

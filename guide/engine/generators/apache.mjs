@@ -2,6 +2,8 @@
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { passengerApacheDirectives, passengerVhostDirectives } from './passenger.mjs';
+import { t } from '../text.mjs';
+import { SERVER_LABEL } from './util.mjs';
 
 export const id = 'apache';
 
@@ -25,12 +27,12 @@ export function siteBody(ctx) {
   const access = v24 ? [D('Require', ['all', 'granted'])] : [D('Order', ['allow,deny']), D('Allow', ['from', 'all'])];
   const vhost = [
     D('ServerName', 'localhost'),
-    D('DocumentRoot', `${ctx.root}/public`, 'Apache serves static files from public/ itself.'),
+    D('DocumentRoot', `${ctx.root}/public`, t('apache.root')),
     { section: 'Directory', args: [`${ctx.root}/public`], children: [D('Options', '-MultiViews'), D('AllowOverride', 'None'), ...access] },
   ];
   if (gte(ctx.a.rails, '3.1')) {
     vhost.push({
-      section: 'LocationMatch', args: ['^/assets/'], why: 'Digest-stamped assets can be cached for a year.', evidence: [SRC.pumaNginx],
+      section: 'LocationMatch', args: ['^/assets/'], why: t('apache.assets'), evidence: [SRC.pumaNginx],
       children: [D('ExpiresActive', 'On'), D('ExpiresDefault', 'access plus 1 year'), D('Header', ['set', 'Cache-Control', 'public'])],
     });
   }
@@ -39,22 +41,22 @@ export function siteBody(ctx) {
   } else {
     vhost.push(D('ProxyPreserveHost', 'On'));
     vhost.push(D('RequestHeader', ['set', 'X-Forwarded-Proto', 'http']));
-    vhost.push(D('ProxyPass', ['/assets/', '!'], 'Assets are served by Apache, not proxied.'));
+    vhost.push(D('ProxyPass', ['/assets/', '!'], t('apache.assets-not-proxied')));
     if (ctx.upstreams.length > 1) {
       vhost.push({
-        section: 'Proxy', args: ['balancer://rails_app'], why: `One member per ${ctx.server} process, matching their binds.`,
+        section: 'Proxy', args: ['balancer://rails_app'], why: t('apache.balancer', { server: SERVER_LABEL[ctx.server] }),
         children: ctx.upstreams.map((u) => D('BalancerMember', target(u).replace(/\/$/, ''))),
       });
-      vhost.push(D('ProxyPass', ['/', 'balancer://rails_app/'], 'Proxy to the app processes.', [SRC.apacheProxy]));
+      vhost.push(D('ProxyPass', ['/', 'balancer://rails_app/'], t('apache.proxy-balancer'), [SRC.apacheProxy]));
       vhost.push(D('ProxyPassReverse', ['/', 'balancer://rails_app/']));
     } else {
-      const t = target(ctx.upstreams[0]);
-      vhost.push(D('ProxyPass', ['/', t], `Same ${ctx.upstreams[0].type === 'unix' ? 'socket path' : 'address'} as the ${ctx.server} bind${ctx.upstreams[0].type === 'unix' ? ' (unix sockets need Apache 2.4.7+)' : ''}.`, [SRC.apacheProxy]));
-      vhost.push(D('ProxyPassReverse', ['/', t]));
+      const tgt = target(ctx.upstreams[0]);
+      vhost.push(D('ProxyPass', ['/', tgt], t(ctx.upstreams[0].type === 'unix' ? 'apache.proxy-unix' : 'apache.proxy-tcp', { server: SERVER_LABEL[ctx.server] }), [SRC.apacheProxy]));
+      vhost.push(D('ProxyPassReverse', ['/', tgt]));
     }
   }
   if (ctx.a.downloads) {
-    vhost.push(D('XSendFile', 'On', 'Large downloads: Rails sets X-Sendfile and Apache (mod_xsendfile) sends the file.', [SRC.xsendfile, SRC.rackSendfile]));
+    vhost.push(D('XSendFile', 'On', t('apache.xsendfile'), [SRC.xsendfile, SRC.rackSendfile]));
     vhost.push(D('XSendFilePath', `${ctx.root}/private`));
   }
   const body = [];
@@ -66,8 +68,8 @@ export function siteBody(ctx) {
 export function generate(ctx) {
   if (ctx.proxy !== 'apache') return {};
   const advice = [{
-    id: 'apache-mpm', title: 'Apache as a proxy: event MPM, MaxRequestWorkers',
-    body: `The thesis tuned prefork vs worker MPMs and MaxClients. When Apache only proxies${ctx.passengerIntegrated ? ' and hosts Passenger' : ''}, the event MPM (default in 2.4) handles keep-alive connections cheaply; MaxClients is called MaxRequestWorkers since 2.4. Enable the modules with: a2enmod ${apacheModules(ctx).join(' ')}.`,
+    id: 'apache-mpm', title: t('a.apache-mpm.title'),
+    body: t('a.apache.mpm', { mods: apacheModules(ctx).join(' ') }),
     evidence: [SRC.apacheMpm, DS.passengerHosts],
   }];
   return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), meta: { modules: apacheModules(ctx) } }], advice };

@@ -3,6 +3,7 @@ import { SRC, DS, ART } from '../evidence.mjs';
 import { RAILS_API } from '../capabilities/rails.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
+import { t } from '../text.mjs';
 
 export const id = 'database-yml';
 
@@ -19,11 +20,11 @@ export function generate(ctx) {
   const erb = gte(a.rails, '2.3');
   const poolKey = has(RAILS_API.maxConnectionsKey, a.rails) ? 'max_connections' : 'pool';
   const poolValue = erb ? { raw: `<%= ENV.fetch("RAILS_MAX_THREADS") { ${ctx.pool} } %>` } : ctx.pool;
-  const prod = [{ key: 'adapter', value: adapterName(ctx), why: ctx.adapter === 'jdbc' ? 'On JRuby the activerecord-jdbc adapter gems register the usual adapter names.' : undefined }];
+  const prod = [{ key: 'adapter', value: adapterName(ctx), why: ctx.adapter === 'jdbc' ? t('db.jdbc') : undefined }];
   if (a.database === 'sqlite') {
     prod.push({ key: 'database', value: 'db/production.sqlite3' });
-    prod.push({ key: poolKey, value: poolValue, why: `Pool per process = ${ctx.pool} (threads per process).`, evidence: [SRC.railsPool] });
-    prod.push({ key: 'timeout', value: 5000, why: 'Wait up to 5 s for SQLite\u2019s write lock instead of failing at once.', evidence: [SRC.sqliteRails] });
+    prod.push({ key: poolKey, value: poolValue, why: t('db.sqlite-pool', { pool: ctx.pool }), evidence: [SRC.railsPool] });
+    prod.push({ key: 'timeout', value: 5000, why: t('db.sqlite-timeout'), evidence: [SRC.sqliteRails] });
   } else {
     const pg = a.database === 'postgresql';
     const viaBouncer = ctx.pooler === 'pgbouncer';
@@ -31,17 +32,17 @@ export function generate(ctx) {
     prod.push({ key: 'username', value: 'app' });
     prod.push({ key: 'password', value: erb ? { raw: '<%= ENV["DATABASE_PASSWORD"] %>' } : 'change-me' });
     prod.push({ key: 'host', value: viaBouncer ? '127.0.0.1' : a.db_host === 'same' ? (pg ? 'localhost' : '127.0.0.1') : 'db.internal' });
-    prod.push({ key: 'port', value: viaBouncer ? 6432 : pg ? 5432 : 3306, why: viaBouncer ? 'PgBouncer\u2019s port: the app connects to the pooler, the pooler to PostgreSQL.' : undefined, evidence: viaBouncer ? [SRC.pgbouncer] : [] });
+    prod.push({ key: 'port', value: viaBouncer ? 6432 : pg ? 5432 : 3306, why: viaBouncer ? t('db.bouncer-port') : undefined, evidence: viaBouncer ? [SRC.pgbouncer] : [] });
     if (!pg && ctx.adapter !== 'jdbc') prod.push({ key: 'encoding', value: gte(a.database_version, a.database === 'mysql' ? '5.5.3' : '5.5') ? 'utf8mb4' : 'utf8' });
     prod.push({
       key: poolKey, value: poolValue,
-      why: `Connections per process ≥ threads per process (${ctx.threads}); total ${a.app_hosts} host(s) × ${ctx.processes} process(es) × ${ctx.pool} = ${ctx.connectionsNeeded}, within the ${viaBouncer ? 'PgBouncer max_client_conn' : 'database max_connections'} of ${ctx.appSideLimit}.`,
+      why: t(viaBouncer ? 'db.pool.bouncer' : 'db.pool', { threads: ctx.threads, hosts: a.app_hosts, processes: ctx.processes, pool: ctx.pool, needed: ctx.connectionsNeeded, limit: ctx.appSideLimit }),
       evidence: [SRC.railsPool, DS.pumaProcThreads, ART.databases],
     });
     if (viaBouncer) {
       const psOk = gte(a.pooler_version, '1.21');
-      if (!psOk) prod.push({ key: 'prepared_statements', value: false, why: `PgBouncer ${a.pooler_version} in transaction mode cannot track prepared statements (1.21+ can).`, evidence: [SRC.pgbouncerChangelog] });
-      if (gte(a.rails, '5.0')) prod.push({ key: 'advisory_locks', value: false, why: 'Migrations\u2019 advisory locks are session-level and break through a transaction pooler.', evidence: [SRC.railsConfiguring] });
+      if (!psOk) prod.push({ key: 'prepared_statements', value: false, why: t('db.no-prepared', { v: a.pooler_version }), evidence: [SRC.pgbouncerChangelog] });
+      if (gte(a.rails, '5.0')) prod.push({ key: 'advisory_locks', value: false, why: t('db.advisory'), evidence: [SRC.railsConfiguring] });
     }
   }
   const body = [

@@ -2,6 +2,7 @@
 import { SRC, DS } from '../evidence.mjs';
 import { RAILS_API } from '../capabilities/rails.mjs';
 import { has } from '../pick.mjs';
+import { t } from '../text.mjs';
 
 export const id = 'falcon';
 
@@ -11,14 +12,6 @@ export function falconCommand(ctx) {
 }
 
 export function generate(ctx) {
-  if (ctx.server !== 'falcon') return {};
-  const advice = [];
-  if (has(RAILS_API.isolationLevel, ctx.a.rails)) {
-    advice.push({
-      id: 'falcon-isolation-level', title: 'Set the fiber isolation level for Falcon',
-      body: 'In config/application.rb add `config.active_support.isolation_level = :fiber`. Falcon runs each request in a fiber; per-request state (CurrentAttributes, connection checkout) must be kept per fiber, not per thread.',
-      evidence: [SRC.railsConfiguring, SRC.falcon, DS.fibers],
-    });
-  }
-  return { advice };
+  if (ctx.server !== 'falcon' || !has(RAILS_API.isolationLevel, ctx.a.rails)) return {};
+  return { advice: [{ id: 'falcon-isolation-level', title: t('a.falcon-isolation-level.title'), body: t('a.falcon.body'), evidence: [SRC.railsConfiguring, SRC.falcon, DS.fibers] }] };
 }

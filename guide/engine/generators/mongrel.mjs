@@ -1,5 +1,6 @@
 // config/mongrel_cluster.yml for the legacy mongrel_cluster gem.
 import { SRC } from '../evidence.mjs';
+import { t } from '../text.mjs';
 
 export const id = 'mongrel';
 
@@ -10,8 +11,8 @@ export function generate(ctx) {
     { key: 'cwd', value: ctx.root },
     { key: 'environment', value: 'production' },
     { key: 'address', value: u.host },
-    { key: 'port', value: String(u.port), why: `Ports ${u.port}…${u.port + ctx.processes - 1}, as in the proxy upstream.` },
-    { key: 'servers', value: ctx.processes, why: 'Mongrel serves one Rails request at a time per process.', evidence: [SRC.pumaDeploy] },
+    { key: 'port', value: String(u.port), why: t('thin.port', { first: u.port, last: u.port + ctx.processes - 1 }) },
+    { key: 'servers', value: ctx.processes, why: t('mongrel.servers'), evidence: [SRC.pumaDeploy] },
     { key: 'pid_file', value: 'tmp/pids/mongrel.pid' },
     { key: 'log_file', value: 'log/mongrel.log' },
   ];

@@ -1,5 +1,6 @@
 // MySQL / MariaDB settings (my.cnf include).
 import { SRC, DS } from '../evidence.mjs';
+import { t } from '../text.mjs';
 
 export const id = 'mysql';
 
@@ -11,9 +12,9 @@ export function mysqlSettings(ctx) {
   return [{
     section: 'mysqld',
     entries: [
-      { comment: a.db_host === 'same' ? `Sized for the ${ram} MB left for ${a.database === 'mariadb' ? 'MariaDB' : 'MySQL'} on the shared app host.` : `Sized for a dedicated database host with ${a.ram_gb} GB.` },
-      { key: 'max_connections', value: ctx.maxConnections, why: `${ctx.connectionsNeeded} app connections (${a.app_hosts} × ${ctx.processes} × ${ctx.pool}) + ${ctx.adminConnections} for admin; never below the default 151.`, evidence: [vars, DS.pumaProcThreads] },
-      { key: 'innodb_buffer_pool_size', value: `${pool}M`, why: 'The InnoDB page cache: most of the memory the database may use (MySQL\u2019s dedicated-server sizing uses 50–75 %), never below the 128M default.', evidence: [SRC.mysqlDedicated] },
+      { comment: t(a.db_host === 'same' ? 'my.sized.same' : 'my.sized.separate', { ram, gb: a.ram_gb, db: a.database === 'mariadb' ? 'MariaDB' : 'MySQL' }) },
+      { key: 'max_connections', value: ctx.maxConnections, why: t('my.max', { needed: ctx.connectionsNeeded, hosts: a.app_hosts, processes: ctx.processes, pool: ctx.pool, admin: ctx.adminConnections }), evidence: [vars, DS.pumaProcThreads] },
+      { key: 'innodb_buffer_pool_size', value: `${pool}M`, why: t('my.pool'), evidence: [SRC.mysqlDedicated] },
     ],
   }];
 }

@@ -1,7 +1,8 @@
 // nginx: main nginx.conf and the Rails site (upstream = the app server's bind).
 import { SRC, DS, ART } from '../evidence.mjs';
 import { gte, lt } from '../version.mjs';
-import { S, C, BLANK, addr, serverKeepsAlive } from './util.mjs';
+import { S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
+import { t } from '../text.mjs';
 
 export const id = 'nginx';
 
@@ -12,14 +13,14 @@ function assetLocations(ctx) {
   if (gte(ctx.a.rails, '3.1')) {
     return [{
       block: 'location', args: ['^~', '/assets/'],
-      why: 'Digest-stamped asset files never change, so they may be cached "forever"; gzip_static serves the .gz files the asset pipeline writes.',
+      why: t('nginx.assets'),
       evidence: [SRC.pumaNginx, SRC.nginxGzipStatic],
       children: [S('gzip_static', 'on'), S('expires', 'max'), S('add_header', ['Cache-Control', 'public']), S('try_files', ['$uri', '=404'])],
     }];
   }
   return [{
     block: 'location', args: ['~', '^/(images|javascripts|stylesheets)/'],
-    why: `Rails ${ctx.a.rails} serves static files from public/images, javascripts and stylesheets with ?timestamp query strings.`,
+    why: t('nginx.assets.old', { rails: ctx.a.rails }),
     children: [S('expires', 'max'), S('try_files', ['$uri', '=404'])],
   }];
 }
@@ -30,12 +31,12 @@ export function siteBody(ctx) {
   const keepaliveDefault = gte(ctx.proxyVersion, KEEPALIVE_DEFAULT_SINCE);
   const upstream = {
     block: 'upstream', args: ['rails_app'],
-    why: `The app server's address${ctx.upstreams.length > 1 ? 'es' : ''}: must match its bind (${ctx.upstreams.map(addr).join(', ')}).`,
+    why: t('nginx.upstream', { list: ctx.upstreams.map(addr).join(', ') }),
     children: ctx.upstreams.map((u) => S('server', [addr(u), 'fail_timeout=0'])),
   };
   if (keepaliveOk && !keepaliveDefault) {
     upstream.children.push(S('keepalive', String(Math.max(8, ctx.processes * ctx.threads)),
-      `Keep idle connections to ${ctx.server} open instead of a new connection per request; needs HTTP/1.1 and an empty Connection header below (nginx before ${KEEPALIVE_DEFAULT_SINCE}).`,
+      t('nginx.keepalive', { server: SERVER_LABEL[ctx.server] }),
       [SRC.nginxUpstream, DS.keepalive]));
   }
   const proxied = [
@@ -43,24 +44,24 @@ export function siteBody(ctx) {
     S('proxy_set_header', ['Host', '$host']),
     S('proxy_set_header', ['X-Forwarded-For', '$proxy_add_x_forwarded_for']),
     S('proxy_set_header', ['X-Forwarded-Proto', '$scheme']),
-    S('proxy_set_header', ['X-Request-Start', 't=${msec}'], 'Lets the app (and APM tools) measure time spent queued in front of the app server.', [SRC.pumaNginx]),
+    S('proxy_set_header', ['X-Request-Start', 't=${msec}'], t('nginx.request-start'), [SRC.pumaNginx]),
     S('proxy_redirect', 'off'),
-    S('proxy_buffering', 'on', `nginx reads the app's response at full speed and feeds slow clients itself, so a ${ctx.server} process is freed at once (the default; stated because ${['unicorn', 'pitchfork', 'thin', 'mongrel'].includes(ctx.server) ? 'this server requires it' : 'it matters'}).`, [SRC.nginxProxy, SRC.unicorn, DS.reverseProxy, ART.proxies]),
+    S('proxy_buffering', 'on', t(['unicorn', 'pitchfork', 'thin', 'mongrel'].includes(ctx.server) ? 'nginx.buffering.required' : 'nginx.buffering', { server: SERVER_LABEL[ctx.server] }), [SRC.nginxProxy, SRC.unicorn, DS.reverseProxy, ART.proxies]),
   ];
   if (keepaliveOk && !keepaliveDefault) {
-    proxied.push(S('proxy_http_version', '1.1', 'Required for upstream keepalive before nginx 1.29.7.', [SRC.nginxProxy]));
-    proxied.push(S('proxy_set_header', ['Connection', ''], 'Do not forward "Connection: close" to the upstream.', [SRC.nginxUpstream]));
+    proxied.push(S('proxy_http_version', '1.1', t('nginx.http11'), [SRC.nginxProxy]));
+    proxied.push(S('proxy_set_header', ['Connection', ''], t('nginx.connection'), [SRC.nginxUpstream]));
   }
   if (a.downloads) {
     proxied.push(S('proxy_set_header', ['X-Accel-Mapping', `${ctx.root}/private/=/private-files/`],
-      'Maps the file path Rails sends in X-Accel-Redirect to the internal location below.', [SRC.rackSendfile]));
+      t('nginx.accel-mapping'), [SRC.rackSendfile]));
   }
   const server = {
     block: 'server',
     children: [
-      S('listen', ['80', 'backlog=4096'], 'Accept queue for bursts; nginx asks for 511 by default on Linux. The kernel caps it at net.core.somaxconn (4096 by default since Linux 5.4; the sysctl file raises it on older kernels).', [SRC.nginxCore, SRC.ipSysctl, DS.sysctl]),
+      S('listen', ['80', 'backlog=4096'], t('nginx.backlog'), [SRC.nginxCore, SRC.ipSysctl, DS.sysctl]),
       S('server_name', '_'),
-      S('root', `${ctx.root}/public`, 'Static files are served by nginx straight from public/.', [SRC.pumaNginx]),
+      S('root', `${ctx.root}/public`, t('nginx.root'), [SRC.pumaNginx]),
       S('client_max_body_size', '25m'),
       BLANK,
       ...assetLocations(ctx),
@@ -73,7 +74,7 @@ export function siteBody(ctx) {
   if (a.downloads) {
     server.children.push(BLANK, {
       block: 'location', args: ['/private-files/'],
-      why: 'Large downloads: Rails answers with an X-Accel-Redirect header and nginx sends the file from this internal location, so no Ruby process streams it.',
+      why: t('nginx.private'),
       evidence: [SRC.nginxInternal, SRC.rackSendfile],
       children: [S('internal', []), S('alias', `${ctx.root}/private/`)],
     });
@@ -87,16 +88,16 @@ export function mainBody(ctx) {
   const autoOk = gte(v, '1.3.8') || (gte(v, '1.2.5') && lt(v, '1.3'));
   return [
     S('user', 'www-data'),
-    S('worker_processes', autoOk ? 'auto' : String(ctx.a.cores), autoOk ? 'One worker per CPU core (auto since nginx 1.2.5/1.3.8).' : 'One worker per CPU core.', [SRC.nginxCore]),
-    S('worker_rlimit_nofile', String(nofile), 'Raise the open-files limit of the workers: every client and every upstream connection is a file descriptor (the thesis raised 1024 to 65536).', [SRC.nginxCore, DS.sysctl]),
+    S('worker_processes', autoOk ? 'auto' : String(ctx.a.cores), t(autoOk ? 'nginx.workers.auto' : 'nginx.workers'), [SRC.nginxCore]),
+    S('worker_rlimit_nofile', String(nofile), t('nginx.nofile'), [SRC.nginxCore, DS.sysctl]),
     S('pid', '/run/nginx.pid'),
     S('error_log', ['/var/log/nginx/error.log', 'warn']),
     BLANK,
     {
       block: 'events',
       children: [
-        S('worker_connections', '4096', 'Per worker, counting both client and upstream connections (default 512).', [SRC.nginxCore]),
-        C('No "use epoll;": nginx selects the most efficient method (epoll on Linux) by itself.'),
+        S('worker_connections', '4096', t('nginx.connections'), [SRC.nginxCore]),
+        C(t('nginx.epoll')),
       ],
     },
     BLANK,
@@ -105,9 +106,9 @@ export function mainBody(ctx) {
       children: [
         S('include', 'mime.types'),
         S('default_type', 'application/octet-stream'),
-        S('sendfile', 'on', 'Static files and X-Accel-Redirect downloads go from page cache to socket without copying through nginx.', [SRC.nginxCore]),
+        S('sendfile', 'on', t('nginx.sendfile'), [SRC.nginxCore]),
         S('tcp_nopush', 'on'),
-        S('keepalive_timeout', '65', 'Keep client connections open: in the wrk measurements keep-alive raised throughput from 10185 to 13577 req/s.', [DS.keepalive]),
+        S('keepalive_timeout', '65', t('nginx.client-keepalive'), [DS.keepalive]),
         S('server_tokens', 'off'),
         S('access_log', '/var/log/nginx/access.log'),
         S('gzip', 'on'),
@@ -127,7 +128,7 @@ export function generate(ctx) {
   ];
   const advice = [];
   if (lt(ctx.proxyVersion, '1.18')) {
-    advice.push({ id: 'nginx-upgrade', title: `Upgrade nginx ${ctx.proxyVersion}`, body: 'Old nginx releases lack security fixes; the generated files also work on current releases.', evidence: [SRC.nginxChanges] });
+    advice.push({ id: 'nginx-upgrade', title: t('a.nginx-upgrade.title', { v: ctx.proxyVersion }), body: t('a.nginx.upgrade'), evidence: [SRC.nginxChanges] });
   }
   return { files, advice };
 }

@@ -1,6 +1,7 @@
 // pgbouncer.ini in transaction mode.
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
+import { t } from '../text.mjs';
 
 export const id = 'pgbouncer';
 
@@ -13,14 +14,14 @@ export function generate(ctx) {
     { key: 'listen_port', value: 6432 },
     { key: 'auth_type', value: 'scram-sha-256' },
     { key: 'auth_file', value: '/etc/pgbouncer/userlist.txt' },
-    { key: 'pool_mode', value: 'transaction', why: 'A server connection is lent to a client for one transaction, so many Rails connections share few PostgreSQL backends.', evidence: [SRC.pgbouncer] },
-    { key: 'max_client_conn', value: ctx.pgbouncerMaxClient, why: `All app connections (${ctx.connectionsNeeded}) plus admin headroom.`, evidence: [DS.pumaProcThreads] },
-    { key: 'default_pool_size', value: ctx.pgbouncerPoolSize, why: 'Server connections per database/user pair (PgBouncer\u2019s default, 20): the PostgreSQL backends actually doing work, far fewer than the app\u2019s client connections.', evidence: [SRC.pgbouncer] },
+    { key: 'pool_mode', value: 'transaction', why: t('pgb.mode'), evidence: [SRC.pgbouncer] },
+    { key: 'max_client_conn', value: ctx.pgbouncerMaxClient, why: t('pgb.max', { needed: ctx.connectionsNeeded }), evidence: [DS.pumaProcThreads] },
+    { key: 'default_pool_size', value: ctx.pgbouncerPoolSize, why: t('pgb.pool'), evidence: [SRC.pgbouncer] },
   ];
   if (gte(v, '1.21')) {
-    entries.push({ key: 'max_prepared_statements', value: 200, why: `PgBouncer ${v} tracks protocol-level prepared statements in transaction mode when this is above 0 (1.24 turns it on by default); Rails uses them.`, evidence: [SRC.pgbouncerChangelog] });
+    entries.push({ key: 'max_prepared_statements', value: 200, why: t('pgb.prepared', { v }), evidence: [SRC.pgbouncerChangelog] });
   } else {
-    entries.push({ comment: `PgBouncer ${v} cannot keep prepared statements in transaction mode: database.yml sets prepared_statements: false.` });
+    entries.push({ comment: t('pgb.no-prepared', { v }) });
   }
   const sections = [
     { section: 'databases', entries: [{ key: 'app_production', value: `host=${dbHost} port=5432 dbname=app_production` }] },

@@ -3,6 +3,7 @@ import { SRC } from '../evidence.mjs';
 import { KERNEL_FEATURES } from '../capabilities/kernel.mjs';
 import { has } from '../pick.mjs';
 import { listenArg } from './unicorn.mjs';
+import { t } from '../text.mjs';
 
 export const id = 'pitchfork';
 
@@ -11,14 +12,11 @@ export function generate(ctx) {
   const u = ctx.upstreams[0];
   const refork = ctx.linux && has(KERNEL_FEATURES.childSubreaper, ctx.a.kernel);
   const body = [
-    { call: 'worker_processes', args: [ctx.processes], why: `${ctx.processes} workers; like Unicorn each serves one request at a time.`, evidence: [SRC.pitchfork] },
-    { call: 'listen', args: [listenArg(u), { hash: { backlog: 1024 } }], why: 'Same address as the proxy upstream.', evidence: [SRC.pitchfork] },
+    { call: 'worker_processes', args: [ctx.processes], why: t('pitchfork.workers', { processes: ctx.processes }), evidence: [SRC.pitchfork] },
+    { call: 'listen', args: [listenArg(u), { hash: { backlog: 1024 } }], why: t('pitchfork.listen'), evidence: [SRC.pitchfork] },
     { call: 'timeout', args: [30] },
   ];
-  if (refork) {
-    body.push({ call: 'refork_after', args: [[50, 100, 1000]], why: 'Promote a warmed-up worker as the new template after 50, 100, then every 1000 requests, so workers share more memory.', evidence: [SRC.pitchforkRefork] });
-  } else {
-    body.push({ comment: 'Reforking is left off: it needs PR_SET_CHILD_SUBREAPER (Linux 3.4+).' });
-  }
+  if (refork) body.push({ call: 'refork_after', args: [[50, 100, 1000]], why: t('pitchfork.refork'), evidence: [SRC.pitchforkRefork] });
+  else body.push({ comment: t('pitchfork.norefork') });
   return { files: [{ path: 'config/pitchfork.rb', format: 'ruby', body }] };
 }

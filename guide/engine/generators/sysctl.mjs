@@ -5,6 +5,7 @@ import { SRC, DS, ART } from '../evidence.mjs';
 import { has } from '../pick.mjs';
 import { inRange } from '../version.mjs';
 import { SERVER_LABEL } from './util.mjs';
+import { t } from '../text.mjs';
 
 export const id = 'sysctl';
 
@@ -23,19 +24,19 @@ export function sysctlEntries(ctx) {
   const out = [];
   const modernBacklog = has(KERNEL_FEATURES.somaxconn4096Default, k);
   if (!modernBacklog) {
-    out.push({ key: 'net.core.somaxconn', value: 4096, why: `Accept-queue limit for listening sockets: 128 by default before Linux 5.4. The proxy and ${SERVER_LABEL[ctx.server]} ask for larger backlogs, which the kernel silently caps at this value.`, evidence: [DS.sysctl, SRC.ipSysctl, ART.kernel] });
-    out.push({ key: 'net.ipv4.tcp_max_syn_backlog', value: 4096, why: 'Half-open connection queue to match.', evidence: [SRC.ipSysctl] });
+    out.push({ key: 'net.core.somaxconn', value: 4096, why: t('sysctl.somaxconn', { server: SERVER_LABEL[ctx.server] }), evidence: [DS.sysctl, SRC.ipSysctl, ART.kernel] });
+    out.push({ key: 'net.ipv4.tcp_max_syn_backlog', value: 4096, why: t('sysctl.1'), evidence: [SRC.ipSysctl] });
   } else {
-    out.push({ comment: `net.core.somaxconn is not set: Linux ${k} already defaults to 4096 (since 5.4).` });
+    out.push({ comment: t('sysctl.somaxconn-default', { k }) });
   }
-  out.push({ key: 'net.core.netdev_max_backlog', value: 4096, why: 'Packets queued per CPU before the stack processes them (default 1000); only matters at high packet rates, harmless otherwise.', evidence: [DS.sysctl, SRC.ipSysctl] });
-  out.push({ key: 'net.ipv4.tcp_fin_timeout', value: 15, why: 'Shortens FIN-WAIT-2 for orphaned connections (default 60 s). It does not shorten TIME-WAIT, which is fixed at 60 s.', evidence: [DS.sysctl, SRC.timeWait, ART.kernel] });
+  out.push({ key: 'net.core.netdev_max_backlog', value: 4096, why: t('sysctl.2'), evidence: [DS.sysctl, SRC.ipSysctl] });
+  out.push({ key: 'net.ipv4.tcp_fin_timeout', value: 15, why: t('sysctl.3'), evidence: [DS.sysctl, SRC.timeWait, ART.kernel] });
   out.push({ blank: true });
-  out.push({ comment: 'Deliberately not set, although the thesis listed them (Table 5.12):' });
-  out.push({ comment: `- net.ipv4.tcp_tw_recycle: dropped connections from clients behind NAT${keyExists('net.ipv4.tcp_tw_recycle', k) ? '' : `; it does not exist on Linux ${k} (removed in 4.12)`}.` });
-  out.push({ comment: '- net.ipv4.tcp_timestamps = 0: disables PAWS and RTT measurement and makes tcp_tw_reuse ineffective.' });
-  out.push({ comment: '- net.ipv4.tcp_tw_reuse: affects outgoing connections only.' });
-  out.push({ comment: '- net.ipv4.tcp_rmem / tcp_wmem "4096 87380 16777216": the middle value is below today\u2019s default; autotuning is better.' });
+  out.push({ comment: t('sysctl.4') });
+  out.push({ comment: t(keyExists('net.ipv4.tcp_tw_recycle', k) ? 'sysctl.recycle' : 'sysctl.recycle-gone', { k }) });
+  out.push({ comment: t('sysctl.5') });
+  out.push({ comment: t('sysctl.6') });
+  out.push({ comment: t('sysctl.7') });
   return out.filter((e) => !e.key || (keyExists(e.key, k) && !NEVER_EMIT.includes(e.key)));
 }
 
@@ -55,7 +56,7 @@ export function generate(ctx) {
     const rule = `ACTION=="add|change", KERNEL=="sd[a-z]*|vd[a-z]*|nvme[0-9]*n[0-9]*", ATTR{queue/scheduler}="${sched}"`;
     files.push({
       path: 'etc/udev/rules.d/60-io-scheduler.rules', format: 'lines',
-      body: [`# ${sched}: on Linux ${ctx.a.kernel} the default is CFQ, which favours interactive desktops; the thesis chose deadline for servers.`, `# see: ${DS.sysctl.url}`, `# see: ${SRC.ioSched.url}`, rule],
+      body: [`# ${t('sysctl.sched', { sched, k: ctx.a.kernel })}`, `# see: ${DS.sysctl.url}`, `# see: ${SRC.ioSched.url}`, rule],
       scheduler: sched,
     });
   }

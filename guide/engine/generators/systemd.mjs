@@ -3,6 +3,7 @@ import { SRC, DS } from '../evidence.mjs';
 import { railsServerCommand, SERVER_LABEL, APP_USER } from './util.mjs';
 import { falconCommand } from './falcon.mjs';
 import { standaloneCommand } from './passenger.mjs';
+import { t } from '../text.mjs';
 
 export const id = 'systemd';
 
@@ -25,7 +26,7 @@ export function generate(ctx) {
   if (ctx.passengerIntegrated) {
     // Passenger lives inside Apache; Apache's own unit applies. Still raise its file limit.
     return ctx.a.init === 'systemd'
-      ? { files: [{ path: 'etc/systemd/system/apache2.service.d/limits.conf', format: 'systemd', body: [{ section: 'Service', entries: [{ key: 'LimitNOFILE', value: 65536, why: 'Apache and the Passenger processes it spawns: every connection is a file descriptor.', evidence: [SRC.fdLimits, DS.sysctl] }] }] }] }
+      ? { files: [{ path: 'etc/systemd/system/apache2.service.d/limits.conf', format: 'systemd', body: [{ section: 'Service', entries: [{ key: 'LimitNOFILE', value: 65536, why: t('systemd.1'), evidence: [SRC.fdLimits, DS.sysctl] }] }] }] }
       : { files: [limitsFile(ctx, 'www-data')] };
   }
   if (ctx.a.init !== 'systemd') return { files: [limitsFile(ctx, APP_USER)] };
@@ -44,10 +45,10 @@ export function generate(ctx) {
         { key: 'User', value: APP_USER },
         { key: 'WorkingDirectory', value: ctx.root },
         { key: 'Environment', value: 'RAILS_ENV=production' },
-        { key: 'EnvironmentFile', value: `${ctx.root}/config/ruby.env`, why: 'Ruby GC, JIT and allocator settings (config/ruby.env).' },
+        { key: 'EnvironmentFile', value: `${ctx.root}/config/ruby.env`, why: t('systemd.2') },
         { key: 'ExecStart', value: `/usr/bin/env ${execStart(ctx)}` },
         { key: 'Restart', value: 'always' },
-        { key: 'LimitNOFILE', value: 65536, why: 'Open-files limit for the service: systemd ignores /etc/security/limits.conf and gives services a soft limit of 1024 by default. The thesis raised it to 65536.', evidence: [SRC.fdLimits, DS.sysctl] },
+        { key: 'LimitNOFILE', value: 65536, why: t('systemd.3'), evidence: [SRC.fdLimits, DS.sysctl] },
         { key: 'TimeoutStopSec', value: 35 },
       ],
     },
@@ -60,7 +61,7 @@ function limitsFile(ctx, user) {
   return {
     path: 'etc/security/limits.d/90-rails.conf', format: 'lines',
     body: [
-      `# Open-files limit for ${user} (PAM sessions; services started by systemd use LimitNOFILE instead).`,
+      `# ${t('systemd.limits', { user })}`,
       `# see: ${DS.sysctl.url}`,
       `${user} soft nofile 65536`,
       `${user} hard nofile 65536`,
