@@ -4,13 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { tool, tmpDir, run, start, loadDataset, col, processesMatching, waitFor } from './util.mjs';
+import { tool, tmpDir, run, start, loadDataset, col, processesIn, killAll, waitFor } from './util.mjs';
 
 const BRS = tool('bench-ruby-settings');
 
 function fixture(name) {
   const dir = tmpDir(name);
-  // A unique app path lets the test find any Puma that would be left behind.
   const app = path.join(dir, `app-${process.pid}-${name}.ru`);
   fs.writeFileSync(app, `run ->(env) { s = Array.new(50) { |i| "x#{i}" }.join; [200, { "content-type" => "text/plain" }, [s]] }\n`);
   return { dir, app };
@@ -71,7 +70,8 @@ test('two settings x 2 runs: interleaved with a recorded seed, valid dataset, no
   const wrkOut = fs.readdirSync(raw).filter((f) => /run\d\.txt$/.test(f));
   assert.equal(wrkOut.length, 4);
   assert.match(fs.readFileSync(path.join(raw, wrkOut[0]), 'utf8'), /WRK_JSON/);
-  assert.deepEqual(processesMatching(app), [], 'every Puma was stopped');
+  assert.equal(r.stderr.match(/req\/s/g).length, 4, 'four runs reported');
+  assert.deepEqual(processesIn(dir), [], 'every Puma was stopped');
 });
 
 test('SIGTERM to the runner stops the Puma process group it started', async () => {
@@ -80,15 +80,15 @@ test('SIGTERM to the runner stops the Puma process group it started', async () =
   fs.writeFileSync(settings, 'configurations:\n  - name: only\n    workers: 1\n    threads: 1\n');
   const child = start(BRS, ['--app', app, '--settings', settings, '--runs', '1', '--duration', '60', '--warmup', '0', '--out', path.join(dir, 'out')]);
   try {
-    const up = await waitFor(() => processesMatching(app).length >= 2, 60000);
+    const up = await waitFor(() => processesIn(dir).filter((p) => /puma/.test(p.cmd)).length >= 2, 60000);
     assert.ok(up, `Puma master and worker should be up: ${child.output}`);
     child.kill('SIGTERM');
     const { code, signal } = await child.done;
     assert.ok(code !== 0 || signal, 'the runner exits non-zero when interrupted');
-    const gone = await waitFor(() => processesMatching(app).length === 0, 10000);
-    assert.ok(gone, `left running: ${JSON.stringify(processesMatching(app))}`);
+    const gone = await waitFor(() => processesIn(dir).length === 0, 10000);
+    assert.ok(gone, `left running: ${JSON.stringify(processesIn(dir))}`);
   } finally {
-    for (const p of processesMatching(app)) process.kill(p.pid, 'SIGKILL');
+    killAll(processesIn(dir));
   }
 });
 
@@ -119,5 +119,5 @@ test('wrong invocations and bad settings files exit non-zero with a clear messag
   const help = await run(BRS, ['--help']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /configurations:/);
-  assert.deepEqual(processesMatching(app), []);
+  assert.deepEqual(processesIn(dir), []);
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { tool, tmpDir, run, start, loadDataset, col, processesMatching, waitFor } from './util.mjs';
+import { tool, tmpDir, run, start, loadDataset, col, processesMatching, killAll, waitFor } from './util.mjs';
 
 const MM = tool('measure-memory');
 const MB50 = 50_000_000;
@@ -69,8 +69,7 @@ test('attach mode (--pid, --duration) follows a running process and its children
     assert.ok(col(data, 'rss_peak')[0] >= 20_000_000);
     assert.ok(data.method.description.includes(`pid ${target.pid}`));
   } finally {
-    process.kill(target.pid, 'SIGKILL');
-    for (const p of processesMatching(marker)) process.kill(p.pid, 'SIGKILL');
+    killAll([{ pid: target.pid }, ...processesMatching(marker)]);
   }
 });
 
@@ -89,7 +88,9 @@ test('--timeout stops a command that runs too long, with its whole process group
 test('Ctrl-C (SIGINT) stops the measured command and still writes the dataset', async () => {
   const out = tmpDir('mm-int');
   const marker = `mm-int-${process.pid}`;
-  const child = start(MM, ['--interval', '0.2', '--out', out, '--', 'ruby', '-e', `$0 = "${marker}"; sleep 60`]);
+  // The marker is assembled inside Ruby so that only the Ruby process (not the tool's own
+  // command line) contains it.
+  const child = start(MM, ['--interval', '0.2', '--out', out, '--', 'ruby', '-e', `$0 = "mm-int-" + "${process.pid}"; sleep 60`]);
   try {
     assert.ok(await waitFor(() => processesMatching(marker).length === 1, 15000), 'command started');
     await new Promise((r) => setTimeout(r, 500));
@@ -101,7 +102,7 @@ test('Ctrl-C (SIGINT) stops the measured command and still writes the dataset', 
     assert.ok(data.caveats.some((c) => /ended by an interrupt/.test(c)));
     assert.equal(processesMatching(marker).length, 0, 'the command was stopped');
   } finally {
-    for (const p of processesMatching(marker)) process.kill(p.pid, 'SIGKILL');
+    killAll(processesMatching(marker));
   }
 });
 

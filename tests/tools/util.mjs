@@ -56,6 +56,31 @@ export function processesMatching(needle) {
   return found;
 }
 
+/**
+ * Pids of live processes whose working directory is `dir`. Puma rewrites its command line
+ * ("puma 6.6.1 (tcp://…) [dir]"), so the tests find the servers by their cwd instead.
+ */
+export function processesIn(dir) {
+  const found = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (fs.readlinkSync(`/proc/${name}/cwd`) !== dir) continue;
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state === 'Z' || state === 'X') continue;
+      found.push({ pid: Number(name), cmd: fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ') });
+    } catch { /* exited meanwhile, or not ours to read */ }
+  }
+  return found;
+}
+
+export function killAll(list) {
+  for (const p of list) {
+    try { process.kill(p.pid, 'SIGKILL'); } catch { /* already gone */ }
+  }
+}
+
 export async function waitFor(fn, timeoutMs, stepMs = 100) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
