@@ -125,3 +125,25 @@ test('validate: one readable line per problem, exit status 1, on a dataset broke
   assert.ok(out.some((l) => /\/rows\/5: row 6 has 4 cells but there are 5 columns/.test(l)), v.stdout);
   assert.match(v.stdout, /problem\(s\) in 1 of 1 dataset\(s\)/);
 });
+
+test('validate without arguments picks the datasets changed against origin/main, plus new files', async () => {
+  const { changedDatasets } = await import('../../scripts/lib/importers/validate-cli.mjs');
+  const repo = tempDir('contrib-git-');
+  const g = (...args) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.org', ...args], { cwd: repo, encoding: 'utf8' });
+  mkdirSync(join(repo, '_data/datasets'), { recursive: true });
+  for (const n of ['a', 'b', 'c']) writeFileSync(join(repo, `_data/datasets/${n}.json`), '{}\n');
+  g('init', '-q', '-b', 'main');
+  g('add', '.');
+  g('commit', '-q', '-m', 'base');
+  // A pull request branch: b changed and committed, c changed but not committed, d new, a untouched.
+  g('update-ref', 'refs/remotes/origin/main', 'HEAD');
+  g('checkout', '-q', '-b', 'contribution');
+  writeFileSync(join(repo, '_data/datasets/b.json'), '{"changed": true}\n');
+  g('commit', '-q', '-am', 'change b');
+  writeFileSync(join(repo, '_data/datasets/c.json'), '{"changed": true}\n');
+  writeFileSync(join(repo, '_data/datasets/d.json'), '{}\n');
+  writeFileSync(join(repo, 'notes.json'), '{}\n');
+  const rel = (files) => files.map((f) => f.slice(repo.length + 1));
+  assert.deepEqual(rel(changedDatasets(repo)), ['_data/datasets/b.json', '_data/datasets/c.json', '_data/datasets/d.json']);
+  rmSync(repo, { recursive: true, force: true });
+});

@@ -11,29 +11,29 @@ import { chartRenderProblems } from './render-check.mjs';
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const REL_DIR = '_data/datasets';
 
-function git(args) {
+function git(args, root = ROOT) {
   try {
-    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch { return null; }
 }
 
 // The commit to compare with: the pull request's base branch on CI, else origin/main, else HEAD.
-export function baseRef() {
+export function baseRef(root = ROOT) {
   const candidates = [process.env.GITHUB_BASE_REF && `origin/${process.env.GITHUB_BASE_REF}`, 'origin/main', 'HEAD'].filter(Boolean);
   for (const ref of candidates) {
-    if (git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]) === null) continue;
+    if (git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], root) === null) continue;
     if (ref === 'HEAD') return 'HEAD';
-    return git(['merge-base', 'HEAD', ref]) || ref;
+    return git(['merge-base', 'HEAD', ref], root) || ref;
   }
   return null;
 }
 
-export function changedDatasets() {
-  const base = baseRef();
+export function changedDatasets(root = ROOT) {
+  const base = baseRef(root);
   const names = new Set();
-  if (base) for (const f of (git(['diff', '--name-only', '--diff-filter=ACMR', base, '--', REL_DIR]) || '').split('\n')) if (f) names.add(f);
-  for (const f of (git(['ls-files', '--others', '--exclude-standard', '--', REL_DIR]) || '').split('\n')) if (f) names.add(f);
-  return [...names].filter((f) => f.endsWith('.json') && existsSync(join(ROOT, f))).sort().map((f) => join(ROOT, f));
+  if (base) for (const f of (git(['diff', '--name-only', '--diff-filter=ACMR', base, '--', REL_DIR], root) || '').split('\n')) if (f) names.add(f);
+  for (const f of (git(['ls-files', '--others', '--exclude-standard', '--', REL_DIR], root) || '').split('\n')) if (f) names.add(f);
+  return [...names].filter((f) => f.endsWith('.json') && existsSync(join(root, f))).sort().map((f) => join(root, f));
 }
 
 // Checks the importer adds on top of the format: raw output that the dataset says is in the repository must be there.
