@@ -65,6 +65,17 @@ test('wrk timeout with the Lua report: -nan% and zero latency become TIMEOUT, ex
   assert.equal(cell(ds, 0, 'requests_per_s'), 0.33);
 });
 
+test('wrk without --latency: no percentile columns, the chart spreads mean to max', async () => {
+  const ds = imp('wrk', ['wrk-no-latency-flag.txt'], 'fx-wrk-plain');
+  await assertValid(ds);
+  assert.ok(!ds.columns.some((c) => /^p\d/.test(c.key)), 'no percentile columns without --latency');
+  assert.equal(cell(ds, 0, 'latency_mean_ms'), 3.4);
+  assert.equal(cell(ds, 0, 'latency_max_ms'), 73.37);
+  assert.deepEqual(ds.charts[0].columns, ['run', 'latency_mean_ms', 'latency_max_ms']);
+  assert.equal(cell(ds, 0, 'duration_s'), 1);
+  assert.equal(cell(ds, 0, 'read_mib'), 2.18);
+});
+
 test('wrk refused: a run that never connected is one row of CONNECT-FAILED', async () => {
   const r = wrk.parse(fixture('wrk-refused.txt'));
   assert.equal(r.error, 'unable to connect: Connection refused');

@@ -110,9 +110,10 @@ export function toDataset(inputs, opts) {
   const summary = best
     ? `${runs.length === 1 ? 'The run' : `Best of ${runs.length} runs`} reached ${fmt(best.rps)} req/s with ${best.connections} connections${p99(best) !== undefined ? `, 99th percentile latency ${fmt(p99(best), 3)} ms` : ''}${totalErrors ? `; ${totalErrors} requests failed or errored across the runs` : ''}.`
     : `No run completed a measurable request (${runs.map((r) => r.error || (r.socket.timeout ? 'timeouts' : 'no response')).join(', ')}).`;
+  // Without --latency wrk gives only mean, stdev and max: the spread is then mean → max.
   const statCols = [
     ...(anyLua ? [{ key: 'latency_min_ms', label: 'min' }] : []),
-    ...pcts.map(([, key, label]) => ({ key, label })),
+    ...(pcts.length ? pcts.map(([, key, label]) => ({ key, label })) : [{ key: 'latency_mean_ms', label: 'mean' }]),
     { key: 'latency_max_ms', label: 'max' },
   ];
   const charts = [
