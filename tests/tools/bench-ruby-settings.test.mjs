@@ -74,6 +74,24 @@ test('two settings x 2 runs: interleaved with a recorded seed, valid dataset, no
   assert.deepEqual(processesIn(dir), [], 'every Puma was stopped');
 });
 
+test('a configuration that cannot boot is recorded as FAIL and shown in the chart', async () => {
+  const { dir, app } = fixture('brs-fail');
+  const settings = path.join(dir, 'settings.yml');
+  fs.writeFileSync(settings, 'configurations:\n  - name: fine\n    threads: 1\n  - name: broken\n    env: { RUBYOPT: "-rno_such_library_here" }\n');
+  const r = await run(BRS, ['--app', app, '--settings', settings, '--runs', '1', '--duration', '1', '--warmup', '5', '--out', path.join(dir, 'out'), '--id', 'brs-fail', '--quiet'], { timeoutMs: 120000 });
+  assert.equal(r.code, 0, r.stderr);
+  const { data, problems } = loadDataset(r.stdout);
+  assert.deepEqual(problems, [], JSON.stringify(problems, null, 2));
+  assert.deepEqual(data.failures.markers, ['FAIL']);
+  const broken = data.rows[col(data, 'config').indexOf('broken')];
+  assert.equal(broken[data.columns.findIndex((c) => c.key === 'rps_median')], 'FAIL');
+  assert.equal(col(data, 'runs_ok')[0], 1);
+  assert.match(JSON.stringify(data.charts[0].spec), /rps_median_failure/);
+  assert.match(data.summary, /spread_exceeds_difference=unknown/);
+  assert.ok(data.caveats.some((c) => /broken #1 \(FAIL: Puma exited during boot/.test(c)));
+  assert.deepEqual(processesIn(dir), []);
+});
+
 test('SIGTERM to the runner stops the Puma process group it started', async () => {
   const { dir, app } = fixture('brs-kill');
   const settings = path.join(dir, 'settings.yml');

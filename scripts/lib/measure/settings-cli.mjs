@@ -469,6 +469,12 @@ export function analyse(configs, results) {
   return { stats, pairs, spread_exceeds_difference: flag, sentence, within_noise_of: withinNoiseOf };
 }
 
+const MARKER_MEANING = {
+  FAIL: 'FAIL: no run of this configuration succeeded (Puma did not boot, the load tool failed, or more than 1% of requests failed).',
+  SKIPPED: 'SKIPPED: the configuration needs something not installed on this machine (jemalloc).',
+  'NOT RUN': 'NOT RUN: the time budget (--max-minutes) ran out before this configuration ran.',
+};
+
 function buildDataset(o) {
   const { resolved, results, analysis, runs, seed, schedule, toolName } = o;
   const markersUsed = new Set();
@@ -497,7 +503,7 @@ function buildDataset(o) {
       val(median(ok.map((r) => r.p90_ms)), 3),
       val(median(ok.map((r) => r.p99_ms)), 3),
       marker ? marker : Math.round(median(ok.map((r) => r.rss_peak))),
-      results.filter((r) => r.config === cfg.name && r.ok).reduce((a, r) => a + (r.errors || 0), 0),
+      marker ? marker : ok.reduce((a, r) => a + (r.errors || 0), 0),
       analysis.within_noise_of[cfg.name].length ? analysis.within_noise_of[cfg.name].join(', ') : (analysis.spread_exceeds_difference === null ? 'unknown' : 'none'),
     ];
   });
@@ -527,12 +533,14 @@ function buildDataset(o) {
     'Each run boots a fresh Puma, so every run includes the same warm-up but none benefits from a previous run\'s caches.',
     'YJIT and jemalloc columns record what a process with the configuration\'s environment actually got; GC variables are passed as set and are not read back.',
   ];
-  if (runs < 3) caveats.push(`Only ${runs} run(s) per configuration: the spread is a rough estimate. Rails Ruby Bench used 30 or more.`);
+  if (runs < 3) caveats.push(`Only ${runs} run(s) per configuration: the spread is a rough estimate at best. The Rails Ruby Bench posts used 11 to 90 runs per configuration.`);
   const failed = results.filter((r) => !r.ok);
   if (failed.length) caveats.push(`Runs not counted: ${failed.map((r) => `${r.config} #${r.run} (${r.failure}: ${r.reason})`).join('; ')}.`.slice(0, 2000));
   const best = analysis.stats.filter((s) => s.n).sort((a, b) => b.median - a.median);
   const flagText = flag === null ? 'spread versus difference could not be judged' : flag ? 'the run-to-run spread exceeds the difference between some configurations' : 'the run-to-run spread is smaller than every difference between configurations';
-  const summary = best.length
+  const summary = best.length === 1
+    ? `Only ${best[0].name} completed runs (median ${best[0].median.toFixed(1)} req/s over ${best[0].n} run(s)); spread_exceeds_difference=unknown: nothing to compare it with.`
+    : best.length
     ? `Median throughput ranged from ${best[best.length - 1].median.toFixed(1)} req/s (${best[best.length - 1].name}) to ${best[0].median.toFixed(1)} req/s (${best[0].name}) over ${runs} interleaved run(s) each; spread_exceeds_difference=${flag === null ? 'unknown' : flag}: ${flagText}.`
     : `No configuration completed a run; spread_exceeds_difference=unknown.`;
   const loadText = toolName === 'wrk'
@@ -581,7 +589,7 @@ function buildDataset(o) {
     columns,
     rows,
     failures: markers.length
-      ? { markers, meaning: 'FAIL: no run of this configuration succeeded (boot failure, load tool failure or more than 1% failed requests). SKIPPED: the configuration needs something not installed here (jemalloc). NOT RUN: the time budget ran out. Details per run in the raw runs.csv.' }
+      ? { markers, meaning: `${markers.map((m) => MARKER_MEANING[m]).join(' ')} Details per run in the raw runs.csv.` }
       : { markers: [], meaning: 'no failures' },
     errata: [],
     caveats,
