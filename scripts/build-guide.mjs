@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Bundles the wizard page (guide/ui/main.mjs + engine + the d3 modules it imports) into
-// assets/generated/guide.js, and writes the default-answers bundle (.zip and .tar.gz) that the
+// assets/generated/guide.js, writes the engine's text catalog as assets/generated/guide-catalog.json, and writes the default-answers bundle (.zip and .tar.gz) that the
 // page links to for readers without JavaScript. Prints the JavaScript size (raw and gzip) and
 // fails when the gzip size is over the 40 KB budget of issue 3.
 // Usage: node scripts/build-guide.mjs [--quiet]
@@ -48,6 +48,10 @@ export async function buildGuide({ quiet = false } = {}) {
   const answers = engine.parseAnswers({}).answers;
   const generated = engine.generate(answers, { date, permalink });
   const files = bundleFiles(generated, answers, { permalink, date, version: engine.GENERATOR_VERSION, questions: engine.QUESTIONS });
+  // The engine's words as JSON: the page fetches them (core.mjs + setCatalog) instead of bundling catalog.mjs.
+  const catalogJson = JSON.stringify(engine.CATALOG);
+  writeFileSync(join(OUT, 'guide-catalog.json'), catalogJson);
+  const catalogGzip = gzipSync(catalogJson, { level: 9 }).length;
   const root = 'scaling-rails-config';
   writeFileSync(join(OUT, 'guide/scaling-rails-config-default.zip'), zip(files, { root }));
   writeFileSync(join(OUT, 'guide/scaling-rails-config-default.tar.gz'), await tarGz(files, { root }));
@@ -55,10 +59,10 @@ export async function buildGuide({ quiet = false } = {}) {
   const inputs = Object.entries(result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].inputs)
     .map(([file, v]) => ({ file, bytes: v.bytesInOutput }))
     .sort((a, b) => b.bytes - a.bytes);
-  const report = { raw: js.length, gzip: gz, budget: BUDGET_GZIP, files: files.length, inputs };
+  const report = { raw: js.length, gzip: gz, budget: BUDGET_GZIP, catalog: { raw: Buffer.byteLength(catalogJson), gzip: catalogGzip }, files: files.length, inputs };
   writeFileSync(join(OUT, 'guide-size.json'), JSON.stringify(report, null, 2) + '\n');
   if (!quiet) {
-    console.log(`build-guide: assets/generated/guide.js ${js.length} B raw, ${gz} B gzip (budget ${BUDGET_GZIP} B); default bundle ${files.length} files`);
+    console.log(`build-guide: assets/generated/guide.js ${js.length} B raw, ${gz} B gzip (budget ${BUDGET_GZIP} B); catalog JSON ${report.catalog.raw} B raw, ${catalogGzip} B gzip; default bundle ${files.length} files`);
   }
   if (gz > BUDGET_GZIP) throw new Error(`guide.js is ${gz} B gzip, over the ${BUDGET_GZIP} B budget`);
   return report;

@@ -139,18 +139,68 @@ export function tokenize(language, text) {
   return out;
 }
 
-/** A DocumentFragment of spans/text nodes for `text`. */
-export function highlight(language, text) {
-  const frag = document.createDocumentFragment();
+function nodesFor(language, text) {
+  const nodes = [];
   for (const [type, t] of tokenize(language, text)) {
     if (!type) {
-      frag.append(document.createTextNode(t));
+      nodes.push(document.createTextNode(t));
     } else {
       const span = document.createElement('span');
       span.className = 'hl-' + type;
       span.textContent = t;
-      frag.append(span);
+      nodes.push(span);
     }
   }
+  return nodes;
+}
+
+/** A DocumentFragment of spans/text nodes for `text`. */
+export function highlight(language, text) {
+  const frag = document.createDocumentFragment();
+  frag.append(...nodesFor(language, text));
   return frag;
+}
+
+/**
+ * Updates the highlighted content of `code` to `text`, touching only the lines that changed
+ * (an answer change usually alters the header comment and a few settings). Lines are tokenized
+ * one by one; `code._lines` keeps [{text, nodes}] between calls.
+ */
+export function updateHighlight(code, language, text) {
+  const next = String(text).split('\n');
+  let old = code._lines;
+  if (!old || code._lang !== language) {
+    code.replaceChildren();
+    old = [];
+  }
+  let start = 0;
+  while (start < old.length && start < next.length && old[start].text === next[start]) start++;
+  let endOld = old.length;
+  let endNew = next.length;
+  while (endOld > start && endNew > start && old[endOld - 1].text === next[endNew - 1]) {
+    endOld--;
+    endNew--;
+  }
+  for (let i = start; i < endOld; i++) for (const n of old[i].nodes) n.remove();
+  const anchor = endOld < old.length ? old[endOld].nodes[0] : null;
+  const fresh = [];
+  const frag = document.createDocumentFragment();
+  for (let i = start; i < endNew; i++) {
+    const nodes = nodesFor(language, next[i]);
+    // Every line but the last ends with its own newline node, so a line's nodes are never empty.
+    nodes.push(document.createTextNode(i < next.length - 1 ? '\n' : ''));
+    frag.append(...nodes);
+    fresh.push({ text: next[i], nodes });
+  }
+  code.insertBefore(frag, anchor);
+  code._lines = old.slice(0, start).concat(fresh, old.slice(endOld));
+  code._lang = language;
+  // Fresh and suffix lines already end right; only the old last line, if it is now followed by new
+  // lines, must gain its newline.
+  const lines = code._lines;
+  if (start > 0 && start <= lines.length) {
+    const nodes = lines[start - 1].nodes;
+    const want = start - 1 < lines.length - 1 ? '\n' : '';
+    if (nodes[nodes.length - 1].data !== want) nodes[nodes.length - 1].data = want;
+  }
 }

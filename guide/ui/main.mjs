@@ -2,7 +2,9 @@
 // answers in the URL (history.replaceState), re-renders files, advice,
 // warnings and pictures on every change, and offers the bundle downloads.
 // Nothing from the URL or the engine is ever parsed as HTML.
-import { GENERATOR_VERSION, QUESTIONS, parseAnswers, generate, toQuery, fromQuery } from '../engine/index.mjs';
+// core.mjs is the engine without its words; the catalog (every reason, warning and piece of
+// advice) is fetched as JSON and installed with setCatalog, which keeps the page's JavaScript small.
+import { GENERATOR_VERSION, QUESTIONS, parseAnswers, generate, toQuery, fromQuery, setCatalog } from '../engine/core.mjs';
 import { h, basePath } from './dom.mjs';
 import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
 import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText } from './output.mjs';
@@ -41,8 +43,29 @@ function today() {
   return new Date().toISOString().slice(0, 10);
 }
 
-export function start(root) {
+async function loadCatalog(root) {
+  const url = root.getAttribute('data-catalog');
+  if (!url) throw new Error('no data-catalog on the page');
+  const res = await fetch(url, { credentials: 'same-origin' });
+  if (!res.ok) throw new Error(`the texts of the wizard (${url}) could not be loaded: HTTP ${res.status}`);
+  const catalog = await res.json();
+  if (!catalog || typeof catalog !== 'object' || Array.isArray(catalog)) throw new Error('the texts of the wizard are not a JSON object');
+  setCatalog(catalog);
+}
+
+export async function start(root) {
   const base = basePath(root);
+  try {
+    await loadCatalog(root);
+  } catch (err) {
+    const box = $('guide-error');
+    box.textContent = 'The wizard could not start: ' + String((err && err.message) || err)
+      + '. The default bundle and the command-line version below still work.';
+    box.hidden = false;
+    $('guide-app').hidden = false;
+    document.documentElement.setAttribute('data-guide', 'failed');
+    return null;
+  }
   const form = $('guide-form');
   const el = {
     app: $('guide-app'),
@@ -89,13 +112,16 @@ export function start(root) {
       window.__guideRenderMs = performance.now() - t0;
       return window.__guideRenderMs;
     }
+    const t1 = performance.now();
     state.result = result;
     const files = result.files || [];
     const advice = result.advice || [];
     const warnings = result.warnings || [];
     renderWarnings(el.warnings, warnings, base);
     renderAdvice(el.advice, advice, base, checked);
+    const t2 = performance.now();
     renderFiles(el.toc, el.files, files, onCopy);
+    const t3 = performance.now();
     const model = result.model || {};
     const labels = {
       proxy: answers.proxy === 'none' ? 'No proxy' : optionLabel('proxy', answers.proxy),
@@ -112,10 +138,26 @@ export function start(root) {
       + `— generator ${GENERATOR_VERSION}.`;
     el.permalink.href = state.permalink;
     el.permalink.textContent = state.permalink;
-    const url = location.pathname + (state.permalink.includes('?') ? state.permalink.slice(state.permalink.indexOf('?')) : '') + location.hash;
-    if (url !== location.pathname + location.search + location.hash) history.replaceState(null, '', url);
-    window.__guideRenderMs = performance.now() - t0;
+    scheduleUrl();
+    const t4 = performance.now();
+    window.__guideRenderMs = t4 - t0;
+    window.__guideRenderParts = { generate: t1 - t0, lists: t2 - t1, files: t3 - t2, pictures: t4 - t3 };
     return window.__guideRenderMs;
+  }
+
+  // history.replaceState costs milliseconds (a round trip to the browser process) and browsers
+  // throttle bursts of it, so the address bar follows the answers shortly after the last change.
+  let urlTimer = 0;
+  function syncUrl() {
+    clearTimeout(urlTimer);
+    urlTimer = 0;
+    const q = state.permalink.indexOf('?');
+    const url = location.pathname + (q >= 0 ? state.permalink.slice(q) : '') + location.hash;
+    if (url !== location.pathname + location.search + location.hash) history.replaceState(null, '', url);
+  }
+  function scheduleUrl() {
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(syncUrl, 150);
   }
 
   function onCopy(section, button) {
@@ -185,6 +227,7 @@ export function start(root) {
   window.__guide = {
     render: (answers) => render(parseAnswers(answers).answers),
     applyQuery,
+    syncUrl,
     bundleFiles: () => bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS }),
     get answers() {
       return { ...state.answers };

@@ -15,6 +15,11 @@ export async function enableOffline(base) {
       const u = new URL(el.href || el.src, location.href);
       if (u.origin === location.origin) urls.add(u.pathname + u.search);
     }
+    // Everything else the page fetched so far (the catalog JSON, fonts…).
+    for (const entry of performance.getEntriesByType('resource')) {
+      const u = new URL(entry.name, location.href);
+      if (u.origin === location.origin && !u.pathname.endsWith('/sw.js')) urls.add(u.pathname + u.search);
+    }
     return await new Promise((resolve) => {
       const channel = new MessageChannel();
       const timer = setTimeout(() => resolve(false), 15000);

@@ -2,7 +2,12 @@
 // highlighted block per generated file with a copy button. Only text nodes and
 // createElement; links pass safeHref().
 import { h, safeHref } from './dom.mjs';
-import { highlight } from './highlight.mjs';
+import { updateHighlight } from './highlight.mjs';
+
+/** Text with `code` spans (the engine's texts use Markdown backticks) as text nodes and <code>. */
+export function inline(text) {
+  return String(text).split(/(`[^`\n]+`)/).map((part) => (part.length > 2 && part.startsWith('`') && part.endsWith('`') ? h('code', null, part.slice(1, -1)) : part));
+}
 
 const SEVERITIES = new Set(['error', 'warning', 'info']);
 
@@ -22,7 +27,7 @@ export function renderWarnings(el, warnings, base) {
       const sev = SEVERITIES.has(w.severity) ? w.severity : 'warning';
       return h('li', { class: 'guide-warning sev-' + sev },
         h('strong', { class: 'guide-sev' }, sev === 'error' ? 'Will not work: ' : sev === 'info' ? 'Note: ' : 'Warning: '),
-        String(w.message || ''),
+        inline(w.message || ''),
         evidenceList(w.evidence, base));
     }),
   );
@@ -36,9 +41,11 @@ export function renderAdvice(el, advice, base, checked) {
       const id = 'guide-advice-' + i;
       const box = h('input', { type: 'checkbox', id, 'data-advice': String(a.id) });
       box.checked = checked.has(String(a.id));
-      return h('li', { class: 'guide-advice-item' },
-        h('div', { class: 'guide-advice-head' }, box, h('label', { for: id }, String(a.title || a.id))),
-        a.body ? h('p', null, String(a.body)) : null,
+      const na = a.applies === false;
+      return h('li', { class: 'guide-advice-item' + (na ? ' guide-advice-na' : '') },
+        h('div', { class: 'guide-advice-head' }, box, h('label', { for: id }, String(a.title || a.id),
+          na ? h('span', { class: 'guide-na' }, ' (does not apply to these versions)') : null)),
+        a.body ? h('p', null, inline(a.body)) : null,
         evidenceList(a.evidence, base));
     }),
   );
@@ -72,7 +79,7 @@ export function renderFiles(toc, list, files, onCopy) {
     const code = sec.querySelector('pre code');
     if (sec._content !== content || sec._lang !== lang) {
       code.className = 'language-' + lang.replace(/[^a-z0-9_-]/gi, '');
-      code.replaceChildren(highlight(lang, content));
+      updateHighlight(code, lang, content);
       sec._content = content;
       sec._lang = lang;
     }

@@ -8,7 +8,9 @@ import { select } from 'd3-selection';
 const W = 720;
 const MAX_ROWS = 8; // processes drawn per host
 const MAX_COLS = 16; // threads drawn per process
-const fmt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '?');
+// Thousands separators by hand: toLocaleString builds a formatter per call and costs milliseconds.
+const fmt = (n) => (Number.isFinite(n) ? String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : '?');
+const clip = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 const num = (n, d = 0) => (Number.isFinite(Number(n)) ? Number(n) : d);
 
 function ensure(parent, tag, cls) {
@@ -85,13 +87,15 @@ export function drawRequestPath(container, model, answers, labels) {
   const g = ensure(svg, 'g', 'pic-path');
   const mid = top + appH / 2;
 
-  box(g, 'pic-clients', 4, mid - 24, 84, 48, ['Clients']);
-  arrow(g, 'a1', 88, mid, 112, mid);
-  box(g, 'pic-proxy', 114, mid - 32, 118, 64, [labels.proxy, labels.proxyVersion]);
-  arrow(g, 'a2', 232, mid, 256, mid);
+  // Columns: clients, proxy, app hosts, pool, database (x, width).
+  const C = { cl: [4, 70], px: [94, 104], app: [222, 236], pool: [482, 78], db: [584, 132] };
+  const right = (k) => C[k][0] + C[k][1];
+  box(g, 'pic-clients', C.cl[0], mid - 24, C.cl[1], 48, ['Clients']);
+  arrow(g, 'a1', right('cl'), mid, C.px[0] - 2, mid);
+  box(g, 'pic-proxy', C.px[0], mid - 32, C.px[1], 64, [labels.proxy, labels.proxyVersion]);
+  arrow(g, 'a2', right('px'), mid, C.app[0] - 2, mid);
 
-  const appX = 258;
-  const appW = 250;
+  const [appX, appW] = C.app;
   const app = box(g, 'pic-app', appX, top, appW, appH,
     [`${labels.server} × ${hosts} host${hosts === 1 ? '' : 's'}`, `${processes} process${processes === 1 ? '' : 'es'} × ${threads} thread${threads === 1 ? '' : 's'}`]);
   app.classed('pic-stack', hosts > 1);
@@ -113,10 +117,10 @@ export function drawRequestPath(container, model, answers, labels) {
   ensure(app, 'text', 'pic-more').attr('class', 'pic-more pic-sub').attr('x', appX + appW / 2)
     .attr('y', top + appH - 8).attr('text-anchor', 'middle').text(more.join(', '));
 
-  arrow(g, 'a3', appX + appW, mid, appX + appW + 24, mid);
-  box(g, 'pic-pool', appX + appW + 26, mid - 32, 86, 64, ['Pool', `${fmt(pool)} / process`]);
-  arrow(g, 'a4', appX + appW + 112, mid, appX + appW + 136, mid);
-  box(g, 'pic-db', appX + appW + 138, mid - 32, W - (appX + appW + 138) - 4, 64, [labels.database, labels.databaseVersion])
+  arrow(g, 'a3', right('app'), mid, C.pool[0] - 2, mid);
+  box(g, 'pic-pool', C.pool[0], mid - 32, C.pool[1], 64, ['Pool', `${fmt(pool)} / process`]);
+  arrow(g, 'a4', right('pool'), mid, C.db[0] - 2, mid);
+  box(g, 'pic-db', C.db[0], mid - 32, C.db[1], 64, [labels.database, labels.databaseVersion])
     .classed('pic-over', over);
 
   // Connections gauge: needed against max_connections.
@@ -147,7 +151,7 @@ export function drawMemory(container, model) {
   const ram = num(model.ram_mb);
   const total = items.reduce((s, m) => s + m.mb, 0);
   const over = ram > 0 && total > ram;
-  const legendRows = Math.ceil(items.length / 3);
+  const legendRows = Math.ceil(items.length / 2);
   const height = 78 + legendRows * 22 + 10;
   const desc = `Estimated memory use ${fmt(total)} MB of ${fmt(ram)} MB RAM`
     + (over ? ', over the budget' : '') + ': ' + items.map((m) => `${m.label} ${fmt(m.mb)} MB`).join(', ') + '.';
@@ -185,8 +189,8 @@ export function drawMemory(container, model) {
       e.append('text');
       return e;
     })
-    .attr('transform', (d) => `translate(${4 + (d.i % 3) * 240},${82 + Math.floor(d.i / 3) * 22})`);
+    .attr('transform', (d) => `translate(${4 + (d.i % 2) * 360},${82 + Math.floor(d.i / 2) * 22})`);
   legend.select('rect').attr('class', (d) => 'pic-c' + (d.i % 6)).attr('y', 0);
-  legend.select('text').attr('class', 'pic-sub').attr('x', 18).attr('y', 11).text((d) => `${d.label}: ${fmt(d.mb)} MB`);
+  legend.select('text').attr('class', 'pic-sub').attr('x', 18).attr('y', 11).text((d) => `${clip(d.label, 46)}: ${fmt(d.mb)} MB`);
   return { over, desc };
 }
