@@ -30,7 +30,7 @@ test('two settings x 2 runs: interleaved with a recorded seed, valid dataset, no
     '',
   ].join('\n'));
   const out = path.join(dir, 'out');
-  const args = ['--app', app, '--settings', settings, '--runs', '2', '--duration', '1', '--warmup', '20', '--connections', '2', '--seed', '1234', '--out', out, '--id', 'brs-test'];
+  const args = ['--no-validate', '--app', app, '--settings', settings, '--runs', '2', '--duration', '1', '--warmup', '20', '--connections', '2', '--seed', '1234', '--out', out, '--id', 'brs-test'];
   const r = await run(BRS, args, { timeoutMs: 150000 });
   assert.equal(r.code, 0, r.stderr);
   const { data, problems } = loadDataset(r.stdout);
@@ -78,7 +78,7 @@ test('a configuration that cannot boot is recorded as FAIL and shown in the char
   const { dir, app } = fixture('brs-fail');
   const settings = path.join(dir, 'settings.yml');
   fs.writeFileSync(settings, 'configurations:\n  - name: fine\n    threads: 1\n  - name: broken\n    env: { RUBYOPT: "-rno_such_library_here" }\n');
-  const r = await run(BRS, ['--app', app, '--settings', settings, '--runs', '1', '--duration', '1', '--warmup', '5', '--out', path.join(dir, 'out'), '--id', 'brs-fail', '--quiet'], { timeoutMs: 120000 });
+  const r = await run(BRS, ['--no-validate', '--app', app, '--settings', settings, '--runs', '1', '--duration', '1', '--warmup', '5', '--out', path.join(dir, 'out'), '--id', 'brs-fail', '--quiet'], { timeoutMs: 120000 });
   assert.equal(r.code, 0, r.stderr);
   const { data, problems } = loadDataset(r.stdout);
   assert.deepEqual(problems, [], JSON.stringify(problems, null, 2));

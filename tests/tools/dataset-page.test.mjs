@@ -29,13 +29,13 @@ test('datasets from all three tools build into dataset pages with charts', async
   const work = tmpDir('tools-site');
   const out = path.join(work, 'measurements');
 
-  const mm = await run(tool('measure-memory'), ['--interval', '0.1', '--out', out, '--id', 'page-test-memory', '--quiet', '--', 'ruby', '-e', 's = "z" * 10_000_000; sleep 0.5']);
+  const mm = await run(tool('measure-memory'), ['--interval', '0.1', '--out', out, '--id', 'page-test-memory', '--quiet', '--no-validate', '--', 'ruby', '-e', 's = "z" * 10_000_000; sleep 0.5']);
   assert.equal(mm.code, 0, mm.stderr);
-  const bh = await run(tool('bench-host'), ['--quick', '--runs', '1', '--size-mb', '2', '--out', out, '--id', 'page-test-host', '--quiet'], { timeoutMs: 90000 });
+  const bh = await run(tool('bench-host'), ['--quick', '--runs', '1', '--size-mb', '2', '--out', out, '--id', 'page-test-host', '--quiet', '--no-validate'], { timeoutMs: 90000 });
   assert.equal(bh.code, 0, bh.stderr);
   const settings = path.join(work, 'settings.yml');
   fs.writeFileSync(settings, 'configurations:\n  - name: baseline\n    threads: 1\n');
-  const brs = await run(tool('bench-ruby-settings'), ['--app', path.join(ROOT, 'scripts/examples/hello.ru'), '--settings', settings, '--runs', '1', '--duration', '1', '--warmup', '10', '--out', out, '--id', 'page-test-settings', '--quiet'], { timeoutMs: 120000 });
+  const brs = await run(tool('bench-ruby-settings'), ['--app', path.join(ROOT, 'scripts/examples/hello.ru'), '--settings', settings, '--runs', '1', '--duration', '1', '--warmup', '10', '--out', out, '--id', 'page-test-settings', '--quiet', '--no-validate'], { timeoutMs: 120000 });
   assert.equal(brs.code, 0, brs.stderr);
 
   const site = path.join(work, 'site');

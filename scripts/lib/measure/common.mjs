@@ -76,9 +76,12 @@ export function parseArgs(argv, spec) {
 export const COMMON_SPEC = {
   author: { type: 'string' },
   topic: { type: 'string' },
+  'no-validate': { type: 'boolean' },
 };
 export const COMMON_HELP = `  --author NAME        who measured (default: git config user.name)
   --topic TOPIC        dataset topic from _data/vocabulary.json (default: %TOPIC%)
+  --no-validate        skip checking the dataset with scripts/lib/dataset-validate.mjs
+                       (saves a few seconds; run scripts/validate on it later)
 `;
 
 /** Apply --author/--topic; returns the topic to use. */
@@ -312,7 +315,8 @@ export async function validateIfPossible(file) {
   return mod.validateDataset({ file, text });
 }
 
-export async function reportValidation(toolName, file) {
+export async function reportValidation(toolName, file, opts = {}) {
+  if (opts['no-validate']) return 0;
   let problems;
   try {
     problems = await validateIfPossible(file);

@@ -267,7 +267,7 @@ export async function main(argv) {
       host: facts, results,
     });
     log(`finished in ${elapsedS.toFixed(1)} s`);
-    const problems = await reportValidation(TOOL, file);
+    const problems = await reportValidation(TOOL, file, opts);
     process.stdout.write(`${file}\n`);
     return problems ? 1 : 0;
   } finally {

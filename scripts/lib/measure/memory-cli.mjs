@@ -197,7 +197,7 @@ export async function main(argv) {
   const file = writeDataset(outDir, dataset, provenance);
   log(`total RSS of the tree: median ${formatBytes(summary.total.rss_median)}, peak ${formatBytes(summary.total.rss_peak)} (${summary.total.samples} samples)`);
   log(`wrote ${csvPath}`);
-  const problems = await reportValidation(TOOL, file);
+  const problems = await reportValidation(TOOL, file, opts);
   process.stdout.write(`${file}\n`);
   return problems ? 1 : 0;
 }

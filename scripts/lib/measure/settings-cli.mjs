@@ -374,7 +374,7 @@ export async function main(argv) {
     analysis, host: facts, results,
   });
   log(analysis.sentence);
-  const problems = await reportValidation(TOOL, file);
+  const problems = await reportValidation(TOOL, file, opts);
   process.stdout.write(`${file}\n`);
   return problems ? 1 : 0;
 }
