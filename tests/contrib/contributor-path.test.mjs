@@ -25,7 +25,7 @@ export function workedExample(markdown) {
 function repositoryFiles() {
   try {
     return execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
-      .split('\0').filter((f) => f && existsSync(join(ROOT, f)));
+      .split('\0').filter((f) => f && !/^(vendor|node_modules)\//.test(f) && existsSync(join(ROOT, f)));
   } catch {
     const out = [];
     const skip = new Set(['node_modules', 'vendor', '.git', '_site', 'tmp', '.jekyll-cache', '_datasets', 'generated']);
