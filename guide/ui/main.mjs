@@ -130,7 +130,9 @@ export async function start(root) {
       database: optionLabel('database', answers.database),
       databaseVersion: String(answers.database_version),
     };
-    const p = drawRequestPath(el.path, model, answers, labels);
+    const ids = new Set(warnings.map((w) => w.id));
+    const p = drawRequestPath(el.path, model, answers, labels,
+      { tooMany: ids.has('too-many-db-connections'), raised: ids.has('max-connections-raised') });
     el.pathText.textContent = p.desc;
     const m = drawMemory(el.mem, model);
     el.memText.textContent = m.desc;

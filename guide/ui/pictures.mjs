@@ -56,7 +56,7 @@ function svgRoot(container, id, height, title, desc) {
   return svg;
 }
 
-export function drawRequestPath(container, model, answers, labels) {
+export function drawRequestPath(container, model, answers, labels, flags = {}) {
   const processes = Math.max(0, Math.round(num(model.processes, 1)));
   const threads = Math.max(0, Math.round(num(model.threads, 1)));
   const hosts = Math.max(1, Math.round(num(model.app_hosts, 1)));
@@ -64,7 +64,7 @@ export function drawRequestPath(container, model, answers, labels) {
   const jobs = num(model.job_workers);
   const needed = num(model.connections_needed);
   const max = num(model.db_max_connections);
-  const over = max > 0 && needed > max;
+  const over = (max > 0 && needed > max) || Boolean(flags.tooMany);
   const rows = Math.min(processes, MAX_ROWS);
   const cols = Math.min(threads, MAX_COLS);
   const cell = 11;
@@ -74,7 +74,7 @@ export function drawRequestPath(container, model, answers, labels) {
   const height = top + appH + 96;
   const desc = `${labels.proxy} forwards requests to ${hosts} app host(s), each running ${processes} process(es) × ${threads} thread(s); `
     + `each process has a database pool of ${pool}. ${fmt(needed)} connections are needed of ${max ? fmt(max) : 'unknown'} max_connections`
-    + (over ? ' — over the limit.' : '.');
+    + (over ? ' — too many: see the warnings.' : '.');
   const svg = svgRoot(container, 'guide-pic-path', height, 'Request path', desc);
 
   let defs = svg.select('defs');
@@ -140,8 +140,10 @@ export function drawRequestPath(container, model, answers, labels) {
       + (max ? ` of max_connections ${fmt(max)}` : ''));
   ensure(gauge, 'text', 'pic-gauge-note').attr('class', 'pic-gauge-note pic-sub').classed('pic-over-text', over)
     .attr('x', 4).attr('y', gy + 38)
-    .text(over ? `Over the limit by ${fmt(needed - max)}: see the warnings.`
-      : max ? `${fmt(max - needed)} spare for consoles, migrations and monitoring.` : '');
+    .text(needed > max && max > 0 ? `Over the limit by ${fmt(needed - max)}: see the warnings.`
+      : over ? 'More connections than the database handles well without a pooler: see the warnings.'
+        : max ? `${fmt(max - needed)} spare for consoles, migrations and monitoring`
+          + (flags.raised ? ' (max_connections raised above the default in the database config).' : '.') : '');
   return { over, desc };
 }
 

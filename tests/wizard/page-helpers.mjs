@@ -6,7 +6,8 @@ import { startStaticServer } from '../helpers/static-server.mjs';
 import { launchBrowser as launch } from '../helpers/browser.mjs';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
-export const SITE = join(ROOT, '_site');
+// GUIDE_SITE points the tests at another build of the site (development); CI uses _site.
+export const SITE = process.env.GUIDE_SITE || join(ROOT, '_site');
 
 export async function serveSite() {
   if (!existsSync(join(SITE, 'guide/index.html')) || !existsSync(join(SITE, 'assets/generated/guide.js'))) {

@@ -1,0 +1,282 @@
+// Wizard page in Chromium: static fallback, keyboard-only form filling, outputs equal the engine's,
+// highlighting, copy button, evidence links, d3 pictures, shareable URL, print view, dark mode,
+// strict CSP, the 40 KB gzip JavaScript budget, and offline use through the service worker.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as engine from '../../guide/engine/index.mjs';
+import { SITE, serveSite, launchBrowser, watch, openGuide } from './page-helpers.mjs';
+
+let server;
+let browser;
+let page;
+let problems;
+const scripts = new Map();
+
+before(async () => {
+  server = await serveSite();
+  browser = await launchBrowser();
+  page = browser.page;
+  problems = watch(page);
+  page.on('response', async (res) => {
+    if (res.request().resourceType() === 'script') scripts.set(res.url(), await res.body().catch(() => Buffer.alloc(0)));
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+function noTrouble() {
+  assert.deepEqual(problems.errors, [], 'uncaught page errors');
+  assert.deepEqual(problems.csp, [], 'CSP violations');
+  assert.deepEqual(problems.dialogs, [], 'dialogs');
+}
+
+/** What the engine produces for the page's current answers, date and permalink. */
+async function expected() {
+  const { answers, permalink } = await page.evaluate(() => ({
+    answers: window.__guide.answers,
+    permalink: document.getElementById('guide-permalink').href,
+  }));
+  const files = [...(await page.$$eval('.guide-file', (els) => els.map((e) => e.dataset.path)))];
+  const date = await page.evaluate(() => new Date().toISOString().slice(0, 10));
+  return { answers, permalink, files, result: engine.generate(answers, { date, permalink }) };
+}
+
+async function tabTo(id, max = 80) {
+  for (let i = 0; i < max; i++) {
+    if ((await page.evaluate(() => document.activeElement && document.activeElement.id)) === id) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached #${id}`);
+}
+
+test('static page: explanation, default bundle and CLI without JavaScript, no inline code', () => {
+  const html = readFileSync(join(SITE, 'guide/index.html'), 'utf8');
+  assert.match(html, /class="guide-static"/);
+  assert.match(html, /id="cli"/);
+  assert.match(html, /node guide\/cli\.mjs --answers/);
+  for (const ext of ['zip', 'tar.gz']) {
+    const m = html.match(new RegExp(`href="([^"]*scaling-rails-config-default\\.${ext.replace('.', '\\.')})"`));
+    assert.ok(m, `link to the default .${ext} bundle`);
+    assert.ok(existsSync(join(SITE, m[1])), `${m[1]} exists in _site`);
+  }
+  assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>/i, 'no inline <script> (JSON-LD data blocks do not run)');
+  assert.doesNotMatch(html, /\sstyle=|<style/i, 'no style attributes or blocks');
+  assert.doesNotMatch(html, /\son[a-z]+=/i, 'no event-handler attributes');
+  assert.match(html, /id="guide-app"[^>]*hidden/, 'the interactive part is hidden until the script runs');
+});
+
+test('the script replaces the fallback and builds a labelled form with a fieldset per group', async () => {
+  await openGuide(page, server.url);
+  assert.equal(await page.isVisible('.guide-static'), false);
+  assert.equal(await page.isVisible('#guide-app'), true);
+  const groups = [...new Set(engine.QUESTIONS.map((q) => q.group))];
+  assert.deepEqual(await page.$$eval('#guide-form fieldset > legend', (ls) => ls.map((l) => l.textContent)), groups);
+  for (const q of engine.QUESTIONS) {
+    const info = await page.evaluate((key) => {
+      const el = document.getElementById('q-' + key);
+      const label = el && document.querySelector(`label[for="q-${key}"]`);
+      return el && { tag: el.tagName, type: el.type, label: label && label.textContent, value: el.type === 'checkbox' ? el.checked : el.value };
+    }, q.key);
+    assert.ok(info, `control for ${q.key}`);
+    assert.equal(info.label, q.label);
+    assert.equal(info.tag, q.type === 'enum' ? 'SELECT' : 'INPUT');
+    assert.equal(String(info.value), String(q.default), `${q.key} starts at its default`);
+  }
+  assert.equal(await page.locator('#guide [style]').count(), 0, 'no style attributes in the rendered page');
+  noTrouble();
+});
+
+test('keyboard only: answers change the files, the URL, the pictures; outputs equal the engine', async () => {
+  await openGuide(page, server.url);
+  await page.locator('body').focus();
+  await tabTo('q-os');
+  // Tab order follows the questions.
+  const order = [];
+  for (let i = 0; i < engine.QUESTIONS.length; i++) {
+    order.push(await page.evaluate(() => document.activeElement.id));
+    await page.keyboard.press('Tab');
+  }
+  assert.deepEqual(order, engine.QUESTIONS.map((q) => 'q-' + q.key));
+
+  await page.keyboard.press('Shift+Tab'); // back into the form; now go to specific fields
+  await page.locator('#q-os').focus();
+  await tabTo('q-cores');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('8');
+  await tabTo('q-ruby_version');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('3.2');
+  await tabTo('q-server');
+  for (let i = 0; i < 10 && (await page.inputValue('#q-server')) !== 'unicorn'; i++) await page.keyboard.press('ArrowDown');
+  assert.equal(await page.inputValue('#q-server'), 'unicorn');
+  await tabTo('q-downloads');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Tab');
+
+  await page.waitForFunction(() => /server=unicorn/.test(location.search) && /ruby_version=3\.2/.test(location.search), null, { timeout: 5000 });
+  const search = new URL(page.url()).searchParams;
+  assert.equal(search.get('cores'), '8');
+  assert.equal(search.get('downloads'), 'true');
+
+  const { answers, permalink, files, result } = await expected();
+  assert.equal(answers.server, 'unicorn');
+  assert.equal(answers.cores, 8);
+  assert.equal(answers.downloads, true);
+  assert.deepEqual(files, result.files.map((f) => f.path));
+  assert.ok(files.some((p) => /unicorn/.test(p)), 'a unicorn config is offered');
+  const texts = await page.$$eval('.guide-file pre code', (cs) => cs.map((c) => c.textContent));
+  result.files.forEach((f, i) => {
+    assert.equal(texts[i], f.content, `${f.path} shows exactly the engine's content`);
+    assert.ok(f.content.includes(permalink), `${f.path} carries the permalink`);
+    assert.ok(f.content.includes(engine.GENERATOR_VERSION), `${f.path} names the generator version`);
+  });
+  assert.ok(await page.locator('.guide-file .hl-comment').count() > 10, 'comments highlighted');
+  assert.ok(await page.locator('.guide-file .hl-key').count() > 10, 'keys/directives highlighted');
+
+  // The checklist and warnings match the engine too.
+  assert.deepEqual(await page.$$eval('#guide-advice > li label', (ls) => ls.map((l) => l.textContent.replace(/ \(does not apply.*$/, ''))),
+    result.advice.map((a) => a.title));
+  assert.equal(await page.locator('#guide-warnings > li').count(), result.warnings.length);
+
+  // Pictures follow the model.
+  const m = result.model;
+  assert.equal(await page.locator('#guide-pic-path rect.pic-thread').count(), Math.min(m.processes, 8) * Math.min(m.threads, 16));
+  assert.equal(await page.locator('#guide-pic-mem rect.pic-seg').count(), m.memory.length);
+  assert.match(await page.textContent('#guide-pic-path .pic-gauge-title'), new RegExp(`${m.connections_needed} needed`));
+  noTrouble();
+});
+
+test('pictures update when the answers change, and flag too many connections', async () => {
+  await openGuide(page, server.url, '?cores=64&app_hosts=40&ram_gb=256');
+  const { result } = await expected();
+  assert.ok(result.warnings.some((w) => w.id === 'too-many-db-connections'), 'this case needs too many connections');
+  assert.equal(await page.locator('#guide-pic-path .pic-gauge-bar.pic-over').count(), 1);
+  assert.match(await page.textContent('#guide-pic-path-text'), /too many/);
+  await openGuide(page, server.url);
+  assert.equal(await page.locator('#guide-pic-path .pic-gauge-bar.pic-over').count(), 0, 'the default stack is fine');
+  await page.selectOption('#q-workload', 'cpu');
+  const after = (await expected()).result.model;
+  assert.equal(await page.locator('#guide-pic-path rect.pic-thread').count(), Math.min(after.processes, 8) * Math.min(after.threads, 16));
+  noTrouble();
+});
+
+test('the URL is shareable: opening it restores the answers', async () => {
+  await openGuide(page, server.url, '?server=passenger&database=mysql&adapter=mysql2&ram_gb=16');
+  await page.evaluate(() => window.__guide.syncUrl());
+  const url = page.url();
+  const other = await browser.context.newPage();
+  try {
+    await openGuide(other, url.replace(/^https?:\/\/[^/]+/, server.url).replace(/\/guide\/.*$/, ''), new URL(url).search);
+    assert.equal(await other.inputValue('#q-server'), 'passenger');
+    assert.equal(await other.inputValue('#q-database'), 'mysql');
+    assert.equal(await other.inputValue('#q-ram_gb'), '16');
+    assert.equal(await other.isVisible('#guide-url-notes'), false, 'a clean link shows no note');
+  } finally {
+    await other.close();
+  }
+});
+
+test('copy buttons put the file on the clipboard', async () => {
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await openGuide(page, server.url);
+  const button = page.locator('.guide-file .guide-copy').first();
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('.guide-file .guide-copy').textContent !== 'Copy');
+  assert.equal(await button.textContent(), 'Copied');
+  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(clip, await page.locator('.guide-file pre code').first().textContent());
+  assert.match(await page.textContent('#guide-status'), /Copied/);
+});
+
+test('evidence links are http(s) or site pages that exist', async () => {
+  for (const search of ['', '?ruby=ree&ruby_version=1.8.7&rails=2.3.5&server=thin&proxy=cherokee&kernel=2.6.32&database=mysql&adapter=mysql']) {
+    await openGuide(page, server.url, search);
+    const hrefs = await page.$$eval('.guide-evidence a', (as) => as.map((a) => a.getAttribute('href')));
+    assert.ok(hrefs.length > 5, 'the checklist cites evidence');
+    const bad = [];
+    for (const href of hrefs) {
+      if (/^https?:\/\//.test(href)) continue;
+      if (!href.startsWith('/') || href.startsWith('//')) {
+        bad.push(href);
+        continue;
+      }
+      const path = decodeURIComponent(href.split('#')[0]);
+      if (!existsSync(join(SITE, path, path.endsWith('/') ? 'index.html' : '')) && !existsSync(join(SITE, path + '.html'))) bad.push(href);
+    }
+    assert.deepEqual(bad, [], 'links that are neither http(s) nor an existing site page');
+    assert.equal(await page.locator('a[href^="javascript:" i], a[href^="data:" i]').count(), 0);
+  }
+});
+
+test('print view shows the checklist only; dark mode follows prefers-color-scheme', async () => {
+  await openGuide(page, server.url);
+  const lightBg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const darkBg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.notEqual(darkBg, lightBg);
+  const keyColour = (await page.$eval('.hl-key', (e) => getComputedStyle(e).color));
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.notEqual(await page.$eval('.hl-key', (e) => getComputedStyle(e).color), keyColour, 'highlight colours change too');
+  await page.emulateMedia({ media: 'print' });
+  try {
+    assert.equal(await page.isVisible('#guide-checklist'), true);
+    assert.equal(await page.isVisible('#guide-advice > li'), true);
+    for (const sel of ['.guide-questions', '.guide-files-section', '.guide-pictures', '.guide-actions']) {
+      assert.equal(await page.isVisible(sel), false, `${sel} is not printed`);
+    }
+  } finally {
+    await page.emulateMedia({ media: 'screen' });
+  }
+});
+
+test('the checklist ticks are kept across answer changes', async () => {
+  await openGuide(page, server.url);
+  const first = page.locator('#guide-advice input[type="checkbox"]').first();
+  await first.focus();
+  await page.keyboard.press('Space');
+  assert.equal(await first.isChecked(), true);
+  await page.selectOption('#q-proxy', 'caddy');
+  assert.equal(await page.locator('#guide-advice input[type="checkbox"]').first().isChecked(), true);
+});
+
+test('JavaScript on the page is at most 40 KB gzip', async () => {
+  scripts.clear();
+  await openGuide(page, server.url);
+  let gz = 0;
+  for (const body of scripts.values()) gz += gzipSync(body, { level: 9 }).length;
+  assert.ok(scripts.size >= 1, 'the page loads its script');
+  assert.ok(gz <= 40 * 1024, `JavaScript is ${gz} B gzip`);
+});
+
+test('an answer change re-renders everything within one frame (median)', async () => {
+  await openGuide(page, server.url);
+  const ms = await page.evaluate(() => {
+    const v = [];
+    for (let i = 0; i < 41; i++) v.push(window.__guide.render({ cores: String(1 + (i % 12)), server: i % 2 ? 'puma' : 'unicorn' }));
+    return v.sort((a, b) => a - b)[20];
+  });
+  assert.ok(ms < 16.7, `median render ${ms} ms`);
+});
+
+test('works offline once loaded (service worker)', async () => {
+  await openGuide(page, server.url);
+  await page.waitForSelector('html[data-guide-offline]', { timeout: 20000 });
+  assert.equal(await page.getAttribute('html', 'data-guide-offline'), 'ready');
+  await browser.context.setOffline(true);
+  try {
+    await openGuide(page, server.url, '?server=unicorn&cores=4');
+    assert.equal(await page.inputValue('#q-server'), 'unicorn');
+    assert.ok(await page.locator('.guide-file').count() > 3, 'files render offline');
+    assert.ok(await page.locator('#guide-advice > li').count() > 3, 'the checklist renders offline (catalog cached)');
+  } finally {
+    await browser.context.setOffline(false);
+  }
+  noTrouble();
+});
