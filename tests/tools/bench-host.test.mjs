@@ -50,6 +50,7 @@ test('bench-host rejects wrong invocations', async () => {
     [['--size-mb', '1.5'], /whole number/],
     [['quick'], /unexpected argument "quick"/],
     [['--fast'], /unknown option --fast/],
+    [['--', 'ls'], /unexpected arguments after --/],
   ];
   for (const [args, re] of cases) {
     const r = await run(BH, args, { timeoutMs: 20000 });

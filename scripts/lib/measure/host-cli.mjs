@@ -190,11 +190,12 @@ function versionOf(cmd, args, re) {
 }
 
 export async function main(argv) {
-  const { opts } = parseArgs(argv, SPEC);
+  const { opts, rest } = parseArgs(argv, SPEC);
   if (opts.help) {
     process.stdout.write(HELP);
     return 0;
   }
+  if (rest.length) throw new UsageError(`unexpected arguments after --: ${rest.join(' ')}`);
   for (const cmd of ['dd', 'gzip', 'xz']) {
     if (!which(cmd)) throw new UsageError(`"${cmd}" is not installed (Debian: coreutils, gzip, xz-utils)`);
   }

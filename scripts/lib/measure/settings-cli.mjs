@@ -208,11 +208,12 @@ function versions(env) {
 }
 
 export async function main(argv) {
-  const { opts } = parseArgs(argv, SPEC);
+  const { opts, rest } = parseArgs(argv, SPEC);
   if (opts.help) {
     process.stdout.write(HELP);
     return 0;
   }
+  if (rest.length) throw new UsageError(`unexpected arguments after --: ${rest.join(' ')}`);
   const topic = applyCommon(opts, 'ruby');
   if (!opts.app) throw new UsageError('--app FILE.ru is required (a Rack app, e.g. scripts/examples/hello.ru)');
   if (!opts.settings) throw new UsageError('--settings FILE.yml is required (see scripts/examples/settings.yml)');
