@@ -237,6 +237,7 @@ export async function main(argv) {
   const requests = opts.requests ?? 5000;
   const connections = opts.connections ?? 4;
   const warmupCount = opts.warmup ?? 200;
+  if (toolName === 'ab' && requests < connections) throw new UsageError(`ab needs at least as many requests (${requests}) as connections (${connections})`);
   const bootTimeout = opts['boot-timeout'] ?? 60;
   const maxMinutes = opts['max-minutes'] ?? 60;
   const seed = opts.seed ?? randomSeed();
