@@ -19,11 +19,13 @@ const nondecreasing = (xs) => xs.every((x, i) => i === 0 || x >= xs[i - 1]);
 
 test('ab: counts, connection times and percentiles match a real run', async () => {
   server.reset();
-  const ok = await runTool('ab', ['-n', '200', '-c', '4', `${server.url}/`]);
+  const gOk = join(dir, 'ab-c4.tsv');
+  const gErr = join(dir, 'ab-err.tsv');
+  const ok = await runTool('ab', ['-n', '200', '-c', '4', '-g', gOk, `${server.url}/`]);
   assert.equal(ok.code, 0, ok.output);
   const served = server.counts.total;
   server.reset();
-  const err = await runTool('ab', ['-n', '60', '-c', '3', `${server.url}/err`]);
+  const err = await runTool('ab', ['-n', '60', '-c', '3', '-g', gErr, `${server.url}/err`]);
   const errors500 = server.counts.errors;
   const ds = importDataset('ab', [input('c4', ok.output), input('err', err.output)], { id: 'test-ab-real', ...META });
   await assertValid(ds);
@@ -40,6 +42,19 @@ test('ab: counts, connection times and percentiles match a real run', async () =
   assert.ok(errors500 > 0);
   assert.equal(ds.method.tool, 'ab');
   assert.deepEqual(ds.charts.map((c) => c.id), ['latency-spread', 'throughput']);
+
+  // The -g files of the same runs: every request kept, consistent with the text report.
+  const { readFileSync } = await import('node:fs');
+  const samples = importDataset('ab', [{ label: 'c4', file: gOk, text: readFileSync(gOk, 'utf8') }, { label: 'err', file: gErr, text: readFileSync(gErr, 'utf8') }], { id: 'test-ab-samples', ...META });
+  await assertValid(samples);
+  const runOf = column(samples, 'run');
+  const totals = column(samples, 'total_ms').filter((_, i) => runOf[i] === 'c4');
+  assert.equal(totals.length, 200, 'one row per request');
+  assert.equal(Math.max(...totals), cell(ds, 0, 'total_max_ms'), 'longest sample = ab\'s Total max');
+  assert.equal(Math.min(...totals), cell(ds, 0, 'total_min_ms'), 'shortest sample = ab\'s Total min');
+  assert.equal(column(samples, 'run').filter((r) => r === 'err').length, 60);
+  assert.equal(samples.method.aggregation, 'raw samples');
+  assert.throws(() => importDataset('ab', [input('text', ok.output), { label: 'g', file: gOk, text: readFileSync(gOk, 'utf8') }], { id: 'x', ...META }), /not both/);
 });
 
 test('ab: a timeout stops the run and becomes TIMEOUT cells, not missing data', async () => {

@@ -48,7 +48,90 @@ export function parse(text) {
 
 const PCTS = ['50', '66', '75', '80', '90', '95', '98', '99', '100'];
 
+// ab -g FILE: one line per request (starttime, seconds, ctime, dtime, ttime, wait), times in whole ms.
+const GNUPLOT_HEADER = /^starttime\tseconds\tctime\tdtime\tttime\twait\s*$/;
+export function isGnuplot(text) {
+  return GNUPLOT_HEADER.test(text.split('\n', 1)[0]);
+}
+
+export function parseGnuplot(text) {
+  const lines = text.split('\n').slice(1).filter((l) => l.trim());
+  return lines.map((l, i) => {
+    const f = l.split('\t');
+    if (f.length !== 6) throw new Error(`ab -g file, line ${i + 2}: expected 6 tab-separated fields, found ${f.length}`);
+    const [, seconds, ctime, dtime, ttime, wait] = f.map((x) => x.trim());
+    return { request: i + 1, seconds: Number(seconds), ctime: Number(ctime), dtime: Number(dtime), ttime: Number(ttime), wait: Number(wait) };
+  });
+}
+
+function samplesDataset(inputs, opts) {
+  const runs = inputs.map((i) => ({ label: i.label, samples: parseGnuplot(i.text) }));
+  const columns = [
+    col('run', 'Run', 'string', null, 'Label of the ab -g file the row comes from.'),
+    col('request', 'Request', 'integer', 'count', 'Line in the ab -g file (ab writes the requests sorted by time).'),
+    col('start_s', 'Start (Unix time)', 'integer', 's', 'When the request started, whole seconds since 1970.'),
+    col('connect_ms', 'ctime', 'integer', 'ms', 'Time to connect.'),
+    col('processing_ms', 'dtime', 'integer', 'ms', 'Time from connected to done (ab\'s Processing).'),
+    col('total_ms', 'ttime', 'integer', 'ms', 'Total time of the request (ab\'s Total).'),
+    col('waiting_ms', 'wait', 'integer', 'ms', 'Time waiting for the first byte of the response (ab\'s Waiting).'),
+  ];
+  const rows = runs.flatMap((r) => r.samples.map((x) => [r.label, x.request, x.seconds, x.ctime, x.dtime, x.ttime, x.wait]));
+  if (!rows.length) throw new Error('the ab -g file has no requests');
+  const stats = runs.map((r) => {
+    const t = r.samples.map((x) => x.ttime).sort((a, b) => a - b);
+    const q = (p) => t[Math.min(t.length - 1, Math.ceil((p / 100) * t.length) - 1)];
+    return { label: r.label, n: t.length, median: q(50), p99: q(99), max: t[t.length - 1] };
+  });
+  const counts = [...new Set(stats.map((x) => x.n))];
+  const multi = runs.length > 1;
+  const chart = {
+    id: 'histogram',
+    title: 'Time per request: every request',
+    caption: 'How many requests took each time (ab -g samples, whole milliseconds); a long right tail means some users waited much longer than the median.',
+    alt: `Histogram of ${rows.length} request times from ApacheBench. ${stats.map((x) => `${x.label}: median ${x.median} ms, 99th percentile ${x.p99} ms, longest ${x.max} ms`).join('; ')}.`,
+    columns: ['run', 'request', 'total_ms'],
+    spec: {
+      width: 480,
+      height: multi ? 120 : 240,
+      mark: { type: 'bar' },
+      encoding: {
+        x: { field: 'total_ms', type: 'quantitative', bin: { maxbins: 40 }, title: 'Total time per request (ms)' },
+        y: { aggregate: 'count', type: 'quantitative', title: 'Requests' },
+        ...(multi ? { row: { field: 'run', type: 'nominal', sort: null, title: 'Run' } } : {}),
+      },
+    },
+  };
+  const version = toolVersion('ab', ['-V'], /Version (\S+)/);
+  return skeleton(opts, {
+    toolName: 'ApacheBench',
+    remote: false,
+    title: `ApacheBench: every request${multi ? ` (${runs.length} runs)` : ''}`,
+    summary: stats.map((x) => `${multi ? `${x.label}: ` : ''}half of the ${x.n} requests took at most ${x.median} ms, 99% at most ${x.p99} ms and the slowest ${x.max} ms`).join('; ') + '.',
+    location: inputs.map((i) => i.rawPath || i.file).join(', '),
+    rawOutput: inputs.map((i) => i.rawPath || i.file).join(', '),
+    measured: 'Connect, processing, waiting and total time of every single request of an ApacheBench run, from its -g (gnuplot) file.',
+    software: [{ name: 'ApacheBench', version: version || 'not stated' }],
+    method: {
+      tool: 'ab',
+      description: `ApacheBench with -g: one row per request${counts.length === 1 ? ` (${counts[0]} per run)` : ''}. The URL and concurrency are in the text report of the same run, which can be imported as its own dataset.`,
+      requests: counts.length === 1 ? counts[0] : null,
+      concurrency: null,
+      duration_s: null,
+      runs: 1,
+      aggregation: 'raw samples',
+      warmup: opts.warmup || 'not stated',
+    },
+    columns, rows,
+    failures: { markers: [], meaning: 'ab writes only completed requests to its -g file; failed and timed-out requests are counted in the text report of the same run, not here.' },
+    caveats: ['ab records times in whole milliseconds, so requests faster than 1 ms show as 0.'],
+    charts: [chart],
+  });
+}
+
 export function toDataset(inputs, opts) {
+  const g = inputs.filter((i) => isGnuplot(i.text)).length;
+  if (g === inputs.length) return samplesDataset(inputs, opts);
+  if (g > 0) throw new Error('give either ab text reports or ab -g files in one import, not both (import the -g files as their own dataset)');
   const runs = inputs.map((i) => ({ ...parse(i.text), label: i.label, file: i.file }));
   const markers = new Markers();
   const hasPct = runs.some((r) => Object.keys(r.percentiles).length);

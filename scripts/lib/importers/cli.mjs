@@ -10,7 +10,8 @@ One FILE per run; each becomes one row (hyperfine: one row per sample). Label a
 run with LABEL=FILE (default label: the file name without extension).
 
 Tools: ${Object.keys(IMPORTERS).join(', ')}
-  ab             ApacheBench text output (ab -n N -c C URL > out.txt)
+  ab             ApacheBench text output (ab -n N -c C URL > out.txt 2>&1), or the
+                 per-request file of ab -g FILE (one row per request)
   wrk            wrk text output; use --latency for percentiles, and optionally
                  -s scripts/lib/importers/wrk-report.lua for exact counts and p99.9/p99.99
   hyperfine      hyperfine --export-json out.json
