@@ -6,7 +6,7 @@ import { importDataset, IMPORTERS } from './index.mjs';
 const HELP = `Usage: scripts/import --tool TOOL --id ID [options] FILE [FILE…]
 
 Turns raw benchmark output into a dataset file, _data/datasets/ID.json.
-One FILE per run; each becomes one row (hyperfine: one row per sample). Label a
+One FILE per run; each becomes one row (hyperfine, ab -g: one row per sample). Label a
 run with LABEL=FILE (default label: the file name without extension).
 
 Tools: ${Object.keys(IMPORTERS).join(', ')}
