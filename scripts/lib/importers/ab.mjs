@@ -16,6 +16,7 @@ export function parse(text) {
   run.host = field(text, 'Server Hostname') || run.host;
   run.port = field(text, 'Server Port');
   run.path = field(text, 'Document Path');
+  run.scheme = /^SSL\/TLS Protocol:/m.test(text) ? 'https' : 'http';
   const num = (name) => { const v = field(text, name); return v === null ? null : Number(v.split(/\s+/)[0]); };
   run.concurrency = num('Concurrency Level');
   run.timeTaken = field(text, 'Time taken for tests')?.split(/\s+/)[0] ?? null;
@@ -168,7 +169,7 @@ export function toDataset(inputs, opts) {
     const t = r.times;
     const cells = {
       run: r.label,
-      url: r.host ? `http://${r.host}${r.port && r.port !== '80' ? `:${r.port}` : ''}${r.path || ''}` : null,
+      url: r.host ? `${r.scheme}://${r.host}${r.port && r.port !== (r.scheme === 'https' ? '443' : '80') ? `:${r.port}` : ''}${r.path || ''}` : null,
       concurrency: r.concurrency,
       complete_requests: r.complete,
       failed_requests: r.error ? fail : r.failed,

@@ -9,7 +9,7 @@ export function parse(text) {
   const grab = (re) => { const m = re.exec(text); return m ? m.slice(1) : null; };
   const nums = (re) => { const g = grab(re); return g ? g.map((x) => (x === undefined ? null : Number(x))) : null; };
   const run = {
-    server: args.server || null, port: args.port || '80', uri: args.uri || '/', rate: args.rate ? Number(args.rate) : null,
+    server: args.server || null, ssl: Boolean(args.ssl), port: args.port || (args.ssl ? '443' : '80'), uri: args.uri || '/', rate: args.rate ? Number(args.rate) : null,
     numConns: args['num-conns'] ? Number(args['num-conns']) : null, numCalls: args['num-calls'] ? Number(args['num-calls']) : null,
     timeout: args.timeout ? Number(args.timeout) : null,
     version: null,
@@ -84,7 +84,7 @@ export function toDataset(inputs, opts) {
     const t = (v) => (fail ? fail : v ?? null);
     const e = r.errors;
     const cells = {
-      run: r.label, url: r.server ? `http://${r.server}${r.port !== '80' ? `:${r.port}` : ''}${r.uri}` : null,
+      run: r.label, url: r.server ? `${r.ssl ? 'https' : 'http'}://${r.server}${r.port !== (r.ssl ? '443' : '80') ? `:${r.port}` : ''}${r.uri}` : null,
       rate: r.rate, num_conns: r.numConns, num_calls: r.numCalls, connections: r.connections ?? null, requests: r.requests ?? null, replies: r.replies ?? null,
       test_duration_s: r.duration ?? null, request_rate: r.requestRate,
       reply_rate_min: r.replyRate && r.replyRate.samples ? r.replyRate.min : null, reply_rate_avg: r.replyRate && r.replyRate.samples ? r.replyRate.avg : null,
