@@ -2,7 +2,7 @@
 // the parsed numbers must agree with what the server counted, and the dataset must validate.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from './local-server.mjs';
 import { runTool, tempDir, allProblems, column, cell, META, ROOT } from './tools.mjs';
@@ -11,7 +11,7 @@ import { importDataset } from '../../scripts/lib/importers/index.mjs';
 let server;
 let dir;
 before(async () => { server = await startServer({ slowMs: 2500 }); dir = tempDir(); });
-after(async () => { await server.close(); });
+after(async () => { await server.close(); rmSync(dir, { recursive: true, force: true }); });
 
 const input = (label, text) => ({ label, text, file: `${label}.txt` });
 const assertValid = async (ds) => assert.deepEqual((await allProblems(ds)).map((p) => `${p.field}: ${p.message}`), []);
