@@ -119,7 +119,9 @@ test('keyboard only: answers change the files, the URL, the pictures; outputs eq
   await page.keyboard.press('Space');
   await page.keyboard.press('Tab');
 
-  await page.waitForFunction(() => /server=unicorn/.test(location.search) && /ruby_version=3\.2/.test(location.search), null, { timeout: 5000 });
+  // The address bar follows shortly after the last change (replaceState is debounced).
+  await page.waitForFunction(() => ['server=unicorn', 'ruby_version=3.2', 'cores=8', 'downloads=true']
+    .every((p) => location.search.includes(p)), null, { timeout: 5000 });
   const search = new URL(page.url()).searchParams;
   assert.equal(search.get('cores'), '8');
   assert.equal(search.get('downloads'), 'true');
