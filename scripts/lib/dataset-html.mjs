@@ -68,6 +68,14 @@ ${items}
 </aside>`;
 }
 
+// Raw tool output committed under raw-output/ is published as plain files: link it. Other values are shown as text.
+function rawOutput(value) {
+  if (!value) return null;
+  if (/^raw-output\/[A-Za-z0-9._\/-]+\.[A-Za-z0-9]+$/.test(value) && !value.includes('..')) return `<a href="${siteUrl(`/${value}`)}">${esc(value)}</a>`;
+  if (/^https?:\/\//.test(value)) return `<a href="${esc(value)}">${esc(value)}</a>`;
+  return esc(value);
+}
+
 function dl(pairs) {
   return `<dl class="provenance">\n${pairs.filter(([, v]) => v !== undefined && v !== null && v !== '').map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('\n')}\n</dl>`;
 }
@@ -102,7 +110,7 @@ export function provenanceHtml(dataset, vocabulary) {
     ['Tool and method', method],
     ['Columns and units', `<ul>${units}</ul>`],
     ['Failures', `${dataset.failures.markers.length ? `Markers: ${dataset.failures.markers.map((x) => `<code>${esc(x)}</code>`).join(', ')}. ` : ''}${esc(dataset.failures.meaning)}`],
-    ['Raw output', s.raw_output ? esc(s.raw_output) : null],
+    ['Raw output', rawOutput(s.raw_output)],
     ['Attribution', esc(dataset.attribution)],
     ['Licence', esc(dataset.license)],
   ]);
