@@ -287,3 +287,17 @@ test('Passenger directive names per Passenger version', () => {
   assert.match(site('6.0'), /PassengerMaxPreloaderIdleTime 0/);
   assert.match(code(file(gen({ server: 'passenger', server_version: '6.0', proxy: 'apache', ruby: 'jruby', ruby_version: '9.4' }), 'etc/apache2/sites-available/rails-app.conf')), /PassengerSpawnMethod direct/);
 });
+
+test('nginx variables and Apache modules by version; Unicorn launcher by Rails version', async () => {
+  const site = (v) => file(gen({ proxy_version: v }), 'etc/nginx/sites-enabled/rails-app.conf');
+  for (const [v, want] of [['0.7.65', false], ['1.2.5', false], ['1.2.6', true], ['1.3.0', false], ['1.3.9', true], ['1.22', true]]) {
+    assert.equal(/X-Request-Start/.test(site(v)), want, `$msec on nginx ${v}`);
+  }
+  const { apacheModules } = await import('../../guide/engine/generators/apache.mjs');
+  const mods = (v) => apacheModules(derive({ ...DEFAULTS, server: 'thin', server_version: '1.8.2', proxy: 'apache', proxy_version: v }));
+  assert.ok(mods('2.4.62').includes('lbmethod_byrequests'));
+  assert.ok(!mods('2.2').includes('lbmethod_byrequests') && mods('2.2').includes('proxy_balancer'));
+  const unit = (rails, ruby, v) => file(gen({ server: 'unicorn', server_version: '4.8', rails, ruby, ruby_version: v }), 'etc/systemd/system/rails-app.service');
+  assert.match(unit('2.3.5', 'ree', '1.8.7'), /exec unicorn_rails -c/);
+  assert.match(unit('4.2', 'cruby', '2.2'), /exec unicorn -c/);
+});

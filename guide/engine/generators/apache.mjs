@@ -13,7 +13,8 @@ const D = (d, args, why, evidence) => ({ d, args: Array.isArray(args) ? args : [
 export function apacheModules(ctx) {
   if (ctx.passengerIntegrated) return ['passenger', 'expires', 'headers'].concat(ctx.a.downloads ? ['xsendfile'] : []);
   const mods = ['proxy', 'proxy_http', 'headers', 'expires', 'rewrite'];
-  if (ctx.upstreams.length > 1) mods.push('proxy_balancer', 'lbmethod_byrequests', 'slotmem_shm');
+  // Apache 2.4 split the balancer's load-balancing methods and shared memory into their own modules.
+  if (ctx.upstreams.length > 1) mods.push('proxy_balancer', ...(gte(ctx.proxyVersion, '2.4') ? ['lbmethod_byrequests', 'slotmem_shm'] : []));
   if (ctx.a.downloads) mods.push('xsendfile');
   return mods;
 }

@@ -20,7 +20,7 @@ export function generate(ctx) {
   const erb = gte(a.rails, '2.3');
   const poolKey = has(RAILS_API.maxConnectionsKey, a.rails) ? 'max_connections' : 'pool';
   const poolValue = erb ? { raw: `<%= ENV.fetch("RAILS_MAX_THREADS") { ${ctx.pool} } %>` } : ctx.pool;
-  const prod = [{ key: 'adapter', value: adapterName(ctx), why: ctx.adapter === 'jdbc' ? t('db.jdbc') : undefined }];
+  const prod = [{ key: 'adapter', value: adapterName(ctx), why: ctx.adapter === 'jdbc' ? t('db.jdbc') : t('db.adapter', { adapter: ctx.adapter }), evidence: [SRC.railsConfiguring] }];
   if (a.database === 'sqlite') {
     prod.push({ key: 'database', value: 'db/production.sqlite3' });
     prod.push({ key: poolKey, value: poolValue, why: t('db.sqlite-pool', { pool: ctx.pool }), evidence: [SRC.railsPool] });
@@ -30,7 +30,7 @@ export function generate(ctx) {
     const viaBouncer = ctx.pooler === 'pgbouncer';
     prod.push({ key: 'database', value: 'app_production' });
     prod.push({ key: 'username', value: 'app' });
-    prod.push({ key: 'password', value: erb ? { raw: '<%= ENV["DATABASE_PASSWORD"] %>' } : 'change-me' });
+    prod.push({ key: 'password', value: erb ? { raw: '<%= ENV["DATABASE_PASSWORD"] %>' } : 'change-me', why: t('db.password') });
     prod.push({ key: 'host', value: viaBouncer ? '127.0.0.1' : a.db_host === 'same' ? (pg ? 'localhost' : '127.0.0.1') : 'db.internal' });
     prod.push({ key: 'port', value: viaBouncer ? 6432 : pg ? 5432 : 3306, why: viaBouncer ? t('db.bouncer-port') : undefined, evidence: viaBouncer ? [SRC.pgbouncer] : [] });
     if (!pg && ctx.adapter !== 'jdbc') prod.push({ key: 'encoding', value: gte(a.database_version, a.database === 'mysql' ? '5.5.3' : '5.5') ? 'utf8mb4' : 'utf8' });

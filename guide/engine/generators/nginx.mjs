@@ -1,13 +1,16 @@
 // nginx: main nginx.conf and the Rails site (upstream = the app server's bind).
 import { SRC, DS, ART } from '../evidence.mjs';
-import { gte, lt } from '../version.mjs';
+import { gte, lt, inRange } from '../version.mjs';
+import { NGINX } from '../capabilities/nginx.mjs';
 import { S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'nginx';
 
-const KEEPALIVE_DEFAULT_SINCE = '1.29.7';
-const KEEPALIVE_SINCE = '1.1.4';
+/** Does nginx version v have feature `name` (capabilities/nginx.mjs)? */
+export function nginxHas(name, v) {
+  return NGINX[name].some((r) => inRange(v, r));
+}
 
 function assetLocations(ctx) {
   if (gte(ctx.a.rails, '3.1')) {
@@ -27,8 +30,9 @@ function assetLocations(ctx) {
 
 export function siteBody(ctx) {
   const { a } = ctx;
-  const keepaliveOk = serverKeepsAlive(ctx) && gte(ctx.proxyVersion, KEEPALIVE_SINCE);
-  const keepaliveDefault = gte(ctx.proxyVersion, KEEPALIVE_DEFAULT_SINCE);
+  const v = ctx.proxyVersion;
+  const keepaliveOk = serverKeepsAlive(ctx) && nginxHas('upstreamKeepalive', v) && nginxHas('proxyHttpVersion', v);
+  const keepaliveDefault = nginxHas('keepaliveByDefault', v);
   const upstream = {
     block: 'upstream', args: ['rails_app'],
     why: t('nginx.upstream', { list: ctx.upstreams.map(addr).join(', ') }),
@@ -41,11 +45,11 @@ export function siteBody(ctx) {
   }
   const proxied = [
     S('proxy_pass', 'http://rails_app'),
-    S('proxy_set_header', ['Host', '$host']),
+    S('proxy_set_header', ['Host', '$host'], t('nginx.headers'), [SRC.pumaNginx]),
     S('proxy_set_header', ['X-Forwarded-For', '$proxy_add_x_forwarded_for']),
     S('proxy_set_header', ['X-Forwarded-Proto', '$scheme']),
-    S('proxy_set_header', ['X-Request-Start', 't=${msec}'], t('nginx.request-start'), [SRC.pumaNginx]),
-    S('proxy_redirect', 'off'),
+    ...(nginxHas('msecVariable', v) ? [S('proxy_set_header', ['X-Request-Start', 't=${msec}'], t('nginx.request-start'), [SRC.pumaNginx])] : []),
+    S('proxy_redirect', 'off', t('nginx.redirect'), [SRC.nginxProxy]),
     S('proxy_buffering', 'on', t(['unicorn', 'pitchfork', 'thin', 'mongrel'].includes(ctx.server) ? 'nginx.buffering.required' : 'nginx.buffering', { server: SERVER_LABEL[ctx.server] }), [SRC.nginxProxy, SRC.unicorn, DS.reverseProxy, ART.proxies]),
   ];
   if (keepaliveOk && !keepaliveDefault) {
@@ -60,13 +64,13 @@ export function siteBody(ctx) {
     block: 'server',
     children: [
       S('listen', ['80', 'backlog=4096'], t('nginx.backlog'), [SRC.nginxCore, SRC.ipSysctl, DS.sysctl]),
-      S('server_name', '_'),
+      S('server_name', '_', t('nginx.server-name')),
       S('root', `${ctx.root}/public`, t('nginx.root'), [SRC.pumaNginx]),
-      S('client_max_body_size', '25m'),
+      S('client_max_body_size', '25m', t('nginx.body-size'), [SRC.nginxCore]),
       BLANK,
       ...assetLocations(ctx),
       BLANK,
-      { block: 'location', args: ['/'], children: [S('try_files', ['$uri', '$uri/index.html', '@rails'])] },
+      { block: 'location', args: ['/'], why: t('nginx.try-files'), evidence: [SRC.pumaNginx], children: [S('try_files', ['$uri', '$uri/index.html', '@rails'])] },
       BLANK,
       { block: 'location', args: ['@rails'], children: proxied },
     ],
@@ -84,10 +88,9 @@ export function siteBody(ctx) {
 
 export function mainBody(ctx) {
   const nofile = 65536;
-  const v = ctx.proxyVersion;
-  const autoOk = gte(v, '1.3.8') || (gte(v, '1.2.5') && lt(v, '1.3'));
+  const autoOk = nginxHas('workerProcessesAuto', ctx.proxyVersion);
   return [
-    S('user', 'www-data'),
+    S('user', 'www-data', t('nginx.user')),
     S('worker_processes', autoOk ? 'auto' : String(ctx.a.cores), t(autoOk ? 'nginx.workers.auto' : 'nginx.workers'), [SRC.nginxCore]),
     S('worker_rlimit_nofile', String(nofile), t('nginx.nofile'), [SRC.nginxCore, DS.sysctl]),
     S('pid', '/run/nginx.pid'),
@@ -104,16 +107,16 @@ export function mainBody(ctx) {
     {
       block: 'http',
       children: [
-        S('include', 'mime.types'),
+        S('include', 'mime.types', t('nginx.mime')),
         S('default_type', 'application/octet-stream'),
         S('sendfile', 'on', t('nginx.sendfile'), [SRC.nginxCore]),
-        S('tcp_nopush', 'on'),
+        S('tcp_nopush', 'on', t('nginx.nopush'), [SRC.nginxCore]),
         S('keepalive_timeout', '65', t('nginx.client-keepalive'), [DS.keepalive]),
-        S('server_tokens', 'off'),
+        S('server_tokens', 'off', t('nginx.tokens')),
         S('access_log', '/var/log/nginx/access.log'),
-        S('gzip', 'on'),
+        S('gzip', 'on', t('nginx.gzip'), [SRC.nginxGzipStatic]),
         S('gzip_types', ['text/css', 'application/javascript', 'application/json', 'image/svg+xml']),
-        S('include', 'sites-enabled/*.conf'),
+        S('include', 'sites-enabled/*.conf', t('nginx.include')),
       ],
     },
   ];

@@ -11,8 +11,8 @@ export function generate(ctx) {
   const dbHost = ctx.a.db_host === 'same' ? '127.0.0.1' : 'db.internal';
   const entries = [
     { key: 'listen_addr', value: '127.0.0.1' },
-    { key: 'listen_port', value: 6432 },
-    { key: 'auth_type', value: 'scram-sha-256' },
+    { key: 'listen_port', value: 6432, why: t('pgb.listen'), evidence: [SRC.pgbouncer] },
+    { key: 'auth_type', value: 'scram-sha-256', why: t('pgb.auth'), evidence: [SRC.pgbouncer] },
     { key: 'auth_file', value: '/etc/pgbouncer/userlist.txt' },
     { key: 'pool_mode', value: 'transaction', why: t('pgb.mode'), evidence: [SRC.pgbouncer] },
     { key: 'max_client_conn', value: ctx.pgbouncerMaxClient, why: t('pgb.max', { needed: ctx.connectionsNeeded }), evidence: [DS.pumaProcThreads] },

@@ -31,7 +31,7 @@ export function pumaBody(ctx, { version = ctx.serverVersion, forMigration = fals
   const body = [];
   if (forMigration) body.push({ comment: t('puma.migration', vars) }, { blank: true });
   body.push({ call: 'directory', args: [ctx.root], why: t('puma.directory') });
-  body.push({ call: 'environment', args: [{ raw: 'ENV.fetch("RAILS_ENV") { "production" }' }] });
+  body.push({ call: 'environment', args: [{ raw: 'ENV.fetch("RAILS_ENV") { "production" }' }], why: t('puma.environment') });
   body.push({ blank: true });
   body.push({
     code: [`max_threads = Integer(ENV.fetch("RAILS_MAX_THREADS") { ${threads} })`],
@@ -51,7 +51,7 @@ export function pumaBody(ctx, { version = ctx.serverVersion, forMigration = fals
   }
   body.push({ blank: true });
   body.push({ call: 'bind', args: [bind], why: t(bind.startsWith('unix') ? 'puma.bind.unix' : 'puma.bind.tcp', vars), evidence: [SRC.pumaNginx] });
-  body.push({ call: 'pidfile', args: [`${ctx.root}/tmp/pids/puma.pid`] });
+  body.push({ call: 'pidfile', args: [`${ctx.root}/tmp/pids/puma.pid`], why: t('puma.pidfile'), evidence: [SRC.pumaConfig] });
   body.push({ call: 'state_path', args: [`${ctx.root}/tmp/pids/puma.state`] });
   if (cluster) {
     const fork = ['ActiveRecord::Base.connection_pool.disconnect! if defined?(ActiveRecord::Base)'];

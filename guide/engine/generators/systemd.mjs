@@ -1,5 +1,6 @@
 // Service unit with LimitNOFILE (systemd), or a PAM limits file (other init systems).
 import { SRC, DS } from '../evidence.mjs';
+import { gte } from '../version.mjs';
 import { railsServerCommand, SERVER_LABEL, APP_USER } from './util.mjs';
 import { falconCommand } from './falcon.mjs';
 import { standaloneCommand } from './passenger.mjs';
@@ -11,7 +12,8 @@ export function execStart(ctx) {
   const u = ctx.upstreams[0];
   switch (ctx.server) {
     case 'puma': return 'bundle exec puma -C config/puma.rb';
-    case 'unicorn': return 'bundle exec unicorn -c config/unicorn.rb -E production';
+    // Rails 2.x apps have no config.ru; Unicorn ships unicorn_rails for them.
+    case 'unicorn': return `bundle exec ${gte(ctx.a.rails, '3.0') ? 'unicorn' : 'unicorn_rails'} -c config/unicorn.rb -E production`;
     case 'pitchfork': return 'bundle exec pitchfork -c config/pitchfork.rb';
     case 'thin': return 'bundle exec thin start -C config/thin.yml';
     case 'mongrel': return 'mongrel_rails cluster::start -C config/mongrel_cluster.yml';
@@ -42,14 +44,14 @@ export function generate(ctx) {
     {
       section: 'Service', entries: [
         { key: 'Type', value: daemonizing ? 'forking' : 'simple' },
-        { key: 'User', value: APP_USER },
+        { key: 'User', value: APP_USER, why: t('systemd.user') },
         { key: 'WorkingDirectory', value: ctx.root },
         { key: 'Environment', value: 'RAILS_ENV=production' },
         { key: 'EnvironmentFile', value: `${ctx.root}/config/ruby.env`, why: t('systemd.2') },
-        { key: 'ExecStart', value: `/usr/bin/env ${execStart(ctx)}` },
-        { key: 'Restart', value: 'always' },
+        { key: 'ExecStart', value: `/usr/bin/env ${execStart(ctx)}`, why: t('systemd.exec') },
+        { key: 'Restart', value: 'always', why: t('systemd.restart') },
         { key: 'LimitNOFILE', value: 65536, why: t('systemd.3'), evidence: [SRC.fdLimits, DS.sysctl] },
-        { key: 'TimeoutStopSec', value: 35 },
+        { key: 'TimeoutStopSec', value: 35, why: t('systemd.stop') },
       ],
     },
     { section: 'Install', entries: [{ key: 'WantedBy', value: 'multi-user.target' }] },

@@ -14,7 +14,7 @@ export function generate(ctx) {
   body.push(
     { key: 'servers', value: n, why: t('thin.servers', { n }), evidence: [DS.thinUnicorn] },
     { key: 'threaded', value: false, why: t('thin.threaded'), evidence: [DS.thinThreaded] },
-    { key: 'timeout', value: 30 },
+    { key: 'timeout', value: 30, why: t('thin.timeout'), evidence: [SRC.thin] },
     { key: 'max_conns', value: 1024 },
     { key: 'max_persistent_conns', value: 512 },
     { key: 'wait', value: 30 },

@@ -17,10 +17,10 @@ export function generate(ctx) {
   const vars = { processes: ctx.processes, cores: a.cores, workload: a.workload, per: t(`unicorn.per.${a.workload}`), ram: ctx.memoryLimited ? t('unicorn.ram') : '', what: t(u.type === 'unix' ? 'unicorn.what.socket' : 'unicorn.what.address'), rails: a.rails };
   const body = [
     { call: 'worker_processes', args: [ctx.processes], why: t('unicorn.workers', vars), evidence: [SRC.unicornConf, DS.serverMemory] },
-    { call: 'working_directory', args: [ctx.root] },
+    { call: 'working_directory', args: [ctx.root], why: t('unicorn.wd') },
     { call: 'listen', args: [listenArg(u), { hash: { backlog: 1024 } }], why: t('unicorn.listen', vars), evidence: [SRC.unicornConf, SRC.ipSysctl] },
     { call: 'timeout', args: [30], why: t('unicorn.timeout'), evidence: [SRC.unicornConf] },
-    { call: 'pid', args: [`${ctx.root}/tmp/pids/unicorn.pid`] },
+    { call: 'pid', args: [`${ctx.root}/tmp/pids/unicorn.pid`], why: t('unicorn.pid'), evidence: [SRC.unicornConf] },
     { call: 'stderr_path', args: [`${ctx.root}/log/unicorn.stderr.log`] },
     { call: 'stdout_path', args: [`${ctx.root}/log/unicorn.stdout.log`] },
     { call: 'preload_app', args: [true], why: t('unicorn.preload'), evidence: [SRC.unicornConf] },
@@ -28,7 +28,7 @@ export function generate(ctx) {
   if (a.ruby === 'ree') {
     body.push({ code: ['GC.respond_to?(:copy_on_write_friendly=) and GC.copy_on_write_friendly = true'], why: t('unicorn.ree-cow'), evidence: [SRC.reeGc] });
   }
-  body.push({ call: 'check_client_connection', args: [false] });
+  body.push({ call: 'check_client_connection', args: [false], why: t('unicorn.check'), evidence: [SRC.unicornConf] });
   body.push({ blank: true });
   body.push({ hook: 'before_fork', params: ['server', 'worker'], body: ['defined?(ActiveRecord::Base) and ActiveRecord::Base.connection.disconnect!'], why: t('unicorn.before-fork'), evidence: [SRC.unicornConf] });
   body.push({
