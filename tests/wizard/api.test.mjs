@@ -1,15 +1,19 @@
 // Engine API contract (used by the page and the CLI): questions, defaults, forgiving parse, strict validation,
 // shareable URLs, headers, and the CLI's exit codes and formats.
-import test from 'node:test';
+import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   GENERATOR_VERSION, QUESTIONS, DEFAULTS, parseAnswers, validateAnswers, generate, toQuery, fromQuery,
 } from '../../guide/engine/index.mjs';
+
+const dirs = [];
+after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+const tmpDir = () => { const d = mkdtempSync(join(tmpdir(), 'wizard-cli-')); dirs.push(d); return d; };
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'guide', 'cli.mjs');
 const CLI_KEYS = ['os', 'distro', 'kernel', 'arch', 'ruby', 'ruby_version', 'rails', 'server', 'server_version', 'proxy', 'proxy_version', 'database', 'database_version', 'adapter', 'pooler', 'pooler_version', 'db_host', 'app_hosts', 'cores', 'ram_gb', 'storage', 'init', 'workload', 'downloads'];
@@ -136,7 +140,7 @@ function cli(args, input) {
 }
 
 test('CLI: invalid answer exits 2 naming the key and the allowed values', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wizard-cli-'));
+  const dir = tmpDir();
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, JSON.stringify({ server: 'tomcat' }));
   const r = cli(['--answers', bad]);
@@ -150,7 +154,7 @@ test('CLI: invalid answer exits 2 naming the key and the allowed values', () => 
 });
 
 test('CLI: --format json prints files, advice and warnings', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wizard-cli-'));
+  const dir = tmpDir();
   const f = join(dir, 'a.json');
   writeFileSync(f, JSON.stringify({ ruby: 'jruby', ruby_version: '9.4', server: 'unicorn', cores: 4 }));
   const r = cli(['--answers', f, '--format', 'json', '--date', '2026-01-01']);
@@ -166,7 +170,7 @@ test('CLI: --format json prints files, advice and warnings', () => {
 });
 
 test('CLI: --out writes the bundle with a README', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wizard-cli-'));
+  const dir = tmpDir();
   const f = join(dir, 'a.json');
   writeFileSync(f, '{}');
   const out = join(dir, 'bundle');

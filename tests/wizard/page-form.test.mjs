@@ -154,6 +154,27 @@ test('keyboard only: answers change the files, the URL, the pictures; outputs eq
   noTrouble();
 });
 
+test('a value the engine rejects gets a note at its field and the default is used', async () => {
+  await openGuide(page, server.url, '?kernel=4.19');
+  await page.locator('#q-kernel').focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('6.x<b>');
+  await page.keyboard.press('Tab');
+  const note = await page.textContent('#q-kernel-note');
+  assert.match(note, /not valid/);
+  assert.equal(await page.getAttribute('#q-kernel', 'aria-invalid'), 'true');
+  assert.equal((await page.evaluate(() => window.__guide.answers)).kernel, engine.DEFAULTS.kernel);
+  await page.evaluate(() => window.__guide.syncUrl());
+  assert.equal(new URL(page.url()).searchParams.get('kernel'), null, 'the rejected value is not put in the link');
+  await page.locator('#q-kernel').focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('5.10');
+  assert.equal(await page.textContent('#q-kernel-note'), '');
+  assert.equal(await page.getAttribute('#q-kernel', 'aria-invalid'), null);
+  assert.equal((await page.evaluate(() => window.__guide.answers)).kernel, '5.10');
+  noTrouble();
+});
+
 test('pictures update when the answers change, and flag too many connections', async () => {
   await openGuide(page, server.url, '?cores=64&app_hosts=40&ram_gb=256');
   const { result } = await expected();

@@ -1,7 +1,7 @@
 // Validation sweep: generate a bundle for every answer set of the matrix (every value of every question),
 // then check every DISTINCT generated file (header stripped, content-hashed) with its real validator.
 // Missing validators fail the test (scripts/setup installs them). No server is started.
-import test from 'node:test';
+import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,8 @@ import * as V from './validators.mjs';
 const DATE = '2026-01-02';
 const APP = V.tmp('wizard-app-');
 for (const d of ['tmp/sockets', 'tmp/pids', 'log', 'public', 'private', 'config']) mkdirSync(join(APP, d), { recursive: true });
+
+after(V.cleanup);
 
 const matrix = buildMatrix();
 const bundles = matrix.map((answers) => {

@@ -2,16 +2,26 @@
 // tool rejects the file or when the tool is missing: CI installs them through scripts/setup, so a missing
 // validator is a failure, never a skip. No server is started: only configuration checks.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync, copyFileSync, chmodSync, chownSync, existsSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, copyFileSync, chmodSync, chownSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+const created = [];
+
+/** A temporary directory, removed by cleanup() (tests call it in an after() hook) or at process exit. */
 export function tmp(prefix = 'wizard-') {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  created.push(d);
+  return d;
 }
+
+export function cleanup() {
+  while (created.length) rmSync(created.pop(), { recursive: true, force: true });
+}
+process.on('exit', cleanup);
 
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 60000, ...opts });
