@@ -204,7 +204,7 @@ export async function main(argv) {
   const quick = Boolean(opts.quick);
   const runs = opts.runs ?? 3;
   const sizeMiB = opts['size-mb'] ?? (quick ? 32 : 256);
-  const sizes = { data: sizeMiB * MiB, slice: Math.max(1, Math.round(sizeMiB / (quick ? 32 : 16))) * MiB };
+  const sizes = { data: sizeMiB * MiB, slice: Math.max(1, Math.round(sizeMiB / 32)) * MiB };
   sizes.readLoops = Math.max(1, Math.ceil((1024 * MiB) / sizes.data));
   const timeoutS = opts.timeout ?? (quick ? 40 : 600);
   const seed = opts.seed ?? randomSeed();
