@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Bundles the wizard page (guide/ui/main.mjs + engine + the d3 modules it imports) into
 // assets/generated/guide.js, writes the engine's text catalog as assets/generated/guide-catalog.json, and writes the default-answers bundle (.zip and .tar.gz) that the
-// page links to for readers without JavaScript. Prints the JavaScript size (raw and gzip) and
-// fails when the gzip size is over the 40 KB budget of issue 3.
-// Usage: node scripts/build-guide.mjs [--quiet]
+// page links to for readers without JavaScript. Prints the JavaScript size (raw and gzip) against
+// the 40 KB gzip budget of issue 3; over budget it warns (the page test fails), and with --strict it
+// exits non-zero. Usage: node scripts/build-guide.mjs [--quiet] [--strict]
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -23,7 +23,7 @@ function siteUrl() {
   }
 }
 
-export async function buildGuide({ quiet = false } = {}) {
+export async function buildGuide({ quiet = false, strict = false } = {}) {
   mkdirSync(join(OUT, 'guide'), { recursive: true });
   const result = await build({
     entryPoints: [join(ROOT, 'guide/ui/main.mjs')],
@@ -64,12 +64,16 @@ export async function buildGuide({ quiet = false } = {}) {
   if (!quiet) {
     console.log(`build-guide: assets/generated/guide.js ${js.length} B raw, ${gz} B gzip (budget ${BUDGET_GZIP} B); catalog JSON ${report.catalog.raw} B raw, ${catalogGzip} B gzip; default bundle ${files.length} files`);
   }
-  if (gz > BUDGET_GZIP) throw new Error(`guide.js is ${gz} B gzip, over the ${BUDGET_GZIP} B budget`);
+  if (gz > BUDGET_GZIP) {
+    const msg = `guide.js is ${gz} B gzip, over the ${BUDGET_GZIP} B budget (see assets/generated/guide-size.json)`;
+    if (strict) throw new Error(msg);
+    console.warn(`build-guide: WARNING ${msg}`);
+  }
   return report;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  buildGuide({ quiet: process.argv.includes('--quiet') }).catch((err) => {
+  buildGuide({ quiet: process.argv.includes('--quiet'), strict: process.argv.includes('--strict') }).catch((err) => {
     console.error(err.message || err);
     process.exit(1);
   });
