@@ -305,3 +305,23 @@ test('pgbouncer.ini has a databases section and only known settings (max_prepare
     }
   }
 });
+
+test('every Puma DSL method in a generated puma.rb exists in the Puma version it is written for', async () => {
+  const { PUMA_DSL } = await import('../../guide/engine/capabilities/puma.mjs');
+  const { inRange } = await import('../../guide/engine/version.mjs');
+  let checked = 0;
+  for (const b of bundles) {
+    const f = b.byPath['config/puma.rb'];
+    if (!f) continue;
+    const version = b.answers.server === 'puma' ? b.answers.server_version : '6.4';
+    for (const m of f.content.matchAll(/^([a-z_]+!?)(?= |$)/gm)) {
+      if (['max_threads', 'end'].includes(m[1])) continue;
+      const cap = PUMA_DSL[m[1]];
+      assert.ok(cap, `${m[1]} is not a known Puma DSL method`);
+      assert.ok(inRange(version, cap), `${m[1]} does not exist in Puma ${version}`);
+      assert.ok(!(cap.deprecatedSince && inRange(version, { since: cap.deprecatedSince })), `${m[1]} is deprecated in Puma ${version}`);
+      checked++;
+    }
+  }
+  assert.ok(checked > 1000);
+});
