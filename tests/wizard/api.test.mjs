@@ -135,6 +135,21 @@ test('every warning and advice item carries evidence; settings carry reasons', (
   for (const s of settings) assert.ok(s.why.length > 10, s.name);
 });
 
+test('across the matrix, every explained setting cites at least one source with a label and a URL', async () => {
+  const { buildMatrix } = await import('./matrix.mjs');
+  let n = 0;
+  for (const a of buildMatrix()) {
+    for (const f of generate(a).files) {
+      for (const s of f.settings) {
+        assert.ok(s.evidence.length > 0, `${f.path} ${s.name} has no evidence`);
+        for (const e of s.evidence) assert.ok(e.label && e.url, `${f.path} ${s.name}`);
+        n++;
+      }
+    }
+  }
+  assert.ok(n > 10000);
+});
+
 function cli(args, input) {
   return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, timeout: 30000 });
 }

@@ -28,7 +28,7 @@ export function siteBody(ctx) {
   const access = v24 ? [D('Require', ['all', 'granted'])] : [D('Order', ['allow,deny']), D('Allow', ['from', 'all'])];
   const vhost = [
     D('ServerName', 'localhost'),
-    D('DocumentRoot', `${ctx.root}/public`, t('apache.root')),
+    D('DocumentRoot', `${ctx.root}/public`, t('apache.root'), [SRC.apacheCore]),
     { section: 'Directory', args: [`${ctx.root}/public`], children: [D('Options', '-MultiViews'), D('AllowOverride', 'None'), ...access] },
   ];
   if (gte(ctx.a.rails, '3.1')) {
@@ -42,10 +42,10 @@ export function siteBody(ctx) {
   } else {
     vhost.push(D('ProxyPreserveHost', 'On'));
     vhost.push(D('RequestHeader', ['set', 'X-Forwarded-Proto', 'http']));
-    vhost.push(D('ProxyPass', ['/assets/', '!'], t('apache.assets-not-proxied')));
+    vhost.push(D('ProxyPass', ['/assets/', '!'], t('apache.assets-not-proxied'), [SRC.apacheProxy]));
     if (ctx.upstreams.length > 1) {
       vhost.push({
-        section: 'Proxy', args: ['balancer://rails_app'], why: t('apache.balancer', { server: SERVER_LABEL[ctx.server] }),
+        section: 'Proxy', args: ['balancer://rails_app'], why: t('apache.balancer', { server: SERVER_LABEL[ctx.server] }), evidence: [SRC.apacheBalancer],
         children: ctx.upstreams.map((u) => D('BalancerMember', target(u).replace(/\/$/, ''))),
       });
       vhost.push(D('ProxyPass', ['/', 'balancer://rails_app/'], t('apache.proxy-balancer'), [SRC.apacheProxy]));

@@ -12,9 +12,9 @@ function dial(u) {
 export function caddyBody(ctx) {
   const site = [
     { d: 'root', args: ['*', `${ctx.root}/public`] },
-    { d: 'encode', args: ['zstd', 'gzip'], why: t('caddy.encode') },
-    { d: '@static', args: ['file'], why: t('caddy.static') },
-    { d: 'handle', args: ['@static'], children: [{ d: 'file_server' }], why: t('caddy.file-server') },
+    { d: 'encode', args: ['zstd', 'gzip'], why: t('caddy.encode'), evidence: [SRC.caddyEncode] },
+    { d: '@static', args: ['file'], why: t('caddy.static'), evidence: [SRC.caddyMatchers] },
+    { d: 'handle', args: ['@static'], children: [{ d: 'file_server' }], why: t('caddy.file-server'), evidence: [SRC.caddyHandle] },
     {
       d: 'handle',
       children: [{

@@ -30,7 +30,7 @@ export function generate(ctx) {
     const viaBouncer = ctx.pooler === 'pgbouncer';
     prod.push({ key: 'database', value: 'app_production' });
     prod.push({ key: 'username', value: 'app' });
-    prod.push({ key: 'password', value: erb ? { raw: '<%= ENV["DATABASE_PASSWORD"] %>' } : 'change-me', why: t('db.password') });
+    prod.push({ key: 'password', value: erb ? { raw: '<%= ENV["DATABASE_PASSWORD"] %>' } : 'change-me', why: t('db.password'), evidence: [SRC.railsConfiguring] });
     prod.push({ key: 'host', value: viaBouncer ? '127.0.0.1' : a.db_host === 'same' ? (pg ? 'localhost' : '127.0.0.1') : 'db.internal' });
     prod.push({ key: 'port', value: viaBouncer ? 6432 : pg ? 5432 : 3306, why: viaBouncer ? t('db.bouncer-port') : undefined, evidence: viaBouncer ? [SRC.pgbouncer] : [] });
     if (!pg && ctx.adapter !== 'jdbc') prod.push({ key: 'encoding', value: gte(a.database_version, a.database === 'mysql' ? '5.5.3' : '5.5') ? 'utf8mb4' : 'utf8' });

@@ -11,7 +11,7 @@ export function generate(ctx) {
     { key: 'cwd', value: ctx.root },
     { key: 'environment', value: 'production' },
     { key: 'address', value: u.host },
-    { key: 'port', value: String(u.port), why: t('thin.port', { first: u.port, last: u.port + ctx.processes - 1 }) },
+    { key: 'port', value: String(u.port), why: t('thin.port', { first: u.port, last: u.port + ctx.processes - 1 }), evidence: [SRC.nginxUpstream] },
     { key: 'servers', value: ctx.processes, why: t('mongrel.servers'), evidence: [SRC.pumaDeploy] },
     { key: 'pid_file', value: 'tmp/pids/mongrel.pid' },
     { key: 'log_file', value: 'log/mongrel.log' },

@@ -24,6 +24,7 @@ function assetLocations(ctx) {
   return [{
     block: 'location', args: ['~', '^/(images|javascripts|stylesheets)/'],
     why: t('nginx.assets.old', { rails: ctx.a.rails }),
+    evidence: [SRC.nginxHttpCore],
     children: [S('expires', 'max'), S('try_files', ['$uri', '=404'])],
   }];
 }
@@ -36,6 +37,7 @@ export function siteBody(ctx) {
   const upstream = {
     block: 'upstream', args: ['rails_app'],
     why: t('nginx.upstream', { list: ctx.upstreams.map(addr).join(', ') }),
+    evidence: [SRC.nginxUpstream, SRC.pumaNginx],
     children: ctx.upstreams.map((u) => S('server', [addr(u), 'fail_timeout=0'])),
   };
   if (keepaliveOk && !keepaliveDefault) {
@@ -64,7 +66,7 @@ export function siteBody(ctx) {
     block: 'server',
     children: [
       S('listen', ['80', 'backlog=4096'], t('nginx.backlog'), [SRC.nginxCore, SRC.ipSysctl, DS.sysctl]),
-      S('server_name', '_', t('nginx.server-name')),
+      S('server_name', '_', t('nginx.server-name'), [SRC.nginxHttpCore]),
       S('root', `${ctx.root}/public`, t('nginx.root'), [SRC.pumaNginx]),
       S('client_max_body_size', '25m', t('nginx.body-size'), [SRC.nginxCore]),
       BLANK,
@@ -90,7 +92,7 @@ export function mainBody(ctx) {
   const nofile = 65536;
   const autoOk = nginxHas('workerProcessesAuto', ctx.proxyVersion);
   return [
-    S('user', 'www-data', t('nginx.user')),
+    S('user', 'www-data', t('nginx.user'), [SRC.nginxCore]),
     S('worker_processes', autoOk ? 'auto' : String(ctx.a.cores), t(autoOk ? 'nginx.workers.auto' : 'nginx.workers'), [SRC.nginxCore]),
     S('worker_rlimit_nofile', String(nofile), t('nginx.nofile'), [SRC.nginxCore, DS.sysctl]),
     S('pid', '/run/nginx.pid'),
@@ -107,16 +109,16 @@ export function mainBody(ctx) {
     {
       block: 'http',
       children: [
-        S('include', 'mime.types', t('nginx.mime')),
+        S('include', 'mime.types', t('nginx.mime'), [SRC.nginxHttpCore]),
         S('default_type', 'application/octet-stream'),
         S('sendfile', 'on', t('nginx.sendfile'), [SRC.nginxCore]),
         S('tcp_nopush', 'on', t('nginx.nopush'), [SRC.nginxCore]),
         S('keepalive_timeout', '65', t('nginx.client-keepalive'), [DS.keepalive]),
-        S('server_tokens', 'off', t('nginx.tokens')),
+        S('server_tokens', 'off', t('nginx.tokens'), [SRC.nginxHttpCore]),
         S('access_log', '/var/log/nginx/access.log'),
         S('gzip', 'on', t('nginx.gzip'), [SRC.nginxGzipStatic]),
         S('gzip_types', ['text/css', 'application/javascript', 'application/json', 'image/svg+xml']),
-        S('include', 'sites-enabled/*.conf', t('nginx.include')),
+        S('include', 'sites-enabled/*.conf', t('nginx.include'), [SRC.nginxCore]),
       ],
     },
   ];

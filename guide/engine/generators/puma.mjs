@@ -30,15 +30,15 @@ export function pumaBody(ctx, { version = ctx.serverVersion, forMigration = fals
   const vars = { threads, workers, workload: a.workload, impl: ctx.impl.label, railsThreads: gte(a.rails, '7.2') ? 3 : 5, ram: ctx.ramMb, proxy: ctx.proxy, from: a.server, cores: a.cores };
   const body = [];
   if (forMigration) body.push({ comment: t('puma.migration', vars) }, { blank: true });
-  body.push({ call: 'directory', args: [ctx.root], why: t('puma.directory') });
-  body.push({ call: 'environment', args: [{ raw: 'ENV.fetch("RAILS_ENV") { "production" }' }], why: t('puma.environment') });
+  body.push({ call: 'directory', args: [ctx.root], why: t('puma.directory'), evidence: [SRC.pumaConfig] });
+  body.push({ call: 'environment', args: [{ raw: 'ENV.fetch("RAILS_ENV") { "production" }' }], why: t('puma.environment'), evidence: [SRC.pumaConfig] });
   body.push({ blank: true });
   body.push({
     code: [`max_threads = Integer(ENV.fetch("RAILS_MAX_THREADS") { ${threads} })`],
     why: t(ctx.mri ? 'puma.threads.mri' : 'puma.threads.jvm', vars),
     evidence: [SRC.pumaDeploy, SRC.railsPumaTemplate, DS.pumaProcThreads, ART.concurrency],
   });
-  body.push({ call: 'threads', args: [{ raw: 'max_threads' }, { raw: 'max_threads' }], why: t('puma.threads.minmax') });
+  body.push({ call: 'threads', args: [{ raw: 'max_threads' }, { raw: 'max_threads' }], why: t('puma.threads.minmax'), evidence: [SRC.railsPumaTemplate] });
   if (cluster) {
     body.push({
       call: 'workers', args: [{ raw: `Integer(ENV.fetch("WEB_CONCURRENCY") { ${workers} })` }],

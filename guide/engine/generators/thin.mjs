@@ -10,7 +10,7 @@ export function generate(ctx) {
   const n = ctx.processes;
   const body = [{ key: 'chdir', value: ctx.root }, { key: 'environment', value: 'production' }];
   if (u.type === 'unix') body.push({ key: 'socket', value: `${ctx.root}/tmp/sockets/thin.sock`, why: t('thin.socket', { last: n - 1 }), evidence: [SRC.thin] });
-  else body.push({ key: 'address', value: u.host }, { key: 'port', value: u.port, why: t('thin.port', { first: u.port, last: u.port + n - 1 }) });
+  else body.push({ key: 'address', value: u.host }, { key: 'port', value: u.port, why: t('thin.port', { first: u.port, last: u.port + n - 1 }), evidence: [SRC.thin, SRC.nginxUpstream] });
   body.push(
     { key: 'servers', value: n, why: t('thin.servers', { n }), evidence: [DS.thinUnicorn] },
     { key: 'threaded', value: false, why: t('thin.threaded'), evidence: [DS.thinThreaded] },
@@ -20,7 +20,7 @@ export function generate(ctx) {
     { key: 'wait', value: 30 },
     { key: 'pid', value: `${ctx.root}/tmp/pids/thin.pid` },
     { key: 'log', value: `${ctx.root}/log/thin.log` },
-    { key: 'daemonize', value: false, why: t('thin.daemonize') },
+    { key: 'daemonize', value: false, why: t('thin.daemonize'), evidence: [SRC.thin] },
   );
   return { files: [{ path: 'config/thin.yml', format: 'yaml', body }] };
 }
