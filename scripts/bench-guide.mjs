@@ -46,7 +46,7 @@ try {
   await page.goto(`${server.url}/guide/`, { waitUntil: 'load' });
   await page.waitForSelector('html[data-guide="ready"]', { timeout: 30000 });
 
-  const samples = await page.evaluate(async ({ runs, changes }) => {
+  const { out: samples, idle } = await page.evaluate(async ({ runs, changes }) => {
     const form = document.getElementById('guide-form');
     const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
     const out = [];
@@ -62,12 +62,21 @@ try {
       await frame();
       out.push({ sync, frame: performance.now() - t0, parts: { ...window.__guideRenderParts }, key });
     }
-    return out;
+    // Baseline: the same wait with no change at all (one frame interval of this browser).
+    const idle = [];
+    for (let i = 0; i < 30; i++) {
+      await frame();
+      const t0 = performance.now();
+      await frame();
+      idle.push(performance.now() - t0);
+    }
+    return { out, idle };
   }, { runs: RUNS, changes: CHANGES });
 
   const warm = samples.slice(Math.min(10, Math.floor(samples.length / 10)));
   const sync = stats(warm.map((s) => s.sync));
   const frame = stats(warm.map((s) => s.frame));
+  const idleFrame = stats(idle);
   const parts = {};
   for (const k of Object.keys(warm[0].parts || {})) parts[k] = stats(warm.map((s) => s.parts[k]));
   let raw = 0;
@@ -84,6 +93,7 @@ try {
     render_ms: sync,
     render_parts_ms: parts,
     until_next_frame_ms: frame,
+    idle_frame_ms: idleFrame,
     js: { raw, gzip: gz, budget: BUDGET, scripts: perScript },
     browser: browser.context.browser()?.version() ?? 'chromium',
   };
@@ -98,6 +108,7 @@ try {
     console.log(`| render ms (generate + DOM, sync)     | ${f(sync.median)} | ${f(sync.p95)} | ${f(sync.max)} |`);
     for (const [k, v] of Object.entries(parts)) console.log(`|   of which ${k.padEnd(25)} | ${f(v.median)} | ${f(v.p95)} | ${f(v.max)} |`);
     console.log(`| ms until the next frame              | ${f(frame.median)} | ${f(frame.p95)} | ${f(frame.max)} |`);
+    console.log(`| same, no change (idle frame)         | ${f(idleFrame.median)} | ${f(idleFrame.p95)} | ${f(idleFrame.max)} |`);
     console.log('');
     console.log('| JavaScript on the page               |      raw B |     gzip B |');
     console.log('| ------------------------------------ | ---------- | ---------- |');

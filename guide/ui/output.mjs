@@ -21,34 +21,50 @@ export function evidenceList(evidence, base) {
   return h('ul', { class: 'guide-evidence', 'aria-label': 'Evidence' }, items);
 }
 
+/** Replaces el's children with items, reusing an element whose signature is unchanged (less layout). */
+function keyed(el, items, sig, make) {
+  const old = new Map();
+  for (const c of el.children) old.set(c._sig, c);
+  const next = items.map((item, i) => {
+    const k = sig(item, i);
+    const reuse = old.get(k);
+    if (reuse) {
+      old.delete(k);
+      return reuse;
+    }
+    const made = make(item, i);
+    made._sig = k;
+    return made;
+  });
+  if (next.length !== el.children.length || next.some((n, i) => el.children[i] !== n)) el.replaceChildren(...next);
+}
+
+const evSig = (ev) => (Array.isArray(ev) ? ev.map((e) => (e && e.label) + '\u0001' + (e && e.url)).join('\u0002') : '');
+
 export function renderWarnings(el, warnings, base) {
-  el.replaceChildren(
-    ...warnings.map((w) => {
-      const sev = SEVERITIES.has(w.severity) ? w.severity : 'warning';
-      return h('li', { class: 'guide-warning sev-' + sev },
-        h('strong', { class: 'guide-sev' }, sev === 'error' ? 'Will not work: ' : sev === 'info' ? 'Note: ' : 'Warning: '),
-        inline(w.message || ''),
-        evidenceList(w.evidence, base));
-    }),
-  );
+  keyed(el, warnings, (w) => [w.id, w.severity, w.message, evSig(w.evidence)].join('\u0003'), (w) => {
+    const sev = SEVERITIES.has(w.severity) ? w.severity : 'warning';
+    return h('li', { class: 'guide-warning sev-' + sev },
+      h('strong', { class: 'guide-sev' }, sev === 'error' ? 'Will not work: ' : sev === 'info' ? 'Note: ' : 'Warning: '),
+      inline(w.message || ''),
+      evidenceList(w.evidence, base));
+  });
   el.hidden = warnings.length === 0;
 }
 
 /** checked: Set of advice ids the reader ticked (kept across re-renders). */
 export function renderAdvice(el, advice, base, checked) {
-  el.replaceChildren(
-    ...advice.map((a, i) => {
-      const id = 'guide-advice-' + i;
-      const box = h('input', { type: 'checkbox', id, 'data-advice': String(a.id) });
-      box.checked = checked.has(String(a.id));
-      const na = a.applies === false;
-      return h('li', { class: 'guide-advice-item' + (na ? ' guide-advice-na' : '') },
-        h('div', { class: 'guide-advice-head' }, box, h('label', { for: id }, String(a.title || a.id),
-          na ? h('span', { class: 'guide-na' }, ' (does not apply to these versions)') : null)),
-        a.body ? h('p', null, inline(a.body)) : null,
-        evidenceList(a.evidence, base));
-    }),
-  );
+  keyed(el, advice, (a, i) => [i, a.id, a.title, a.body, a.applies, evSig(a.evidence)].join('\u0003'), (a, i) => {
+    const id = 'guide-advice-' + i;
+    const box = h('input', { type: 'checkbox', id, 'data-advice': String(a.id) });
+    box.checked = checked.has(String(a.id));
+    const na = a.applies === false;
+    return h('li', { class: 'guide-advice-item' + (na ? ' guide-advice-na' : '') },
+      h('div', { class: 'guide-advice-head' }, box, h('label', { for: id }, String(a.title || a.id),
+        na ? h('span', { class: 'guide-na' }, ' (does not apply to these versions)') : null)),
+      a.body ? h('p', null, inline(a.body)) : null,
+      evidenceList(a.evidence, base));
+  });
 }
 
 /** Renders files; reuses a file's section when its path is unchanged. */
