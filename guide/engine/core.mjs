@@ -47,12 +47,15 @@ export function generate(rawAnswers = {}, options = {}) {
   const { answers, notes } = parseAnswers(rawAnswers);
   const ctx = derive(answers, options);
   const header = headerFor(answers, options);
+  const base = safePermalink(options.base || '').replace(/\/+$/, '');
+  // Site-relative evidence links (/datasets/…, /articles/…) become absolute in downloaded files when a base is given.
+  const absolute = (file) => (base ? { ...file, content: file.content.replace(/(see: |evidence: |, )(\/(?:datasets|articles)\/)/g, `$1${base}$2`) } : file);
   const files = [];
   const advice = [];
   const warnings = compatibilityWarnings(ctx);
   for (const g of GENERATORS) {
     const out = g.generate(ctx) || {};
-    for (const spec of out.files || []) files.push({ ...serializeFile(spec, header), settings: settingsOf(spec), generator: g.id, ...(spec.meta ? { meta: spec.meta } : {}) });
+    for (const spec of out.files || []) files.push({ ...absolute(serializeFile(spec, header)), settings: settingsOf(spec), generator: g.id, ...(spec.meta ? { meta: spec.meta } : {}) });
     for (const x of out.advice || []) advice.push({ applies: true, ...x });
     for (const w of out.warnings || []) warnings.push(w);
   }
@@ -62,7 +65,7 @@ export function generate(rawAnswers = {}, options = {}) {
   for (const f of files) for (const st of f.settings) st.evidence = labelled(st.evidence);
   for (const g of GENERATORS) {
     if (!g.finish) continue;
-    for (const spec of g.finish(summary) || []) files.push({ ...serializeFile(spec, header), settings: [], generator: g.id });
+    for (const spec of g.finish(summary) || []) files.push({ ...absolute(serializeFile(spec, header)), settings: [], generator: g.id });
   }
   return { answers, files, advice, warnings: dedupe(warnings), model: modelOf(ctx), notes };
 }

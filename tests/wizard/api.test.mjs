@@ -247,3 +247,13 @@ test('the core works without a catalog (page before the catalog has loaded) and 
   assert.ok(full.advice.every((x) => x.title && x.body));
   assert.ok(full.files.find((f) => f.path === 'config/puma.rb').content.length > bare.files.find((f) => f.path === 'config/puma.rb').content.length);
 });
+
+test('with a base URL, dataset and article links in downloaded files are absolute', () => {
+  const r = generate({ downloads: true }, { base: 'https://example.org/sr/' });
+  const all = r.files.map((f) => f.content).join('\n');
+  assert.match(all, /see: https:\/\/example\.org\/sr\/datasets\/[a-z0-9-]+\//);
+  assert.doesNotMatch(all, /(see: |evidence: |, )\/(datasets|articles)\//);
+  assert.match(r.files[0].content, /permalink\): https:\/\/example\.org\/sr\/guide\//);
+  // Advice keeps site-relative URLs for the page, which adds its own baseurl.
+  assert.ok(r.advice.some((a) => a.evidence.some((e) => e.url.startsWith('/datasets/'))));
+});
