@@ -27,7 +27,7 @@ export function safePermalink(url) {
 export function permalinkFor(answers, options = {}) {
   if (options.permalink) return safePermalink(options.permalink);
   const q = toQuery(answers);
-  return safePermalink(`${options.base || ''}/guide/${q ? `?${q}` : ''}`);
+  return safePermalink(`${String(options.base || '').replace(/\/+$/, '')}/guide/${q ? `?${q}` : ''}`);
 }
 
 export function headerFor(answers, options = {}) {
