@@ -69,6 +69,26 @@ test('static page: explanation, default bundle and CLI without JavaScript, no in
   assert.doesNotMatch(html, /\sstyle=|<style/i, 'no style attributes or blocks');
   assert.doesNotMatch(html, /\son[a-z]+=/i, 'no event-handler attributes');
   assert.match(html, /id="guide-app"[^>]*hidden/, 'the interactive part is hidden until the script runs');
+  // The fallback text names the default stack; keep it true (edit guide/index.html when defaults change).
+  assert.match(html, /Linux host\s+running Puma behind nginx with PostgreSQL/);
+  assert.deepEqual([engine.DEFAULTS.os, engine.DEFAULTS.server, engine.DEFAULTS.proxy, engine.DEFAULTS.database], ['linux', 'puma', 'nginx', 'postgresql']);
+});
+
+test('with JavaScript disabled the page explains itself and offers the default bundle', async () => {
+  const noJs = await launchBrowser({ javaScriptEnabled: false });
+  try {
+    const p = noJs.page;
+    await p.goto(`${server.url}/guide/`, { waitUntil: 'load' });
+    assert.equal(await p.isVisible('.guide-static'), true);
+    assert.equal(await p.isVisible('#guide-app'), false);
+    assert.equal(await p.isVisible('#cli'), true);
+    for (const href of await p.$$eval('.guide-static a[href$=".zip"], .guide-static a[href$=".tar.gz"]', (as) => as.map((a) => a.href))) {
+      const res = await p.request.get(href);
+      assert.equal(res.status(), 200, href);
+    }
+  } finally {
+    await noJs.close();
+  }
 });
 
 test('the script replaces the fallback and builds a labelled form with a fieldset per group', async () => {
