@@ -100,10 +100,19 @@ export function renderFiles(toc, list, files, onCopy) {
       sec._lang = lang;
     }
     sections.push(sec);
-    links.push(h('li', null, h('a', { href: '#' + anchor }, path)));
+    links.push(anchor + '\u0001' + path);
   });
-  list.replaceChildren(...sections);
-  toc.replaceChildren(...links);
+  // Re-inserting unchanged sections would force their style and layout again: only touch the
+  // containers when the list of files changed.
+  if (sections.length !== list.children.length || sections.some((sec, i) => list.children[i] !== sec)) list.replaceChildren(...sections);
+  const tocSig = links.join('\u0002');
+  if (toc._sig !== tocSig) {
+    toc._sig = tocSig;
+    toc.replaceChildren(...links.map((l) => {
+      const [anchor, path] = l.split('\u0001');
+      return h('li', null, h('a', { href: '#' + anchor }, path));
+    }));
+  }
 }
 
 export function renderNotes(el, list, notes) {
