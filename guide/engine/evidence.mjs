@@ -41,6 +41,7 @@ export const SRC = {
   rubyBranches: ext('rubyBranches'),
   railsMaintenance: ext('railsMaintenance'),
   railsMysqlRemoved: ext('railsMysqlRemoved'),
+  railsAdvisoryOption: ext('railsAdvisoryOption'),
   railsConfiguring: ext('railsConfiguring'),
   railsRelease: (v) => ext('railsRelease', { v, u: v.replace('.', '_') }),
   railsPumaTemplate: ext('railsPumaTemplate'),

@@ -242,6 +242,12 @@ test('database.yml: pool key and PgBouncer settings by version', () => {
     assert.match(file(r, 'config/database.yml'), /port: 6432/);
     assert.match(file(r, 'config/database.yml'), /advisory_locks: false/);
   }
+  // The advisory_locks switch exists from Rails 6.0; Rails 5.x gets a comment instead, older Rails nothing.
+  const yml = (rails, ruby_version) => file(gen({ pooler: 'pgbouncer', rails, ruby_version }), 'config/database.yml');
+  assert.doesNotMatch(yml('5.2', '2.5'), /^\s+advisory_locks:/m);
+  assert.match(yml('5.2', '2.5'), /no advisory_locks switch/);
+  assert.doesNotMatch(yml('4.2', '2.2'), /advisory/);
+  assert.match(yml('6.0', '2.6'), /^\s+advisory_locks: false/m);
 });
 
 test('connections: max_connections follows hosts × processes × pool, with a remedy when it gets large', () => {

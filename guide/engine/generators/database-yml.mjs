@@ -41,8 +41,9 @@ export function generate(ctx) {
     });
     if (viaBouncer) {
       const psOk = gte(a.pooler_version, '1.21');
-      if (!psOk) prod.push({ key: 'prepared_statements', value: false, why: t('db.no-prepared', { v: a.pooler_version }), evidence: [SRC.pgbouncerChangelog] });
-      if (gte(a.rails, '5.0')) prod.push({ key: 'advisory_locks', value: false, why: t('db.advisory'), evidence: [SRC.railsConfiguring] });
+      if (!psOk && has(RAILS_API.pgPreparedStatements, a.rails)) prod.push({ key: 'prepared_statements', value: false, why: t('db.no-prepared', { v: a.pooler_version }), evidence: [SRC.pgbouncerChangelog] });
+      if (has(RAILS_API.advisoryLocksOption, a.rails)) prod.push({ key: 'advisory_locks', value: false, why: t('db.advisory'), evidence: [SRC.railsConfiguring, SRC.railsAdvisoryOption] });
+      else if (has(RAILS_API.migrationAdvisoryLocks, a.rails)) prod.push({ comment: t('db.advisory-5', { rails: a.rails }) });
     }
   }
   const body = [
