@@ -90,7 +90,7 @@ test('sysctl: somaxconn only before 5.4, tcp_tw_recycle never, keys exist for th
 });
 
 test('I/O scheduler: deadline on pre-5.0 kernels, kernel defaults (mq-deadline/none) from 5.0', () => {
-  const cases = [['2.6.32', 'hdd', 'deadline'], ['2.6.32', 'nvme', 'noop'], ['4.19', 'nvme', null], ['4.19', 'ssd', 'deadline'], ['5.0', 'hdd', null], ['6.1', 'nvme', null]];
+  const cases = [['2.6.32', 'hdd', 'deadline'], ['2.6.32', 'nvme', null], ['4.9', 'nvme', null], ['4.19', 'nvme', null], ['4.19', 'ssd', 'deadline'], ['5.0', 'hdd', null], ['6.1', 'nvme', null]];
   for (const [kernel, storage, want] of cases) {
     assert.equal(schedulerChoice(derive({ ...DEFAULTS, kernel, storage })), want, `${kernel}/${storage}`);
     const rule = file(gen({ kernel, storage }), 'etc/udev/rules.d/60-io-scheduler.rules');

@@ -44,7 +44,8 @@ export function sysctlEntries(ctx) {
 export function schedulerChoice(ctx) {
   const k = ctx.a.kernel;
   if (has(KERNEL_FEATURES.legacySchedulersRemoved, k)) return null; // 5.0+: mq-deadline for single-queue, none for NVMe by default
-  if (ctx.a.storage === 'nvme') return schedulerExists('none', k) ? null : 'noop';
+  // NVMe devices are multi-queue: no legacy scheduler applies, and from 4.11 their default "none" is right.
+  if (ctx.a.storage === 'nvme') return null;
   return 'deadline'; // CFQ was the 2.6-era default; the thesis chose deadline
 }
 
@@ -53,7 +54,7 @@ export function generate(ctx) {
   const files = [{ path: 'etc/sysctl.d/60-rails.conf', format: 'sysctl', body: sysctlEntries(ctx) }];
   const sched = schedulerChoice(ctx);
   if (sched) {
-    const rule = `ACTION=="add|change", KERNEL=="sd[a-z]*|vd[a-z]*|nvme[0-9]*n[0-9]*", ATTR{queue/scheduler}="${sched}"`;
+    const rule = `ACTION=="add|change", KERNEL=="sd[a-z]*", ATTR{queue/scheduler}="${sched}"`;
     files.push({
       path: 'etc/udev/rules.d/60-io-scheduler.rules', format: 'lines',
       body: [`# ${t('sysctl.sched', { sched, k: ctx.a.kernel })}`, `# see: ${DS.sysctl.url}`, `# see: ${SRC.ioSched.url}`, rule],
