@@ -48,6 +48,10 @@ export const ADVICE_RULES = [
     if (!has(RAILS_API.loadAsync, ctx.a.rails)) return null;
     return A('rails-load-async', ['load-async.body'], { pool: ctx.pool }, [SRC.railsPool]);
   },
+  function jobConnections(ctx) {
+    if (ctx.a.database === 'sqlite') return null;
+    return A('jobs-connections', ['jobs.body'], { needed: ctx.connectionsNeeded, limit: ctx.appSideLimit }, [SRC.railsPool, DS.pumaProcThreads]);
+  },
   function profile() {
     return A('profile-first', ['profile.body'], {}, [DS.stackprof, ART.profiling]);
   },

@@ -33,6 +33,7 @@ export function finish({ files, warnings, ctx }) {
           [t('readme.threads'), String(ctx.threads)],
           [t('readme.pool'), String(ctx.pool)],
           [t('readme.needed'), String(ctx.connectionsNeeded)],
+          [t('readme.jobs'), t('readme.jobs.value', { n: ctx.jobWorkers })],
           [t('readme.limit'), ctx.appSideLimit === null ? t('readme.na') : String(ctx.appSideLimit)],
           [t('readme.memory'), t('readme.memory.value', { total: ctx.memoryTotalMb, ram: ctx.ramMb })],
         ],
