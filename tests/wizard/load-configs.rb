@@ -1,9 +1,7 @@
-# Loads generated puma.rb / unicorn.rb files with the real gems' configuration loaders and prints JSON facts.
-# Usage: bundle exec ruby tests/wizard/load-configs.rb items.json   (items: [{kind: "puma"|"unicorn", path}])
+# Loads generated puma.rb / unicorn.rb / pitchfork.rb files with the real gems' configuration loaders and prints
+# JSON facts. puma and unicorn come from the project's Gemfile (test group); pitchfork from tests/wizard/e2e/Gemfile.
+# Usage: bundle exec ruby tests/wizard/load-configs.rb items.json   (items: [{kind: "puma"|"unicorn"|"pitchfork", path}])
 require "json"
-require "puma"
-require "puma/configuration"
-require "unicorn"
 
 items = JSON.parse(File.read(ARGV.fetch(0)))
 out = {}
@@ -11,6 +9,8 @@ items.each do |item|
   path = item.fetch("path")
   case item.fetch("kind")
   when "puma"
+    require "puma"
+    require "puma/configuration"
     conf = Puma::Configuration.new(config_files: [path])
     conf.load
     opts = conf.options
@@ -23,6 +23,7 @@ items.each do |item|
       "preload_app" => opts[:preload_app],
     }
   when "unicorn"
+    require "unicorn"
     cfg = Unicorn::Configurator.new(config_file: path)
     set = cfg.set
     out[path] = {
@@ -31,6 +32,16 @@ items.each do |item|
       "listeners" => set[:listeners],
       "timeout" => set[:timeout],
       "preload_app" => set[:preload_app],
+    }
+  when "pitchfork"
+    require "pitchfork"
+    cfg = Pitchfork::Configurator.new(config_file: path)
+    set = cfg.set
+    out[path] = {
+      "pitchfork" => Pitchfork::Const::UNICORN_VERSION,
+      "worker_processes" => set[:worker_processes],
+      "listeners" => set[:listeners],
+      "refork" => set[:refork_condition] != :unset && !set[:refork_condition].nil?,
     }
   else
     raise "unknown kind #{item["kind"]}"

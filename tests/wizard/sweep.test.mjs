@@ -260,11 +260,28 @@ test('puma.rb and unicorn.rb load with the real Puma and Unicorn loaders and mat
   }
 });
 
-test('pitchfork.rb passes ruby -c', () => {
+test('pitchfork.rb passes ruby -c and loads with Pitchfork::Configurator, matching the model', () => {
   const dir = V.tmp('wizard-pf-');
-  const files = distinct((p) => p === 'config/pitchfork.rb').map(({ file }, i) => writeTmp(dir, `${i}.rb`, file.content));
-  assert.ok(files.length > 1);
-  V.rubySyntax(files);
+  const entries = distinct((p) => p === 'config/pitchfork.rb').map(({ file, bundle }, i) => ({ bundle, path: writeTmp(dir, `${i}.rb`, file.content) }));
+  assert.ok(entries.length > 1);
+  V.rubySyntax(entries.map((e) => e.path));
+  const facts = V.loadRubyConfigs(entries.map((e) => ({ kind: 'pitchfork', path: e.path })), { e2eBundle: true });
+  for (const { bundle, path } of entries) {
+    const f = facts[path];
+    assert.equal(f.worker_processes, bundle.r.model.processes);
+    assert.deepEqual(f.listeners.map((x) => (x.startsWith('/') ? `unix:${x}` : x)), bundle.r.model.upstreams);
+    assert.equal(f.refork, bundle.answers.os === 'linux' && !bundle.answers.kernel.startsWith('2.') && bundle.answers.kernel !== '3.2');
+  }
+});
+
+test('Passenger Standalone options in service files exist in `passenger start --help`', () => {
+  const passenger = V.requireTool('passenger', 'passenger (pulled in by libapache2-mod-passenger)');
+  const help = spawnSync(passenger, ['start', '--help'], { encoding: 'utf8' }).stdout;
+  const units = distinct((p) => p === 'etc/systemd/system/rails-app.service').filter(({ file }) => /passenger start/.test(file.content));
+  assert.ok(units.length > 0);
+  for (const { file } of units) {
+    for (const m of file.content.match(/passenger start .*/)[0].matchAll(/(--[a-z-]+)/g)) assert.match(help, new RegExp(`${m[1]}\\b`), m[1]);
+  }
 });
 
 const THIN_KEYS = new Set(['chdir', 'environment', 'address', 'port', 'socket', 'servers', 'threaded', 'timeout', 'max_conns', 'max_persistent_conns', 'wait', 'pid', 'log', 'daemonize']);

@@ -164,11 +164,21 @@ export function rubySyntax(files) {
  * Load puma.rb files with Puma's own configuration loader and unicorn.rb files with Unicorn::Configurator,
  * through the project's bundle (Gemfile test group). Returns parsed facts per file.
  */
-export function loadRubyConfigs(items) {
+export const E2E_BUNDLE_ENV = {
+  BUNDLE_GEMFILE: join(REPO, 'tests', 'wizard', 'e2e', 'Gemfile'),
+  BUNDLE_PATH: join(REPO, 'vendor', 'bundle', 'wizard-e2e'),
+  BUNDLE_APP_CONFIG: join(REPO, 'vendor', 'bundle', 'wizard-e2e', '.bundle'),
+};
+
+export function loadRubyConfigs(items, { e2eBundle = false } = {}) {
   requireTool('bundle', 'ruby-full (bundler)');
   const dir = tmp('wizard-rb-');
   writeFileSync(join(dir, 'items.json'), JSON.stringify(items));
-  const r = run('bundle', ['exec', 'ruby', join(REPO, 'tests', 'wizard', 'load-configs.rb'), join(dir, 'items.json')], { cwd: REPO, timeout: 120000 });
+  const env = e2eBundle ? { ...process.env, ...E2E_BUNDLE_ENV } : process.env;
+  if (e2eBundle && spawnSync('bundle', ['check'], { env, encoding: 'utf8' }).status !== 0) {
+    throw new Error('the gems of tests/wizard/e2e/Gemfile are missing: run tests/wizard/e2e/setup (scripts/setup does)');
+  }
+  const r = run('bundle', ['exec', 'ruby', join(REPO, 'tests', 'wizard', 'load-configs.rb'), join(dir, 'items.json')], { cwd: REPO, timeout: 120000, env });
   const text = check(r, 'loading Ruby configs with Puma/Unicorn');
   return JSON.parse(text.slice(text.indexOf('{')));
 }
