@@ -274,6 +274,31 @@ test('pitchfork.rb passes ruby -c and loads with Pitchfork::Configurator, matchi
   }
 });
 
+function e2eHelp(args) {
+  const env = { ...process.env, ...V.E2E_BUNDLE_ENV };
+  assert.equal(spawnSync('bundle', ['check'], { env, encoding: 'utf8' }).status, 0, 'gems of tests/wizard/e2e/Gemfile missing: run tests/wizard/e2e/setup');
+  const r = spawnSync('bundle', ['exec', ...args], { env, encoding: 'utf8', cwd: V.REPO, timeout: 60000 });
+  return `${r.stdout}${r.stderr}`;
+}
+
+test('Falcon options in service files exist in `falcon serve --help`', () => {
+  const help = e2eHelp(['falcon', 'serve', '--help']);
+  const units = distinct((p) => p === 'etc/systemd/system/rails-app.service').filter(({ file }) => /falcon serve/.test(file.content));
+  assert.ok(units.length > 0);
+  for (const { file } of units) {
+    for (const m of file.content.match(/falcon serve .*/)[0].matchAll(/(--[a-z-]+)/g)) assert.match(help, new RegExp(`${m[1]}\\b`), m[1]);
+  }
+});
+
+test('every thin.yml key is a long option of `thin --help`', () => {
+  const help = e2eHelp(['thin', '--help']);
+  const files = distinct((p) => p === 'config/thin.yml');
+  assert.ok(files.length > 1);
+  for (const { file } of files) {
+    for (const m of file.content.matchAll(/^([a-z_]+):/gm)) assert.match(help, new RegExp(`--${m[1].replace(/_/g, '-')}\\b`), m[1]);
+  }
+});
+
 test('Passenger Standalone options in service files exist in `passenger start --help`', () => {
   const passenger = V.requireTool('passenger', 'passenger (pulled in by libapache2-mod-passenger)');
   const help = spawnSync(passenger, ['start', '--help'], { encoding: 'utf8' }).stdout;

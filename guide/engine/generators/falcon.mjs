@@ -12,6 +12,8 @@ export function falconCommand(ctx) {
 }
 
 export function generate(ctx) {
-  if (ctx.server !== 'falcon' || !has(RAILS_API.isolationLevel, ctx.a.rails)) return {};
-  return { advice: [{ id: 'falcon-isolation-level', title: t('a.falcon-isolation-level.title'), body: t('a.falcon.body'), evidence: [SRC.railsConfiguring, SRC.falcon, DS.fibers] }] };
+  if (ctx.server !== 'falcon') return {};
+  const advice = [{ id: 'falcon-serve-vs-host', title: t('a.falcon-serve-vs-host.title'), body: t('a.falcon.host', { cmd: falconCommand(ctx) }), evidence: [SRC.falcon] }];
+  if (has(RAILS_API.isolationLevel, ctx.a.rails)) advice.push({ id: 'falcon-isolation-level', title: t('a.falcon-isolation-level.title'), body: t('a.falcon.body'), evidence: [SRC.railsConfiguring, SRC.falcon, DS.fibers] });
+  return { advice };
 }
