@@ -79,7 +79,7 @@ test('generated Puma + nginx + PostgreSQL bundle serves a fresh Rails app with H
     const env = { ...process.env, ...BUNDLE_ENV };
     run('bundle', ['exec', 'rails', 'new', 'app', '--minimal', '--skip-bundle', '--skip-git', '--skip-docker', '--database=postgresql', '--skip-test', '--skip-ci', '--skip-kamal', '--skip-rubocop', '--skip-brakeman', '--skip-asset-pipeline'], { cwd: root, env });
     const app = join(root, 'app');
-    const rails = JSON.parse(run('bundle', ['exec', 'ruby', '-e', 'require "rails/version"; require "puma/const"; print JSON.generate(rails: Rails::VERSION::STRING, ruby: RUBY_VERSION, puma: Puma::Const::PUMA_VERSION)', '-rjson'], { cwd: app, env }));
+    const rails = JSON.parse(run('bundle', ['exec', 'ruby', '-e', 'require "json"; require "rails/version"; require "puma/const"; print JSON.generate(rails: Rails::VERSION::STRING, ruby: RUBY_VERSION, puma: Puma::Const::PUMA_VERSION)'], { cwd: app, env }));
     // The app answers with a value read from PostgreSQL, so the database path is exercised too.
     writeFileSync(join(app, 'app/controllers/health_controller.rb'), 'class HealthController < ApplicationController\n  def show\n    value = ActiveRecord::Base.connection.select_value("SELECT 40 + 2")\n    render plain: "ok #{value} pool=#{ActiveRecord::Base.connection_pool.size}"\n  end\nend\n');
     writeFileSync(join(app, 'config/routes.rb'), 'Rails.application.routes.draw do\n  root "health#show"\nend\n');
