@@ -527,6 +527,8 @@ export const CATALOG = {
   "w.ruby-too-old-for-rails.s": "Upgrade Ruby to {min} or later (a maintained CRuby is 3.3+), or stay on an older Rails.",
   "w.sqlite-single-host.m": "SQLite is a file opened by the app processes; it cannot be shared by several hosts or live on a separate database host.",
   "w.sqlite-single-host.s": "Use one app host with a local SQLite file, or move to PostgreSQL or MySQL.",
+  "w.systemd-needs-linux.m": "systemd runs only on Linux; {os} has its own service manager.",
+  "w.systemd-needs-linux.s": "No unit file was generated: start the app server from rc.d (FreeBSD) or launchd (macOS) with the same command and the environment from config/ruby.env.",
   "w.too-many-db-connections-my.s": "Lower threads or processes per host, or use a proxy such as ProxySQL.",
   "w.too-many-db-connections-pg.s": "Add PgBouncer in transaction mode (pooler = pgbouncer), or lower threads per process.",
   "w.too-many-db-connections.m": "{hosts} host(s) × {processes} processes × pool {pool} = {needed} database connections; max_connections was raised to {max}, which costs database memory and CPU.",

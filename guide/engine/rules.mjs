@@ -131,6 +131,10 @@ export const RULES = [
   function freebsdKernel(ctx) {
     return ctx.a.os === 'freebsd' ? W('freebsd-no-kernel-settings', 'info', {}) : null;
   },
+  function systemdOffLinux(ctx) {
+    if (ctx.linux || ctx.a.init !== 'systemd') return null;
+    return W('systemd-needs-linux', 'info', { os: ctx.a.os === 'freebsd' ? 'FreeBSD' : 'macOS' }, [SRC.systemdService]);
+  },
   function caddyOne(ctx) {
     if (ctx.proxy !== 'caddy' || gte(ctx.proxyVersion, '2.0')) return null;
     return W('caddy-1-end-of-life', 'warning', {}, [SRC.caddyProxy]);
