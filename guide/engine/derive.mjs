@@ -75,7 +75,7 @@ export function derive(a, options = {}) {
 
   // JIT.
   ctx.yjitAvailable = a.ruby === 'cruby' && gte(a.ruby_version, JIT.yjit.since)
-    && (a.arch === 'x86_64' || gte(a.ruby_version, JIT.yjit.arm64Since)) && a.os !== 'freebsd';
+    && (a.arch === 'x86_64' || gte(a.ruby_version, JIT.yjit.arm64Since));
   ctx.yjitProduction = ctx.yjitAvailable && gte(a.ruby_version, JIT.yjit.production);
 
   sizeProcesses(ctx);
