@@ -257,3 +257,20 @@ test('with a base URL, dataset and article links in downloaded files are absolut
   // Advice keeps site-relative URLs for the page, which adds its own baseurl.
   assert.ok(r.advice.some((a) => a.evidence.some((e) => e.url.startsWith('/datasets/'))));
 });
+
+test('the engine core stays small for the page (words travel as JSON) and generates fast', async () => {
+  const { build } = await import('esbuild');
+  const { gzipSync } = await import('node:zlib');
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const out = await build({ entryPoints: [join(root, 'guide/engine/core.mjs')], bundle: true, minify: true, format: 'esm', write: false, logLevel: 'silent' });
+  const core = gzipSync(out.outputFiles[0].contents, { level: 9 }).length;
+  assert.ok(core < 26 * 1024, `core.mjs is ${core} bytes gzip; keep words in catalog.mjs`);
+  const { CATALOG } = await import('../../guide/engine/catalog.mjs');
+  const full = gzipSync(JSON.stringify(CATALOG), { level: 9 }).length;
+  assert.ok(full > core / 4, 'the catalog holds the words');
+  for (let i = 0; i < 20; i++) generate({});
+  const t0 = performance.now();
+  for (let i = 0; i < 100; i++) generate({ cores: 1 + (i % 16), server: ['puma', 'unicorn', 'thin', 'passenger'][i % 4] });
+  const ms = (performance.now() - t0) / 100;
+  assert.ok(ms < 16, `generate() takes ${ms.toFixed(1)} ms; the page re-renders within one frame`);
+});
