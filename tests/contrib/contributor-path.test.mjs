@@ -46,6 +46,11 @@ before(async () => {
   // Installed dependencies are shared, not copied.
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
   if (existsSync(join(ROOT, 'vendor'))) symlinkSync(join(ROOT, 'vendor'), join(copy, 'vendor'));
+  // Bundler's local config (written by scripts/setup, not tracked) says where those gems are.
+  if (existsSync(join(ROOT, '.bundle/config'))) {
+    mkdirSync(join(copy, '.bundle'), { recursive: true });
+    copyFileSync(join(ROOT, '.bundle/config'), join(copy, '.bundle/config'));
+  }
 });
 
 after(async () => {
