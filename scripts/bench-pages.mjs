@@ -2,11 +2,11 @@
 // Page-weight benchmark: what each page type ships (HTML, CSS, JS, SVG; raw and gzip), the full
 // build time, and the same figures for a baseline that draws the same charts in the browser with
 // vega-embed. Prints a Markdown table. Usage: node scripts/bench-pages.mjs [--no-build]
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
-import { pageWeight } from './lib/page-weight.mjs';
+import { pageWeight, htmlFiles } from './lib/page-weight.mjs';
 import { datasetFiles } from './lib/dataset-validate.mjs';
 import { fullSpec } from './lib/chart-spec.mjs';
 
@@ -24,14 +24,7 @@ if (!process.argv.includes('--no-build')) {
 }
 if (!existsSync(join(SITE, 'index.html'))) { console.error('no _site: run scripts/build or drop --no-build'); process.exit(1); }
 
-function htmlFiles(dir = SITE, out = []) {
-  for (const n of readdirSync(dir)) {
-    const p = join(dir, n);
-    if (statSync(p).isDirectory()) htmlFiles(p, out); else if (n.endsWith('.html')) out.push(p);
-  }
-  return out;
-}
-const all = htmlFiles().map((f) => ({ f, rel: f.slice(SITE.length), w: pageWeight(SITE, f) }));
+const all = htmlFiles(SITE).map((f) => ({ f, rel: f.slice(SITE.length), w: pageWeight(SITE, f) }));
 const pick = (label, pred, by = (a, b) => b.w.charts - a.w.charts) => {
   const c = all.filter(pred).sort(by)[0];
   return c ? { label, ...c } : null;

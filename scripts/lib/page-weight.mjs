@@ -1,10 +1,20 @@
 // What a built page ships: its HTML plus the CSS, JS (following static imports) and images it
 // references, each raw and gzipped. Used by scripts/bench-pages.mjs and the page-budget test.
-import { readFileSync, existsSync, statSync } from 'node:fs';
+import { readFileSync, existsSync, statSync, readdirSync } from 'node:fs';
 import { join, dirname, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const gz = (buf) => gzipSync(buf, { level: 9 }).length;
+
+// Every .html file under a built site directory.
+export function htmlFiles(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) htmlFiles(p, out);
+    else if (name.endsWith('.html')) out.push(p);
+  }
+  return out;
+}
 
 // Resolve a URL found in a page to a file in the site directory (baseurl stripped).
 export function resolveLocal(siteDir, fromFile, url, baseurl = '') {

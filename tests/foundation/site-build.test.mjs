@@ -1,23 +1,17 @@
 // Checks on the built site in _site (scripts/test builds it first).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { datasetFiles } from '../../scripts/lib/dataset-validate.mjs';
 import { toCsv, formatCell } from '../../scripts/lib/dataset-cells.mjs';
-import { pageWeight } from '../../scripts/lib/page-weight.mjs';
+import { pageWeight, htmlFiles as htmlFilesIn } from '../../scripts/lib/page-weight.mjs';
+
+const htmlFiles = () => htmlFilesIn(SITE);
 
 const SITE = new URL('../../_site/', import.meta.url).pathname;
 const datasets = datasetFiles().map((f) => JSON.parse(readFileSync(f, 'utf8')));
 
-function htmlFiles(dir = SITE, out = []) {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) htmlFiles(p, out);
-    else if (name.endsWith('.html')) out.push(p);
-  }
-  return out;
-}
 const decode = (s) => s.replace(/<[^>]+>/g, '').replace(/&#123;/g, '{').replace(/&#125;/g, '}').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').trim();
 
 test('the site was built', () => {
