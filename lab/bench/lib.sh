@@ -13,12 +13,17 @@ rb_load() { cut -d' ' -f1-3 /proc/loadavg; }
 rb_versions() {
   local v
   if [ "$RB_PLACE" = host ]; then
-    printf 'Ruby\t%s\n' "$(ruby -v 2>/dev/null)"
+    printf 'Ruby 3.1\t%s\n' "$(ruby3.1 -v 2>/dev/null)"
+    printf 'Ruby 3.1 YJIT enabled with --yjit\t%s\n' "$(ruby3.1 --yjit -e 'print RubyVM::YJIT.enabled?' 2>&1)"
     printf 'hyperfine\t%s\n' "$(hyperfine --version 2>/dev/null | awk '{print $2}')"
     return
   fi
   printf 'Lab distribution\t%s\n' "$(. /etc/os-release; echo "$PRETTY_NAME")"
-  for r in 3.3 3.4; do command -v "ruby$r" >/dev/null && printf 'Ruby %s\t%s\n' "$r" "$("ruby$r" -v)"; done
+  for r in 3.3 3.4; do
+    command -v "ruby$r" >/dev/null || continue
+    printf 'Ruby %s\t%s\n' "$r" "$("ruby$r" -v)"
+    printf 'Ruby %s YJIT built in\t%s\n' "$r" "$("ruby$r" --yjit -e 'print defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? "yes" : "no (built without YJIT)"' 2>/dev/null)"
+  done
   for p in nginx apache2 caddy haproxy postgresql-17 pgbouncer mariadb-server sqlite3 libjemalloc2 wrk apache2-utils hyperfine libc6; do
     v=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) && printf '%s (Debian package)\t%s\n' "$p" "$v"
   done
@@ -31,12 +36,13 @@ rb_versions() {
   return 0
 }
 
-# Start a command in its own process group, output to a log in RAW; remembers its pid (= group id).
-rb_start() { # NAME CMD…
-  local name=$1; shift
-  setsid "$@" >> "$RAW/server-$name.log" 2>&1 < /dev/null &
-  RB_PIDS+=("$!")
-  echo "$!"
+# Start CMD in DIR in its own process group (setsid), output to RAW/server-NAME.log. Sets RB_LAST_PID (= the
+# process group id) and remembers it, so rb_stop_all stops it on every exit path.
+rb_start() { # NAME DIR CMD…
+  local name=$1 dir=$2; shift 2
+  ( cd "$dir" && exec setsid "$@" ) >> "$RAW/server-$name.log" 2>&1 < /dev/null &
+  RB_LAST_PID=$!
+  RB_PIDS+=("$RB_LAST_PID")
 }
 
 rb_stop() { # PID: TERM the group, wait up to 10 s, then KILL

@@ -57,9 +57,9 @@ http://127.0.0.1:${PORT[caddy]} {
 }
 CONF
   ulimit -n 65536 2>/dev/null || true
-  rb_start nginx nginx -c /tmp/rb/nginx.conf -g 'daemon off;' >/dev/null
-  rb_start apache apache2 -f /tmp/rb/apache.conf -DFOREGROUND >/dev/null
-  HOME=/tmp/rb XDG_DATA_HOME=/tmp/rb XDG_CONFIG_HOME=/tmp/rb rb_start caddy caddy run --config /tmp/rb/Caddyfile --adapter caddyfile >/dev/null
+  rb_start nginx /tmp/rb nginx -c /tmp/rb/nginx.conf -g 'daemon off;'
+  rb_start apache /tmp/rb apache2 -f /tmp/rb/apache.conf -DFOREGROUND
+  HOME=/tmp/rb XDG_DATA_HOME=/tmp/rb XDG_CONFIG_HOME=/tmp/rb rb_start caddy /tmp/rb caddy run --config /tmp/rb/Caddyfile --adapter caddyfile
   local s ok=0
   for s in nginx apache caddy; do rb_wait_http "http://127.0.0.1:${PORT[$s]}/rebench.html" 30 || ok=1; done
   return $ok

@@ -7,6 +7,7 @@ import { validateDataset, formatProblem, DATASET_DIR } from '../dataset-validate
 import { chartRenderProblems } from '../importers/render-check.mjs';
 import { EXPERIMENTS, byName } from './experiments/index.mjs';
 import { runExperiment } from './runner.mjs';
+import { writeThenNow } from './thennow.mjs';
 
 export const HELP = `Usage: scripts/rebench EXPERIMENT… [--quick] [--runs N] [--out DIR] [--seed N]
        scripts/rebench all [options]      every experiment, in the --list order
@@ -30,6 +31,9 @@ Options:
   --runs N      runs per configuration (default 5; 2 with --quick)
   --out DIR     output directory (default ./measurements)
   --seed N      seed for the run order (default random; recorded in the dataset)
+  --then-and-now  after the experiments (or alone), write rebench-2026-then-now-EXPERIMENT
+                datasets: the research's result beside the 2026 one, each era relative
+                to its own baseline (hardware differs, so never value against value)
   --author NAME who measured (default: git config user.name)
   --help        this text
 
@@ -41,7 +45,7 @@ A full run of every experiment takes about 50 minutes on 2 cores.
 const SPEC = {
   list: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' },
   runs: { type: 'integer', min: 1, max: 50 }, out: { type: 'string' }, seed: { type: 'integer', min: 0 },
-  author: { type: 'string' }, 'keep-work': { type: 'boolean' },
+  author: { type: 'string' }, 'keep-work': { type: 'boolean' }, 'then-and-now': { type: 'boolean' },
 };
 
 export async function main(argv) {
@@ -61,7 +65,7 @@ export async function main(argv) {
     for (const e of EXPERIMENTS) process.stdout.write(`${e.name.padEnd(12)} ${e.title} (mirrors ${e.mirrors}) -> ${e.datasetIds().join(', ')}\n`);
     return 0;
   }
-  if (!names.length) throw new UsageError('name at least one experiment (or "all"); --list shows them');
+  if (!names.length && !opts['then-and-now']) throw new UsageError('name at least one experiment (or "all"); --list shows them');
   const chosen = names.includes('all') ? EXPERIMENTS : names.map((n) => {
     const e = byName(n);
     if (!e) throw new UsageError(`unknown experiment "${n}"; known: ${EXPERIMENTS.map((x) => x.name).join(', ')}`);
@@ -85,6 +89,14 @@ export async function main(argv) {
       process.stdout.write(`${path.relative(process.cwd(), file) || file}\n`);
     }
     log(`rebench: ${exp.name}: done in ${Math.round((Date.now() - t1) / 1000)} s`);
+  }
+  if (opts['then-and-now']) {
+    for (const file of writeThenNow(outDir, log)) {
+      const found = await validate(file);
+      problems += found.length;
+      for (const p of found) log(formatProblem(p, `${outDir}/`));
+      process.stdout.write(`${path.relative(process.cwd(), file) || file}\n`);
+    }
   }
   log(`rebench: all done in ${Math.round((Date.now() - t0) / 1000)} s`);
   return problems ? 1 : 0;

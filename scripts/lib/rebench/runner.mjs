@@ -107,7 +107,7 @@ export function readMeasurement(tool, file) {
       const [r] = parseHyperfine(text);
       const bad = r.exitCodes.filter((c) => c !== 0).length;
       if (bad) return { error: `the command exited non-zero in ${bad} run(s)` };
-      return { time_s: r.stats.median ?? r.stats.mean, errors: 0 };
+      return { time_s: r.stats.median ?? r.stats.mean, cpu_s: r.stats.user !== null && r.stats.system !== null ? r.stats.user + r.stats.system : null, errors: 0 };
     }
   } catch (err) {
     return { error: `unreadable ${tool} output: ${err.message}` };
@@ -178,6 +178,15 @@ export async function runExperiment(exp, opts) {
     const loadBefore = loadAverage();
     const started = new Date();
     const invocations = [];
+    // Extra application servers (lab/bench/Gemfile) are installed once per machine, with the network.
+    if (size.prepareGems && process.env.REBENCH_ON_HOST !== '1') {
+      log(`rebench: ${exp.name}: installing or checking the extra server gems (lab/bench/prepare-gems.sh, network on)`);
+      const cmd = opts.labBin || path.join(REPO_ROOT, 'scripts/lab');
+      const args = ['run', '--net', 'host', '--timeout', '900', '--', 'bash', '/repo/lab/bench/prepare-gems.sh'];
+      const res = await runCommand(cmd, args, { timeoutMs: 930000, logFile: path.join(raw, 'prepare-gems.log') });
+      invocations.push({ place: 'lab:3.3 (network on)', command: [cmd, ...args].map((a) => a.replace(REPO_ROOT, '<repo>')).join(' '), exit: res.code, signal: res.signal });
+      if (res.code !== 0) log(`rebench: ${exp.name}: extra gems could not be installed (prepare-gems.log); those servers are marked NOT-INSTALLED`);
+    }
     const bs = batches(plan);
     for (const [i, batch] of bs.entries()) {
       if (interrupted) break;
@@ -290,8 +299,8 @@ function provenance(ctx) {
 }
 
 function runsCsv(results) {
-  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'p50_ms', 'p99_ms', 'time_s', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'raw_file', 'error'];
+  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'p50_ms', 'p99_ms', 'time_s', 'cpu_s', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'raw_file', 'error'];
   const q = (v) => (v === null || v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
-  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, r.file, r.metrics.error].map(q).join(','));
+  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.cpu_s, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, r.file, r.metrics.error].map(q).join(','));
   return `${head.join(',')}\n${lines.join('\n')}\n`;
 }
