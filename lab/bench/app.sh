@@ -3,27 +3,33 @@
 # each experiment states exactly how its server ran (no config file: puma -C -).
 APP_PORT=3000
 
+# lab-app prepare copies the app to DIR, starts the database server, migrates and seeds (sizes in lab/app/db/seeds.rb).
 rb_app_prepare() { # DB DIR
-  local db=$1 dir=$2
-  case $db in postgresql|mariadb) lab-db start "$db" >> "$RAW/driver.log" 2>&1 || return 1 ;; esac
-  lab-app prepare --db "$db" --dir "$dir" >> "$RAW/driver.log" 2>&1
+  rb_log "prepare the app on $1 in $2"
+  lab-app prepare --db "$1" --dir "$2" >> "$RAW/driver.log" 2>&1
 }
 
-rb_app_env() { # DB
-  export RAILS_ENV=production RACK_ENV=production RAILS_LOG_LEVEL=${RAILS_LOG_LEVEL:-warn} LAB_DB=$1
-  export SECRET_KEY_BASE=${SECRET_KEY_BASE:-rebench-$(printf '%064d' 0)}
-  export RAILS_SERVE_STATIC_FILES=1
+# The environment lab-app runs the app with (RAILS_ENV, SECRET_KEY_BASE, LAB_DB, BUNDLE_*), with request logging
+# at warn so that logging every request does not become part of the measurement.
+rb_app_env() { # DIR
+  local env
+  env=$(RAILS_LOG_LEVEL=warn lab-app env --dir "$1") || return 1
+  eval "$env"
+  export RACK_ENV=production
 }
 
-# The extra application servers (Unicorn, Pitchfork, Falcon, WEBrick, Thruster) come from lab/bench/Gemfile,
-# installed once by lab/bench/prepare-gems.sh into tmp/rebench-gems beside the lab's own gems.
-rb_use_bench_gems() {
-  local dir="$REPO/tmp/rebench-gems/$(ruby -e 'print RbConfig::CONFIG["ruby_version"]')"
+# WEBrick is not in the reference app's bundle: lab/bench/Gemfile adds it, and lab/bench/prepare-gems.sh installs
+# it once into tmp/rebench-gems beside the lab's own gems. Sets RB_BENCH_ENV (env arguments) or fails.
+rb_bench_gems_env() {
+  local abi dir
+  abi=$(ruby -e 'print RbConfig::CONFIG["ruby_version"]')
+  dir="$REPO/tmp/rebench-gems/$abi"
   [ -f "$dir/.complete" ] || return 1
-  export BUNDLE_GEMFILE="$BENCH/Gemfile" GEM_HOME="$dir" GEM_PATH="$dir:${BUNDLE_PATH:-/opt/lab/bundle}/ruby/$(ruby -e 'print RbConfig::CONFIG["ruby_version"]')"
-  unset BUNDLE_PATH
-  export BUNDLE_FROZEN=true
+  RB_BENCH_ENV=(-u BUNDLE_PATH BUNDLE_GEMFILE="$BENCH/Gemfile" GEM_HOME="$dir" GEM_PATH="$dir:${BUNDLE_PATH:-/opt/lab/bundle}/ruby/$abi")
 }
+
+# Is GEM in the bundle of the app in the current directory?
+rb_has_gem() { (cd "$APP" && bundle exec ruby -e "Gem::Specification.find_by_name('$1')" >/dev/null 2>&1); }
 
 # Start a server for DIR with CMD… and wait until URL answers. Sets RB_SERVER_PID (its process group).
 rb_boot() { # NAME DIR URL CMD…
@@ -39,6 +45,9 @@ rb_boot() { # NAME DIR URL CMD…
 rb_measure_pages() { # BASEURL MEASUREMENTS OUTPREFIX CONNECTIONS [ROOT_PID for PSS]
   local base=$1 ms=$2 out=$3 c=$4 root=${5:-} m
   for m in $ms; do
+    # The page must answer 2xx; anything else (a redirect, an error) is recorded and the page is not measured.
+    curl -s -o /dev/null -m 30 -w '%{http_code}' "$base${PAGES[$m]}" > "$out-$m.status" 2>/dev/null
+    case $(cat "$out-$m.status") in 2*) ;; *) rb_log "page $m answered HTTP $(cat "$out-$m.status")"; continue ;; esac
     rb_warmup "$base${PAGES[$m]}" "$out-$m"
     [ -n "$root" ] && rb_pss_start "$root" "$out-$m"
     rb_wrk "$out-$m" "$base${PAGES[$m]}" "$c" "$RB_DURATION_S"

@@ -6,7 +6,7 @@ declare -A PAGES=([heavy]=/heavy [api]=/api)
 APP=/srv/app
 JEMALLOC=$(ls /usr/lib/*/libjemalloc.so.2 2>/dev/null | head -1)
 
-exp_setup() { rb_app_prepare postgresql "$APP" && rb_app_env postgresql; }
+exp_setup() { rb_app_prepare "${RB_DB:-postgresql}" "$APP" && rb_app_env "$APP"; }
 
 exp_cell() { # ALLOCATOR RUN MEASUREMENTS OUTPREFIX
   case $1 in

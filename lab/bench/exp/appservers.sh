@@ -7,11 +7,10 @@ APP=/srv/app
 W=${RB_WORKERS:-2} T=${RB_THREADS:-3}
 
 exp_setup() {
-  rb_app_prepare postgresql "$APP" || return 1
-  rb_app_env postgresql
-  BENCH_GEMS=0
-  if [ "${RB_EXTRA_SERVERS:-0}" = 1 ] && rb_use_bench_gems; then BENCH_GEMS=1; fi
-  rb_versions >> "$RAW/versions-$RB_PLACE.txt"
+  rb_app_prepare "${RB_DB:-postgresql}" "$APP" || return 1
+  rb_app_env "$APP"
+  RB_BENCH_ENV=()
+  rb_bench_gems_env || true
   mkdir -p /tmp/rb
   cat > /tmp/rb/unicorn.rb <<CONF
 worker_processes $W
@@ -34,12 +33,13 @@ exp_cell() { # SERVER RUN MEASUREMENTS OUTPREFIX
     unicorn) cmd=(bundle exec unicorn -E production -c /tmp/rb/unicorn.rb config.ru) ;;
     pitchfork) cmd=(bundle exec pitchfork -c /tmp/rb/pitchfork.rb config.ru) ;;
     falcon) cmd=(bundle exec falcon serve --bind "http://127.0.0.1:$APP_PORT" --count "$W" --config config.ru) ;;
-    webrick) cmd=(bundle exec rackup -s webrick -E production -o 127.0.0.1 -p "$APP_PORT" config.ru) ;;
+    webrick) cmd=(env "${RB_BENCH_ENV[@]}" bundle exec rackup -s webrick -E production -o 127.0.0.1 -p "$APP_PORT" config.ru) ;;
     passenger) rb_skip "$out" "Phusion Passenger is not packaged for the lab (Debian 13); not measured"; return 0 ;;
   esac
   case $server in
     puma-*) ;;
-    *) [ "$BENCH_GEMS" = 1 ] || { rb_skip "$out" "$server is not installed in the lab (lab/bench/Gemfile gems not prepared)"; return 0; } ;;
+    webrick) [ ${#RB_BENCH_ENV[@]} -gt 0 ] || { rb_skip "$out" "WEBrick is not in the reference app's bundle and lab/bench/prepare-gems.sh did not install it"; return 0; } ;;
+    *) rb_has_gem "$server" || { rb_skip "$out" "$server is not in the reference app's bundle"; return 0; } ;;
   esac
   if ! rb_boot "$server" "$APP" "http://127.0.0.1:$APP_PORT/up" "${cmd[@]}"; then
     echo "$server did not answer on /up (see server-$server.log)" > "$out.failed"

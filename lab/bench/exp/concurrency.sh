@@ -4,7 +4,7 @@ source "$BENCH/app.sh"
 declare -A PAGES=([io]="/io?ms=${RB_IO_MS:-50}" [cpu]="/cpu?n=${RB_CPU_N:-20000}")
 APP=/srv/app
 
-exp_setup() { rb_app_prepare postgresql "$APP" && rb_app_env postgresql; }
+exp_setup() { rb_app_prepare "${RB_DB:-postgresql}" "$APP" && rb_app_env "$APP"; }
 
 exp_cell() { # wW-tT RUN MEASUREMENTS OUTPREFIX
   local w=${1#w} t

@@ -5,7 +5,7 @@ source "$BENCH/app.sh"
 declare -A PAGES=([heavy]=/heavy [api]=/api)
 APP=/srv/app
 
-exp_setup() { rb_app_prepare postgresql "$APP" && rb_app_env postgresql; }
+exp_setup() { rb_app_prepare "${RB_DB:-postgresql}" "$APP" && rb_app_env "$APP"; }
 
 exp_cell() { # SETTING RUN MEASUREMENTS OUTPREFIX
   case $1 in

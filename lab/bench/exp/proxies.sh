@@ -8,11 +8,10 @@ APP=/srv/app
 W=${RB_WORKERS:-2} T=${RB_THREADS:-3}
 
 exp_setup() {
-  rb_app_prepare postgresql "$APP" || return 1
-  rb_app_env postgresql
+  rb_app_prepare "${RB_DB:-postgresql}" "$APP" || return 1
+  rb_app_env "$APP"
   THRUSTER=0
-  if [ "${RB_EXTRA_SERVERS:-0}" = 1 ] && rb_use_bench_gems; then THRUSTER=1; fi
-  rb_versions >> "$RAW/versions-$RB_PLACE.txt"
+  if [ "${RB_THRUSTER:-0}" = 1 ] && rb_has_gem thruster; then THRUSTER=1; fi
   mkdir -p /tmp/rb
   cat > /tmp/rb/nginx.conf <<CONF
 worker_processes auto;
@@ -76,7 +75,7 @@ CONF
 }
 
 exp_cell() { # PROXY RUN MEASUREMENTS OUTPREFIX
-  if [ "$1" = thruster ] && [ "$THRUSTER" != 1 ]; then rb_skip "$4" "Thruster is not installed in the lab (lab/bench/Gemfile gems not prepared)"; return 0; fi
+  if [ "$1" = thruster ] && [ "$THRUSTER" != 1 ]; then rb_skip "$4" "Thruster is not in the reference app's bundle"; return 0; fi
   rb_measure_pages "http://127.0.0.1:${PORT[$1]}" "$3" "$4" "$RB_CONNECTIONS"
 }
 

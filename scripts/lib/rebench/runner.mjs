@@ -224,7 +224,10 @@ export async function runExperiment(exp, opts) {
       for (const m of cell.measurements) {
         const base = rawName(entry, m.id);
         const file = path.join(raw, `${base}.${m.ext || 'txt'}`);
-        const metrics = skipped ? { error: skipped, skipped: true } : failed ? { error: failed } : readMeasurement(m.tool, file);
+        const statusFile = path.join(raw, `${base}.status`);
+        const status = fs.existsSync(statusFile) ? fs.readFileSync(statusFile, 'utf8').trim() : null;
+        const badStatus = status && !/^2/.test(status) ? { error: `the page answered HTTP ${status || 'nothing'} before the measurement, so it was not measured` } : null;
+        const metrics = skipped ? { error: skipped, skipped: true } : failed ? { error: failed } : badStatus || readMeasurement(m.tool, file);
         const memory = m.memory ? readMemory(path.join(raw, `${base}.pss.csv`)) : null;
         const loadFile = path.join(raw, `${base}.load`);
         const load = fs.existsSync(loadFile) ? fs.readFileSync(loadFile, 'utf8').trim() : null;

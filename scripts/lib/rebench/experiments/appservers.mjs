@@ -1,6 +1,6 @@
 // Experiment 2: application servers (thesis Tables 5.15–5.18) on the reference Rails 8.1 app.
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
-import { verdictSentence } from './common.mjs';
+import { verdictSentence, dbName } from './common.mjs';
 
 export const PAGES = [
   { id: 'api', label: 'API (small JSON)' },
@@ -21,8 +21,8 @@ export default {
   name: 'appservers',
   title: 'Application servers: Puma, Unicorn, Pitchfork, Falcon, WEBrick',
   mirrors: 'thesis Tables 5.15–5.18',
-  full: { servers: SERVERS.map((s) => s.id), params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 10, RB_DURATION_S: 4, RB_WARMUP_S: 2, RB_EXTRA_SERVERS: 1 }, timeoutPerCellS: 150, setupS: 240, prepareGems: true },
-  quick: { servers: ['puma-single', 'puma-cluster'], params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0, RB_EXTRA_SERVERS: 0 }, timeoutPerCellS: 120, setupS: 240 },
+  full: { servers: SERVERS.map((s) => s.id), params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 10, RB_DURATION_S: 4, RB_WARMUP_S: 2 }, timeoutPerCellS: 150, setupS: 240, prepareGems: true },
+  quick: { servers: ['puma-single', 'puma-cluster'], params: { RB_DB: 'sqlite', RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 120, setupS: 240 },
   cells(size) {
     return SERVERS.filter((s) => size.servers.includes(s.id)).map((s) => ({ ...s, measurements: PAGES.map((p) => ({ id: p.id, tool: 'wrk', memory: true })) }));
   },
@@ -45,7 +45,7 @@ export default {
       title: 'Application servers in 2026: the same Rails 8.1 app under six servers',
       topic: 'app-server',
       summary: verdictSentence(records, spec, 'requests per second', (r) => `${r.group.cell.label} on the ${r.group.measurement.id} page`),
-      measured: `Requests per second, median and 99th-percentile latency, failed requests and the proportional set size (PSS) of the server's whole process tree for the lab's reference Rails 8.1 app on PostgreSQL 17, under each server with ${p.RB_WORKERS} processes where it forks (Puma clustered: ${p.RB_WORKERS} workers × ${p.RB_THREADS} threads; single: 1 × ${p.RB_THREADS}), ${p.RB_CONNECTIONS} wrk connections for ${p.RB_DURATION_S} s per page.`,
+      measured: `Requests per second, median and 99th-percentile latency, failed requests and the proportional set size (PSS) of the server's whole process tree for the lab's reference Rails 8.1 app on ${dbName(p)}, under each server with ${p.RB_WORKERS} processes where it forks (Puma clustered: ${p.RB_WORKERS} workers × ${p.RB_THREADS} threads; single: 1 × ${p.RB_THREADS}), ${p.RB_CONNECTIONS} wrk connections for ${p.RB_DURATION_S} s per page.`,
       software: softwareOf(ctx, ['lab-3.3']),
       method: methodOf(ctx, {
         tool: 'rebench',

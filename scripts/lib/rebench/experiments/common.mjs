@@ -16,3 +16,8 @@ export function verdictSentence(records, spec, what, nameOf) {
   if (n) parts.push(`of ${n} comparisons with a baseline, ${counts.better} came out better, ${counts.worse} worse and ${counts['within noise']} within the noise${counts['too few runs'] ? `; ${counts['too few runs']} had too few runs for a verdict` : ''}`);
   return `${parts.join('; ')}.`;
 }
+
+/** The database the app ran on in this run (quick runs use SQLite to skip starting a server). */
+export function dbName(params) {
+  return { postgresql: 'PostgreSQL 17', mariadb: 'MariaDB 11.8', sqlite: 'SQLite' }[params.RB_DB || 'postgresql'];
+}

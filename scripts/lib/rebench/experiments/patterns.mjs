@@ -3,14 +3,15 @@ import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset
 
 // Each pattern is compared with the way the thesis measured as the slow one.
 export const PATTERNS = [
-  { id: 'n_plus_one', label: 'N+1 queries (comments per post)', pair: 'n_plus_one' },
+  { id: 'n_plus_one', label: 'N+1 queries (author per post, 100 posts)', pair: 'n_plus_one' },
   { id: 'eager', label: 'includes (eager loading)', pair: 'n_plus_one' },
-  { id: 'all_each', label: 'all.each', pair: 'all_each' },
+  { id: 'preload', label: 'preload (eager loading, separate query)', pair: 'n_plus_one' },
+  { id: 'all_each', label: 'all.each (every comment at once)', pair: 'all_each' },
   { id: 'find_each', label: 'find_each (batches of 1000)', pair: 'all_each' },
-  { id: 'transaction_per_row', label: 'One transaction per row', pair: 'transaction_per_row' },
+  { id: 'transaction_per_row', label: 'One transaction per row (100 rows)', pair: 'transaction_per_row' },
   { id: 'transaction_single', label: 'One transaction for all rows', pair: 'transaction_per_row' },
-  { id: 'dynamic_finder', label: 'Dynamic finder (find_by_…)', pair: 'dynamic_finder' },
-  { id: 'where', label: 'where(…).first', pair: 'dynamic_finder' },
+  { id: 'dynamic_finder', label: 'Dynamic finder (find_by_title, 100 lookups)', pair: 'dynamic_finder' },
+  { id: 'where', label: 'where(title:).first (100 lookups)', pair: 'dynamic_finder' },
 ];
 const DATABASES = [
   { id: 'postgresql', label: 'PostgreSQL 17' },
@@ -60,7 +61,7 @@ export default {
       }),
       columns, rows, markers,
       caveats: [
-        'The routes that write (the two transaction patterns) add rows on every request, so the tables grow during a run; both routes of a pair grow them the same way.',
+        'The two transaction routes insert 100 rows and delete them again within each request, so the tables do not grow during a run.',
         'The database server runs on the same two cores as Puma and wrk, and without tuning (lab defaults).',
       ],
       related: ['thesis-rails-eager-loading', 'thesis-rails-find-each', 'thesis-rails-explicit-transactions', 'thesis-rails-magic-finders'],

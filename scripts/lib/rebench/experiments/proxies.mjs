@@ -1,6 +1,6 @@
 // Experiment 3: a proxy in front of Puma (thesis Tables 5.15, 5.16, 5.19): none, nginx, Apache, Caddy, Thruster.
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
-import { verdictSentence } from './common.mjs';
+import { verdictSentence, dbName } from './common.mjs';
 import { PAGES, alt } from './appservers.mjs';
 
 const PROXIES = [
@@ -15,8 +15,8 @@ export default {
   name: 'proxies',
   title: 'A proxy in front: none, nginx, Apache, Caddy, Thruster',
   mirrors: 'thesis Tables 5.15, 5.16 and 5.19',
-  full: { proxies: PROXIES.map((x) => x.id), params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 10, RB_DURATION_S: 4, RB_WARMUP_S: 1, RB_EXTRA_SERVERS: 1 }, timeoutPerCellS: 60, setupS: 300, prepareGems: true },
-  quick: { proxies: ['none', 'nginx'], params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0, RB_EXTRA_SERVERS: 0 }, timeoutPerCellS: 30, setupS: 300 },
+  full: { proxies: PROXIES.map((x) => x.id), params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 10, RB_DURATION_S: 4, RB_WARMUP_S: 1, RB_THRUSTER: 1 }, timeoutPerCellS: 60, setupS: 300 },
+  quick: { proxies: ['none', 'nginx'], params: { RB_DB: 'sqlite', RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0, RB_THRUSTER: 0 }, timeoutPerCellS: 30, setupS: 300 },
   cells(size) {
     return PROXIES.filter((x) => size.proxies.includes(x.id)).map((x) => ({ ...x, measurements: PAGES.map((pg) => ({ id: pg.id, tool: 'wrk' })) }));
   },
@@ -38,7 +38,7 @@ export default {
       title: 'A proxy in front of Puma in 2026: none, nginx, Apache, Caddy, Thruster',
       topic: 'proxy',
       summary: verdictSentence(records, spec, 'requests per second', (r) => `${r.group.cell.label} on the ${r.group.measurement.id} page`),
-      measured: `Requests per second, median and 99th-percentile latency and failed requests for the reference Rails 8.1 app (PostgreSQL 17) on one clustered Puma (${p.RB_WORKERS} workers × ${p.RB_THREADS} threads), requested directly and through each proxy with ${p.RB_CONNECTIONS} wrk connections for ${p.RB_DURATION_S} s per page.`,
+      measured: `Requests per second, median and 99th-percentile latency and failed requests for the reference Rails 8.1 app (${dbName(p)}) on one clustered Puma (${p.RB_WORKERS} workers × ${p.RB_THREADS} threads), requested directly and through each proxy with ${p.RB_CONNECTIONS} wrk connections for ${p.RB_DURATION_S} s per page.`,
       software: softwareOf(ctx, ['lab-3.3']),
       method: methodOf(ctx, {
         tool: 'rebench',

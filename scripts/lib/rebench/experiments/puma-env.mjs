@@ -1,7 +1,7 @@
 // Shared shape of the experiments that boot the same clustered Puma with different environment variables
 // (allocators, GC settings): cells × pages, throughput and PSS, compared with a default cell.
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
-import { verdictSentence } from './common.mjs';
+import { verdictSentence, dbName } from './common.mjs';
 
 export const ENV_PAGES = [
   { id: 'heavy', label: 'Heavy page (many records)' },
@@ -14,7 +14,7 @@ export function pumaEnvExperiment(def) {
     title: def.title,
     mirrors: def.mirrors,
     full: { params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 6, RB_DURATION_S: def.durationS || 5, RB_WARMUP_S: 2 }, timeoutPerCellS: 120, setupS: 240 },
-    quick: { params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 90, setupS: 240, only: def.quickCells },
+    quick: { params: { RB_DB: 'sqlite', RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 90, setupS: 240, only: def.quickCells },
     cells(size) {
       return def.cells.filter((c) => !size.only || size.only.includes(c.id)).map((c) => ({ ...c, measurements: ENV_PAGES.map((p) => ({ id: p.id, tool: 'wrk', memory: true })) }));
     },
@@ -37,7 +37,7 @@ export function pumaEnvExperiment(def) {
         title: def.datasetTitle,
         topic: def.topic,
         summary: verdictSentence(records, spec, 'requests per second', (r) => `${r.group.cell.label} on the ${r.group.measurement.id} page`),
-        measured: `${def.measured} Clustered Puma (${p.RB_WORKERS} workers × ${p.RB_THREADS} threads, preloaded) on the lab's Ruby 3.3 serving the reference Rails 8.1 app on PostgreSQL 17; wrk with ${p.RB_CONNECTIONS} connections for ${p.RB_DURATION_S} s per page; whole-tree PSS sampled every 0.5 s.`,
+        measured: `${def.measured} Clustered Puma (${p.RB_WORKERS} workers × ${p.RB_THREADS} threads, preloaded) on the lab's Ruby 3.3 serving the reference Rails 8.1 app on ${dbName(p)}; wrk with ${p.RB_CONNECTIONS} connections for ${p.RB_DURATION_S} s per page; whole-tree PSS sampled every 0.5 s.`,
         software: softwareOf(ctx, ['lab-3.3']),
         method: methodOf(ctx, {
           tool: 'rebench',
