@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // Scaling Rails configuration wizard, command line.
 //   node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR] [--date YYYY-MM-DD] [--permalink-base URL]
-// Exit status: 0 ok; 2 invalid answers (message names the key and the allowed values); 64 usage error.
+//   node guide/cli.mjs --check PATH… [--answers FILE.json] [--format text|json|sarif] [--fail-on error|warning|note]
+// Exit status: 0 ok; 1 (--check) findings at or above --fail-on; 2 invalid answers or unreadable input; 64 usage error.
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve, dirname, sep } from 'node:path';
 import { generate, validateAnswers, QUESTIONS, GENERATOR_VERSION } from './engine/index.mjs';
 
 const USAGE = `usage: node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR]
+       node guide/cli.mjs --check PATH… [--answers FILE.json] [--format text|json|sarif] [--fail-on error|warning|note]
+  --check PATH…    read a Rails app root and/or server config files or folders, detect the answers, compare
+                   with the bundle the wizard generates for them; exit 1 on findings at or above --fail-on
+                   (default error), 2 on unreadable input. --answers then sets what files cannot tell (cores, RAM…)
   --answers FILE   JSON object with any of: ${QUESTIONS.map((q) => q.key).join(', ')} (missing keys take defaults; "-" reads stdin)
   --format json    print {"files":[{"path","content"}],"advice":[…],"warnings":[…]} (default without --out)
   --format files   write the bundle into --out DIR (default with --out)
@@ -29,6 +34,8 @@ function parseArgs(argv) {
     };
     switch (arg) {
       case '--answers': opts.answers = take(); break;
+      case '--check': opts.check = opts.check || []; opts.check.push(take()); while (argv[i + 1] && !argv[i + 1].startsWith('--')) opts.check.push(argv[++i]); break;
+      case '--fail-on': opts.failOn = take(); break;
       case '--format': opts.format = take(); break;
       case '--out': opts.out = take(); break;
       case '--date': opts.date = take(); break;
@@ -42,6 +49,10 @@ function parseArgs(argv) {
 }
 
 const opts = parseArgs(process.argv.slice(2));
+if (opts.check) {
+  const { runCheck } = await import('./check/cli-check.mjs');
+  process.exit(runCheck(opts, { fail, usage: USAGE }));
+}
 if (!opts.answers) fail(64, `--answers is required\n${USAGE}`);
 const format = opts.format || (opts.out ? 'files' : 'json');
 if (!['json', 'files'].includes(format)) fail(64, `--format must be json or files\n${USAGE}`);
