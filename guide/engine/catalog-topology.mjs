@@ -51,7 +51,6 @@ export const TOPOLOGY_CATALOG = {
   "pg.max_parallel_workers": "Parallel query workers in total: one per core (PGTune).",
   "pg.max_parallel_maintenance_workers": "Parallel CREATE INDEX workers: half the cores, at most 4 (PGTune).",
   "pg.io-method": "PGTune writes io_method = io_uring on Linux; that needs a server built --with-liburing and one built without refuses to start, so the default (worker) is kept. Check `postgres -C io_method` after switching.",
-  "pg.no-wal-size": "PostgreSQL {v} sizes WAL with checkpoint_segments; PGTune's WAL settings start at 9.5, so none is written.",
   "pg.max": "{needed} app connections ({hosts} host(s) × {processes} processes × pool {pool}) + {admin} for consoles and migrations + {reserved} superuser reserved; never below the default 100, never above what PostgreSQL accepts.",
   "pg.max.bouncer": "PgBouncer's server pool ({bouncer}) + admin connections: every app host goes through the one PgBouncer on the database host, so app hosts add client connections, not backends.",
   "pg.slow-log": "Log every statement slower than 500 ms with its duration: the slow-query log.",
@@ -104,7 +103,7 @@ export const TOPOLOGY_CATALOG = {
   "readme.install.db-host": "On the database host: install without the leading db-host/ (e.g. db-host/etc/… → /etc/…), then reload the service.",
   "readme.install.setup": "Run once on the database host as its superuser (psql -f / mysql <); replace the placeholder password first.",
   "readme.install.pg-hba": "Replaces the host's pg_hba.conf (keep a copy of the old one); reload PostgreSQL.",
-  "readme.hosts": "Addresses (app hosts; database; load balancer)",
+  "readme.hosts": "Addresses (app hosts, first … last; database; load balancer)",
   "readme.hosts.value": "{app}; {db}; {lb} (\"auto\" answers use these defaults: change them in the answers, not in the files)",
 
   // Warnings

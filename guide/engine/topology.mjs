@@ -47,7 +47,7 @@ export function placeHosts(ctx) {
   const all = [...app, ...(a.db_host === 'separate' && !sqlite ? [db] : []), ...(a.lb === 'nginx' || a.lb === 'haproxy' ? [lb] : [])];
   const dup = all.find((x, i) => all.indexOf(x) !== i);
   if (dup) errors.push({ id: 'address-duplicate', vars: { addr: dup } });
-  const bad = all.find((x) => /^(0|127|255)\./.test(x) || /^2(2[4-9]|[3-5]\d)\./.test(x));
+  const bad = all.find((x) => /^(0|127|22[4-9]|2[3-5]\d)\./.test(x)); // this-network, loopback, multicast, reserved
   if (bad) errors.push({ id: 'address-unusable', vars: { addr: bad } });
 }
 

@@ -1,7 +1,7 @@
 // MySQL / MariaDB: server settings (my.cnf include) per version, and when the database is reached over the network
 // its bind address and an SQL file with one TLS-only account per app host.
 import { SRC, DS } from '../evidence.mjs';
-import { gte, lt } from '../version.mjs';
+import { gte } from '../version.mjs';
 import { dbPrefix } from './util.mjs';
 import { t } from '../text.mjs';
 
@@ -53,15 +53,10 @@ export function mysqlSettings(ctx) {
   return [{ section: 'mysqld', entries: e }];
 }
 
-/** One account per app host, TLS required, rights on the application database only. */
+/** One account per app host, TLS required, rights on the application database only (CREATE USER … REQUIRE: MySQL 5.7, MariaDB 10.2). */
 export function grantsSql(ctx) {
-  const maria = ctx.a.database === 'mariadb';
-  const ssl = maria ? lt(ctx.a.database_version, '10.2') : lt(ctx.a.database_version, '5.7.6');
   const lines = [`-- ${t('my.grants', { n: ctx.hosts.app.length })}`, `-- see: ${SRC.mysqlCreateUser.url}`, 'CREATE DATABASE IF NOT EXISTS app_production;'];
-  for (const addr of ctx.hosts.app) {
-    if (ssl) lines.push(`GRANT ALL PRIVILEGES ON app_production.* TO 'app'@'${addr}' IDENTIFIED BY 'change-me' REQUIRE SSL;`);
-    else lines.push(`CREATE USER IF NOT EXISTS 'app'@'${addr}' IDENTIFIED BY 'change-me' REQUIRE SSL;`, `GRANT ALL PRIVILEGES ON app_production.* TO 'app'@'${addr}';`);
-  }
+  for (const addr of ctx.hosts.app) lines.push(`CREATE USER IF NOT EXISTS 'app'@'${addr}' IDENTIFIED BY 'change-me' REQUIRE SSL;`, `GRANT ALL PRIVILEGES ON app_production.* TO 'app'@'${addr}';`);
   return lines;
 }
 

@@ -31,7 +31,6 @@ export function pgSettings(ctx) {
     else out.push({ key: s.key, value, why: t(`pg.${s.key}`, vars), evidence: [SRC.pgtune, ...(MORE[s.key] || [])] });
   }
   if (gte(v, '18')) out.push({ comment: t('pg.io-method') });
-  if (!gte(v, '9.5')) out.push({ comment: t('pg.no-wal-size', { v }) });
   // Slow queries and stuck transactions.
   out.push({ blank: true });
   out.push({ key: 'log_min_duration_statement', value: '500ms', why: t('pg.slow-log'), evidence: [SRC.pgLogging] });

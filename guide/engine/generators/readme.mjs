@@ -37,7 +37,7 @@ export function finish({ files, warnings, ctx }) {
           [t('readme.jobs'), t('readme.jobs.value', { n: ctx.jobWorkers })],
           [t('readme.limit'), ctx.appSideLimit === null ? t('readme.na') : String(ctx.appSideLimit)],
           [t('readme.memory'), t('readme.memory.value', { total: ctx.memoryTotalMb, ram: ctx.ramMb })],
-          [t('readme.hosts'), t('readme.hosts.value', { app: ctx.hosts.app.length > 4 ? `${ctx.hosts.app.slice(0, 3).join(', ')} … ${ctx.hosts.app.at(-1)}` : ctx.hosts.app.join(', '), db: ctx.hosts.db, lb: a.lb === 'none' ? '—' : `${a.lb} ${a.lb === 'cloud' ? '' : ctx.hosts.lb}`.trim() })],
+          [t('readme.hosts'), t('readme.hosts.value', { app: [...new Set([ctx.hosts.app[0], ctx.hosts.app.at(-1)])].join(' … '), db: ctx.hosts.db, lb: `${a.lb} ${ctx.hosts.lb}` })],
         ],
       },
     },
