@@ -82,14 +82,20 @@ export function detect(files, given = {}) {
   const bouncer = first('pgbouncer');
   if (port?.known && Number(port.value) === 6432) set('pooler', 'pgbouncer', yml, port.line, 'port: 6432 (PgBouncer)');
   if (bouncer) set('pooler', 'pgbouncer', bouncer, 1, `${bouncer.path} exists`);
-  // Behind PgBouncer, database.yml names PgBouncer; where PostgreSQL runs is in pgbouncer.ini's [databases].
+  // database.yml names the database host, or PgBouncer's. A remote host means a separate database host
+  // (PgBouncer may run there too); a local one behind PgBouncer: pgbouncer.ini's [databases] says where PostgreSQL is.
   const bouncerDb = bouncer?.settings.find((s) => s.section === 'databases' && /host=/.test(String(s.value)));
-  if (bouncerDb) {
-    const h = /host=(\S+)/.exec(bouncerDb.value)[1];
-    set('db_host', LOCAL_HOSTS.has(h) || h.startsWith('/') ? 'same' : 'separate', bouncer, bouncerDb.line, `host=${h}`);
-  } else if (found.database?.value !== 'sqlite' && yml && found.adapter && !found.pooler) {
-    if (!host || (host.known && host.value === null && !host.env)) set('db_host', 'same', yml, host?.line || adapter?.line, 'no host: local socket');
-    else if (host.known && host.value !== null) set('db_host', LOCAL_HOSTS.has(String(host.value)) ? 'same' : 'separate', yml, host.line, `host: ${host.value}`);
+  const ymlHost = host?.known && host.value !== null ? String(host.value) : null;
+  if (found.database?.value !== 'sqlite' && yml && found.adapter) {
+    if (ymlHost && !LOCAL_HOSTS.has(ymlHost)) {
+      set('db_host', 'separate', yml, host.line, `host: ${ymlHost}`);
+      if (/^\d+\.\d+\.\d+\.\d+$/.test(ymlHost)) set('db_address', ymlHost, yml, host.line, `host: ${ymlHost}`);
+    } else if (found.pooler && bouncerDb) {
+      const h = /host=(\S+)/.exec(bouncerDb.value)[1];
+      set('db_host', LOCAL_HOSTS.has(h) || h.startsWith('/') ? 'same' : 'separate', bouncer, bouncerDb.line, `host=${h}`);
+    } else if (!host || ymlHost !== null || (host.known && !host.env)) {
+      set('db_host', 'same', yml, host?.line || adapter?.line, ymlHost ? `host: ${ymlHost}` : 'no host: local socket');
+    }
   }
   const pool = pick('max_connections') || pick('pool');
   if (pool) fact('database.yml pool', pool.known ? pool.value : pool.text, yml, pool.line);
