@@ -21,7 +21,7 @@ export default {
   name: 'appservers',
   title: 'Application servers: Puma, Unicorn, Pitchfork, Falcon, WEBrick',
   mirrors: 'thesis Tables 5.15–5.18',
-  full: { servers: SERVERS.map((s) => s.id), params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 10, RB_DURATION_S: 4, RB_WARMUP_S: 2 }, timeoutPerCellS: 150, setupS: 240, prepareGems: true },
+  full: { servers: SERVERS.map((s) => s.id), params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 10, RB_DURATION_S: 3, RB_WARMUP_S: 1 }, timeoutPerCellS: 150, setupS: 240, prepareGems: true },
   quick: { servers: ['puma-single', 'puma-cluster'], params: { RB_DB: 'sqlite', RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 120, setupS: 240 },
   cells(size) {
     return SERVERS.filter((s) => size.servers.includes(s.id)).map((s) => ({ ...s, measurements: PAGES.map((p) => ({ id: p.id, tool: 'wrk', memory: true })) }));

@@ -11,7 +11,7 @@ export default {
   name: 'concurrency',
   title: 'Concurrency: Puma workers × threads, I/O-bound and CPU-bound',
   mirrors: 'the Rails Ruby Bench processes/threads posts',
-  full: { workers: [1, 2, 4], threads: [1, 4, 16], params: { RB_CONNECTIONS: 32, RB_DURATION_S: 3, RB_WARMUP_S: 1, RB_IO_MS: 50, RB_CPU_N: 20000 }, timeoutPerCellS: 90, setupS: 240 },
+  full: { workers: [1, 2, 4], threads: [1, 4, 16], params: { RB_CONNECTIONS: 32, RB_DURATION_S: 2, RB_WARMUP_S: 1, RB_IO_MS: 50, RB_CPU_N: 20000 }, timeoutPerCellS: 90, setupS: 240 },
   quick: { workers: [1, 2], threads: [2], params: { RB_DB: 'sqlite', RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0, RB_IO_MS: 20, RB_CPU_N: 2000 }, timeoutPerCellS: 90, setupS: 240 },
   cells(size) {
     return size.workers.flatMap((w) => size.threads.map((t) => ({ id: `w${w}-t${t}`, label: `${w} × ${t}`, workers: w, threads: t, measurements: ROUTES.map((r) => ({ id: r.id, tool: 'wrk' })) })));

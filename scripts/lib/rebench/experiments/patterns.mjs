@@ -23,7 +23,7 @@ export default {
   name: 'patterns',
   title: 'Rails code patterns on PostgreSQL, MariaDB and SQLite',
   mirrors: 'thesis Tables 5.21–5.24',
-  full: { dbs: DATABASES.map((d) => d.id), params: { RB_DATABASES: 'postgresql,mariadb,sqlite', RB_DURATION_S: 3, RB_WARMUP_S: 1 }, timeoutPerCellS: 150, setupS: 420 },
+  full: { dbs: DATABASES.map((d) => d.id), params: { RB_DATABASES: 'postgresql,mariadb,sqlite', RB_DURATION_S: 2, RB_WARMUP_S: 1 }, timeoutPerCellS: 150, setupS: 420 },
   quick: { dbs: ['sqlite'], params: { RB_DATABASES: 'sqlite', RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 90, setupS: 240 },
   cells(size) {
     return DATABASES.filter((d) => size.dbs.includes(d.id)).map((d) => ({ ...d, measurements: PATTERNS.map((p) => ({ id: p.id, tool: 'wrk' })) }));

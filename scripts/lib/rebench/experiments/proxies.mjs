@@ -15,7 +15,7 @@ export default {
   name: 'proxies',
   title: 'A proxy in front: none, nginx, Apache, Caddy, Thruster',
   mirrors: 'thesis Tables 5.15, 5.16 and 5.19',
-  full: { proxies: PROXIES.map((x) => x.id), params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 10, RB_DURATION_S: 4, RB_WARMUP_S: 1, RB_THRUSTER: 1 }, timeoutPerCellS: 60, setupS: 300 },
+  full: { proxies: PROXIES.map((x) => x.id), params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 10, RB_DURATION_S: 3, RB_WARMUP_S: 1, RB_THRUSTER: 1 }, timeoutPerCellS: 60, setupS: 300 },
   quick: { proxies: ['none', 'nginx'], params: { RB_DB: 'sqlite', RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0, RB_THRUSTER: 0 }, timeoutPerCellS: 30, setupS: 300 },
   cells(size) {
     return PROXIES.filter((x) => size.proxies.includes(x.id)).map((x) => ({ ...x, measurements: PAGES.map((pg) => ({ id: pg.id, tool: 'wrk' })) }));

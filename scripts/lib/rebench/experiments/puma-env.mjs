@@ -13,10 +13,11 @@ export function pumaEnvExperiment(def) {
     name: def.name,
     title: def.title,
     mirrors: def.mirrors,
-    full: { params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 6, RB_DURATION_S: def.durationS || 5, RB_WARMUP_S: 2 }, timeoutPerCellS: 120, setupS: 240 },
+    full: { params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 6, RB_DURATION_S: def.durationS || 4, RB_WARMUP_S: 1 }, timeoutPerCellS: 120, setupS: 240 },
     quick: { params: { RB_DB: 'sqlite', RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 90, setupS: 240, only: def.quickCells },
     cells(size) {
-      return def.cells.filter((c) => !size.only || size.only.includes(c.id)).map((c) => ({ ...c, measurements: ENV_PAGES.map((p) => ({ id: p.id, tool: 'wrk', memory: true })) }));
+      const pages = ENV_PAGES.filter((p) => !def.pages || def.pages.includes(p.id));
+      return def.cells.filter((c) => !size.only || size.only.includes(c.id)).map((c) => ({ ...c, measurements: pages.map((p) => ({ id: p.id, tool: 'wrk', memory: true })) }));
     },
     datasetIds: () => [def.datasetId, ...(def.extraIds || [])],
     datasets(ctx) {
