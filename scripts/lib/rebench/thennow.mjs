@@ -32,10 +32,10 @@ export const PAIRS = [
     exp: 'static', topic: 'proxy', newId: 'rebench-2026-static-files',
     title: 'Static files then and now: Apache relative to nginx, 2010 and 2026',
     old: [
-      { id: 'thesis-os-ab-nginx-10k-1k', rows: (x) => x.distro === 'Debian', group: () => 'ab, 10 000 requests', config: (x) => x.server, value: (x) => num(x.rps), unit: 'req/s' },
-      { id: 'thesis-os-ab-apache-10k-1k', rows: (x) => x.distro === 'Debian', group: () => 'ab, 10 000 requests', config: (x) => x.server, value: (x) => num(x.rps), unit: 'req/s' },
+      { id: 'thesis-os-ab-nginx-10k-1k', rows: (x) => x.distro === 'Debian', group: () => 'ab, a new connection per request', config: (x) => x.server, value: (x) => num(x.rps), unit: 'req/s' },
+      { id: 'thesis-os-ab-apache-10k-1k', rows: (x) => x.distro === 'Debian', group: () => 'ab, a new connection per request', config: (x) => x.server, value: (x) => num(x.rps), unit: 'req/s' },
     ],
-    now: { rows: (x) => /^ab /.test(x.load), group: () => 'ab, 10 000 requests', config: (x) => x.server.replace(/ \(.*\)$/, ''), value: (x) => num(x.rps_median), unit: 'req/s' },
+    now: { rows: (x) => /^ab /.test(x.load), group: () => 'ab, a new connection per request', config: (x) => x.server.replace(/ \(.*\)$/, ''), value: (x) => num(x.rps_median), unit: 'req/s' },
     baselineOld: 'Nginx', baselineNow: 'nginx', higherIsBetter: true,
     measure: 'requests per second relative to nginx in the same era',
   },
@@ -236,13 +236,13 @@ export function thenNowDataset(pair, dirs) {
       alt: `Relative values per era, each against its own baseline: ${text}.`,
       columns: ['era', 'group', 'configuration', 'relative'],
       spec: {
-        transform: [{ filter: 'isValid(datum.relative)' }, { calculate: "datum.group + ' · ' + datum.configuration", as: 'row_label' }],
-        facet: { row: { field: 'era', type: 'nominal', title: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } } },
+        transform: [{ filter: 'isValid(datum.relative)' }, { calculate: "datum.era + ' — ' + datum.group", as: 'panel' }],
+        facet: { row: { field: 'panel', type: 'nominal', title: null, sort: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top', labelLimit: 0 } } },
         spec: {
           width: 420,
           height: { step: 16 },
           layer: [
-            { mark: { type: 'bar' }, encoding: { y: { field: 'row_label', type: 'nominal', sort: null, title: null }, x: { field: 'relative', type: 'quantitative', title: 'Relative to the era\'s baseline (1 = baseline)' }, color: { field: 'era', type: 'nominal', legend: null } } },
+            { mark: { type: 'bar' }, encoding: { y: { field: 'configuration', type: 'nominal', sort: null, title: null, axis: { labelLimit: 240 } }, x: { field: 'relative', type: 'quantitative', title: 'Relative to the era\'s baseline (1 = baseline)' }, color: { field: 'era', type: 'nominal', legend: null } } },
             { mark: { type: 'rule', strokeDash: [4, 3] }, encoding: { x: { datum: 1 } } },
           ],
         },
