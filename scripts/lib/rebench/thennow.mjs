@@ -124,12 +124,12 @@ export function buildThenNow(pair, dirs) {
       const fast = rows.find((x) => x[o.key] === o.pair[1]);
       if (!slow || !fast) continue;
       const unit = ds.columns.find((c) => c.key === o.col).unit;
-      push(eraLabel(ds), o.id, o.group(), `${o.pair[1]} (thesis, MySQL)`, fast[o.col], null, unit, fast[o.col] / slow[o.col]);
+      push(eraLabel(ds), o.id, o.group(), 'MySQL, Rails 2.3.5 (thesis)', fast[o.col], null, unit, fast[o.col] / slow[o.col]);
     }
     for (const x of records(now)) {
       const key = Object.entries(pair.patterns).find(([id]) => x.pattern && patternId(x.pattern) === id);
       if (!key || !num(x.ratio)) continue;
-      push(`${YEAR}: ${cpuOf(now)}`, now.id, key[1], `${x.pattern} (${x.database})`, x.p50_ms_median, null, 'ms', x.ratio);
+      push(`${YEAR}: ${cpuOf(now)}`, now.id, key[1], x.database, x.p50_ms_median, null, 'ms', x.ratio);
     }
   } else {
     for (const o of pair.old) {
@@ -164,6 +164,9 @@ export function buildThenNow(pair, dirs) {
       push(x.era, x.source, x.group, x.config, x.value, x.shown, x.unit, rel);
     }
   }
+  // Panels in reading order: each comparison with its eras next to each other.
+  const groups = [...new Set(out.map((x) => x[2]))];
+  out.sort((a, b) => groups.indexOf(a[2]) - groups.indexOf(b[2]) || a[0].localeCompare(b[0]));
   const cols = [
     { key: 'era', label: 'Measured (year: hardware)', type: 'string' },
     { key: 'source', label: 'Source dataset', type: 'string' },
@@ -237,7 +240,7 @@ export function thenNowDataset(pair, dirs) {
       columns: ['era', 'group', 'configuration', 'relative'],
       spec: {
         transform: [{ filter: 'isValid(datum.relative)' }, { calculate: "datum.era + ' — ' + datum.group", as: 'panel' }],
-        facet: { row: { field: 'panel', type: 'nominal', title: null, sort: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top', labelLimit: 0 } } },
+        facet: { row: { field: 'panel', type: 'nominal', title: null, sort: [...new Set(rows.filter((x) => x[6] !== null).map((x) => `${x[0]} — ${x[2]}`))], header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top', labelLimit: 0 } } },
         spec: {
           width: 420,
           height: { step: 16 },

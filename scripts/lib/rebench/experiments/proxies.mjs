@@ -54,7 +54,7 @@ export default {
         id: 'rps', title: 'Requests per second with and without a proxy',
         caption: 'Bars: median of the runs; lines: slowest to fastest run. The proxy shares the two cores with Puma and wrk.',
         alt: alt(records, 'requests per second'),
-        yFields: ['proxy', 'page'], yTitle: 'Front and page', key: 'rps', xTitle: 'Requests per second (median)', colorField: 'page',
+        yField: 'proxy', offsetField: 'page', yTitle: 'In front of Puma', key: 'rps', xTitle: 'Requests per second (median)',
         columns: ['proxy', 'page', 'rps_median', 'rps_min', 'rps_max', 'p99_ms', 'verdict'], hasFailures: markers.length > 0,
       })],
     })];

@@ -55,7 +55,7 @@ export function pumaEnvExperiment(def) {
             id: 'rps', title: `Requests per second by ${def.settingLabel.toLowerCase()}`,
             caption: 'Bars: median of the runs; lines: slowest to fastest run.',
             alt: records.map((r) => `${r.row[0]}, ${r.row[2]}: ${typeof r.row[4] === 'number' ? `${Math.round(r.row[4])} requests per second` : r.row[4]}`).join('; ') + '.',
-            yFields: ['setting', 'page'], yTitle: `${def.settingLabel} and page`, key: 'rps', xTitle: 'Requests per second (median)', colorField: 'page',
+            yField: 'setting', offsetField: 'page', yTitle: def.settingLabel, key: 'rps', xTitle: 'Requests per second (median)',
             columns: ['setting', 'page', 'rps_median', 'rps_min', 'rps_max', 'pss_total_mib', 'verdict'], hasFailures: markers.length > 0,
           }),
           ...(records.some((r) => typeof r.row[columns.findIndex((c) => c.key === 'pss_total_mib')] === 'number') ? [{

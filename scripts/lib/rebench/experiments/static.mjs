@@ -54,7 +54,7 @@ export default {
         id: 'rps', title: 'Requests per second for one static file',
         caption: 'Bars: median of the runs; lines: the slowest to the fastest run. Both load tools on the same two cores as the server.',
         alt: altText(records, spec),
-        yFields: ['server', 'load'], yTitle: 'Server and load', key: 'rps', xTitle: 'Requests per second (median)', colorField: 'load',
+        yField: 'server', offsetField: 'load', yTitle: 'Server', key: 'rps', xTitle: 'Requests per second (median)',
         columns: ['server', 'load', 'rps_median', 'rps_min', 'rps_max', 'verdict'], hasFailures: markers.length > 0,
       })],
     })];
