@@ -4,6 +4,17 @@ import { VERSION_RE } from './version.mjs';
 
 const BY_KEY = new Map(QUESTIONS.map((q) => [q.key, q]));
 const STRING_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+// Values that end up in paths, unit files and server names: a strict alphabet so no answer can inject syntax.
+const FORMAT_RE = {
+  path: /^(?!.*\/\.\.?(\/|$))\/[A-Za-z0-9._/-]{0,62}$/,
+  domain: /^(?=.{1,63}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/,
+  user: /^[a-z_][a-z0-9_-]{0,31}$/,
+};
+const FORMAT_HELP = {
+  path: 'absolute path of letters, digits, ".", "_", "-" and "/" (no "..")',
+  domain: 'host name of letters, digits, "-" and "." (e.g. app.example.com)',
+  user: 'Unix user name: lowercase letters, digits, "_" and "-"',
+};
 const MAX_NOTES = 25;
 
 export function question(key) {
@@ -18,6 +29,7 @@ export function allowedValues(q) {
     case 'number': return [`number ${q.min}..${q.max}`];
     case 'boolean': return ['true', 'false'];
     default:
+      if (FORMAT_HELP[q.format]) return [FORMAT_HELP[q.format]];
       return q.format === 'version'
         ? ['dotted version of 1 to 4 numbers, e.g. "3.3" or "2.6.32"']
         : ['1 to 40 characters: letters, digits, ".", "_", "-"'];
@@ -52,8 +64,9 @@ export function coerce(q, raw) {
       return { ok: false };
     }
     default: {
-      const re = q.format === 'version' ? VERSION_RE : STRING_RE;
-      return re.test(s) ? { ok: true, value: s } : { ok: false };
+      const re = FORMAT_RE[q.format] || (q.format === 'version' ? VERSION_RE : STRING_RE);
+      if (!re.test(s)) return { ok: false };
+      return { ok: true, value: q.format === 'path' && s.length > 1 ? s.replace(/\/+$/, '') : s };
     }
   }
 }

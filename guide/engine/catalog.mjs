@@ -1,5 +1,8 @@
 // The words of the wizard: every reason, warning and piece of advice, by id, with {name} placeholders.
 // Engine code refers to these ids (text.mjs t()); the page can load the same object as JSON.
+// Production words (TLS, jobs, systemd, WebSockets) live in catalog-prod.mjs and are merged in at the end.
+import { PROD_CATALOG } from './catalog-prod.mjs';
+
 export const CATALOG = {
   "a.apache-mpm.title": "Apache as a proxy: event MPM, MaxRequestWorkers",
   "a.apache.mpm": "The thesis tuned prefork vs worker MPMs and MaxClients. When Apache only proxies (or hosts Passenger), the event MPM (default in 2.4) handles keep-alive connections cheaply; MaxClients is called MaxRequestWorkers since 2.4. Enable the modules with: a2enmod {mods}.",
@@ -540,4 +543,5 @@ export const CATALOG = {
   "w.workers-limited-by-memory.s": "Add RAM (or move the database away) to use every core.",
   "w.yjit-arm64-needs-3-2.m": "YJIT supports arm64 only from Ruby 3.2.",
   "w.yjit-arm64-needs-3-2.s": "Upgrade to Ruby 3.2+ to use YJIT on this CPU.",
+  ...PROD_CATALOG,
 };

@@ -50,9 +50,17 @@ export const QUESTIONS = [
 
   { key: 'proxy', group: 'Reverse proxy', type: 'enum', label: 'Reverse proxy', default: 'nginx',
     help: 'Cherokee is unmaintained; you get a migration path to nginx.',
-    options: [o('nginx', 'nginx'), o('apache', 'Apache httpd'), o('caddy', 'Caddy'), o('cherokee', 'Cherokee'), o('none', 'none')] },
+    options: [o('nginx', 'nginx'), o('apache', 'Apache httpd'), o('caddy', 'Caddy'), o('thruster', 'Thruster (Rails 8, wraps Puma)'),
+      o('kamal-proxy', 'kamal-proxy (Kamal 2)'), o('cherokee', 'Cherokee'), o('none', 'none')] },
   { key: 'proxy_version', group: 'Reverse proxy', type: 'string', format: 'version', label: 'Proxy version', default: '1.22',
-    help: 'e.g. nginx 1.22, Apache 2.4, Caddy 2.6.' },
+    help: 'e.g. nginx 1.22, Apache 2.4, Caddy 2.6, Thruster 0.1, kamal-proxy 0.9.' },
+  { key: 'tls', group: 'Reverse proxy', type: 'enum', label: 'Where HTTPS ends', default: 'proxy',
+    help: 'proxy: certificates on this host (Let\u2019s Encrypt where the proxy can fetch them). upstream: a load balancer ends TLS and sends X-Forwarded-Proto. none: plain HTTP, local use only.',
+    options: [o('proxy', 'at the proxy on this host'), o('upstream', 'at a load balancer in front'), o('none', 'nowhere (plain HTTP)')] },
+  { key: 'domain', group: 'Reverse proxy', type: 'string', format: 'domain', label: 'Domain name', default: 'example.com',
+    help: 'The site\u2019s host name: server_name, certificate and HSTS. "localhost" gives Caddy\u2019s internal CA (tests).' },
+  { key: 'websockets', group: 'Reverse proxy', type: 'boolean', label: 'WebSockets (Action Cable, Turbo Streams)', default: true,
+    help: 'Adds a /cable location that passes the Upgrade handshake, and the Solid Cable database on Rails 8.' },
 
   { key: 'database', group: 'Database', type: 'enum', label: 'Database', default: 'postgresql',
     help: '',
@@ -71,6 +79,21 @@ export const QUESTIONS = [
   { key: 'db_host', group: 'Database', type: 'enum', label: 'Database location', default: 'same',
     help: 'On the same host the database buffers come out of the app host\u2019s memory budget.',
     options: [o('same', 'same host as the app'), o('separate', 'separate host')] },
+
+  { key: 'jobs', group: 'Background jobs', type: 'enum', label: 'Job backend', default: 'solid_queue',
+    help: 'The job runner gets its own service, memory and database connections. Solid Queue is the Rails 8 default.',
+    options: [o('none', 'none'), o('solid_queue', 'Solid Queue'), o('sidekiq', 'Sidekiq'), o('good_job', 'GoodJob'), o('delayed_job', 'Delayed Job')] },
+  { key: 'job_processes', group: 'Background jobs', type: 'integer', label: 'Job processes per host', default: 1, min: 1, max: 64,
+    help: 'Worker processes of the job runner on each app host.' },
+  { key: 'job_threads', group: 'Background jobs', type: 'integer', label: 'Threads per job process', default: 3, min: 1, max: 64,
+    help: 'Solid Queue threads, Sidekiq concurrency, GoodJob max_threads (Delayed Job runs one job per process).' },
+
+  { key: 'app_root', group: 'Deployment', type: 'string', format: 'path', label: 'Application directory', default: '/var/www/app',
+    help: 'Absolute path of the Rails app on the host; every file uses it.' },
+  { key: 'ruby_path', group: 'Deployment', type: 'string', format: 'path', label: 'Ruby bin directory', default: '/usr/bin',
+    help: 'Absolute directory that holds ruby and bundle (/usr/bin for Debian\u2019s Ruby, e.g. /home/deploy/.rbenv/versions/3.4.7/bin).' },
+  { key: 'deploy_user', group: 'Deployment', type: 'string', format: 'user', label: 'Service user', default: 'deploy',
+    help: 'The unprivileged user that owns the app and runs its services.' },
 ];
 
 export const QUESTION_KEYS = QUESTIONS.map((q) => q.key);

@@ -6,6 +6,7 @@ import { PUMA_FACTS } from './capabilities/puma.mjs';
 import { firstSince } from './pick.mjs';
 import { gte, lt } from './version.mjs';
 import { t } from './text.mjs';
+import { PROD_RULES } from './rules-prod.mjs';
 
 const SEVERITY = {};
 const W = (id, severity, vars, evidence = [], m = id, s = id) => {
@@ -158,5 +159,5 @@ export const RULES = [
 ];
 
 export function compatibilityWarnings(ctx) {
-  return RULES.map((r) => r(ctx)).filter(Boolean);
+  return [...RULES, ...PROD_RULES].map((r) => r(ctx)).filter(Boolean);
 }
