@@ -14,7 +14,7 @@ const D = (d, args, why, evidence) => ({ d, args: Array.isArray(args) ? args : [
 
 /** Modules the site needs (a2enmod …); tests load exactly these. */
 export function apacheModules(ctx) {
-  if (ctx.passengerIntegrated) return ['passenger', 'expires', 'headers'].concat(ctx.a.downloads ? ['xsendfile'] : []);
+  if (ctx.passengerIntegrated) return [...new Set(['passenger', 'expires', 'headers', ...(ctx.a.downloads ? ['xsendfile'] : []), ...edgeModules(ctx)])];
   const mods = ['proxy', 'proxy_http', 'headers', 'expires', 'rewrite'];
   // Apache 2.4 split the balancer's load-balancing methods and shared memory into their own modules.
   if (ctx.upstreams.length > 1) mods.push('proxy_balancer', ...(gte(ctx.proxyVersion, '2.4') ? ['lbmethod_byrequests', 'slotmem_shm'] : []));
