@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Scaling Rails configuration wizard, command line.
-//   node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR] [--date YYYY-MM-DD] [--permalink-base URL]
-// Exit status: 0 ok; 2 invalid answers (message names the key and the allowed values); 64 usage error.
+//   node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR] [--date YYYY-MM-DD] [--permalink-base URL] [--allow-errors]
+// Exit status: 0 ok (warnings and notes included); 2 invalid answers (message names the key and the allowed values);
+// 3 the bundle has error-level findings (a stack that cannot boot, an impossible topology, a limit the server refuses)
+// and --allow-errors was not given; the output is still written; 64 usage error.
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve, dirname, sep } from 'node:path';
 import { generate, validateAnswers, QUESTIONS, GENERATOR_VERSION } from './engine/index.mjs';
@@ -12,7 +14,9 @@ const USAGE = `usage: node guide/cli.mjs --answers FILE.json [--format json|file
   --format files   write the bundle into --out DIR (default with --out)
   --out DIR        output directory for --format files
   --date DATE      date written into file headers (YYYY-MM-DD; default today)
-  --permalink-base URL  site URL prefix for the permalink in file headers (e.g. https://example.org)`;
+  --permalink-base URL  site URL prefix for the permalink in file headers (e.g. https://example.org)
+  --allow-errors   exit 0 even when the bundle has error-level findings (default: exit 3)
+exit status: 0 ok, 2 invalid answers, 3 error-level findings (see "warnings" with severity "error"), 64 usage`;
 
 function fail(code, message) {
   process.stderr.write(`${message}\n`);
@@ -33,6 +37,7 @@ function parseArgs(argv) {
       case '--out': opts.out = take(); break;
       case '--date': opts.date = take(); break;
       case '--permalink-base': opts.base = take(); break;
+      case '--allow-errors': opts.allowErrors = true; break;
       case '-h': case '--help': process.stdout.write(`${USAGE}\n`); process.exit(0); break;
       case '--version': process.stdout.write(`${GENERATOR_VERSION}\n`); process.exit(0); break;
       default: fail(64, `unknown option ${arg}\n${USAGE}`);
@@ -84,4 +89,10 @@ if (format === 'json') {
   }
   process.stdout.write(`wrote ${result.files.length} files to ${root}\n`);
   for (const w of result.warnings) process.stderr.write(`${w.severity}: ${w.message}\n`);
+}
+const errorFindings = result.warnings.filter((w) => w.severity === 'error');
+if (errorFindings.length && !opts.allowErrors) {
+  for (const w of errorFindings) process.stderr.write(`error [${w.id}]: ${w.message} ${w.suggestion || ''}\n`);
+  process.stderr.write(`${errorFindings.length} error-level finding(s): exit status 3 (--allow-errors to accept them)\n`);
+  process.exitCode = 3;
 }
