@@ -44,8 +44,8 @@ function secretsEnv(ctx) {
   const db = ctx.a.database !== 'sqlite';
   return [
     { comment: t('ops.secrets', { file: SECRETS_FILE }) },
-    { key: 'RAILS_MASTER_KEY', value: 'contents-of-config-master-key', commented: true, why: t('ops.master-key'), evidence: [SRC.railsConfiguring] },
-    ...(db ? [{ key: 'DATABASE_PASSWORD', value: 'the-app-database-password', commented: true, why: t('ops.db-password'), evidence: [SRC.railsConfiguring] }] : []),
+    { key: 'RAILS_MASTER_KEY', value: '', why: t('ops.master-key'), evidence: [SRC.railsConfiguring] },
+    ...(db ? [{ key: 'DATABASE_PASSWORD', value: '', why: t('ops.db-password'), evidence: [SRC.railsConfiguring] }] : []),
   ];
 }
 
