@@ -16,7 +16,7 @@ before(() => {
 after(() => rmSync(root, { recursive: true, force: true }));
 
 const script = (name) => join(ROOT, 'scripts', name);
-const LINE = /^(\S+):(\d+): (\S+): (.+) — fix: (.+)$/;
+const LINE = /^(\S+):(\d+):\d+: (\S+): (.+) — fix: (.+)$/;
 
 test('new-dataset: every required field present, machine facts detected, every placeholder rejected by validate', async () => {
   const made = await runTool(script('new-dataset'), ['scaffold-test', '--topic', 'gc', '--tool', 'wrk', '--root', root]);
@@ -97,7 +97,7 @@ test('import: writes the dataset and a copy of the raw output, then reports it v
   assert.equal(forced.code, 0);
   // Without --topic and with no git author, what the output cannot tell is left as TODO and reported.
   assert.match(forced.stdout, /thing\(s\) left to fill in or fix/);
-  assert.match(forced.stdout, /cli-ab\.json:\d+: \/topic: placeholder not filled in/);
+  assert.match(forced.stdout, /cli-ab\.json:\d+:\d+: \/topic: placeholder not filled in/);
 
   const wrongTool = await runTool(script('import'), ['--tool', 'wrk', '--id', 'cli-wrong', '--root', root, fx]);
   assert.equal(wrongTool.code, 2);
@@ -120,8 +120,8 @@ test('validate: one readable line per problem, exit status 1, on a dataset broke
   const v = await runTool(script('validate'), [file], { cwd: root });
   assert.equal(v.code, 1);
   const out = v.stdout.split('\n').filter((l) => LINE.test(l));
-  assert.ok(out.some((l) => /^cli-broken\.json:\d+: \/rows\/2\/\d: row 3, column "time_s": "12 ms" is not a number — fix: write a number/.test(l)), v.stdout);
-  assert.ok(out.some((l) => /\/columns\/\d\/unit: "seconds" is not in vocabulary\.units — fix: use one of: s, ms/.test(l)), v.stdout);
+  assert.ok(out.some((l) => /^cli-broken\.json:\d+:\d+: \/rows\/2\/\d: row 3, column "time_s": "12 ms" is not a number — fix: write a number/.test(l)), v.stdout);
+  assert.ok(out.some((l) => /\/columns\/\d\/unit: "seconds" is not in vocabulary\.units — fix: did you mean "s"\? Otherwise use one of: s, ms/.test(l)), v.stdout);
   assert.ok(out.some((l) => /\/rows\/5: row 6 has 4 cells but there are 5 columns/.test(l)), v.stdout);
   assert.match(v.stdout, /problem\(s\) in 1 of 1 dataset\(s\)/);
 });
