@@ -113,7 +113,7 @@ export const CATALOG = {
   "db.sqlite-timeout": "Wait up to 5 s for SQLite’s write lock instead of failing at once.",
   "ds.fibers-threads-processes-macbook": "Fibers vs threads vs processes",
   "ds.oldmoe-object-extend-leak": "Object#extend per request (Ruby 1.9.1)",
-  "ds.rrb-benchmark-design-parameters": "Rails Ruby Bench design (warm-up iterations)",
+  "ds.rrb-warmup-iterations": "Rails Ruby Bench: throughput with and without warm-up",
   "ds.rrb-discourse-startup-time": "Rails/Discourse startup time",
   "ds.rrb-gc-compaction-throughput": "GC.compact throughput",
   "ds.rrb-puma-processes-threads": "Rails Ruby Bench: Puma processes × threads",

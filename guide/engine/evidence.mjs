@@ -113,7 +113,7 @@ export const DS = {
   fibers: ds('fibers-threads-processes-macbook'),
   extendLeak: ds('oldmoe-object-extend-leak'),
   startup: ds('rrb-discourse-startup-time'),
-  warmup: ds('rrb-benchmark-design-parameters'),
+  warmup: ds('rrb-warmup-iterations'),
 };
 
 // Articles of this site (site-relative; the page prefixes the baseurl).
