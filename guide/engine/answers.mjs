@@ -4,6 +4,13 @@ import { VERSION_RE } from './version.mjs';
 
 const BY_KEY = new Map(QUESTIONS.map((q) => [q.key, q]));
 const STRING_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+const IPV4 = '(?:(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const FORMAT_RE = {
+  version: VERSION_RE,
+  address: new RegExp(`^(?:auto|${IPV4})$`),
+  addresses: new RegExp(`^(?:auto|${IPV4}(?:,${IPV4}){0,999})$`),
+};
+
 const MAX_NOTES = 25;
 
 export function question(key) {
@@ -18,9 +25,9 @@ export function allowedValues(q) {
     case 'number': return [`number ${q.min}..${q.max}`];
     case 'boolean': return ['true', 'false'];
     default:
-      return q.format === 'version'
-        ? ['dotted version of 1 to 4 numbers, e.g. "3.3" or "2.6.32"']
-        : ['1 to 40 characters: letters, digits, ".", "_", "-"'];
+      if (q.format === 'version') return ['dotted version of 1 to 4 numbers, e.g. "3.3" or "2.6.32"'];
+      if (q.format) return [`"auto" or IPv4 address${q.format === 'addresses' ? 'es (one per app host, comma-separated, or the first of a range)' : ''}`];
+      return ['1 to 40 characters: letters, digits, ".", "_", "-"'];
   }
 }
 
@@ -28,8 +35,9 @@ export function allowedValues(q) {
 export function coerce(q, raw) {
   if (raw === null || raw === undefined) return { ok: false };
   if (typeof raw === 'object') return { ok: false };
-  const s = String(raw).trim();
-  if (s.length === 0 || s.length > 64) return { ok: false };
+  const s = String(raw).trim().replace(/\s*,\s*/g, ',');
+  // An address list for 1000 hosts is long; every other answer fits in 64 characters.
+  if (s.length === 0 || s.length > (q.format === 'addresses' ? 16000 : 64)) return { ok: false };
   switch (q.type) {
     case 'enum': {
       const v = s.toLowerCase();
@@ -52,7 +60,7 @@ export function coerce(q, raw) {
       return { ok: false };
     }
     default: {
-      const re = q.format === 'version' ? VERSION_RE : STRING_RE;
+      const re = FORMAT_RE[q.format] || STRING_RE;
       return re.test(s) ? { ok: true, value: s } : { ok: false };
     }
   }

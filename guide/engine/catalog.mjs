@@ -1,5 +1,8 @@
 // The words of the wizard: every reason, warning and piece of advice, by id, with {name} placeholders.
 // Engine code refers to these ids (text.mjs t()); the page can load the same object as JSON.
+import { TOPOLOGY_CATALOG } from './catalog-topology.mjs';
+import { QUESTION_HELP } from './catalog-questions.mjs';
+
 export const CATALOG = {
   "a.apache-mpm.title": "Apache as a proxy: event MPM, MaxRequestWorkers",
   "a.apache.mpm": "The thesis tuned prefork vs worker MPMs and MaxClients. When Apache only proxies (or hosts Passenger), the event MPM (default in 2.4) handles keep-alive connections cheaply; MaxClients is called MaxRequestWorkers since 2.4. Enable the modules with: a2enmod {mods}.",
@@ -238,8 +241,6 @@ export const CATALOG = {
   "mongrel.servers": "Mongrel serves one Rails request at a time per process.",
   "my.max": "{needed} app connections ({hosts} × {processes} × {pool}) + {admin} for admin; never below the default 151.",
   "my.pool": "The InnoDB page cache: most of the memory the database may use (MySQL’s dedicated-server sizing uses 50–75 %), never below the 128M default.",
-  "my.sized.same": "Sized for the {ram} MB left for {db} on the shared app host.",
-  "my.sized.separate": "Sized for a dedicated database host with {gb} GB.",
   "nginx.accel-mapping": "Maps the file path Rails sends in X-Accel-Redirect to the internal location below.",
   "nginx.assets": "Digest-stamped asset files never change, so they may be cached \"forever\"; gzip_static serves the .gz files the asset pipeline writes.",
   "nginx.assets.old": "Rails {rails} serves static files from public/images, javascripts and stylesheets with ?timestamp query strings.",
@@ -277,24 +278,9 @@ export const CATALOG = {
   "passenger.root": "The application root (older Passenger versions find it as the parent of DocumentRoot).",
   "passenger.spawn.direct": "{impl} cannot fork, so processes are spawned directly.",
   "passenger.spawn.smart": "Smart spawning preloads the app once and forks processes from it (Passenger’s default for Ruby apps).",
-  "pg.checkpoint": "Spread checkpoint writes over the interval instead of bursts.",
-  "pg.ecs": "Planner hint: memory available for caching (75 % of PostgreSQL’s share). Allocates nothing.",
-  "pg.maint": "VACUUM and CREATE INDEX memory: RAM/16, between the 64MB default and 2GB.",
-  "pg.max": "{needed} app connections ({hosts} × {processes} × {pool}) + {admin} for consoles and migrations + {reserved} superuser reserved; never below the default 100.",
-  "pg.max.bouncer": "PgBouncer’s server pool ({bouncer}) + admin connections; the app’s {needed} client connections go to PgBouncer.",
-  "pg.rpc.hdd": "Random reads are expensive on spinning disks (4 is the default).",
-  "pg.rpc.ssd": "Random reads cost little more than sequential ones on SSD/NVMe, so index scans are preferred.",
-  "pg.shared": "About 25 % of the memory PostgreSQL may use (the PostgreSQL docs’ starting point), never below the 128MB default.",
-  "pg.sized.same": "Sized for the {ram} MB left for PostgreSQL on the shared app host (a quarter of its RAM).",
-  "pg.sized.separate": "Sized for a dedicated database host with {gb} GB (assumed the same size as the app host).",
-  "pg.wal": "3 % of shared_buffers, at most 16MB.",
-  "pg.work": "Per sort or hash operation, possibly several per query and connection: (RAM − shared_buffers) / (connections × 3), at least the 4MB default.",
   "pgb.auth": "Same password scheme as current PostgreSQL; users and secrets in auth_file.",
-  "pgb.listen": "PgBouncer’s usual port on localhost; database.yml points here.",
-  "pgb.max": "All app connections ({needed}) plus admin headroom.",
   "pgb.mode": "A server connection is lent to a client for one transaction, so many Rails connections share few PostgreSQL backends.",
   "pgb.no-prepared": "PgBouncer {v} cannot keep prepared statements in transaction mode: database.yml sets prepared_statements: false.",
-  "pgb.pool": "Server connections per database/user pair (PgBouncer’s default, 20): the PostgreSQL backends actually doing work, far fewer than the app’s client connections.",
   "pgb.prepared": "PgBouncer {v} tracks protocol-level prepared statements in transaction mode when this is above 0 (1.24 turns it on by default); Rails uses them.",
   "pitchfork.listen": "Same address as the proxy upstream.",
   "pitchfork.norefork": "Reforking is left off: it needs PR_SET_CHILD_SUBREAPER (Linux 3.4+).",
@@ -540,4 +526,6 @@ export const CATALOG = {
   "w.workers-limited-by-memory.s": "Add RAM (or move the database away) to use every core.",
   "w.yjit-arm64-needs-3-2.m": "YJIT supports arm64 only from Ruby 3.2.",
   "w.yjit-arm64-needs-3-2.s": "Upgrade to Ruby 3.2+ to use YJIT on this CPU.",
+  ...TOPOLOGY_CATALOG,
+  ...QUESTION_HELP,
 };

@@ -5,6 +5,8 @@ import { RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS } from './capabilities/ra
 import { firstSince, has } from './pick.mjs';
 import { gte, lt } from './version.mjs';
 import { t } from './text.mjs';
+import { LIMITS, placeHosts } from './topology.mjs';
+import { autovacuumWorkers, pgParallelWorkers, rawWorkMemKb } from './pgtune.mjs';
 
 export const APP_ROOT = '/var/www/app';
 export const APP_NAME = 'rails-app';
@@ -78,6 +80,7 @@ export function derive(a, options = {}) {
     && (a.arch === 'x86_64' || gte(a.ruby_version, JIT.yjit.arm64Since));
   ctx.yjitProduction = ctx.yjitAvailable && gte(a.ruby_version, JIT.yjit.production);
 
+  placeHosts(ctx);
   sizeProcesses(ctx);
   bindings(ctx);
   databaseSizing(ctx);
@@ -172,34 +175,67 @@ function bindings(ctx) {
 function databaseSizing(ctx) {
   const { a } = ctx;
   const sqlite = a.database === 'sqlite';
+  const pg = a.database === 'postgresql';
+  const separate = a.db_host === 'separate';
   ctx.connectionsNeeded = sqlite ? 0 : a.app_hosts * ctx.processes * ctx.pool + ctx.jobWorkers;
   ctx.adminConnections = 5; // consoles, migrations, monitoring
-  ctx.reservedConnections = a.database === 'postgresql' ? 3 : 1; // superuser_reserved_connections / MySQL's extra SUPER connection
-  const dbRamMb = Math.round((a.db_host === 'same' ? a.ram_gb * 0.25 : a.ram_gb) * 1024);
-  ctx.dbRamMb = dbRamMb;
-  if (a.database === 'postgresql') {
+  ctx.reservedConnections = pg ? 3 : 1; // superuser_reserved_connections / MySQL's extra SUPER connection
+  // A separate host has its own size (0 = like an app host); on a shared host the database gets a quarter of the RAM.
+  ctx.dbCores = separate ? a.db_cores || a.cores : a.cores;
+  ctx.dbRamMb = Math.round((separate ? a.db_ram_gb || a.ram_gb : a.ram_gb * 0.25) * 1024);
+  const errors = ctx.topologyErrors.filter((e) => !e.budget);
+  ctx.topologyErrors = errors;
+  const fail = (id, vars) => errors.push({ id, vars, budget: true });
+  if (pg) {
     ctx.defaultMaxConnections = 100;
+    // Everything else PostgreSQL counts against MAX_BACKENDS: autovacuum workers, the launcher, background workers, WAL senders.
+    const background = autovacuumWorkers(ctx.dbCores) + 1 + (gte(a.database_version, '9.4') ? pgParallelWorkers(ctx.dbCores) : 8) + LIMITS.pgMaxWalSenders;
+    const ceiling = LIMITS.pgMaxBackends - background;
+    let want;
     if (ctx.pooler === 'pgbouncer') {
-      ctx.pgbouncerPoolSize = 20; // PgBouncer default_pool_size default
-      ctx.pgbouncerMaxClient = Math.max(100, ctx.connectionsNeeded + ctx.adminConnections);
-      ctx.maxConnections = Math.max(100, ctx.pgbouncerPoolSize + ctx.adminConnections + ctx.reservedConnections + 5);
+      // One PgBouncer on the database host for every app host: its server pool is the global budget, so adding app
+      // hosts adds client connections, never PostgreSQL backends. Pool: PostgreSQL wiki's (2 × cores + spindles),
+      // never below PgBouncer's default 20, never above what the app can use.
+      const spindles = a.storage === 'hdd' ? 1 : 0;
+      ctx.pgbouncerPoolSize = Math.max(1, Math.min(ctx.connectionsNeeded, Math.max(20, 2 * ctx.dbCores + spindles)));
+      let client = Math.max(100, ctx.connectionsNeeded + ctx.adminConnections);
+      const fdCeiling = LIMITS.bouncerFds - ctx.pgbouncerPoolSize - 100;
+      if (client > fdCeiling) { fail('pgbouncer-over-fd-limit', { needed: client, max: fdCeiling }); client = fdCeiling; }
+      ctx.pgbouncerMaxClient = client;
+      want = Math.max(100, ctx.pgbouncerPoolSize + ctx.adminConnections + ctx.reservedConnections + 5);
       ctx.appSideLimit = ctx.pgbouncerMaxClient;
     } else {
-      ctx.maxConnections = Math.max(100, ctx.connectionsNeeded + ctx.adminConnections + ctx.reservedConnections);
-      ctx.appSideLimit = ctx.maxConnections - ctx.reservedConnections;
+      want = Math.max(100, ctx.connectionsNeeded + ctx.adminConnections + ctx.reservedConnections);
     }
+    if (want > ceiling) fail('pg-connections-over-limit', { needed: want, max: ceiling });
+    ctx.maxConnections = Math.min(want, ceiling);
+    if (ctx.pooler !== 'pgbouncer') ctx.appSideLimit = ctx.maxConnections - ctx.reservedConnections;
     ctx.tooManyConnections = ctx.pooler === 'none' && ctx.maxConnections > 300;
+    // Memory: PGTune's work_mem must stay at or above the smallest value PostgreSQL accepts.
+    const raw = rawWorkMemKb({ ramKb: ctx.dbRamMb * 1024, cores: ctx.dbCores, connections: ctx.maxConnections });
+    if (raw < LIMITS.pgWorkMemMinKb) fail('db-memory-too-small', { ram: ctx.dbRamMb, max: ctx.maxConnections, db: 'PostgreSQL' });
   } else if (a.database === 'mysql' || a.database === 'mariadb') {
     ctx.defaultMaxConnections = 151;
-    ctx.maxConnections = Math.max(151, ctx.connectionsNeeded + ctx.adminConnections);
+    const want = Math.max(151, ctx.connectionsNeeded + ctx.adminConnections);
+    if (want > LIMITS.mysqlMaxConnections) fail('mysql-connections-over-limit', { needed: want, max: LIMITS.mysqlMaxConnections });
+    ctx.maxConnections = Math.min(want, LIMITS.mysqlMaxConnections);
     ctx.appSideLimit = ctx.maxConnections;
     ctx.tooManyConnections = ctx.maxConnections > 1000;
+    ctx.bufferPoolMb = bufferPoolMb(ctx);
+    if (ctx.bufferPoolMb + ctx.maxConnections * LIMITS.mysqlThreadMb > ctx.dbRamMb) fail('db-memory-too-small', { ram: ctx.dbRamMb, max: ctx.maxConnections, db: a.database === 'mysql' ? 'MySQL' : 'MariaDB' });
   } else {
     ctx.defaultMaxConnections = null;
     ctx.maxConnections = null;
     ctx.appSideLimit = null;
     ctx.tooManyConnections = false;
   }
+}
+
+/** innodb_buffer_pool_size: MySQL's innodb_dedicated_server rule on a database host, 75 % of the share on an app host. */
+export function bufferPoolMb(ctx) {
+  const ram = ctx.dbRamMb;
+  if (ctx.a.db_host === 'same') return Math.max(128, Math.round(ram * 0.75));
+  return ram < 1024 ? 128 : ram <= 4096 ? Math.round(ram * 0.5) : Math.round(ram * 0.75);
 }
 
 function memoryBudget(ctx) {
@@ -216,7 +252,7 @@ function memoryBudget(ctx) {
   if (a.db_host === 'same' && a.database !== 'sqlite') {
     fixed.push({ label: t('mem.database', { db: a.database === 'postgresql' ? 'PostgreSQL' : a.database === 'mysql' ? 'MySQL' : 'MariaDB' }), mb: ctx.dbRamMb, kind: 'database' });
   }
-  if (ctx.pooler === 'pgbouncer') fixed.push({ label: t('mem.pooler'), mb: 16, kind: 'pooler' });
+  if (ctx.pooler === 'pgbouncer' && a.db_host === 'same') fixed.push({ label: t('mem.pooler'), mb: 16, kind: 'pooler' });
   const hasMaster = ctx.mode === 'cluster' && ctx.server !== 'mongrel' && ctx.server !== 'thin';
   const per = ctx.perWorkerMb + ctx.yjitMbPerProcess;
   const fixedMb = fixed.reduce((s, x) => s + x.mb, 0) + (hasMaster ? ctx.perWorkerMb : 0);

@@ -155,8 +155,20 @@ export const RULES = [
     if (ctx.server !== 'passenger' || ctx.passengerIntegrated || gte(ctx.a.server_version, '3.0')) return null;
     return W('passenger-2-no-standalone', 'warning', { version: ctx.a.server_version, proxy: ctx.proxy === 'none' ? t('w.no-proxy') : ctx.proxy }, [SRC.passengerStandalone]);
   },
+  // Topology (topology.mjs): impossible layouts and limits the servers refuse are errors.
+  function topologyErrors(ctx) {
+    return ctx.topologyErrors.map((e) => W(e.id, 'error', e.vars, [SRC.pgConnection]));
+  },
+  function severalHostsNoBalancer(ctx) {
+    if (ctx.a.app_hosts < 2 || ctx.a.lb !== 'none') return null;
+    return W('no-load-balancer', 'warning', { n: ctx.a.app_hosts }, [SRC.nginxUpstream, SRC.haproxy]);
+  },
+  function databaseOnFirstAppHost(ctx) {
+    if (!ctx.hosts.dbOnFirstApp) return null;
+    return W('db-on-first-app-host', 'warning', { addr: ctx.hosts.db, n: ctx.a.app_hosts }, [SRC.pgResource]);
+  },
 ];
 
 export function compatibilityWarnings(ctx) {
-  return RULES.map((r) => r(ctx)).filter(Boolean);
+  return RULES.flatMap((r) => r(ctx) || []);
 }

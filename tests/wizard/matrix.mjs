@@ -15,6 +15,11 @@ export const VERSION_VALUES = {
   app_hosts: [1, 3, 20],
   cores: [1, 2, 8, 64],
   ram_gb: [0.5, 2, 4, 64],
+  db_cores: [0, 4, 32],
+  db_ram_gb: [0, 16, 256],
+  app_addresses: ['auto', '192.168.7.20', '10.1.0.5,10.1.0.9,10.1.0.7'],
+  db_address: ['auto', '10.9.0.5'],
+  lb_address: ['auto', '10.9.0.2'],
 };
 
 const SAFE_RUBY = { cruby: '3.3', ree: '1.8.7', jruby: '9.4', truffleruby: '24.0', rubinius: '3.0' };
@@ -54,6 +59,9 @@ export const ERA_STACKS = [
   { os: 'linux', kernel: '5.10', ruby: 'cruby', ruby_version: '3.2', rails: '7.1', server: 'pitchfork', server_version: '0.18', proxy: 'nginx', proxy_version: '1.22', database: 'mariadb', database_version: '10.11', adapter: 'trilogy', cores: 16, ram_gb: 64 },
   { os: 'linux', kernel: '6.8', ruby: 'cruby', ruby_version: '3.4', rails: '8.1', server: 'puma', server_version: '8.0', proxy: 'caddy', proxy_version: '2.6', database: 'sqlite', database_version: '3.45', adapter: 'sqlite3', cores: 4, ram_gb: 8 },
   { os: 'linux', kernel: '6.1', arch: 'arm64', ruby: 'cruby', ruby_version: '3.3', rails: '7.2', server: 'falcon', server_version: '0.48', proxy: 'nginx', proxy_version: '1.29.7', database: 'postgresql', database_version: '17', adapter: 'pg', pooler: 'pgbouncer', pooler_version: '1.24', app_hosts: 6, cores: 32, ram_gb: 64, db_host: 'separate', storage: 'nvme' },
+  { os: 'linux', kernel: '6.8', ruby: 'cruby', ruby_version: '3.4', rails: '8.1', server: 'puma', server_version: '8.0', proxy: 'nginx', proxy_version: '1.26', database: 'postgresql', database_version: '18', adapter: 'pg', pooler: 'pgbouncer', pooler_version: '1.24', app_hosts: 2, db_host: 'separate', db_cores: 16, db_ram_gb: 64, lb: 'nginx', cores: 4, ram_gb: 8 },
+  { os: 'linux', kernel: '6.8', ruby: 'cruby', ruby_version: '3.4', rails: '8.1', server: 'puma', server_version: '8.0', proxy: 'nginx', database: 'mysql', database_version: '8.4', adapter: 'trilogy', app_hosts: 4, db_host: 'separate', db_cores: 8, db_ram_gb: 32, lb: 'haproxy', cores: 4, ram_gb: 8 },
+  { os: 'linux', kernel: '6.8', ruby: 'cruby', ruby_version: '3.4', rails: '8.1', server: 'puma', server_version: '8.0', proxy: 'nginx', database: 'mariadb', database_version: '11.8', adapter: 'mysql2', app_hosts: 3, db_host: 'same', lb: 'cloud', cores: 4, ram_gb: 8 },
   { os: 'linux', kernel: '6.1', ruby: 'jruby', ruby_version: '10.0', rails: '8.0', server: 'puma', server_version: '7.1', proxy: 'nginx', database: 'postgresql', adapter: 'jdbc', cores: 8, ram_gb: 16 },
 ];
 
@@ -75,6 +83,8 @@ export function buildMatrix() {
       else if (q.key === 'database_version') for (const [database, vs] of Object.entries(VERSION_VALUES.database_version)) { if (vs.includes(v)) add({ database, database_version: v }); }
       else if (q.key === 'adapter') add({ adapter: v }); // mismatches are substituted (with a warning)
       else if (q.key === 'pooler_version') add({ pooler: 'pgbouncer', pooler_version: v });
+      else if (q.key === 'app_addresses' && v.includes(',')) add({ app_addresses: v, app_hosts: 3, db_host: 'separate' });
+      else if (['db_cores', 'db_ram_gb', 'db_address'].includes(q.key)) add({ [q.key]: v, db_host: 'separate', app_hosts: 2, lb: 'haproxy' });
       else add({ [q.key]: v });
     }
   }

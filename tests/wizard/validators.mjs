@@ -99,6 +99,12 @@ function postgresBinary() {
   return p;
 }
 
+/** Major version of the PostgreSQL server the validator uses. */
+export function postgresMajor() {
+  const r = run(postgresBinary(), ['--version']);
+  return Number(/(\d+)(?:\.\d+)?/.exec(check(r, 'postgres --version'))[1]);
+}
+
 /** postgres -C on a config that includes the generated file; returns {name: value} for the asked parameters. */
 export function postgresCheck(conf, params = ['shared_buffers']) {
   const postgres = postgresBinary();

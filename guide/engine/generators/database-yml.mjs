@@ -31,8 +31,12 @@ export function generate(ctx) {
     prod.push({ key: 'database', value: 'app_production' });
     prod.push({ key: 'username', value: 'app' });
     prod.push({ key: 'password', value: erb ? { raw: '<%= ENV["DATABASE_PASSWORD"] %>' } : 'change-me', why: t('db.password'), evidence: [SRC.railsConfiguring] });
-    prod.push({ key: 'host', value: viaBouncer ? '127.0.0.1' : a.db_host === 'same' ? (pg ? 'localhost' : '127.0.0.1') : 'db.internal' });
+    const net = ctx.hosts.dbNetworked;
+    prod.push({ key: 'host', value: net ? ctx.hosts.db : pg && !viaBouncer ? 'localhost' : '127.0.0.1', why: net ? t('db.host-net', { addr: ctx.hosts.db }) : undefined, evidence: net ? [SRC.railsConfiguring] : [] });
     prod.push({ key: 'port', value: viaBouncer ? 6432 : pg ? 5432 : 3306, why: viaBouncer ? t('db.bouncer-port') : undefined, evidence: viaBouncer ? [SRC.pgbouncer] : [] });
+    // Over the network the password and the data travel encrypted; the server side refuses anything else.
+    if (net && pg) prod.push({ key: 'sslmode', value: 'require', why: t('db.sslmode'), evidence: [SRC.pgSsl] });
+    if (net && ctx.adapter === 'mysql2') prod.push({ key: 'ssl_mode', value: 'required', why: t('db.ssl-mode'), evidence: [SRC.mysqlCreateUser] });
     if (!pg && ctx.adapter !== 'jdbc') prod.push({ key: 'encoding', value: gte(a.database_version, a.database === 'mysql' ? '5.5.3' : '5.5') ? 'utf8mb4' : 'utf8' });
     prod.push({
       key: poolKey, value: poolValue,

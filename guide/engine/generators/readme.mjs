@@ -6,6 +6,7 @@ export const id = 'readme';
 
 // path pattern → catalog id of the install instruction
 const INSTALL = [
+  [/(^|\/)setup\//, 'setup'], [/pg_hba\.conf$/, 'pg-hba'], [/^db-host\//, 'db-host'],
   [/^etc\/nginx\/nginx\.conf$/, 'nginx-main'], [/^etc\/nginx\/sites-enabled\//, 'nginx-site'], [/^etc\/apache2\//, 'apache'],
   [/^etc\/caddy\//, 'caddy'], [/^etc\/sysctl\.d\//, 'sysctl'], [/^etc\/udev\//, 'udev'], [/^etc\/systemd\//, 'systemd'],
   [/^etc\/security\//, 'limits'], [/^etc\/postgresql\//, 'postgresql'], [/^etc\/mysql\//, 'mysql'], [/^etc\/pgbouncer\//, 'pgbouncer'],
@@ -36,6 +37,7 @@ export function finish({ files, warnings, ctx }) {
           [t('readme.jobs'), t('readme.jobs.value', { n: ctx.jobWorkers })],
           [t('readme.limit'), ctx.appSideLimit === null ? t('readme.na') : String(ctx.appSideLimit)],
           [t('readme.memory'), t('readme.memory.value', { total: ctx.memoryTotalMb, ram: ctx.ramMb })],
+          [t('readme.hosts'), t('readme.hosts.value', { app: [...new Set([ctx.hosts.app[0], ctx.hosts.app.at(-1)])].join(' … '), db: ctx.hosts.db, lb: `${a.lb} ${ctx.hosts.lb}` })],
         ],
       },
     },
