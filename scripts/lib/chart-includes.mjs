@@ -7,7 +7,7 @@ import { didYouMean } from './dataset-rules.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 // Not pages, or generated: never scanned. _includes/chart.html documents the include in a comment.
-const SKIP = new Set(['node_modules', 'vendor', '_site', 'tests', 'scripts', 'schemas', 'tmp', '.git', '.lab', '_datasets', 'generated', 'raw-output', 'measurements']);
+const SKIP = new Set(['node_modules', 'vendor', '_site', 'tests', 'scripts', 'schemas', 'tmp', '.git', '.lab', '_datasets', 'generated', 'raw-output', 'measurements', 'preview']);
 const SKIP_FILES = new Set(['README.md', 'CONTRIBUTING.md', '_includes/chart.html']);
 const INCLUDE = /\{%-?\s*include\s+chart\.html\b([^%]*)-?%\}/g;
 

@@ -104,18 +104,10 @@ function samplesDataset(inputs, opts) {
     },
   };
   const version = toolVersion('ab', ['-V'], /Version (\S+)/);
-  const servers = [...new Set(runs.map((r) => r.server).filter(Boolean))];
-  const one = runs[0];
-  const url1 = urls[0] || one.host || 'an unknown URL';
-  let where = url1;
-  try { const u = new URL(url1); where = `${u.pathname}${u.search} on ${u.host}`; } catch { /* keep as printed */ }
   return skeleton(opts, {
     toolName: 'ApacheBench',
     web: true,
-    serverSoftware: servers.map(serverHeaderSoftware),
-    titleWhat: `requests per second and time per request of ${where}${conc ? ` at concurrency ${conc}` : ''} (ab${runs.length > 1 ? `, ${runs.length} runs` : ''})`,
-    // ab prints the request count, concurrency and URL, not its command line: rebuilt from them.
-    command: runs.length === 1 && urls[0] && one.concurrency && one.complete && !one.error ? `ab -n ${one.complete} -c ${one.concurrency} ${urls[0]}` : null,
+    titleWhat: `time of every single request (ab -g${multi ? `, ${runs.length} runs` : ''})`,
     remote: false,
     title: `ApacheBench: every request${multi ? ` (${runs.length} runs)` : ''}`,
     summary: stats.map((x) => `${multi ? `${x.label}: ` : ''}half of the ${x.n} requests took at most ${x.median} ms, 99% at most ${x.p99} ms and the slowest ${x.max} ms`).join('; ') + '.',

@@ -15,6 +15,7 @@ export function importDataset(tool, inputs, opts) {
   try {
     return mod.toDataset(inputs, opts);
   } catch (e) {
+    if (e.constructor !== Error && !(e instanceof SyntaxError)) throw e; // a bug (TypeError, ReferenceError…), not unreadable input
     // Say which file could not be read, and show what the tool itself said there: a tool that
     // refused to run (bad flags, no server) prints its own reason instead of a report.
     const bad = inputs.find((i) => { try { mod.parse(i.text); return false; } catch { return true; } });
