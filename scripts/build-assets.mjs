@@ -12,6 +12,7 @@ import { figureHtml, datasetPageHtml, errataHtml, chartAsset, chartPointsAsset }
 const chartFile = (...a) => chartAsset(...a).slice(1);
 const chartPointsFile = (...a) => chartPointsAsset(...a).slice(1);
 import { toCsv } from './lib/dataset-cells.mjs';
+import { chartIncludeProblems, pageFiles } from './lib/chart-includes.mjs';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const OUT = {
@@ -39,6 +40,12 @@ export async function buildAssets({ quiet = false } = {}) {
   }
   const vocabulary = loadVocabulary();
   const datasets = datasetFiles().map((f) => JSON.parse(readFileSync(f, 'utf8')));
+  // Chart includes in pages name existing charts (Jekyll would fail later with a stack trace).
+  const includeProblems = chartIncludeProblems(pageFiles(), datasets);
+  if (includeProblems.length) {
+    const msg = includeProblems.map((p) => formatProblem(p)).join('\n');
+    throw Object.assign(new Error(`${includeProblems.length} chart include problem(s):\n${msg}`), { problems: includeProblems });
+  }
   const titles = Object.fromEntries(datasets.map((d) => [d.id, d.title]));
   for (const dir of Object.values(OUT)) rmSync(dir, { recursive: true, force: true });
 
