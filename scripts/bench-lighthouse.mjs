@@ -6,7 +6,7 @@
 // Usage: node scripts/bench-lighthouse.mjs [--runs N] [--json FILE]   (after scripts/build)
 import { existsSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir, cpus, totalmem } from 'node:os';
+import { tmpdir, cpus, totalmem, loadavg } from 'node:os';
 import { spawn } from 'node:child_process';
 import lighthouse from 'lighthouse';
 import { htmlFiles, pageWeight } from './lib/page-weight.mjs';
@@ -50,6 +50,7 @@ async function startChromium() {
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const shuffle = (xs) => { for (let i = xs.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [xs[i], xs[j]] = [xs[j], xs[i]]; } return xs; };
 
+const loadBefore = loadavg()[0];
 const server = await startSiteServer(SITE);
 const chrome = await startChromium();
 const results = new Map(PAGES.map((p) => [p.label, []]));
@@ -83,7 +84,7 @@ const version = JSON.parse(readFileSync(join(ROOT, 'node_modules/lighthouse/pack
 const fmt = (rs, k, d = 0) => { const xs = rs.map((r) => r[k]); const lo = Math.min(...xs); const hi = Math.max(...xs); return lo === hi ? median(xs).toFixed(d) : `${median(xs).toFixed(d)} (${lo.toFixed(d)}–${hi.toFixed(d)})`; };
 const lines = [
   `Lighthouse ${version}, mobile preset (simulated throttling), ${RUNS} runs per page in random order after a warm-up; median (min–max).`,
-  `Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}; pages served with gzip from 127.0.0.1.`,
+  `Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}; load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after; pages served with gzip from 127.0.0.1.`,
   '',
   '| Page | Performance | Accessibility | Best practices | SEO | TBT ms | LCP ms | CLS | Transfer KB | DOM elements |',
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',

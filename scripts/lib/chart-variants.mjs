@@ -34,7 +34,7 @@ export const VARIANTS = {
       axis: { labelFontSize: 13, titleFontSize: 13, tickCount: 4, labelOverlap: true, labelLimit: 112 },
       // Legends under the plot, one below the other (side by side they can be wider than a phone).
       legend: {
-        labelFontSize: 13, titleFontSize: 13, orient: 'bottom', direction: 'horizontal', columns: 2, labelLimit: 140,
+        labelFontSize: 13, titleFontSize: 13, orient: 'bottom', direction: 'vertical', columns: 1, labelLimit: 300,
         layout: { expr: "{bottom: {direction: 'vertical', anchor: 'start'}}" },
       },
       header: { labelFontSize: 13, titleFontSize: 13 },
@@ -91,6 +91,20 @@ function stack(spec) {
   if (spec.spec) stack(spec.spec);
 }
 
+// A mark placed at a fixed pixel position ("x": {"value": 420}, right-aligned notes, say) would land
+// outside a narrower rendering: such positions become the same fraction of the view's width or height.
+function relativePositions(leaf) {
+  const w = typeof leaf.width === 'number' ? leaf.width : null;
+  const h = typeof leaf.height === 'number' ? leaf.height : null;
+  for (const enc of [leaf.encoding, ...(leaf.layer || []).map((l) => l.encoding)]) {
+    if (!enc) continue;
+    for (const [ch, size, name] of [['x', w, 'width'], ['x2', w, 'width'], ['y', h, 'height'], ['y2', h, 'height']]) {
+      const v = enc[ch]?.value;
+      if (typeof v === 'number' && size) enc[ch] = { ...enc[ch], value: { expr: `${name} * ${+(v / size).toFixed(4)}` } };
+    }
+  }
+}
+
 // The spec for one variant, before its width is fitted. `own` is the chart's spec from the dataset.
 export function variantSpec(own, variantName) {
   const variant = VARIANTS[variantName];
@@ -98,6 +112,7 @@ export function variantSpec(own, variantName) {
   adapt(spec, variant.minFont, Math.round(variant.width * variant.maxLabel));
   if (variantName === 'narrow') stack(spec);
   for (const leaf of leafViews(spec)) {
+    relativePositions(leaf);
     if (typeof leaf.width !== 'number') leaf.width = 300;
     if (typeof leaf.height !== 'number' && leaf.height !== undefined && typeof leaf.height !== 'object') delete leaf.height;
   }
@@ -107,6 +122,8 @@ export function variantSpec(own, variantName) {
     if (typeof spec.height === 'number' && grow > 1) spec.height = Math.round(spec.height * Math.min(1.3, Math.sqrt(grow)));
     spec.width = variant.width;
     spec.autosize = { type: 'fit-x', contains: 'padding' };
+    // The plot is the width less the y axis (about 70 px): a longer x title would shrink it.
+    xTitleWrapper([spec], variant.config.axis.titleFontSize, (leaf) => leaf.width - 70)();
   }
   return spec;
 }
@@ -139,7 +156,7 @@ export async function fitComposite(spec, variantName, measure) {
 
 // Panels side by side each repeat their x-axis title; one longer than its panel runs into the next.
 // Break such titles into lines that fit the panel (about 0.62 em per character of bold text).
-function xTitleWrapper(leaves, fontSize) {
+function xTitleWrapper(leaves, fontSize, widthOf = (leaf) => leaf.width) {
   const originals = new Map();
   for (const leaf of leaves) {
     for (const enc of [leaf.encoding, ...(leaf.layer || []).map((l) => l.encoding)]) {
@@ -148,7 +165,7 @@ function xTitleWrapper(leaves, fontSize) {
   }
   return () => {
     for (const [x, { leaf, title }] of originals) {
-      const perLine = Math.max(8, Math.floor(leaf.width / (fontSize * 0.62)));
+      const perLine = Math.max(8, Math.floor(widthOf(leaf) / (fontSize * 0.62)));
       const lines = [];
       for (const word of title.split(/\s+/)) {
         if (lines.length && `${lines.at(-1)} ${word}`.length <= perLine) lines[lines.length - 1] += ` ${word}`;
