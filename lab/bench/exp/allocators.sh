@@ -2,7 +2,7 @@
 # glibc with MALLOC_ARENA_MAX=2, and jemalloc (LD_PRELOAD); pages under wrk while the PSS of the whole server
 # tree is sampled every 0.5 s.
 source "$BENCH/app.sh"
-declare -A PAGES=([heavy]=/heavy [api]=/api)
+declare -A PAGES=([heavy]=/heavy)
 APP=/srv/app
 JEMALLOC=$(ls /usr/lib/*/libjemalloc.so.2 2>/dev/null | head -1)
 

@@ -34,6 +34,9 @@ Options:
   --then-and-now  after the experiments (or alone), write rebench-2026-then-now-EXPERIMENT
                 datasets: the research's result beside the 2026 one, each era relative
                 to its own baseline (hardware differs, so never value against value)
+  --tag NAME    append -NAME to every dataset id (e.g. your machine: --tag hetzner-cx22),
+                so that your datasets sit beside the published ones instead of replacing
+                them; datasets from different machines are separate series
   --author NAME who measured (default: git config user.name)
   --help        this text
 
@@ -45,7 +48,7 @@ A full run of every experiment takes about 50 minutes on 2 cores.
 const SPEC = {
   list: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' },
   runs: { type: 'integer', min: 1, max: 50 }, out: { type: 'string' }, seed: { type: 'integer', min: 0 },
-  author: { type: 'string' }, 'keep-work': { type: 'boolean' }, 'then-and-now': { type: 'boolean' },
+  author: { type: 'string' }, tag: { type: 'string' }, 'keep-work': { type: 'boolean' }, 'then-and-now': { type: 'boolean' },
 };
 
 export async function main(argv) {
@@ -72,6 +75,8 @@ export async function main(argv) {
     return e;
   });
   if (opts.author) process.env.SCALING_RAILS_AUTHOR = opts.author;
+  if (opts.tag !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(opts.tag)) throw new UsageError(`--tag must be lower-case letters, digits and single hyphens (e.g. "hetzner-cx22"), got "${opts.tag}"`);
+  if (opts.tag && opts['then-and-now']) throw new UsageError('--then-and-now reads the untagged datasets; run it without --tag');
   const outDir = path.resolve(opts.out || 'measurements');
   fs.mkdirSync(outDir, { recursive: true });
   const seed = opts.seed ?? randomSeed();
@@ -81,7 +86,7 @@ export async function main(argv) {
   for (const exp of chosen) {
     const t1 = Date.now();
     log(`rebench: ${exp.name}: ${exp.title} (seed ${seed})`);
-    const files = await runExperiment(exp, { quick: opts.quick, runs: opts.runs, outDir, seed, log, keepWork: opts['keep-work'] });
+    const files = await runExperiment(exp, { quick: opts.quick, runs: opts.runs, outDir, seed, log, keepWork: opts['keep-work'], tag: opts.tag });
     for (const file of files) {
       const found = await validate(file);
       problems += found.length;

@@ -175,10 +175,11 @@ export function base(ctx, { id, title, topic, summary, measured, software, metho
 }
 
 /** Bar of the median with a min–max rule per row; text marks rows that failed. */
-export function medianChart({ id, title, caption, alt, yFields, yTitle, key, xTitle, colorField, columns, hasFailures }) {
-  const enc = { y: { field: 'configuration', type: 'nominal', sort: null, title: yTitle } };
+export function medianChart({ id, title, caption, alt, yField, yTitle, key, xTitle, offsetField, columns, hasFailures }) {
+  // Grouped bars: one band per configuration, one bar per page (or load) inside it.
+  const enc = { y: { field: yField, type: 'nominal', sort: null, title: yTitle, axis: { labelLimit: 200 } }, ...(offsetField ? { yOffset: { field: offsetField, type: 'nominal', sort: null } } : {}) };
   const layers = [
-    { mark: { type: 'bar' }, encoding: { ...enc, x: { field: `${key}_median`, type: 'quantitative', title: xTitle }, ...(colorField ? { color: { field: colorField, type: 'nominal' } } : {}) } },
+    { mark: { type: 'bar' }, encoding: { ...enc, x: { field: `${key}_median`, type: 'quantitative', title: xTitle }, ...(offsetField ? { color: { field: offsetField, type: 'nominal', sort: null, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 } } } : {}) } },
     { mark: { type: 'rule' }, encoding: { ...enc, x: { field: `${key}_min`, type: 'quantitative' }, x2: { field: `${key}_max` } } },
   ];
   if (hasFailures) {
@@ -188,8 +189,7 @@ export function medianChart({ id, title, caption, alt, yFields, yTitle, key, xTi
       encoding: { ...enc, x: { value: 0 }, text: { field: 'failure' } },
     });
   }
-  const calc = yFields.map((f) => `datum.${f}`).join(" + ' · ' + ");
-  return { id, title, caption, alt, columns, spec: { width: 480, height: { step: 22 }, transform: [{ calculate: calc, as: 'configuration' }], layer: layers } };
+  return { id, title, caption, alt, columns, spec: { width: 420, height: { step: offsetField ? 14 : 22 }, layer: layers } };
 }
 
 export const hostCores = () => os.cpus().length;

@@ -155,7 +155,9 @@ export async function runExperiment(exp, opts) {
   fs.mkdirSync(raw, { recursive: true });
   const log = opts.log || (() => {});
   const outDir = path.resolve(opts.outDir);
-  const ids = exp.datasetIds();
+  // --tag NAME: a contributor's datasets sit beside the published ones (…-NAME) instead of replacing them.
+  const tagged = (id) => (opts.tag ? `${id}-${opts.tag}` : id);
+  const ids = exp.datasetIds().map(tagged);
   const stages = Object.fromEntries(ids.map((id) => [id, stageRaw(outDir, id)]));
   let interrupted = false;
   const cleanup = () => {
@@ -239,7 +241,7 @@ export async function runExperiment(exp, opts) {
       load: { before: loadBefore, after: loadAfter }, invocations, params, raw,
       versions: readVersions(raw),
     };
-    const datasets = exp.datasets(context);
+    const datasets = exp.datasets(context).map((ds) => (opts.tag ? retag(ds, tagged) : ds));
     // Raw outputs: everything the driver wrote, into every dataset's raw directory.
     const written = [];
     for (const ds of datasets) {
@@ -259,6 +261,11 @@ export async function runExperiment(exp, opts) {
     for (const d of Object.values(stages)) discardStage(d);
     if (!opts.keepWork) fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+function retag(ds, tagged) {
+  const json = JSON.stringify(ds).replace(/rebench-2026-[a-z0-9-]+/g, (id) => (ds.related || []).includes(id) || id === ds.id ? tagged(id) : id);
+  return JSON.parse(json);
 }
 
 function copyDir(from, to) {

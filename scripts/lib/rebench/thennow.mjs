@@ -32,10 +32,10 @@ export const PAIRS = [
     exp: 'static', topic: 'proxy', newId: 'rebench-2026-static-files',
     title: 'Static files then and now: Apache relative to nginx, 2010 and 2026',
     old: [
-      { id: 'thesis-os-ab-nginx-10k-1k', rows: (x) => x.distro === 'Debian', group: () => 'ab, 10 000 requests', config: (x) => x.server, value: (x) => num(x.rps), unit: 'req/s' },
-      { id: 'thesis-os-ab-apache-10k-1k', rows: (x) => x.distro === 'Debian', group: () => 'ab, 10 000 requests', config: (x) => x.server, value: (x) => num(x.rps), unit: 'req/s' },
+      { id: 'thesis-os-ab-nginx-10k-1k', rows: (x) => x.distro === 'Debian', group: () => 'ab, a new connection per request', config: (x) => x.server, value: (x) => num(x.rps), unit: 'req/s' },
+      { id: 'thesis-os-ab-apache-10k-1k', rows: (x) => x.distro === 'Debian', group: () => 'ab, a new connection per request', config: (x) => x.server, value: (x) => num(x.rps), unit: 'req/s' },
     ],
-    now: { rows: (x) => /^ab /.test(x.load), group: () => 'ab, 10 000 requests', config: (x) => x.server.replace(/ \(.*\)$/, ''), value: (x) => num(x.rps_median), unit: 'req/s' },
+    now: { rows: (x) => /^ab /.test(x.load), group: () => 'ab, a new connection per request', config: (x) => x.server.replace(/ \(.*\)$/, ''), value: (x) => num(x.rps_median), unit: 'req/s' },
     baselineOld: 'Nginx', baselineNow: 'nginx', higherIsBetter: true,
     measure: 'requests per second relative to nginx in the same era',
   },
@@ -124,12 +124,12 @@ export function buildThenNow(pair, dirs) {
       const fast = rows.find((x) => x[o.key] === o.pair[1]);
       if (!slow || !fast) continue;
       const unit = ds.columns.find((c) => c.key === o.col).unit;
-      push(eraLabel(ds), o.id, o.group(), `${o.pair[1]} (thesis, MySQL)`, fast[o.col], null, unit, fast[o.col] / slow[o.col]);
+      push(eraLabel(ds), o.id, o.group(), 'MySQL, Rails 2.3.5 (thesis)', fast[o.col], null, unit, fast[o.col] / slow[o.col]);
     }
     for (const x of records(now)) {
       const key = Object.entries(pair.patterns).find(([id]) => x.pattern && patternId(x.pattern) === id);
       if (!key || !num(x.ratio)) continue;
-      push(`${YEAR}: ${cpuOf(now)}`, now.id, key[1], `${x.pattern} (${x.database})`, x.p50_ms_median, null, 'ms', x.ratio);
+      push(`${YEAR}: ${cpuOf(now)}`, now.id, key[1], x.database, x.p50_ms_median, null, 'ms', x.ratio);
     }
   } else {
     for (const o of pair.old) {
@@ -164,6 +164,9 @@ export function buildThenNow(pair, dirs) {
       push(x.era, x.source, x.group, x.config, x.value, x.shown, x.unit, rel);
     }
   }
+  // Panels in reading order: each comparison with its eras next to each other.
+  const groups = [...new Set(out.map((x) => x[2]))];
+  out.sort((a, b) => groups.indexOf(a[2]) - groups.indexOf(b[2]) || a[0].localeCompare(b[0]));
   const cols = [
     { key: 'era', label: 'Measured (year: hardware)', type: 'string' },
     { key: 'source', label: 'Source dataset', type: 'string' },
@@ -236,13 +239,13 @@ export function thenNowDataset(pair, dirs) {
       alt: `Relative values per era, each against its own baseline: ${text}.`,
       columns: ['era', 'group', 'configuration', 'relative'],
       spec: {
-        transform: [{ filter: 'isValid(datum.relative)' }, { calculate: "datum.group + ' · ' + datum.configuration", as: 'row_label' }],
-        facet: { row: { field: 'era', type: 'nominal', title: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } } },
+        transform: [{ filter: 'isValid(datum.relative)' }, { calculate: "datum.era + ' — ' + datum.group", as: 'panel' }],
+        facet: { row: { field: 'panel', type: 'nominal', title: null, sort: [...new Set(rows.filter((x) => x[6] !== null).map((x) => `${x[0]} — ${x[2]}`))], header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top', labelLimit: 0 } } },
         spec: {
           width: 420,
           height: { step: 16 },
           layer: [
-            { mark: { type: 'bar' }, encoding: { y: { field: 'row_label', type: 'nominal', sort: null, title: null }, x: { field: 'relative', type: 'quantitative', title: 'Relative to the era\'s baseline (1 = baseline)' }, color: { field: 'era', type: 'nominal', legend: null } } },
+            { mark: { type: 'bar' }, encoding: { y: { field: 'configuration', type: 'nominal', sort: null, title: null, axis: { labelLimit: 240 } }, x: { field: 'relative', type: 'quantitative', title: 'Relative to the era\'s baseline (1 = baseline)' }, color: { field: 'era', type: 'nominal', legend: null } } },
             { mark: { type: 'rule', strokeDash: [4, 3] }, encoding: { x: { datum: 1 } } },
           ],
         },

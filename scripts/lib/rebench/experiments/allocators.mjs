@@ -13,6 +13,7 @@ export default pumaEnvExperiment({
   settingLabel: 'Allocator',
   baseline: 'glibc',
   durationS: 8,
+  pages: ['heavy'],
   quickCells: ['glibc', 'jemalloc'],
   cells: [
     { id: 'glibc', label: 'glibc malloc', env: 'none' },

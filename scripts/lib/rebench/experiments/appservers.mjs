@@ -21,7 +21,7 @@ export default {
   name: 'appservers',
   title: 'Application servers: Puma, Unicorn, Pitchfork, Falcon, WEBrick',
   mirrors: 'thesis Tables 5.15–5.18',
-  full: { servers: SERVERS.map((s) => s.id), params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 10, RB_DURATION_S: 4, RB_WARMUP_S: 2 }, timeoutPerCellS: 150, setupS: 240, prepareGems: true },
+  full: { servers: SERVERS.map((s) => s.id), params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 10, RB_DURATION_S: 3, RB_WARMUP_S: 1 }, timeoutPerCellS: 150, setupS: 240, prepareGems: true },
   quick: { servers: ['puma-single', 'puma-cluster'], params: { RB_DB: 'sqlite', RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 120, setupS: 240 },
   cells(size) {
     return SERVERS.filter((s) => size.servers.includes(s.id)).map((s) => ({ ...s, measurements: PAGES.map((p) => ({ id: p.id, tool: 'wrk', memory: true })) }));
@@ -65,7 +65,7 @@ export default {
           id: 'rps', title: 'Requests per second by server and page',
           caption: 'Bars: median of the runs; lines: slowest to fastest run. Read a difference only where the verdict column says better or worse.',
           alt: alt(records, 'requests per second'),
-          yFields: ['server', 'page'], yTitle: 'Server and page', key: 'rps', xTitle: 'Requests per second (median)', colorField: 'page',
+          yField: 'server', offsetField: 'page', yTitle: 'Server', key: 'rps', xTitle: 'Requests per second (median)',
           columns: ['server', 'page', 'rps_median', 'rps_min', 'rps_max', 'p99_ms', 'verdict'], hasFailures: markers.length > 0,
         }),
         ...(records.some((r) => r.group.results.some((x) => x.memory && x.memory.series.length)) ? [memoryChart(records)] : []),

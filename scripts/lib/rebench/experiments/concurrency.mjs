@@ -11,7 +11,7 @@ export default {
   name: 'concurrency',
   title: 'Concurrency: Puma workers × threads, I/O-bound and CPU-bound',
   mirrors: 'the Rails Ruby Bench processes/threads posts',
-  full: { workers: [1, 2, 4], threads: [1, 4, 16], params: { RB_CONNECTIONS: 32, RB_DURATION_S: 3, RB_WARMUP_S: 1, RB_IO_MS: 50, RB_CPU_N: 20000 }, timeoutPerCellS: 90, setupS: 240 },
+  full: { workers: [1, 2, 4], threads: [1, 4, 16], params: { RB_CONNECTIONS: 32, RB_DURATION_S: 2, RB_WARMUP_S: 1, RB_IO_MS: 50, RB_CPU_N: 20000 }, timeoutPerCellS: 90, setupS: 240 },
   quick: { workers: [1, 2], threads: [2], params: { RB_DB: 'sqlite', RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0, RB_IO_MS: 20, RB_CPU_N: 2000 }, timeoutPerCellS: 90, setupS: 240 },
   cells(size) {
     return size.workers.flatMap((w) => size.threads.map((t) => ({ id: `w${w}-t${t}`, label: `${w} × ${t}`, workers: w, threads: t, measurements: ROUTES.map((r) => ({ id: r.id, tool: 'wrk' })) })));
@@ -54,13 +54,18 @@ export default {
         alt: records.map((r) => `${r.row[0]} worker(s) × ${r.row[1]} thread(s), ${r.row[2]}: ${typeof r.row[4] === 'number' ? `${Math.round(r.row[4])} requests per second` : r.row[4]}`).join('; ') + '.',
         columns: ['workers', 'threads', 'route', 'rps_median', 'rps_min', 'rps_max', 'verdict'],
         spec: {
-          transform: [{ calculate: 'toNumber(datum.threads)', as: 'thread_count' }, { filter: 'isValid(datum.rps_median)' }],
+          transform: [{ calculate: 'toNumber(datum.threads)', as: 'thread_count' }],
           facet: { column: { field: 'route', type: 'nominal', title: null } },
           spec: {
             width: 220, height: 200,
             layer: [
-              { mark: { type: 'line', point: true }, encoding: { x: { field: 'thread_count', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'Threads per worker' }, y: { field: 'rps_median', type: 'quantitative', title: 'Requests per second (median)' }, color: { field: 'workers', type: 'nominal', title: 'Workers' } } },
-              { mark: { type: 'rule' }, encoding: { x: { field: 'thread_count', type: 'quantitative' }, y: { field: 'rps_min', type: 'quantitative' }, y2: { field: 'rps_max' }, color: { field: 'workers', type: 'nominal' } } },
+              { transform: [{ filter: 'isValid(datum.rps_median)' }], mark: { type: 'line', point: true }, encoding: { x: { field: 'thread_count', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'Threads per worker' }, y: { field: 'rps_median', type: 'quantitative', title: 'Requests per second (median)' }, color: { field: 'workers', type: 'nominal', title: 'Workers' } } },
+              { transform: [{ filter: 'isValid(datum.rps_median)' }], mark: { type: 'rule' }, encoding: { x: { field: 'thread_count', type: 'quantitative' }, y: { field: 'rps_min', type: 'quantitative' }, y2: { field: 'rps_max' }, color: { field: 'workers', type: 'nominal' } } },
+              ...(markers.length ? [{
+                transform: [{ calculate: 'datum.rps_median_failure || datum.rps_min_failure || datum.rps_max_failure', as: 'failure' }, { filter: 'datum.failure' }, { calculate: "datum.workers + ' worker(s): ' + datum.failure", as: 'failure_label' }],
+                mark: { type: 'text', align: 'left', dx: 4 },
+                encoding: { x: { field: 'thread_count', type: 'quantitative' }, y: { value: 10 }, text: { field: 'failure_label' } },
+              }] : []),
             ],
           },
           resolve: { scale: { y: 'independent' } },

@@ -23,7 +23,7 @@ export default {
   name: 'patterns',
   title: 'Rails code patterns on PostgreSQL, MariaDB and SQLite',
   mirrors: 'thesis Tables 5.21–5.24',
-  full: { dbs: DATABASES.map((d) => d.id), params: { RB_DATABASES: 'postgresql,mariadb,sqlite', RB_DURATION_S: 3, RB_WARMUP_S: 1 }, timeoutPerCellS: 150, setupS: 420 },
+  full: { dbs: DATABASES.map((d) => d.id), params: { RB_DATABASES: 'postgresql,mariadb,sqlite', RB_DURATION_S: 2, RB_WARMUP_S: 1 }, timeoutPerCellS: 150, setupS: 420 },
   quick: { dbs: ['sqlite'], params: { RB_DATABASES: 'sqlite', RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 90, setupS: 240 },
   cells(size) {
     return DATABASES.filter((d) => size.dbs.includes(d.id)).map((d) => ({ ...d, measurements: PATTERNS.map((p) => ({ id: p.id, tool: 'wrk' })) }));
@@ -69,7 +69,7 @@ export default {
         id: 'time', title: 'Time per request by code pattern and database',
         caption: 'Bars: median per-request time over the runs; lines: slowest to fastest run. Compare each pair on the same database.',
         alt: records.map((r) => `${r.row[0]}, ${r.row[1]}: ${typeof r.row[3] === 'number' ? `${r.row[3]} ms` : r.row[3]}`).join('; ') + '.',
-        yFields: ['database', 'pattern'], yTitle: 'Database and code', key: 'p50_ms', xTitle: 'Median time per request (ms)', colorField: 'database',
+        yField: 'pattern', offsetField: 'database', yTitle: 'Code', key: 'p50_ms', xTitle: 'Median time per request (ms)',
         columns: ['database', 'pattern', 'p50_ms_median', 'p50_ms_min', 'p50_ms_max', 'ratio', 'verdict'], hasFailures: markers.length > 0,
       })],
     })];

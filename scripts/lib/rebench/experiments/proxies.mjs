@@ -15,7 +15,7 @@ export default {
   name: 'proxies',
   title: 'A proxy in front: none, nginx, Apache, Caddy, Thruster',
   mirrors: 'thesis Tables 5.15, 5.16 and 5.19',
-  full: { proxies: PROXIES.map((x) => x.id), params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 10, RB_DURATION_S: 4, RB_WARMUP_S: 1, RB_THRUSTER: 1 }, timeoutPerCellS: 60, setupS: 300 },
+  full: { proxies: PROXIES.map((x) => x.id), params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 10, RB_DURATION_S: 3, RB_WARMUP_S: 1, RB_THRUSTER: 1 }, timeoutPerCellS: 60, setupS: 300 },
   quick: { proxies: ['none', 'nginx'], params: { RB_DB: 'sqlite', RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0, RB_THRUSTER: 0 }, timeoutPerCellS: 30, setupS: 300 },
   cells(size) {
     return PROXIES.filter((x) => size.proxies.includes(x.id)).map((x) => ({ ...x, measurements: PAGES.map((pg) => ({ id: pg.id, tool: 'wrk' })) }));
@@ -54,7 +54,7 @@ export default {
         id: 'rps', title: 'Requests per second with and without a proxy',
         caption: 'Bars: median of the runs; lines: slowest to fastest run. The proxy shares the two cores with Puma and wrk.',
         alt: alt(records, 'requests per second'),
-        yFields: ['proxy', 'page'], yTitle: 'Front and page', key: 'rps', xTitle: 'Requests per second (median)', colorField: 'page',
+        yField: 'proxy', offsetField: 'page', yTitle: 'In front of Puma', key: 'rps', xTitle: 'Requests per second (median)',
         columns: ['proxy', 'page', 'rps_median', 'rps_min', 'rps_max', 'p99_ms', 'verdict'], hasFailures: markers.length > 0,
       })],
     })];

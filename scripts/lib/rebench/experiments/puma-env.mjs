@@ -13,10 +13,11 @@ export function pumaEnvExperiment(def) {
     name: def.name,
     title: def.title,
     mirrors: def.mirrors,
-    full: { params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 6, RB_DURATION_S: def.durationS || 5, RB_WARMUP_S: 2 }, timeoutPerCellS: 120, setupS: 240 },
+    full: { params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 6, RB_DURATION_S: def.durationS || 4, RB_WARMUP_S: 1 }, timeoutPerCellS: 120, setupS: 240 },
     quick: { params: { RB_DB: 'sqlite', RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 90, setupS: 240, only: def.quickCells },
     cells(size) {
-      return def.cells.filter((c) => !size.only || size.only.includes(c.id)).map((c) => ({ ...c, measurements: ENV_PAGES.map((p) => ({ id: p.id, tool: 'wrk', memory: true })) }));
+      const pages = ENV_PAGES.filter((p) => !def.pages || def.pages.includes(p.id));
+      return def.cells.filter((c) => !size.only || size.only.includes(c.id)).map((c) => ({ ...c, measurements: pages.map((p) => ({ id: p.id, tool: 'wrk', memory: true })) }));
     },
     datasetIds: () => [def.datasetId, ...(def.extraIds || [])],
     datasets(ctx) {
@@ -54,7 +55,7 @@ export function pumaEnvExperiment(def) {
             id: 'rps', title: `Requests per second by ${def.settingLabel.toLowerCase()}`,
             caption: 'Bars: median of the runs; lines: slowest to fastest run.',
             alt: records.map((r) => `${r.row[0]}, ${r.row[2]}: ${typeof r.row[4] === 'number' ? `${Math.round(r.row[4])} requests per second` : r.row[4]}`).join('; ') + '.',
-            yFields: ['setting', 'page'], yTitle: `${def.settingLabel} and page`, key: 'rps', xTitle: 'Requests per second (median)', colorField: 'page',
+            yField: 'setting', offsetField: 'page', yTitle: def.settingLabel, key: 'rps', xTitle: 'Requests per second (median)',
             columns: ['setting', 'page', 'rps_median', 'rps_min', 'rps_max', 'pss_total_mib', 'verdict'], hasFailures: markers.length > 0,
           }),
           ...(records.some((r) => typeof r.row[columns.findIndex((c) => c.key === 'pss_total_mib')] === 'number') ? [{

@@ -13,7 +13,7 @@ export default {
   name: 'static',
   title: 'Static files: nginx, Apache and Caddy',
   mirrors: 'thesis Tables 5.4–5.9',
-  full: { params: { RB_AB_REQUESTS: 10000, RB_AB_CONCURRENCY: 1000, RB_WRK_CONNECTIONS: 100, RB_DURATION_S: 5, RB_WARMUP_S: 1 }, timeoutPerCellS: 60, setupS: 60 },
+  full: { params: { RB_AB_REQUESTS: 10000, RB_AB_CONCURRENCY: 1000, RB_WRK_CONNECTIONS: 100, RB_DURATION_S: 3, RB_WARMUP_S: 1 }, timeoutPerCellS: 60, setupS: 60 },
   quick: { params: { RB_AB_REQUESTS: 500, RB_AB_CONCURRENCY: 50, RB_WRK_CONNECTIONS: 10, RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 30, setupS: 60 },
   cells() {
     return SERVERS.map((s) => ({ ...s, measurements: [{ id: 'ab', tool: 'ab' }, { id: 'wrk', tool: 'wrk' }] }));
@@ -54,7 +54,7 @@ export default {
         id: 'rps', title: 'Requests per second for one static file',
         caption: 'Bars: median of the runs; lines: the slowest to the fastest run. Both load tools on the same two cores as the server.',
         alt: altText(records, spec),
-        yFields: ['server', 'load'], yTitle: 'Server and load', key: 'rps', xTitle: 'Requests per second (median)', colorField: 'load',
+        yField: 'server', offsetField: 'load', yTitle: 'Server', key: 'rps', xTitle: 'Requests per second (median)',
         columns: ['server', 'load', 'rps_median', 'rps_min', 'rps_max', 'verdict'], hasFailures: markers.length > 0,
       })],
     })];
