@@ -33,7 +33,6 @@ export const VERSIONS_CATALOG = {
   "ev.pgVersioning": "PostgreSQL versioning policy",
   "ev.mysqlReleases": "MySQL releases: Innovation and LTS",
   "ev.mariadbMaintenance": "MariaDB maintenance policy",
-  "checklist.ops": "Operations",
   "ops.health.up": "Point the load balancer's and the monitoring's health checks at /up (Rails 7.1+ generates it: 200 once the app has booted, 500 if it raised).",
   "ops.health.own": "Add a cheap health-check route (Rails {rails} has no /up; 7.1 added it) and point the load balancer's and the monitoring's checks at it.",
   "ops.backup.postgresql": "Back up PostgreSQL with pg_basebackup plus WAL archiving (point-in-time recovery), or a nightly pg_dump for a small database; restore one into a scratch server every month.",
