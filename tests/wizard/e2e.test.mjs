@@ -96,7 +96,7 @@ function curl(args) {
 
 const DOMAIN = 'app.test';
 
-test('generated nginx + Puma + PostgreSQL bundle: HTTPS with HTTP/2, redirect, HSTS, X-Forwarded-Proto, /up, WebSocket headers, graceful reload under load', { timeout: 420000 }, async () => {
+test('generated nginx (then Caddy) + Puma + PostgreSQL bundle: HTTPS with HTTP/2, redirect, HSTS, X-Forwarded-Proto, /up, WebSocket headers, graceful reload under load', { timeout: 420000 }, async () => {
   const nginx = which('nginx');
   assert.ok(nginx, 'nginx is missing: install Debian package nginx (scripts/setup)');
   for (const tool of ['curl', 'openssl', 'wrk']) assert.ok(which(tool), `${tool} is missing (scripts/setup installs it)`);
@@ -106,7 +106,7 @@ test('generated nginx + Puma + PostgreSQL bundle: HTTPS with HTTP/2, redirect, H
 
   const root = mkdtempSync(join(tmpdir(), 'wz-e2e-'));
   chmodSync(root, 0o755);
-  const procs = { puma: null };
+  const procs = { puma: null, caddy: null };
   const pg = { data: join(root, 'pgdata'), ctl: pgBin('pg_ctl') };
   const ngx = { prefix: join(root, 'nginx') };
   const asPostgres = (cmd, args, opts) => (asRoot ? run('runuser', ['-u', 'postgres', '--', cmd, ...args], opts) : run(cmd, args, opts));
@@ -252,7 +252,41 @@ test('generated nginx + Puma + PostgreSQL bundle: HTTPS with HTTP/2, redirect, H
     assert.doesNotMatch(wrkOut, /Socket errors/, wrkOut);
     assert.match(pumaLog, /Restarting|phased|hot restart|Re-exec/i, 'Puma restarted during the run');
     console.log(`graceful reload (${unit.ExecReload[0]}): ${requests} requests under wrk -c8 over HTTPS, 0 errors`);
+
+    // 8. The same app behind the generated Caddyfile for "localhost": Caddy's internal CA, HTTP/2, redirect, HSTS.
+    //    Harness-only global options: ports, no admin endpoint, no change to the system trust store.
+    const caddy = which('caddy');
+    assert.ok(caddy, 'caddy is missing: install Debian package caddy (scripts/setup)');
+    const caddyBundle = generate({ ...answers, proxy: 'caddy', proxy_version: '2.6', domain: 'localhost' }, { appRoot: app, date: '2026-01-01' });
+    const caddyfile = caddyBundle.files.find((f) => f.path === 'etc/caddy/Caddyfile').content;
+    assert.match(caddyfile, /^localhost \{/m);
+    const c80 = await freePort();
+    const c443 = await freePort();
+    const caddyHome = join(root, 'caddy');
+    mkdirSync(caddyHome);
+    writeFileSync(join(caddyHome, 'Caddyfile'), `{\n\tadmin off\n\thttp_port ${c80}\n\thttps_port ${c443}\n\tskip_install_trust\n}\n\n${caddyfile}`);
+    const caddyEnv = { ...process.env, HOME: caddyHome, XDG_DATA_HOME: caddyHome, XDG_CONFIG_HOME: caddyHome };
+    procs.caddy = spawn(caddy, ['run', '--config', join(caddyHome, 'Caddyfile'), '--adapter', 'caddyfile'], { env: caddyEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let caddyLog = '';
+    procs.caddy.stdout.on('data', (d) => { caddyLog += d; });
+    procs.caddy.stderr.on('data', (d) => { caddyLog += d; });
+    const caddyRoot = join(caddyHome, 'caddy/pki/authorities/local/root.crt');
+    const viaCaddy = (path, extra = []) => curl(['--cacert', caddyRoot, '--resolve', `localhost:${c443}:127.0.0.1`, ...extra, `https://localhost:${c443}${path}`]);
+    await waitFor(() => existsSync(caddyRoot) && viaCaddy('/up', ['-o', '/dev/null']).status === 0, 'Caddy with its internal CA', 60000).catch((e) => { throw new Error(`${e.message}\n${caddyLog}`); });
+    const cRes = viaCaddy('/', ['--http2', '-D', '-']);
+    assert.match(cRes.stdout, /^HTTP\/2 200/m, `${cRes.stdout}${cRes.stderr}`);
+    assert.match(cRes.stdout, /ssl=true/, 'Caddy sends X-Forwarded-Proto https');
+    assert.equal((cRes.stdout.match(/^strict-transport-security:/gim) || []).length, 1, 'exactly one HSTS header');
+    const cPlain = curl(['-o', '/dev/null', '-w', '%{http_code} %{redirect_url}', '-H', 'Host: localhost', `http://127.0.0.1:${c80}/x`]);
+    // Caddy's automatic redirect (the port depends on the harness's port remapping, not on the bundle).
+    assert.match(cPlain.stdout, /^30[18] https:\/\/localhost(:\d+)?\/x$/, cPlain.stdout);
+    const cCable = viaCaddy('/cable', ['--http1.1', '-H', 'Upgrade: websocket', '-H', 'Connection: Upgrade']);
+    assert.match(cCable.stdout, /^upgrade=websocket connection=upgrade$/i, 'Caddy passes the WebSocket handshake headers');
   } finally {
+    if (procs.caddy && procs.caddy.exitCode === null) {
+      procs.caddy.kill('SIGTERM');
+      await new Promise((r) => { const tm = setTimeout(r, 10000); procs.caddy.once('exit', () => { clearTimeout(tm); r(); }); });
+    }
     if (ngx.started) spawnSync(nginx, ['-p', ngx.prefix, '-c', join(ngx.prefix, 'nginx.conf'), '-s', 'stop'], { timeout: 20000 });
     if (procs.puma && procs.puma.exitCode === null) {
       // KillSignal of the unit (SIGTERM for Puma: graceful), then SIGKILL after the unit's TimeoutStopSec at most.

@@ -19,6 +19,7 @@ export function caddyBody(ctx) {
   if (ctx.tls === 'upstream' && has(CADDY_EDGE.trustedProxies, ctx.proxyVersion)) {
     proxy.push({ d: 'trusted_proxies', args: ['private_ranges'], why: t('caddy.trusted'), evidence: [SRC.caddyProxy, SRC.railsConfiguring] });
   }
+  if (https) proxy.push({ d: 'header_down', args: ['-Strict-Transport-Security'], why: t('nginx.hide-hsts'), evidence: [SRC.caddyProxy, SRC.railsSsl] });
   const site = [{ d: 'root', args: ['*', `${ctx.root}/public`] }];
   if (https) {
     site.push({ d: 'header', args: ['Strict-Transport-Security', hstsValue()], why: t('caddy.hsts'), evidence: [SRC.hsts, SRC.caddyHeader] });
