@@ -205,7 +205,7 @@ export const PROD_CATALOG = {
   "systemd.reload.none": "{server} has no reload signal: deploy with `systemctl restart` (the stop signal below lets requests finish).",
   "systemd.kill.puma": "SIGTERM is Puma's graceful stop: it stops accepting, finishes in-flight requests and exits.",
   "systemd.kill.unicorn": "SIGQUIT is Unicorn's graceful stop (workers finish their request); systemd's default SIGTERM is an immediate stop that drops requests in flight on every deploy.",
-  "systemd.kill.pitchfork": "SIGQUIT is Pitchfork's graceful stop (inherited from Unicorn); SIGTERM would drop requests in flight.",
+  "systemd.kill.pitchfork": "SIGQUIT is Pitchfork's graceful stop: workers finish their current request (Pitchfork also treats TERM this way; INT is the immediate stop that drops requests in flight).",
   "systemd.kill.passenger": "Passenger Standalone shuts down gracefully on SIGTERM.",
   "systemd.kill.falcon": "Falcon stops gracefully on SIGTERM.",
   "systemd.kill.thin": "SIGQUIT makes Thin finish its connections before exiting.",
