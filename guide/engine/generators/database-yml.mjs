@@ -1,6 +1,6 @@
 // config/database.yml (production), pool sized to the server's threads.
 import { SRC, DS, ART } from '../evidence.mjs';
-import { RAILS_API } from '../capabilities/rails.mjs';
+import { RAILS_API } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
 import { t } from '../text.mjs';
