@@ -8,10 +8,13 @@ set -euo pipefail
 export BUNDLE_GEMFILE=/repo/lab/app/Gemfile BUNDLE_PATH=/opt/lab/bundle BUNDLE_FROZEN=true BUNDLE_JOBS=2 BUNDLE_RETRY=2
 # Each Ruby uses its own bundled Bundler (3.4 would otherwise fetch the locked 2.5 at run time, offline)
 export BUNDLE_VERSION=system
-# Gems do not get their own launchers in /usr/local/bin: Ruby 3.3's and 3.4's would overwrite each other.
-export BUNDLE_SYSTEM_BINDIR=/opt/lab/bundle/bin-unused
+rm -rf /opt/lab/bundle/bin-unused   # launchers of an earlier layout, shared by both Rubies
 for r in 3.3 3.4; do
   echo "lab: bundle install for Ruby $r"
   "bundle$r" install --quiet
   "bundle$r" check >/dev/null
+  # Launchers (puma, rails, …) in each Ruby's own bin folder, where `bundle exec` looks: regenerated, because a
+  # gem installed earlier keeps whatever launcher it got then.
+  GEM_HOME="/opt/lab/bundle/ruby/$r.0" GEM_PATH="/opt/lab/bundle/ruby/$r.0" \
+    "gem$r" pristine --all --only-executables --bindir "/opt/lab/bundle/ruby/$r.0/bin" >/dev/null
 done
