@@ -1,18 +1,29 @@
 #!/usr/bin/env node
 // Scaling Rails configuration wizard, command line.
-//   node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR] [--date YYYY-MM-DD] [--permalink-base URL]
-// Exit status: 0 ok; 2 invalid answers (message names the key and the allowed values); 64 usage error.
+//   node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR] [--date YYYY-MM-DD] [--permalink-base URL] [--allow-errors]
+//   node guide/cli.mjs --check PATH… [--answers FILE.json] [--format text|json|sarif] [--fail-on error|warning|note]
+// Exit status: 0 ok (warnings and notes included); 1 (--check) findings at or above --fail-on; 2 invalid answers
+// (message names the key and the allowed values) or (--check) unreadable input;
+// 3 the bundle has error-level findings (a stack that cannot boot, an impossible topology, a limit the server refuses)
+// and --allow-errors was not given; the output is still written; 64 usage error.
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve, dirname, sep } from 'node:path';
 import { generate, validateAnswers, QUESTIONS, GENERATOR_VERSION } from './engine/index.mjs';
 
 const USAGE = `usage: node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR]
+       node guide/cli.mjs --check PATH… [--answers FILE.json] [--format text|json|sarif] [--fail-on error|warning|note]
+  --check PATH…    read a Rails app root and/or server config files or folders, detect the answers, compare
+                   with the bundle the wizard generates for them; exit 1 on findings at or above --fail-on
+                   (default error), 2 on unreadable input. --answers then sets what files cannot tell (cores, RAM…)
   --answers FILE   JSON object with any of: ${QUESTIONS.map((q) => q.key).join(', ')} (missing keys take defaults; "-" reads stdin)
   --format json    print {"files":[{"path","content"}],"advice":[…],"warnings":[…]} (default without --out)
   --format files   write the bundle into --out DIR (default with --out)
   --out DIR        output directory for --format files
   --date DATE      date written into file headers (YYYY-MM-DD; default today)
-  --permalink-base URL  site URL prefix for the permalink in file headers (e.g. https://example.org)`;
+  --permalink-base URL  site URL prefix for the permalink in file headers (e.g. https://example.org)
+  --allow-errors   exit 0 even when the bundle has error-level findings (default: exit 3)
+exit status: 0 ok, 1 (--check) findings at or above --fail-on, 2 invalid answers or (--check) unreadable input,
+  3 error-level findings (see "warnings" with severity "error"), 64 usage`;
 
 function fail(code, message) {
   process.stderr.write(`${message}\n`);
@@ -29,10 +40,13 @@ function parseArgs(argv) {
     };
     switch (arg) {
       case '--answers': opts.answers = take(); break;
+      case '--check': opts.check = opts.check || []; opts.check.push(take()); while (argv[i + 1] && !argv[i + 1].startsWith('--')) opts.check.push(argv[++i]); break;
+      case '--fail-on': opts.failOn = take(); break;
       case '--format': opts.format = take(); break;
       case '--out': opts.out = take(); break;
       case '--date': opts.date = take(); break;
       case '--permalink-base': opts.base = take(); break;
+      case '--allow-errors': opts.allowErrors = true; break;
       case '-h': case '--help': process.stdout.write(`${USAGE}\n`); process.exit(0); break;
       case '--version': process.stdout.write(`${GENERATOR_VERSION}\n`); process.exit(0); break;
       default: fail(64, `unknown option ${arg}\n${USAGE}`);
@@ -42,6 +56,10 @@ function parseArgs(argv) {
 }
 
 const opts = parseArgs(process.argv.slice(2));
+if (opts.check) {
+  const { runCheck } = await import('./check/cli-check.mjs');
+  process.exit(runCheck(opts, { fail, usage: USAGE }));
+}
 if (!opts.answers) fail(64, `--answers is required\n${USAGE}`);
 const format = opts.format || (opts.out ? 'files' : 'json');
 if (!['json', 'files'].includes(format)) fail(64, `--format must be json or files\n${USAGE}`);
@@ -84,4 +102,10 @@ if (format === 'json') {
   }
   process.stdout.write(`wrote ${result.files.length} files to ${root}\n`);
   for (const w of result.warnings) process.stderr.write(`${w.severity}: ${w.message}\n`);
+}
+const errorFindings = result.warnings.filter((w) => w.severity === 'error');
+if (errorFindings.length && !opts.allowErrors) {
+  for (const w of errorFindings) process.stderr.write(`error [${w.id}]: ${w.message} ${w.suggestion || ''}\n`);
+  process.stderr.write(`${errorFindings.length} error-level finding(s): exit status 3 (--allow-errors to accept them)\n`);
+  process.exitCode = 3;
 }

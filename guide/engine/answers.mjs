@@ -4,6 +4,22 @@ import { VERSION_RE } from './version.mjs';
 
 const BY_KEY = new Map(QUESTIONS.map((q) => [q.key, q]));
 const STRING_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+const IPV4 = '(?:(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const FORMAT_RE = {
+  version: VERSION_RE,
+  address: new RegExp(`^(?:auto|${IPV4})$`),
+  addresses: new RegExp(`^(?:auto|${IPV4}(?:,${IPV4}){0,999})$`),
+  // Values that end up in paths, unit files and server names: a strict alphabet so no answer can inject syntax.
+  path: /^(?!.*\/\.\.?(\/|$))\/[A-Za-z0-9._/-]{0,62}$/,
+  domain: /^(?=.{1,63}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/,
+  user: /^[a-z_][a-z0-9_-]{0,31}$/,
+};
+const FORMAT_HELP = {
+  path: 'absolute path of letters, digits, ".", "_", "-" and "/" (no "..")',
+  domain: 'host name of letters, digits, "-" and "." (e.g. app.example.com)',
+  user: 'Unix user name: lowercase letters, digits, "_" and "-"',
+};
+
 const MAX_NOTES = 25;
 
 export function question(key) {
@@ -18,9 +34,10 @@ export function allowedValues(q) {
     case 'number': return [`number ${q.min}..${q.max}`];
     case 'boolean': return ['true', 'false'];
     default:
-      return q.format === 'version'
-        ? ['dotted version of 1 to 4 numbers, e.g. "3.3" or "2.6.32"']
-        : ['1 to 40 characters: letters, digits, ".", "_", "-"'];
+      if (q.format === 'version') return ['dotted version of 1 to 4 numbers, e.g. "3.3" or "2.6.32"'];
+      if (FORMAT_HELP[q.format]) return [FORMAT_HELP[q.format]];
+      if (q.format) return [`"auto" or IPv4 address${q.format === 'addresses' ? 'es (one per app host, comma-separated, or the first of a range)' : ''}`];
+      return ['1 to 40 characters: letters, digits, ".", "_", "-"'];
   }
 }
 
@@ -28,8 +45,9 @@ export function allowedValues(q) {
 export function coerce(q, raw) {
   if (raw === null || raw === undefined) return { ok: false };
   if (typeof raw === 'object') return { ok: false };
-  const s = String(raw).trim();
-  if (s.length === 0 || s.length > 64) return { ok: false };
+  const s = String(raw).trim().replace(/\s*,\s*/g, ',');
+  // An address list for 1000 hosts is long; every other answer fits in 64 characters.
+  if (s.length === 0 || s.length > (q.format === 'addresses' ? 16000 : 64)) return { ok: false };
   switch (q.type) {
     case 'enum': {
       const v = s.toLowerCase();
@@ -52,8 +70,9 @@ export function coerce(q, raw) {
       return { ok: false };
     }
     default: {
-      const re = q.format === 'version' ? VERSION_RE : STRING_RE;
-      return re.test(s) ? { ok: true, value: s } : { ok: false };
+      const re = FORMAT_RE[q.format] || STRING_RE;
+      if (!re.test(s)) return { ok: false };
+      return { ok: true, value: q.format === 'path' && s.length > 1 ? s.replace(/\/+$/, '') : s };
     }
   }
 }

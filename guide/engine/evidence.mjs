@@ -15,79 +15,16 @@ const ext = (key, vars) => ({
   },
 });
 
+// Plain external sources: SRC.<name> has the label "ev.<name>" and the URL "url.<name>" in the catalog.
+const PLAIN = 'rubyGcC reeGc gc193 yjitDoc heroku autotuner pumaDeploy pumaHistory puma7 pumaNginx pumaConfig unicorn unicornConf pitchfork pitchforkRefork passenger passengerStandalone thin falcon rubyBranches railsMaintenance railsMysqlRemoved railsAdvisoryOption railsConfiguring railsPumaTemplate railsCaching railsQuery railsAssoc nginxCore nginxEvents nginxProxy nginxUpstream nginxChanges nginxInternal nginxGzipStatic apacheProxy apacheMpm xsendfile caddyProxy rackSendfile nginxHttpCore systemdService systemdExec apacheCore apacheBalancer caddyEncode caddyMatchers caddyHandle pgResource pgConnection pgtune pgbouncer pgbouncerChangelog mysqlDedicated mysqlVars mariadbVars railsPool sqliteRails trilogy pgHba pgSsl pgClient pgLogging pgWikiConnections mysqlRedo mysqlSlowLog mysqlBinlog mysqlCreateUser haproxy nginxRealIp nginxconfig ipSysctl pgVersioning mysqlReleases mariadbMaintenance jrubyTuning railsAsyncExecutor railsHealth pgBackup mysqlBackup sqliteBackup pumaRestart unicornSignals passengerRestart logrotate pgMonitoring pgbouncerShow timeWait twRecycle fdLimits ioSched';
+
 export const SRC = {
-  // Ruby / GC / JIT
   rubyNews: (v) => ext('rubyNews', { v }),
-  rubyGcC: ext('rubyGcC'),
-  reeGc: ext('reeGc'),
-  gc193: ext('gc193'),
-  yjitDoc: ext('yjitDoc'),
-  heroku: ext('heroku'),
-  autotuner: ext('autotuner'),
-  // Servers
-  pumaDeploy: ext('pumaDeploy'),
-  pumaHistory: ext('pumaHistory'),
-  puma7: ext('puma7'),
-  pumaNginx: ext('pumaNginx'),
-  pumaConfig: ext('pumaConfig'),
-  unicorn: ext('unicorn'),
-  unicornConf: ext('unicornConf'),
-  pitchfork: ext('pitchfork'),
-  pitchforkRefork: ext('pitchforkRefork'),
-  passenger: ext('passenger'),
-  passengerStandalone: ext('passengerStandalone'),
-  thin: ext('thin'),
-  falcon: ext('falcon'),
-  rubyBranches: ext('rubyBranches'),
-  railsMaintenance: ext('railsMaintenance'),
-  railsMysqlRemoved: ext('railsMysqlRemoved'),
-  railsAdvisoryOption: ext('railsAdvisoryOption'),
-  railsConfiguring: ext('railsConfiguring'),
   railsRelease: (v) => ext('railsRelease', { v, u: v.replace('.', '_') }),
-  railsPumaTemplate: ext('railsPumaTemplate'),
-  railsCaching: ext('railsCaching'),
-  railsQuery: ext('railsQuery'),
-  railsAssoc: ext('railsAssoc'),
-  // Proxies
-  nginxCore: ext('nginxCore'),
-  nginxEvents: ext('nginxEvents'),
-  nginxProxy: ext('nginxProxy'),
-  nginxUpstream: ext('nginxUpstream'),
-  nginxChanges: ext('nginxChanges'),
-  nginxInternal: ext('nginxInternal'),
-  nginxGzipStatic: ext('nginxGzipStatic'),
-  apacheProxy: ext('apacheProxy'),
-  apacheMpm: ext('apacheMpm'),
-  xsendfile: ext('xsendfile'),
-  caddyProxy: ext('caddyProxy'),
-  rackSendfile: ext('rackSendfile'),
-  nginxHttpCore: ext('nginxHttpCore'),
-  systemdService: ext('systemdService'),
-  systemdExec: ext('systemdExec'),
-  apacheCore: ext('apacheCore'),
-  apacheBalancer: ext('apacheBalancer'),
-  caddyEncode: ext('caddyEncode'),
-  caddyMatchers: ext('caddyMatchers'),
-  caddyHandle: ext('caddyHandle'),
-  // Databases
-  pgResource: ext('pgResource'),
-  pgConnection: ext('pgConnection'),
-  pgtune: ext('pgtune'),
-  pgbouncer: ext('pgbouncer'),
-  pgbouncerChangelog: ext('pgbouncerChangelog'),
-  mysqlDedicated: ext('mysqlDedicated'),
-  mysqlVars: ext('mysqlVars'),
-  mariadbVars: ext('mariadbVars'),
-  railsPool: ext('railsPool'),
-  sqliteRails: ext('sqliteRails'),
-  trilogy: ext('trilogy'),
-  // Kernel / OS
-  ipSysctl: ext('ipSysctl'),
-  timeWait: ext('timeWait'),
-  twRecycle: ext('twRecycle'),
-  fdLimits: ext('fdLimits'),
-  ioSched: ext('ioSched'),
 };
+// Issue 10 (production edge, processes, jobs): words and URLs in catalog-prod.mjs.
+const PROD = 'hsts mozillaTls letsencryptOcsp certbot nginxSsl nginxHttp2 nginxWebsocket nginxMap nginxRewrite nginxLog apacheSsl apacheHeaders apacheLog apacheAlias apacheHttp2 apacheWstunnel caddyHttps caddyTls caddyHeader thruster kamalProxy railsHealth railsSsl railsMultiDb railsDbTemplate actionCable solidQueue solidCable sidekiq goodJob delayedJob pumaSystemd pumaRestart unicornSignals unicornSystemd pitchforkSignals passengerRestart systemdKill systemdAnalyze logrotate';
+for (const k of `${PLAIN} ${PROD}`.split(' ')) SRC[k] = ext(k);
 
 export const DS = {
   sysctl: ds('thesis-os-sysctl-values'),
@@ -113,7 +50,7 @@ export const DS = {
   fibers: ds('fibers-threads-processes-macbook'),
   extendLeak: ds('oldmoe-object-extend-leak'),
   startup: ds('rrb-discourse-startup-time'),
-  warmup: ds('rrb-benchmark-design-parameters'),
+  warmup: ds('rrb-warmup-iterations'),
 };
 
 // Articles of this site (site-relative; the page prefixes the baseurl).

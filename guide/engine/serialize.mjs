@@ -23,6 +23,7 @@ export const SERIALIZERS = {
   systemd: { fn: serializeSystemd, language: 'ini' },
   env: { fn: serializeEnv, language: 'bash' },
   markdown: { fn: serializeMarkdown, language: 'markdown' },
+  sql: { fn: (body, header) => `${[...header.map((l) => `-- ${l}`), '', ...body].join('\n')}\n`, language: 'plaintext' }, // highlighted as plain text with -- comments
   lines: { fn: (body, header) => `${[...header.map((l) => `# ${l}`), '', ...body].join('\n')}\n`, language: 'plaintext' },
 };
 

@@ -82,7 +82,7 @@ const FAMILIES = {
     ['number', String.raw`-?\b\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\b`],
   ],
   plain: [
-    ['comment', String.raw`(?<=^[ \t]*)#.*`],
+    ['comment', String.raw`(?<=^[ \t]*)(?:#|--).*`], // "--": SQL files
     ['string', STR],
     ['number', NUM],
   ],

@@ -9,17 +9,29 @@ export const VERSION_VALUES = {
   ruby_version: { cruby: ['1.8.7', '1.9.1', '1.9.3', '2.0', '2.1', '2.4', '2.6', '2.7', '3.0', '3.1', '3.2', '3.3.0', '3.3', '3.4', '4.0'], ree: ['1.8.7'], jruby: ['1.7', '9.2', '9.4', '10.0'], truffleruby: ['23.0', '24.0'], rubinius: ['2.5', '3.0'] },
   rails: ['2.3.5', '3.0', '3.2', '4.0', '4.2', '5.0', '5.2', '6.0', '6.1', '7.0', '7.1', '7.2', '8.0', '8.1'],
   server_version: { puma: ['3.12', '4.3', '5.6', '6.4', '7.1', '8.0'], unicorn: ['4.8', '6.1'], pitchfork: ['0.18'], passenger: ['2.2', '3.0', '4.0', '6.0'], thin: ['1.8.2'], falcon: ['0.48'], webrick: ['1.8'], mongrel: ['1.1.5'] },
-  proxy_version: { nginx: ['0.7.65', '1.0', '1.2.4', '1.22', '1.29.7'], apache: ['2.2', '2.4.6', '2.4.62'], caddy: ['1.0', '2.6'], cherokee: ['1.2'], none: ['0'] },
+  proxy_version: { nginx: ['0.7.65', '1.0', '1.2.4', '1.9.5', '1.22', '1.25.1', '1.29.7'], apache: ['2.2', '2.4.6', '2.4.17', '2.4.62'], caddy: ['1.0', '2.6'], thruster: ['0.1'], 'kamal-proxy': ['0.9'], cherokee: ['1.2'], none: ['0'] },
   database_version: { postgresql: ['8.4', '9.6', '12', '15', '17'], mysql: ['5.0', '5.7', '8.0'], mariadb: ['10.3', '10.11'], sqlite: ['3.40'] },
   pooler_version: ['1.18', '1.21', '1.24'],
   app_hosts: [1, 3, 20],
+  worker_mb: [0, 300, 4096],
   cores: [1, 2, 8, 64],
   ram_gb: [0.5, 2, 4, 64],
+  db_cores: [0, 4, 32],
+  db_ram_gb: [0, 16, 256],
+  app_addresses: ['auto', '192.168.7.20', '10.1.0.5,10.1.0.9,10.1.0.7'],
+  db_address: ['auto', '10.9.0.5'],
+  lb_address: ['auto', '10.9.0.2'],
+  domain: ['example.com', 'localhost', 'shop.example.org'],
+  app_root: ['/var/www/app', '/srv/rails/current'],
+  ruby_path: ['/usr/bin', '/home/deploy/.rbenv/versions/3.4.7/bin'],
+  deploy_user: ['deploy', 'rails_app'],
+  job_processes: [1, 2, 8],
+  job_threads: [1, 3, 10],
 };
 
 const SAFE_RUBY = { cruby: '3.3', ree: '1.8.7', jruby: '9.4', truffleruby: '24.0', rubinius: '3.0' };
 const SAFE_SERVER = { puma: '6.4', unicorn: '6.1', pitchfork: '0.18', passenger: '6.0', thin: '1.8.2', falcon: '0.48', webrick: '1.8', mongrel: '1.1.5' };
-const SAFE_PROXY = { nginx: '1.22', apache: '2.4.62', caddy: '2.6', cherokee: '1.2', none: '0' };
+const SAFE_PROXY = { nginx: '1.22', apache: '2.4.62', caddy: '2.6', thruster: '0.1', 'kamal-proxy': '0.9', cherokee: '1.2', none: '0' };
 const SAFE_DB = { postgresql: '15', mysql: '8.0', mariadb: '10.11', sqlite: '3.40' };
 const ADAPTER = { postgresql: 'pg', mysql: 'mysql2', mariadb: 'mysql2', sqlite: 'sqlite3' };
 
@@ -54,6 +66,9 @@ export const ERA_STACKS = [
   { os: 'linux', kernel: '5.10', ruby: 'cruby', ruby_version: '3.2', rails: '7.1', server: 'pitchfork', server_version: '0.18', proxy: 'nginx', proxy_version: '1.22', database: 'mariadb', database_version: '10.11', adapter: 'trilogy', cores: 16, ram_gb: 64 },
   { os: 'linux', kernel: '6.8', ruby: 'cruby', ruby_version: '3.4', rails: '8.1', server: 'puma', server_version: '8.0', proxy: 'caddy', proxy_version: '2.6', database: 'sqlite', database_version: '3.45', adapter: 'sqlite3', cores: 4, ram_gb: 8 },
   { os: 'linux', kernel: '6.1', arch: 'arm64', ruby: 'cruby', ruby_version: '3.3', rails: '7.2', server: 'falcon', server_version: '0.48', proxy: 'nginx', proxy_version: '1.29.7', database: 'postgresql', database_version: '17', adapter: 'pg', pooler: 'pgbouncer', pooler_version: '1.24', app_hosts: 6, cores: 32, ram_gb: 64, db_host: 'separate', storage: 'nvme' },
+  { os: 'linux', kernel: '6.8', ruby: 'cruby', ruby_version: '3.4', rails: '8.1', server: 'puma', server_version: '8.0', proxy: 'nginx', proxy_version: '1.26', database: 'postgresql', database_version: '18', adapter: 'pg', pooler: 'pgbouncer', pooler_version: '1.24', app_hosts: 2, db_host: 'separate', db_cores: 16, db_ram_gb: 64, lb: 'nginx', cores: 4, ram_gb: 8 },
+  { os: 'linux', kernel: '6.8', ruby: 'cruby', ruby_version: '3.4', rails: '8.1', server: 'puma', server_version: '8.0', proxy: 'nginx', database: 'mysql', database_version: '8.4', adapter: 'trilogy', app_hosts: 4, db_host: 'separate', db_cores: 8, db_ram_gb: 32, lb: 'haproxy', cores: 4, ram_gb: 8 },
+  { os: 'linux', kernel: '6.8', ruby: 'cruby', ruby_version: '3.4', rails: '8.1', server: 'puma', server_version: '8.0', proxy: 'nginx', database: 'mariadb', database_version: '11.8', adapter: 'mysql2', app_hosts: 3, db_host: 'same', lb: 'cloud', cores: 4, ram_gb: 8 },
   { os: 'linux', kernel: '6.1', ruby: 'jruby', ruby_version: '10.0', rails: '8.0', server: 'puma', server_version: '7.1', proxy: 'nginx', database: 'postgresql', adapter: 'jdbc', cores: 8, ram_gb: 16 },
 ];
 
@@ -75,6 +90,8 @@ export function buildMatrix() {
       else if (q.key === 'database_version') for (const [database, vs] of Object.entries(VERSION_VALUES.database_version)) { if (vs.includes(v)) add({ database, database_version: v }); }
       else if (q.key === 'adapter') add({ adapter: v }); // mismatches are substituted (with a warning)
       else if (q.key === 'pooler_version') add({ pooler: 'pgbouncer', pooler_version: v });
+      else if (q.key === 'app_addresses' && v.includes(',')) add({ app_addresses: v, app_hosts: 3, db_host: 'separate' });
+      else if (['db_cores', 'db_ram_gb', 'db_address'].includes(q.key)) add({ [q.key]: v, db_host: 'separate', app_hosts: 2, lb: 'haproxy' });
       else add({ [q.key]: v });
     }
   }

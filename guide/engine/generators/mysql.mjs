@@ -1,26 +1,72 @@
-// MySQL / MariaDB settings (my.cnf include).
+// MySQL / MariaDB: server settings (my.cnf include) per version, and when the database is reached over the network
+// its bind address and an SQL file with one TLS-only account per app host.
+import { databaseNames } from './database-yml.mjs';
 import { SRC, DS } from '../evidence.mjs';
+import { gte } from '../version.mjs';
+import { dbPrefix } from './util.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'mysql';
 
+const GB = 1024;
+
+/** Redo log size in MB: MySQL's innodb_dedicated_server table (8.0 reference manual) by RAM. */
+export function redoLogMb(ramMb) {
+  return ramMb < 8 * GB ? 512 : ramMb <= 128 * GB ? 1024 : 2048;
+}
+
 export function mysqlSettings(ctx) {
-  const { a } = ctx;
+  const { a, hosts } = ctx;
+  const maria = a.database === 'mariadb';
+  const v = a.database_version;
   const ram = ctx.dbRamMb;
-  const pool = Math.max(128, Math.round(ram * (a.db_host === 'same' ? 0.75 : 0.7)));
-  const vars = a.database === 'mariadb' ? SRC.mariadbVars : SRC.mysqlVars;
-  return [{
-    section: 'mysqld',
-    entries: [
-      { comment: t(a.db_host === 'same' ? 'my.sized.same' : 'my.sized.separate', { ram, gb: a.ram_gb, db: a.database === 'mariadb' ? 'MariaDB' : 'MySQL' }) },
-      { key: 'max_connections', value: ctx.maxConnections, why: t('my.max', { needed: ctx.connectionsNeeded, hosts: a.app_hosts, processes: ctx.processes, pool: ctx.pool, admin: ctx.adminConnections }), evidence: [vars, DS.pumaProcThreads] },
-      { key: 'innodb_buffer_pool_size', value: `${pool}M`, why: t('my.pool'), evidence: [SRC.mysqlDedicated] },
-    ],
-  }];
+  const docs = maria ? SRC.mariadbVars : SRC.mysqlVars;
+  const db = maria ? 'MariaDB' : 'MySQL';
+  const e = [
+    { comment: t(a.db_host === 'same' ? 'my.sized.same' : 'my.sized.separate', { ram, gb: a.ram_gb, db }) },
+    { key: 'max_connections', value: ctx.maxConnections, why: t('my.max', { needed: ctx.connectionsNeeded, hosts: a.app_hosts, processes: ctx.processes, pool: ctx.pool, admin: ctx.adminConnections }), evidence: [docs, DS.pumaProcThreads] },
+    { key: 'innodb_buffer_pool_size', value: `${ctx.bufferPoolMb}M`, why: t(a.db_host === 'same' ? 'my.pool' : 'my.pool.dedicated'), evidence: [SRC.mysqlDedicated] },
+  ];
+  // Redo log: one capacity setting from MySQL 8.0.30; a file size before (and in MariaDB, one file since 10.5).
+  if (!maria && gte(v, '8.0.30')) {
+    const gb = Math.min(16, Math.max(1, Math.floor(ctx.dbCores / 2)));
+    e.push({ key: 'innodb_redo_log_capacity', value: `${gb}G`, why: t('my.redo-capacity', { cores: ctx.dbCores }), evidence: [SRC.mysqlRedo, SRC.mysqlDedicated] });
+  } else if (maria || gte(v, '5.6.8')) {
+    e.push({ key: 'innodb_log_file_size', value: `${redoLogMb(ram)}M`, why: t('my.redo-file'), evidence: [SRC.mysqlDedicated, docs] });
+  }
+  // O_DIRECT skips the double buffering in the page cache. Default on Linux in MySQL 8.4 and MariaDB 10.6;
+  // MariaDB 11.0 deprecated the variable.
+  const directDefault = maria ? gte(v, '10.6') : gte(v, '8.4');
+  if (a.os === 'linux' && !directDefault) e.push({ key: 'innodb_flush_method', value: 'O_DIRECT', why: t('my.flush'), evidence: [docs] });
+  // Slow-query log.
+  e.push({ key: 'slow_query_log', value: 'ON', why: t('my.slow'), evidence: [SRC.mysqlSlowLog] });
+  e.push({ key: 'long_query_time', value: '0.5' });
+  // Binary log expiry: MySQL 8.0 writes a binary log by default and keeps it 30 days.
+  if (!maria && gte(v, '8.0')) e.push({ key: 'binlog_expire_logs_seconds', value: 604800, why: t('my.binlog'), evidence: [SRC.mysqlBinlog] });
+  else e.push({ comment: t(maria ? 'my.binlog-maria' : 'my.binlog-old') });
+  if (hosts.dbNetworked) {
+    // Several comma-separated addresses from MySQL 8.0.13 and MariaDB 10.11; one address before.
+    const multi = maria ? gte(v, '10.11') : gte(v, '8.0.13');
+    e.push({ key: 'bind-address', value: multi ? `127.0.0.1,${hosts.db}` : hosts.db, why: t('my.bind', { addr: hosts.db }), evidence: [docs] });
+    const secure = maria ? gte(v, '10.5.2') : gte(v, '5.7.8');
+    if (secure) e.push({ key: 'require_secure_transport', value: 'ON', why: t('my.secure'), evidence: [docs] });
+  }
+  return [{ section: 'mysqld', entries: e }];
+}
+
+/** One account per app host, TLS required, rights on the application database only (CREATE USER … REQUIRE: MySQL 5.7, MariaDB 10.2). */
+export function grantsSql(ctx) {
+  const dbs = databaseNames(ctx); // Rails 8: also the cache, queue and cable databases
+  const lines = [`-- ${t('my.grants', { n: ctx.hosts.app.length })}`, `-- see: ${SRC.mysqlCreateUser.url}`, ...dbs.map((db) => `CREATE DATABASE IF NOT EXISTS ${db};`)];
+  for (const addr of ctx.hosts.app) lines.push(`CREATE USER IF NOT EXISTS 'app'@'${addr}' IDENTIFIED BY 'change-me' REQUIRE SSL;`, ...dbs.map((db) => `GRANT ALL PRIVILEGES ON ${db}.* TO 'app'@'${addr}';`));
+  return lines;
 }
 
 export function generate(ctx) {
   if (ctx.a.database !== 'mysql' && ctx.a.database !== 'mariadb') return {};
-  const path = ctx.a.database === 'mariadb' ? 'etc/mysql/mariadb.conf.d/60-rails.cnf' : 'etc/mysql/conf.d/60-rails.cnf';
-  return { files: [{ path, format: 'ini', body: mysqlSettings(ctx) }] };
+  const pre = dbPrefix(ctx);
+  const path = ctx.a.database === 'mariadb' ? `${pre}etc/mysql/mariadb.conf.d/60-rails.cnf` : `${pre}etc/mysql/conf.d/60-rails.cnf`;
+  const files = [{ path, format: 'ini', body: mysqlSettings(ctx) }];
+  if (ctx.hosts.dbNetworked) files.push({ path: `${pre}setup/mysql-grants.sql`, format: 'sql', body: grantsSql(ctx) });
+  return { files };
 }

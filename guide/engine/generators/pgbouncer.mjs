@@ -1,31 +1,59 @@
-// pgbouncer.ini in transaction mode.
+// pgbouncer.ini in transaction mode. One PgBouncer on the database host serves every app host: its server pool is
+// the global connection budget (per-app-host PgBouncers would multiply default_pool_size by the host count).
+// Reached over the network it takes TLS and checks client addresses with its own HBA file.
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
+import { dbPrefix } from './util.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'pgbouncer';
 
+export function hbaMethod(v) {
+  return gte(v, '1.14') ? 'scram-sha-256' : 'md5'; // SCRAM arrived in PgBouncer 1.14
+}
+
 export function generate(ctx) {
   if (ctx.pooler !== 'pgbouncer') return {};
   const v = ctx.a.pooler_version;
-  const dbHost = ctx.a.db_host === 'same' ? '127.0.0.1' : 'db.internal';
+  const net = ctx.hosts.dbNetworked;
+  const dir = `${dbPrefix(ctx)}etc/pgbouncer`;
   const entries = [
-    { key: 'listen_addr', value: '127.0.0.1' },
+    { key: 'listen_addr', value: net ? `127.0.0.1,${ctx.hosts.db}` : '127.0.0.1', why: t(net ? 'pgb.listen-net' : 'pgb.listen-local', { addr: ctx.hosts.db, n: ctx.a.app_hosts }), evidence: [SRC.pgbouncer] },
     { key: 'listen_port', value: 6432, why: t('pgb.listen'), evidence: [SRC.pgbouncer] },
-    { key: 'auth_type', value: 'scram-sha-256', why: t('pgb.auth'), evidence: [SRC.pgbouncer] },
+    { key: 'auth_type', value: net ? 'hba' : hbaMethod(v), why: t(net ? 'pgb.auth-hba' : 'pgb.auth'), evidence: [SRC.pgbouncer] },
     { key: 'auth_file', value: '/etc/pgbouncer/userlist.txt' },
-    { key: 'pool_mode', value: 'transaction', why: t('pgb.mode'), evidence: [SRC.pgbouncer] },
-    { key: 'max_client_conn', value: ctx.pgbouncerMaxClient, why: t('pgb.max', { needed: ctx.connectionsNeeded }), evidence: [DS.pumaProcThreads] },
-    { key: 'default_pool_size', value: ctx.pgbouncerPoolSize, why: t('pgb.pool'), evidence: [SRC.pgbouncer] },
   ];
+  if (net) {
+    entries.push({ key: 'auth_hba_file', value: '/etc/pgbouncer/pg_hba.conf' });
+    entries.push({ key: 'client_tls_sslmode', value: 'require', why: t('pgb.tls'), evidence: [SRC.pgbouncer] });
+    entries.push({ key: 'client_tls_cert_file', value: '/etc/ssl/certs/ssl-cert-snakeoil.pem' });
+    entries.push({ key: 'client_tls_key_file', value: '/etc/ssl/private/ssl-cert-snakeoil.key' });
+  }
+  entries.push(
+    { key: 'pool_mode', value: 'transaction', why: t('pgb.mode'), evidence: [SRC.pgbouncer] },
+    { key: 'max_client_conn', value: ctx.pgbouncerMaxClient, why: t('pgb.max', { needed: ctx.connectionsNeeded, hosts: ctx.a.app_hosts }), evidence: [DS.pumaProcThreads, SRC.pgbouncer] },
+    { key: 'default_pool_size', value: ctx.pgbouncerPoolSize, why: t('pgb.pool', { cores: ctx.dbCores, n: ctx.pgbouncerPoolSize }), evidence: [SRC.pgbouncer, SRC.pgWikiConnections] },
+  );
   if (gte(v, '1.21')) {
     entries.push({ key: 'max_prepared_statements', value: 200, why: t('pgb.prepared', { v }), evidence: [SRC.pgbouncerChangelog] });
   } else {
     entries.push({ comment: t('pgb.no-prepared', { v }) });
   }
   const sections = [
-    { section: 'databases', entries: [{ key: 'app_production', value: `host=${dbHost} port=5432 dbname=app_production` }] },
+    { section: 'databases', entries: [{ key: 'app_production', value: 'host=127.0.0.1 port=5432 dbname=app_production', why: t('pgb.db-local'), evidence: [SRC.pgbouncer] }] },
     { section: 'pgbouncer', entries },
   ];
-  return { files: [{ path: 'etc/pgbouncer/pgbouncer.ini', format: 'ini-semicolon', body: sections }] };
+  const files = [{ path: `${dir}/pgbouncer.ini`, format: 'ini-semicolon', body: sections }];
+  if (net) {
+    const m = hbaMethod(v);
+    files.push({
+      path: `${dir}/pg_hba.conf`, format: 'lines',
+      body: [
+        `# ${t('pgb.hba', { n: ctx.hosts.app.length })}`, `# see: ${SRC.pgbouncer.url}`,
+        `host all all 127.0.0.1/32 ${m}`,
+        ...ctx.hosts.app.map((addr) => `hostssl app_production app ${addr}/32 ${m}`),
+      ],
+    });
+  }
+  return { files };
 }

@@ -31,3 +31,7 @@ export function serverKeepsAlive(ctx) {
 }
 
 export { SRC };
+
+/** Files for a separate database host or the load balancer live under their own top directory in the bundle. */
+export const dbPrefix = (ctx) => (ctx.a.db_host === 'separate' ? 'db-host/' : '');
+export const LB_PREFIX = 'lb-host/';

@@ -1,0 +1,87 @@
+// Node only (the CLI): turns PATH arguments into [{path, text} | {path, problem}] for check().
+// A Rails app root is read through its known config files only; any other folder is walked with
+// limits. Symlinks that lead outside the PATH are not followed, binary and oversized files are refused,
+// and nothing is ever executed.
+import { lstatSync, statSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { join, relative, sep, resolve } from 'node:path';
+import { LIMITS, looksBinary } from './limits.mjs';
+import { classify } from './classify.mjs';
+
+const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
+  'config/unicorn.rb', 'config/pitchfork.rb', 'config/database.yml', 'config/environments/production.rb', '.env.production'];
+
+const problem = (path, code, message, fix) => ({ path, problem: { code, file: path, line: 0, message, fix } });
+
+export function collect(paths, limits = LIMITS) {
+  const out = [];
+  let total = 0;
+  let stopped = false;
+  const seen = new Set();
+  const add = (abs, shown, root) => {
+    if (stopped) return;
+    if (out.length >= limits.files) {
+      out.push(problem(shown, 'too-many-files', `more than ${limits.files} files under the PATHs; the rest were not read`, 'pass the config folders or files themselves'));
+      stopped = true;
+      return;
+    }
+    let real;
+    try {
+      real = realpathSync(abs);
+    } catch (e) {
+      out.push(problem(shown, 'unreadable', `cannot read (${e.code || e.message})`, 'check the path and its permissions'));
+      return;
+    }
+    if (root && real !== root && !real.startsWith(root + sep)) {
+      out.push(problem(shown, 'symlink-outside', `symbolic link to ${real}, outside ${root}: not followed`, 'pass the target as its own PATH if you mean to check it'));
+      return;
+    }
+    if (seen.has(real)) return;
+    seen.add(real);
+    let st;
+    try { st = statSync(real); } catch (e) { out.push(problem(shown, 'unreadable', `cannot read (${e.code || e.message})`, 'check the path and its permissions')); return; }
+    if (!st.isFile()) { out.push(problem(shown, 'not-a-file', 'not a regular file (device, socket or FIFO): not read', 'pass regular files only')); return; }
+    if (st.size > limits.fileBytes) { out.push(problem(shown, 'too-large', `${st.size} bytes, over the ${limits.fileBytes}-byte limit for one config file`, 'pass the config file itself, not a dump or log')); return; }
+    if (total + st.size > limits.totalBytes) { out.push(problem(shown, 'too-much-input', `over ${limits.totalBytes} bytes read in all; the rest were not read`, 'pass fewer or smaller files')); stopped = true; return; }
+    let bytes;
+    try { bytes = readFileSync(real); } catch (e) { out.push(problem(shown, 'unreadable', `cannot read (${e.code || e.message})`, 'check its permissions')); return; }
+    total += bytes.length;
+    if (looksBinary(bytes)) { out.push(problem(shown, 'binary', 'binary file (NUL bytes or invalid UTF-8): skipped', 'pass text config files only')); return; }
+    out.push({ path: shown, text: new TextDecoder().decode(bytes).replace(/^\uFEFF/, '') });
+  };
+  const walk = (dir, root, base, depth) => {
+    if (stopped) return;
+    if (depth > limits.depth) { out.push(problem(relative(base, dir) || dir, 'too-deep', `folders nested deeper than ${limits.depth} levels were not read`, 'pass a folder closer to the config files')); return; }
+    let names;
+    try { names = readdirSync(dir).sort(); } catch (e) { out.push(problem(dir, 'unreadable', `cannot list (${e.code || e.message})`, 'check its permissions')); return; }
+    for (const n of names) {
+      if (n === '.git' || n === 'node_modules') continue;
+      const abs = join(dir, n);
+      const shown = relative(base, abs);
+      let l;
+      try { l = lstatSync(abs); } catch { continue; }
+      if (l.isSymbolicLink()) {
+        let real;
+        try { real = realpathSync(abs); } catch { out.push(problem(shown, 'unreadable', 'broken symbolic link', 'fix or remove the link')); continue; }
+        if (real !== root && !real.startsWith(root + sep)) { out.push(problem(shown, 'symlink-outside', `symbolic link to ${real}, outside ${root}: not followed`, 'pass the target as its own PATH if you mean to check it')); continue; }
+        if (statSync(real).isDirectory()) continue; // a link to a folder inside PATH: that folder is walked anyway
+      }
+      if (l.isDirectory()) walk(abs, root, base, depth + 1);
+      else add(abs, shown, root);
+    }
+  };
+  for (const p of paths) {
+    const abs = resolve(p);
+    let st;
+    try { st = statSync(abs); } catch (e) { out.push(problem(p, 'unreadable', `cannot read (${e.code || e.message})`, 'check the path')); continue; }
+    if (!st.isDirectory()) { add(abs, p, null); continue; }
+    const root = realpathSync(abs);
+    const isApp = ['Gemfile', 'config/application.rb'].some((f) => { try { return statSync(join(root, f)).isFile(); } catch { return false; } });
+    if (isApp) {
+      for (const f of APP_FILES) { try { lstatSync(join(abs, f)); } catch { continue; } add(join(abs, f), f, root); }
+    } else {
+      walk(abs, root, abs, 0);
+    }
+  }
+  // Files of a folder walk that no reader knows are left out quietly (a config folder holds many).
+  return out.filter((x) => x.problem || classify(x.path, x.text) || paths.includes(x.path));
+}

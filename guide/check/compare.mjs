@@ -1,0 +1,160 @@
+// Setting-by-setting comparison of the user's files with the bundle the engine generates for the same
+// answers. The engine's structured settings (name, value, why, evidence) say WHAT to compare and WHY;
+// both sides' values are resolved by the same static readers, so "equal" means equal after ENV defaults,
+// quotes, units and whitespace. New settings in the engine are compared without changes here.
+import { readFile, RUBY_KINDS } from './read.mjs';
+import { classify } from './classify.mjs';
+import { sameValue } from './normalize.mjs';
+import { effective, envOf } from './crossfile.mjs';
+import { replaceLine, insertAfter } from './diff.mjs';
+
+// Setting names that mean the same thing (Rails 8.1 reads max_connections; pool is still read).
+const ALIASES = { max_connections: ['pool'], pool: ['max_connections'] };
+
+/** The settings of a generated file that it actually sets (not commented examples), with the engine's words. */
+export function generatedSettings(gf) {
+  const kind = classify(gf.path, gf.content);
+  if (!kind || !gf.settings?.length) return { kind, settings: [] };
+  const parsed = readFile({ path: gf.path, text: gf.content, kind });
+  if (parsed.problem) throw new Error(`the doctor cannot read the engine's own ${gf.path}: ${parsed.problem.message}`);
+  const used = new Set();
+  const out = [];
+  for (const s of parsed.settings) {
+    const key = s.key || s.name;
+    const meta = gf.settings.find((m, k) => !used.has(k) && m.name === key && sameValue(kind, key, m.value, s.text ?? s.value))
+      ?? gf.settings.find((m, k) => !used.has(k) && m.name === key);
+    if (!meta) continue;
+    used.add(gf.settings.indexOf(meta));
+    out.push({ ...s, key, why: meta.why, evidence: meta.evidence || [] });
+  }
+  return { kind, settings: out, parsed };
+}
+
+const first = (v) => String(v ?? '').split(/[\s,]+/)[0];
+const scope = (s) => (s.path ? s.path[0] : '');
+
+/** Value of a user setting after environment-file overrides (Ruby and YAML ENV defaults). */
+function userValue(kind, s, env) {
+  if (RUBY_KINDS.has(kind) && s.args) return s.args.map((a) => { const v = effective(a, env); return v === null ? a.text : String(v); }).join(', ');
+  if (kind === 'database-yml' && s.env && env.has(s.env)) return env.get(s.env).value;
+  return s.value;
+}
+
+/**
+ * compareFiles(userFiles, result, {sensitive}) → {findings, compared: [{kind, generated, files}], notCompared: [{kind, generated}]}
+ * `sensitive(path, name)` → keys of undetected answers the generated value depends on (those findings are notes).
+ */
+export function compareFiles(userFiles, result, { sensitive = () => [] } = {}) {
+  const findings = [];
+  const compared = [];
+  const notCompared = [];
+  const env = envOf(userFiles);
+  for (const gf of result.files) {
+    const { kind, settings } = generatedSettings(gf);
+    if (!kind || !settings.length) continue;
+    const mine = userFiles.filter((f) => f.kind === kind && !f.problem);
+    if (!mine.length) { notCompared.push({ kind, generated: gf.path }); continue; }
+    compared.push({ kind, generated: gf.path, files: mine.map((f) => f.path) });
+    const all = mine.flatMap((f) => f.settings.map((s) => ({ f, s })));
+    const sameName = (g) => all.filter(({ s }) => {
+      const key = s.key || s.name;
+      return (key === g.key || (ALIASES[g.key] || []).includes(key)) && scope(s) === scope(g) && !s.conditional;
+    });
+    for (const g of settings) {
+      let cands = sameName(g);
+      const multi = settings.filter((x) => x.key === g.key).length > 1 || new Set(cands.map(({ s }) => first(s.value))).size > 1;
+      if (multi) cands = cands.filter(({ s }) => first(s.value) === first(g.value));
+      const gv = g.value;
+      const assumes = sensitive(gf.path, g.key);
+      const base = { setting: g.key, reason: g.why, evidence: g.evidence, generated: gf.path, ...(assumes.length ? { assumes } : {}) };
+      if (cands.some(({ f, s }) => sameValue(kind, g.key, userValue(kind, s, env), gv))) continue;
+      const suggestion = suggestedLines(gf, g, kind);
+      if (cands.length) {
+        // The setting read last is the one in effect (postgresql.conf, sysctl, env); nginx: the first in its block.
+        const { f, s } = ['pgconf', 'sysctl', 'env'].includes(kind) ? cands[cands.length - 1] : cands[0];
+        findings.push({
+          rule: 'differs', severity: assumes.length ? 'note' : 'warning', file: f.path, line: s.line, found: userValue(kind, s, env), expected: gv,
+          message: `${g.key} is ${userValue(kind, s, env) || '(empty)'}; the wizard suggests ${gv || 'it'} for these answers`,
+          diff: f.text && suggestion ? replaceLine(f.path, f.text, s.line, suggestion) : null, ...base,
+        });
+      } else {
+        const target = insertionPoint(mine, g, kind);
+        findings.push({
+          rule: 'missing', severity: 'note', file: target.f.path, line: target.line, found: null, expected: gv,
+          message: `${g.key} is not set; the wizard sets ${gv ? `${g.key} ${gv}` : g.key}`,
+          diff: target.f.text && suggestion ? insertAfter(target.f.path, target.f.text, target.line, suggestion, target.indent) : null, ...base,
+        });
+      }
+    }
+  }
+  return { findings, compared, notCompared };
+}
+
+/** The generated lines for one setting: its line, a whole block (hook, nginx block), locals inlined. */
+function suggestedLines(gf, g, kind) {
+  const lines = gf.content.split('\n');
+  const at = g.line - 1;
+  if (at < 0 || at >= lines.length) return null;
+  let out = [lines[at]];
+  if (RUBY_KINDS.has(kind) && g.block) {
+    const ind = /^\s*/.exec(lines[at])[0];
+    const end = lines.findIndex((l, k) => k > at && l === `${ind}end`);
+    if (end > at) out = lines.slice(at, end + 1);
+  } else if ((kind === 'nginx') && g.block) {
+    let depth = 0;
+    const block = [];
+    for (let k = at; k < lines.length; k++) {
+      block.push(lines[k]);
+      depth += (lines[k].match(/\{/g) || []).length - (lines[k].match(/\}/g) || []).length;
+      if (depth <= 0 && k > at) break;
+    }
+    out = block;
+  }
+  if (RUBY_KINDS.has(kind) && g.args) {
+    // Inline local variables (max_threads) so the suggested line stands on its own.
+    out = out.map((l, k) => (k === 0 ? g.args.reduce((line, a) => (a.local ? line.replace(new RegExp(`\\b${a.local}\\b`), a.text === a.local ? a.text : sourceOf(gf, a.local) || a.local) : line), l) : l));
+  }
+  if (kind === 'database-yml') out = [`${g.key}: ${lines[at].split(':').slice(1).join(':').trim()}`];
+  return out;
+}
+
+function sourceOf(gf, local) {
+  const m = new RegExp(`^\\s*${local}\\s*=\\s*(.+)$`, 'm').exec(gf.content);
+  return m ? m[1].trim() : null;
+}
+
+/** Where a missing setting goes: after the last setting of the same block/section, else at the end. */
+function insertionPoint(mine, g, kind) {
+  for (const f of mine) {
+    const sameCtx = f.settings.filter((s) => (kind === 'database-yml'
+      ? s.path && s.path.length === g.path.length && s.path.slice(0, -1).join('.') === g.path.slice(0, -1).join('.')
+      : (s.ctx ?? '') === (g.ctx ?? '') && (s.section ?? '') === (g.section ?? '')));
+    if (sameCtx.length) {
+      const last = sameCtx.reduce((a, b) => (b.line > a.line ? b : a));
+      const lineText = (f.text || '').split('\n')[last.line - 1] || '';
+      return { f, line: blockEnd(f.text, last.line, kind), indent: /^\s*/.exec(lineText)[0] };
+    }
+  }
+  const f = mine[0];
+  const n = (f.text || '').replace(/\n+$/, '').split('\n').length;
+  return { f, line: n, indent: '' };
+}
+
+// After a Ruby hook or nginx block, insert after its end, not inside it.
+function blockEnd(text, line, kind) {
+  const lines = (text || '').split('\n');
+  const l = lines[line - 1] || '';
+  if (RUBY_KINDS.has(kind) && /\bdo(\s*\|[^|]*\|)?\s*$/.test(l)) {
+    const ind = /^\s*/.exec(l)[0];
+    const end = lines.findIndex((x, k) => k >= line && x === `${ind}end`);
+    return end >= 0 ? end + 1 : line;
+  }
+  if (kind === 'nginx' && /\{\s*$/.test(l)) {
+    let depth = 0;
+    for (let k = line - 1; k < lines.length; k++) {
+      depth += (lines[k].match(/\{/g) || []).length - (lines[k].match(/\}/g) || []).length;
+      if (depth <= 0) return k + 1;
+    }
+  }
+  return line;
+}

@@ -1,0 +1,161 @@
+// Checks that need two files: the app server's socket against the proxy's upstream, the pool against
+// the threads, the connections all processes may open against the database's limit, and one setting
+// given different values in two files of the same kind.
+import { SRC } from '../engine/evidence.mjs';
+import { envSettings } from './obsolete.mjs';
+import { pgMemoryKb } from './normalize.mjs';
+
+const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
+
+/** Effective value of a Ruby/YAML argument: the environment file's value for its variable, else its default. */
+export function effective(arg, env) {
+  if (!arg) return null;
+  if (arg.env && env.has(arg.env)) return env.get(arg.env).value;
+  return arg.known ? arg.value : null;
+}
+
+/** Variables the user's environment files and units set: name → {value, file, line}. */
+export function envOf(files) {
+  const env = new Map();
+  for (const f of files) for (const s of envSettings(f)) env.set(s.name, { value: s.value, file: f.path, line: s.line });
+  return env;
+}
+
+/** Puma's listeners: bind "unix://…" / "tcp://…" and port N. */
+function pumaListeners(f, env) {
+  const out = [];
+  for (const s of f.settings) {
+    if (s.conditional) continue;
+    const v = effective(s.args?.[0], env);
+    if (s.name === 'bind' && typeof v === 'string') {
+      const m = /^unix:\/\/(.+?)(\?.*)?$/.exec(v);
+      if (m) out.push({ type: 'unix', path: m[1], line: s.line });
+      const t = /^(?:tcp|ssl):\/\/([^:/]+):(\d+)/.exec(v);
+      if (t) out.push({ type: 'tcp', port: Number(t[2]), line: s.line });
+    }
+    if (s.name === 'port' && num(v) !== null) out.push({ type: 'tcp', port: Number(v), line: s.line });
+  }
+  return out;
+}
+
+/** The proxy's upstreams: nginx `server unix:…`/`proxy_pass http://unix:…:`, Apache ProxyPass/BalancerMember. */
+function proxyTargets(f) {
+  const out = [];
+  for (const s of f.settings) {
+    const vals = f.kind === 'nginx'
+      ? ((s.name === 'server' && /upstream/.test(s.ctx)) || s.name === 'proxy_pass' ? [s.args?.[0] || ''] : [])
+      : (/^(ProxyPass|ProxyPassReverse|BalancerMember)$/i.test(s.name) ? s.args || [] : []);
+    for (const v of vals) {
+      const u = /^(?:http:\/\/)?unix:([^|:]+)/.exec(v);
+      if (u) { out.push({ type: 'unix', path: u[1], line: s.line, text: v }); continue; }
+      const t = /^(?:https?:\/\/)?(?:127\.0\.0\.1|localhost|\[::1\]|0\.0\.0\.0):(\d+)/.exec(v);
+      if (t) out.push({ type: 'tcp', port: Number(t[1]), line: s.line, text: v });
+    }
+  }
+  return out;
+}
+
+export function crossFileFindings(files, answers) {
+  const out = [];
+  const env = envOf(files);
+  const of = (k) => files.filter((f) => f.kind === k && !f.problem);
+  const puma = of('puma')[0];
+
+  // 1. The proxy sends requests where the app server listens.
+  if (puma) {
+    const listen = pumaListeners(puma, env);
+    for (const pf of [...of('nginx'), ...of('apache')]) {
+      const targets = proxyTargets(pf);
+      if (!listen.length || !targets.length) continue;
+      const hit = targets.some((t) => listen.some((l) => l.type === t.type && (t.type === 'unix' ? l.path === t.path : l.port === t.port)));
+      if (!hit) {
+        const t = targets[0];
+        out.push({
+          rule: 'inconsistent', severity: 'error', file: pf.path, line: t.line, setting: 'upstream',
+          found: t.text, expected: listen.map((l) => (l.type === 'unix' ? `unix:${l.path}` : `127.0.0.1:${l.port}`)).join(' or '),
+          message: `the proxy sends requests to ${t.text}, but Puma (${puma.path}:${listen[0].line}) listens on ${listen.map((l) => (l.type === 'unix' ? `unix://${l.path}` : `port ${l.port}`)).join(', ')}: every request fails with 502`,
+          evidence: [SRC.pumaNginx], related: [{ file: puma.path, line: listen[0].line }],
+        });
+      }
+    }
+  }
+
+  // 2. Every Puma thread needs a database connection from the pool.
+  const yml = of('database-yml')[0];
+  const prodPools = yml ? yml.settings.filter((s) => s.path[0] === 'production' && (s.key === 'pool' || s.key === 'max_connections')) : [];
+  const threads = puma?.settings.find((s) => s.name === 'threads' && !s.conditional);
+  const maxThreads = threads ? num(effective(threads.args?.[1] || threads.args?.[0], env)) : null;
+  for (const p of prodPools) {
+    const pool = num(p.env && env.has(p.env) ? env.get(p.env).value : p.value);
+    if (pool !== null && maxThreads !== null && pool < maxThreads) {
+      out.push({
+        rule: 'inconsistent', severity: 'error', file: yml.path, line: p.line, setting: p.name, found: String(pool), expected: String(maxThreads),
+        message: `pool ${pool} is smaller than Puma's ${maxThreads} threads (${puma.path}:${threads.line}): threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError under load`,
+        evidence: [SRC.railsPool], related: [{ file: puma.path, line: threads.line }],
+      });
+    }
+  }
+
+  // 3. All processes on all app hosts must fit in the database's connection limit.
+  const pg = of('pgconf');
+  const maxConn = lastSetting(pg, 'max_connections');
+  const reserved = lastSetting(pg, 'superuser_reserved_connections');
+  const bouncer = of('pgbouncer')[0];
+  if (puma && prodPools.length && maxConn && !bouncer) {
+    const w = puma.settings.find((s) => s.name === 'workers' && !s.conditional);
+    const workers = w ? num(effective(w.args?.[0], env)) ?? answers.cores : 1;
+    const pool = Math.max(...prodPools.map((p) => num(p.env && env.has(p.env) ? env.get(p.env).value : p.value) ?? 5));
+    const dbs = new Set(prodPools.map((p) => p.path.slice(0, -1).join('.'))).size;
+    const needed = Math.max(1, workers) * pool * dbs * (answers.app_hosts || 1);
+    const limit = Number(maxConn.s.value) - Number(reserved ? reserved.s.value : 3);
+    if (needed > limit) {
+      out.push({
+        rule: 'inconsistent', severity: 'error', file: maxConn.f.path, line: maxConn.s.line, setting: 'max_connections', found: maxConn.s.value, expected: String(needed + Number(reserved ? reserved.s.value : 3)),
+        message: `${Math.max(1, workers)} Puma worker(s) × pool ${pool}${dbs > 1 ? ` × ${dbs} databases` : ''} × ${answers.app_hosts || 1} app host(s) may open ${needed} connections, more than the ${limit} max_connections leaves for applications`,
+        evidence: [SRC.pgConnection, SRC.railsPool], related: [{ file: yml.path, line: prodPools[0].line }],
+      });
+    }
+  }
+
+  // 4. The memory budget, when the reader told us how much RAM the host has.
+  const shared = lastSetting(pg, 'shared_buffers');
+  if (puma && shared && answers.__ramGiven && answers.db_host === 'same') {
+    const w = puma.settings.find((s) => s.name === 'workers' && !s.conditional);
+    const workers = Math.max(1, w ? num(effective(w.args?.[0], env)) ?? answers.cores : 1);
+    const sharedMb = (pgMemoryKb('shared_buffers', shared.s.value) || 0) / 1024;
+    const need = workers * 512 + sharedMb;
+    if (need > answers.ram_gb * 1024) {
+      out.push({
+        rule: 'inconsistent', severity: 'warning', file: shared.f.path, line: shared.s.line, setting: 'shared_buffers', found: shared.s.value,
+        message: `${workers} Puma workers (≈512 MB each) and shared_buffers ${shared.s.value} need ≈${Math.round(need)} MB, more than the ${answers.ram_gb} GB of RAM`,
+        evidence: [SRC.pumaDeploy, SRC.pgResource],
+      });
+    }
+  }
+
+  // 5. One setting, two values in files of the same kind: the later file wins, which is rarely intended.
+  for (const kind of ['pgconf', 'sysctl', 'env', 'mycnf', 'pgbouncer']) {
+    const seen = new Map();
+    for (const f of of(kind)) {
+      for (const s of f.settings) {
+        const key = `${s.section || ''}\u0000${s.name}`;
+        const prev = seen.get(key);
+        if (prev && prev.f !== f && String(prev.s.value) !== String(s.value)) {
+          out.push({
+            rule: 'inconsistent', severity: 'warning', file: f.path, line: s.line, setting: s.name, found: String(s.value), expected: String(prev.s.value),
+            message: `${s.name} is ${prev.s.value} in ${prev.f.path}:${prev.s.line} and ${s.value} here; only the one read last takes effect`,
+            evidence: [], related: [{ file: prev.f.path, line: prev.s.line }],
+          });
+        }
+        seen.set(key, { f, s });
+      }
+    }
+  }
+  return out;
+}
+
+function lastSetting(files, name) {
+  let found = null;
+  for (const f of files) for (const s of f.settings) if (s.name === name) found = { f, s };
+  return found;
+}

@@ -1,0 +1,160 @@
+// Detects the wizard's answers from the files read, each with the file and line it came from.
+// Only keys the engine asks (QUESTIONS) become answers; everything else detected is reported as a fact,
+// so new questions added to the engine start being filled in as soon as a detector names them.
+import { QUESTIONS, validateAnswers } from '../engine/core.mjs';
+import { VERSION_RE } from '../engine/version.mjs';
+
+const IMPL = { ruby: 'cruby', jruby: 'jruby', truffleruby: 'truffleruby', ree: 'ree', rbx: 'rubinius' };
+const SERVERS = ['puma', 'unicorn', 'pitchfork', 'passenger', 'falcon', 'thin', 'mongrel'];
+const ADAPTERS = {
+  postgresql: ['pg', 'postgresql'], postgis: ['pg', 'postgresql'], mysql2: ['mysql2', 'mysql'], trilogy: ['trilogy', 'mysql'],
+  mysql: ['mysql', 'mysql'], sqlite3: ['sqlite3', 'sqlite'],
+};
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '']);
+
+/** Version trimmed to what the wizard accepts (up to 3 components, digits only). */
+export function cleanVersion(v) {
+  const m = /(\d+(?:\.\d+){0,2})/.exec(String(v || ''));
+  return m && VERSION_RE.test(m[1]) ? m[1] : null;
+}
+
+/**
+ * detect(files, given) → {answers, provenance: {key: {file, line, from}}, facts: [{name, value, file, line}],
+ *   undetected: [key], conflicts: [{key, given, detected, file, line}]}
+ * `given` are answers passed explicitly (--answers, or the page's form): they win over detection.
+ */
+export function detect(files, given = {}) {
+  const found = {}; // key → {value, file, line, from}
+  const facts = [];
+  const set = (key, value, f, line, from) => {
+    if (value === null || value === undefined || found[key]) return;
+    found[key] = { value, file: f.path, line: line || 0, from };
+  };
+  const fact = (name, value, f, line) => facts.push({ name, value, file: f.path, line: line || 0 });
+  const ofKind = (k) => files.filter((f) => f.kind === k && !f.problem);
+  const first = (k) => ofKind(k)[0];
+
+  // Ruby: Gemfile.lock's RUBY VERSION, then .ruby-version, .tool-versions, Gemfile's `ruby`.
+  for (const k of ['gemfile-lock', 'ruby-version', 'tool-versions', 'gemfile']) {
+    for (const f of ofKind(k)) {
+      if (!f.ruby) continue;
+      set('ruby', IMPL[f.ruby.impl] || 'cruby', f, f.ruby.line, `${f.ruby.impl} ${f.ruby.value}`);
+      set('ruby_version', cleanVersion(f.ruby.value), f, f.ruby.line, `${f.ruby.impl} ${f.ruby.value}`);
+    }
+  }
+  // Gems: Rails, the app server and the database adapter with their versions.
+  const lock = first('gemfile-lock');
+  const gemfile = first('gemfile');
+  const gem = (name) => lock?.settings.find((s) => s.name === name);
+  const gemfileGem = (name) => gemfile?.settings.find((s) => s.name === name);
+  const rails = gem('rails') || gem('railties');
+  if (rails) set('rails', cleanVersion(rails.value), lock, rails.line, `${rails.name} (${rails.value})`);
+  else if (gemfileGem('rails')?.value) set('rails', cleanVersion(gemfileGem('rails').value), gemfile, gemfileGem('rails').line, `gem "rails", "${gemfileGem('rails').value}"`);
+  for (const s of SERVERS) {
+    const g = gem(s) || (s === 'passenger' ? null : null);
+    if (g) {
+      set('server', s, lock, g.line, `${g.name} (${g.value})`);
+      if (found.server?.value === s) set('server_version', cleanVersion(g.value), lock, g.line, `${g.name} (${g.value})`);
+    } else if (!lock && gemfileGem(s)) set('server', s, gemfile, gemfileGem(s).line, `gem "${s}"`);
+  }
+  for (const k of ['puma', 'unicorn', 'pitchfork']) { const f = first(k); if (f) set('server', k, f, 1, `${f.path} exists`); }
+
+  // database.yml (production): adapter, host, pool; the pooler by port.
+  const yml = first('database-yml');
+  const prod = yml ? yml.settings.filter((s) => s.path?.[0] === 'production') : [];
+  const pick = (key) => prod.find((s) => s.key === key && (s.path.length === 2 || s.path[1] === 'primary')) || prod.find((s) => s.key === key);
+  const adapter = pick('adapter');
+  if (adapter && typeof adapter.value === 'string') {
+    const jdbc = /^jdbc/.test(adapter.value);
+    const a = jdbc ? ['jdbc', adapter.value.replace(/^jdbc/, '').replace(/^sqlite3$/, 'sqlite').replace(/^postgresql$/, 'postgresql')] : ADAPTERS[adapter.value];
+    if (a) {
+      set('adapter', a[0], yml, adapter.line, `adapter: ${adapter.value}`);
+      set('database', ['postgresql', 'mysql', 'sqlite', 'mariadb'].includes(a[1]) ? a[1] : null, yml, adapter.line, `adapter: ${adapter.value}`);
+    }
+  } else {
+    for (const [g, ad, db] of [['pg', 'pg', 'postgresql'], ['trilogy', 'trilogy', 'mysql'], ['mysql2', 'mysql2', 'mysql'], ['sqlite3', 'sqlite3', 'sqlite']]) {
+      const s = gem(g);
+      if (s) { set('adapter', ad, lock, s.line, `${s.name} (${s.value})`); set('database', db, lock, s.line, `${s.name} (${s.value})`); }
+    }
+  }
+  const host = pick('host');
+  const port = pick('port');
+  const bouncer = first('pgbouncer');
+  if (port?.known && Number(port.value) === 6432) set('pooler', 'pgbouncer', yml, port.line, 'port: 6432 (PgBouncer)');
+  if (bouncer) set('pooler', 'pgbouncer', bouncer, 1, `${bouncer.path} exists`);
+  // database.yml names the database host, or PgBouncer's. A remote host means a separate database host
+  // (PgBouncer may run there too); a local one behind PgBouncer: pgbouncer.ini's [databases] says where PostgreSQL is.
+  const bouncerDb = bouncer?.settings.find((s) => s.section === 'databases' && /host=/.test(String(s.value)));
+  const ymlHost = host?.known && host.value !== null ? String(host.value) : null;
+  if (found.database?.value !== 'sqlite' && yml && found.adapter) {
+    if (ymlHost && !LOCAL_HOSTS.has(ymlHost)) {
+      set('db_host', 'separate', yml, host.line, `host: ${ymlHost}`);
+      if (/^\d+\.\d+\.\d+\.\d+$/.test(ymlHost)) set('db_address', ymlHost, yml, host.line, `host: ${ymlHost}`);
+    } else if (found.pooler && bouncerDb) {
+      const h = /host=(\S+)/.exec(bouncerDb.value)[1];
+      set('db_host', LOCAL_HOSTS.has(h) || h.startsWith('/') ? 'same' : 'separate', bouncer, bouncerDb.line, `host=${h}`);
+    } else if (!host || ymlHost !== null || (host.known && !host.env)) {
+      set('db_host', 'same', yml, host?.line || adapter?.line, ymlHost ? `host: ${ymlHost}` : 'no host: local socket');
+    }
+  }
+  const pool = pick('max_connections') || pick('pool');
+  if (pool) fact('database.yml pool', pool.known ? pool.value : pool.text, yml, pool.line);
+
+  // Config files of the servers around the app.
+  for (const f of ofKind('pgconf')) {
+    const m = /postgresql\/(\d+(?:\.\d+)?)\//.exec(f.path);
+    if (m) set('database_version', m[1], f, 0, `path ${f.path}`);
+    set('database', 'postgresql', f, 1, `${f.path} is a PostgreSQL config`);
+  }
+  for (const f of ofKind('tool-versions')) {
+    const pg = f.settings.find((s) => s.name === 'postgres' || s.name === 'postgresql');
+    if (pg) set('database_version', cleanVersion(pg.value)?.split('.')[0], f, pg.line, `${pg.name} ${pg.value}`);
+  }
+  for (const f of ofKind('mycnf')) if (/mariadb/i.test(f.path) || f.settings.some((s) => s.section === 'mariadb')) set('database', 'mariadb', f, 1, `${f.path} is a MariaDB config`);
+  for (const [kind, proxy] of [['nginx', 'nginx'], ['apache', 'apache'], ['caddy', 'caddy']]) {
+    const f = first(kind);
+    if (f) set('proxy', proxy, f, 1, `${f.path} is an ${proxy} config`);
+  }
+  const unit = first('systemd');
+  if (unit) { set('init', 'systemd', unit, 1, `${unit.path} is a systemd unit`); set('os', 'linux', unit, 1, 'systemd runs on Linux'); }
+  if (first('sysctl')) set('os', 'linux', first('sysctl'), 1, 'sysctl.d is Linux');
+
+  // Facts without a question (yet): jobs backend, Solid Cache/Queue/Cable, Puma workers/threads/plugins.
+  for (const f of ofKind('rails-env')) {
+    for (const s of f.settings) {
+      if (s.name === 'config.active_job.queue_adapter') fact('jobs backend', s.value.replace(/^:/, ''), f, s.line);
+      if (s.name === 'config.cache_store') fact('cache store', s.value.replace(/^:/, ''), f, s.line);
+      if (s.name === 'config.solid_queue.connects_to' || s.name === 'config.solid_cache.connects_to') fact(s.name, s.value, f, s.line);
+    }
+  }
+  for (const g of ['solid_queue', 'solid_cache', 'solid_cable', 'sidekiq', 'good_job', 'resque', 'delayed_job', 'bootsnap']) {
+    const s = gem(g);
+    if (s) fact(`gem ${g}`, s.value, lock, s.line);
+  }
+  for (const f of ofKind('puma')) {
+    for (const s of f.settings) if (['workers', 'threads', 'plugin', 'bind', 'port'].includes(s.name)) fact(`puma ${s.name}`, s.value, f, s.line);
+  }
+  const jobs = facts.find((x) => x.name === 'jobs backend');
+  if (jobs) set('jobs', jobs.value, { path: jobs.file }, jobs.line, `queue_adapter = :${jobs.value}`);
+
+  // Only answers the engine knows and accepts.
+  const keys = new Set(QUESTIONS.map((q) => q.key));
+  const answers = {};
+  const provenance = {};
+  const conflicts = [];
+  for (const [key, d] of Object.entries(found)) {
+    if (!keys.has(key)) continue;
+    if (validateAnswers({ [key]: d.value }).length) { facts.push({ name: `${key} (not a wizard option)`, value: d.value, file: d.file, line: d.line }); continue; }
+    answers[key] = d.value;
+    provenance[key] = { file: d.file, line: d.line, from: d.from };
+  }
+  for (const [key, value] of Object.entries(given || {})) {
+    if (!keys.has(key)) continue;
+    if (key in answers && String(answers[key]) !== String(value)) conflicts.push({ key, given: value, detected: answers[key], ...provenance[key] });
+    answers[key] = value;
+    provenance[key] = { file: null, line: 0, from: 'given' };
+  }
+  // The database version belongs to the database: a PostgreSQL path does not describe MySQL.
+  const undetected = QUESTIONS.map((q) => q.key).filter((k) => !(k in answers));
+  return { answers, provenance, facts, undetected, conflicts };
+}

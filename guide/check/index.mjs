@@ -1,0 +1,115 @@
+// The doctor: files → detected answers → the engine's bundle for them → findings.
+// Plain ES module, no DOM, no file system: the CLI (guide/cli.mjs, collect.mjs) and the page
+// (guide/ui/check.mjs) both hand it [{path, text}] and get the same report.
+import { generate, parseAnswers } from '../engine/core.mjs';
+import { readFile } from './read.mjs';
+import { detect } from './detect.mjs';
+import { compareFiles, generatedSettings } from './compare.mjs';
+import { obsoleteFindings } from './obsolete.mjs';
+import { crossFileFindings } from './crossfile.mjs';
+import { t } from '../engine/text.mjs';
+
+export const SEVERITIES = ['error', 'warning', 'note'];
+
+// Answers that change generated values; when one was not detected, findings depending on it are notes.
+const PERTURB = {
+  cores: (a) => [a.cores * 2 + 1], ram_gb: (a) => [a.ram_gb * 4, Math.max(0.5, a.ram_gb / 4)], workload: () => ['io', 'cpu', 'mixed'],
+  app_hosts: (a) => [a.app_hosts + 3], storage: () => ['hdd', 'nvme'], db_host: (a) => [a.db_host === 'same' ? 'separate' : 'same'],
+  kernel: () => ['4.19', '6.12'], arch: (a) => [a.arch === 'arm64' ? 'x86_64' : 'arm64'],
+  rails: () => ['6.1', '7.1', '8.1'], ruby_version: () => ['2.7', '3.2', '3.4'], server_version: () => ['5.6', '7.0'],
+  database_version: () => ['12', '17'], proxy_version: () => ['1.18', '1.28'], pooler_version: () => ['1.18', '1.24'],
+};
+
+function valuesByKindKey(result) {
+  const map = new Map();
+  for (const gf of result.files) {
+    const { kind, settings } = generatedSettings(gf);
+    for (const s of settings) {
+      const k = `${kind}|${s.key}`;
+      map.set(k, [...(map.get(k) || []), String(s.value)].sort());
+    }
+  }
+  return map;
+}
+
+/** For each generated setting, the undetected answers its value depends on. */
+function sensitivity(answers, undetected, options) {
+  const base = valuesByKindKey(generate(answers, options));
+  const deps = new Map();
+  for (const key of undetected) {
+    if (!PERTURB[key]) continue;
+    for (const alt of PERTURB[key](answers)) {
+      if (String(alt) === String(answers[key])) continue;
+      const other = valuesByKindKey(generate({ ...answers, [key]: alt }, options));
+      for (const [k, v] of base) {
+        if (JSON.stringify(other.get(k) || []) !== JSON.stringify(v)) deps.set(k, new Set([...(deps.get(k) || []), key]));
+      }
+    }
+  }
+  return deps;
+}
+
+function appRootOf(files) {
+  for (const f of files) {
+    const d = f.kind === 'puma' && f.settings.find((s) => s.name === 'directory' && s.args?.[0]?.known && typeof s.args[0].value === 'string');
+    if (d) return d.args[0].value.replace(/\/+$/, '');
+  }
+  for (const f of files) {
+    const r = f.kind === 'nginx' && f.settings.find((s) => s.name === 'root' && /\/public\/?$/.test(s.value));
+    if (r) return r.value.replace(/\/public\/?$/, '');
+  }
+  return undefined;
+}
+
+/**
+ * check(inputs, {answers, date}) → report
+ * inputs: [{path, text}] (readable text files) and [{path, problem}] (what the collector refused);
+ * answers: answers given explicitly (they win over detection).
+ */
+export function check(inputs, { answers: given = {}, date } = {}) {
+  const files = inputs.map((x) => (x.problem ? { path: x.path, kind: null, settings: [], notes: [], problem: x.problem } : readFile(x)));
+  const det = detect(files, given);
+  const { answers } = parseAnswers(det.answers);
+  const appRoot = appRootOf(files);
+  const options = { date, appRoot };
+  const result = generate(answers, options);
+  const undetected = det.undetected;
+  const deps = sensitivity(answers, undetected, options);
+  const cmp = compareFiles(files, result, { sensitive: (path, key) => {
+    const kind = generatedSettings(result.files.find((f) => f.path === path)).kind;
+    return [...(deps.get(`${kind}|${key}`) || [])];
+  } });
+  const ctxAnswers = { ...answers, __ramGiven: 'ram_gb' in given };
+  const findings = [...cmp.findings];
+  for (const f of files) if (!f.problem) findings.push(...obsoleteFindings(f, answers));
+  findings.push(...crossFileFindings(files, ctxAnswers));
+  for (const x of findings) {
+    if (x.dependsOn && undetected.includes(x.dependsOn) && x.severity !== 'note') {
+      x.assumes = [x.dependsOn];
+      x.severity = 'note';
+    }
+    x.evidence = (x.evidence || []).map((e) => ({ label: e.label || (e.key && t(e.key, e.vars)) || e.url, url: e.url }));
+    delete x.dependsOn;
+  }
+  findings.sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.file.localeCompare(b.file) || a.line - b.line);
+  return {
+    answers,
+    detected: Object.fromEntries(Object.entries(det.provenance).map(([k, p]) => [k, { value: answers[k], ...p }])),
+    undetected: undetected.map((k) => ({ key: k, assumed: answers[k] })),
+    conflicts: det.conflicts,
+    facts: det.facts,
+    files: files.map((f) => ({ path: f.path, kind: f.kind, settings: f.settings.length, notes: f.notes || [], ...(f.problem ? { problem: f.problem } : {}) })),
+    problems: files.filter((f) => f.problem).map((f) => f.problem),
+    compared: cmp.compared,
+    notCompared: cmp.notCompared,
+    findings,
+    bundle: result,
+  };
+}
+
+/** Exit status for the CLI: 2 unreadable input, 1 a finding at or above failOn, else 0. */
+export function exitStatus(report, failOn = 'error') {
+  if (report.problems.length) return 2;
+  const limit = SEVERITIES.indexOf(failOn);
+  return report.findings.some((f) => SEVERITIES.indexOf(f.severity) <= limit) ? 1 : 0;
+}

@@ -1,0 +1,86 @@
+// Settings the detected version no longer reads or has removed. Puma's DSL names and Ruby's GC
+// variables come from the engine's capability tables; the PostgreSQL and nginx rows are here, each
+// with the release that removed or deprecated the setting.
+import { PUMA_DSL } from '../engine/capabilities/puma.mjs';
+import { GC_ERAS } from '../engine/capabilities/ruby.mjs';
+import { namesAt } from '../engine/pick.mjs';
+import { gte, inRange } from '../engine/version.mjs';
+
+const pgNotes = (v) => ({ label: `PostgreSQL ${v} release notes`, url: `https://www.postgresql.org/docs/release/${v}.0/` });
+const NGINX_CHANGES = { label: 'nginx changes', url: 'https://nginx.org/en/CHANGES' };
+const PUMA_HISTORY = { label: 'Puma History.md', url: 'https://github.com/puma/puma/blob/master/History.md' };
+const RUBY_GC = { label: 'ruby/ruby gc/default/default.c (GC environment variables)', url: 'https://github.com/ruby/ruby/blob/master/gc/default/default.c' };
+
+// PostgreSQL refuses to start with a parameter it does not know, so a removed one is an error.
+export const PG_REMOVED = [
+  { name: 'min_parallel_relation_size', until: '10', replacement: 'min_parallel_table_scan_size' },
+  { name: 'sql_inheritance', until: '10' },
+  { name: 'replacement_sort_tuples', until: '11' },
+  { name: 'checkpoint_segments', until: '9.5', replacement: 'max_wal_size' },
+  { name: 'wal_keep_segments', until: '13', replacement: 'wal_keep_size' },
+  { name: 'operator_precedence_warning', until: '14' },
+  { name: 'stats_temp_directory', until: '15' },
+  { name: 'vacuum_defer_cleanup_age', until: '16' },
+  { name: 'promote_trigger_file', until: '16' },
+  { name: 'force_parallel_mode', until: '16', replacement: 'debug_parallel_query' },
+  { name: 'old_snapshot_threshold', until: '17' },
+  { name: 'db_user_namespace', until: '17' },
+];
+
+// Puma settings removed before the versions the engine knows about.
+const PUMA_REMOVED = { daemonize: { until: '5.0' } };
+
+/** → [{rule, severity, file, line, setting, message, evidence, replacement?}] for one read file. */
+export function obsoleteFindings(file, answers) {
+  const out = [];
+  let dependsOn = null;
+  const add = (s, severity, message, evidence, replacement) => out.push({ rule: 'obsolete', severity, file: file.path, line: s.line, setting: s.name, found: s.value, message, evidence, replacement, dependsOn });
+  if (file.kind === 'puma') {
+    dependsOn = 'server_version';
+    const v = answers.server === 'puma' ? answers.server_version : null;
+    for (const s of file.settings) {
+      const cap = PUMA_DSL[s.name] || PUMA_REMOVED[s.name];
+      if (!cap || !v) continue;
+      if (cap.until && gte(v, cap.until)) add(s, 'error', `${s.name} was removed in Puma ${cap.until}; Puma ${v} stops with NoMethodError${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
+      else if (cap.since && !gte(v, cap.since)) add(s, 'error', `${s.name} does not exist before Puma ${cap.since} (detected ${v})`, [PUMA_HISTORY]);
+      else if (cap.deprecatedSince && gte(v, cap.deprecatedSince)) add(s, 'warning', `${s.name} is deprecated since Puma ${cap.deprecatedSince}${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
+    }
+  }
+  if (file.kind === 'pgconf' && answers.database === 'postgresql') {
+    dependsOn = 'database_version';
+    for (const s of file.settings) {
+      const r = PG_REMOVED.find((x) => x.name === s.name);
+      if (r && gte(answers.database_version, r.until)) add(s, 'error', `${s.name} was removed in PostgreSQL ${r.until}; PostgreSQL ${answers.database_version} refuses to start with it${r.replacement ? ` (use ${r.replacement})` : ''}`, [pgNotes(r.until)], r.replacement);
+    }
+  }
+  if (file.kind === 'nginx') {
+    dependsOn = 'proxy_version';
+    for (const s of file.settings) {
+      if (s.name === 'ssl' && /^on$/i.test(s.value)) add(s, gte(answers.proxy_version, '1.25.1') ? 'error' : 'warning', '"ssl on" is deprecated since nginx 1.15.0 and removed in 1.25.1: use "listen … ssl"', [NGINX_CHANGES], 'listen 443 ssl');
+      if (s.name === 'listen' && s.args?.includes('http2') && gte(answers.proxy_version, '1.25.1')) add(s, 'warning', 'the http2 parameter of listen is deprecated since nginx 1.25.1: use "http2 on;"', [NGINX_CHANGES], 'http2 on');
+    }
+  }
+  if ((file.kind === 'env' || file.kind === 'systemd') && answers.ruby_version) {
+    dependsOn = 'ruby_version';
+    const era = GC_ERAS.find((e) => e.impl === (answers.ruby === 'ree' ? 'ree' : 'cruby') && inRange(answers.ruby_version, e));
+    if (era && (answers.ruby === 'cruby' || answers.ruby === 'ree')) {
+      const reads = new Set(namesAt(era.reads, answers.ruby_version));
+      for (const s of envSettings(file)) {
+        if (/^RUBY_(GC_|HEAP_|FREE_MIN)/.test(s.name) && !reads.has(s.name)) add(s, 'warning', `Ruby ${answers.ruby_version} does not read ${s.name}: the setting has no effect`, [RUBY_GC]);
+      }
+    }
+  }
+  return out;
+}
+
+/** Variables set by an environment file or by Environment= lines of a systemd unit. */
+export function envSettings(file) {
+  if (file.kind === 'env') return file.settings;
+  if (file.kind !== 'systemd') return [];
+  const out = [];
+  for (const s of file.settings) {
+    if (s.name !== 'Environment') continue;
+    for (const m of String(s.value).matchAll(/"?([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S*)"?/g)) out.push({ name: m[1], value: m[2].replace(/^"|"$/g, ''), line: s.line });
+  }
+  return out;
+}

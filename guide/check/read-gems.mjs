@@ -1,0 +1,56 @@
+// Ruby and gem versions from Gemfile.lock, Gemfile, .ruby-version and .tool-versions.
+import { readRuby } from './read-ruby.mjs';
+
+/** Gemfile.lock → {settings: [{name: gem, value: version, line}], ruby: {value, line}|null} */
+export function readGemfileLock(src) {
+  const settings = [];
+  let ruby = null;
+  const lines = src.split('\n');
+  let section = '';
+  lines.forEach((l, k) => {
+    if (/^[A-Z]/.test(l)) { section = l.trim(); return; }
+    if (section === 'GEM' || section === 'PATH' || section === 'GIT') {
+      const m = /^ {4}([A-Za-z0-9_.-]+) \(([^)]+)\)\s*$/.exec(l);
+      if (m) settings.push({ name: m[1], value: m[2].replace(/-[a-z].*$/, ''), line: k + 1 });
+    } else if (section === 'RUBY VERSION') {
+      const m = /^\s+(ruby|jruby|truffleruby)\s+([\d.]+)(?:p\d+)?(?:\s*\((\w+)\s+([\d.]+)\))?/.exec(l);
+      if (m) ruby = m[3] ? { impl: m[3], value: m[4], line: k + 1 } : { impl: 'ruby', value: m[2], line: k + 1 };
+    }
+  });
+  return { settings, ruby, notes: [] };
+}
+
+/** Gemfile → {settings: [{name: gem, value: requirement, line}], ruby: {value, line}|null} */
+export function readGemfile(src) {
+  const r = readRuby(src);
+  const settings = [];
+  let ruby = null;
+  for (const c of r.calls) {
+    if (c.name === 'gem' && c.args[0]?.known && typeof c.args[0].value === 'string') {
+      settings.push({ name: c.args[0].value, value: c.args.slice(1).filter((a) => a.known && typeof a.value === 'string').map((a) => a.value).join(', '), line: c.line });
+    }
+    if (c.name === 'ruby' && !c.receiver && c.args[0]?.known && typeof c.args[0].value === 'string') ruby = { impl: 'ruby', value: c.args[0].value.replace(/^[~>=<\s]+/, ''), line: c.line };
+  }
+  return { settings, ruby, notes: r.notes };
+}
+
+/** .ruby-version: "3.3.0", "ruby-3.3.0", "jruby-9.4.5.0", "truffleruby-24.0.0" */
+export function readRubyVersion(src) {
+  const k = src.split('\n').findIndex((l) => l.trim() && !l.trim().startsWith('#'));
+  if (k < 0) return { ruby: null, settings: [], notes: [] };
+  const m = /^(?:(ruby|jruby|truffleruby|rbx|ree)-)?(\d+(?:\.\d+){0,3})/.exec(src.split('\n')[k].trim());
+  return { ruby: m ? { impl: m[1] || 'ruby', value: m[2], line: k + 1 } : null, settings: [], notes: [] };
+}
+
+/** .tool-versions (asdf, mise): "ruby 3.3.0", "postgres 16.2" */
+export function readToolVersions(src) {
+  const settings = [];
+  let ruby = null;
+  src.split('\n').forEach((l, k) => {
+    const m = /^\s*([\w-]+)\s+(\S+)/.exec(l);
+    if (!m || l.trim().startsWith('#')) return;
+    settings.push({ name: m[1], value: m[2], line: k + 1 });
+    if (m[1] === 'ruby') { const v = readRubyVersion(m[2]).ruby; if (v) ruby = { ...v, line: k + 1 }; }
+  });
+  return { settings, ruby, notes: [] };
+}

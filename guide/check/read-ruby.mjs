@@ -1,0 +1,230 @@
+// Reads a Ruby configuration file (puma.rb, unicorn.rb, production.rb, Gemfile) into calls and
+// assignments with line numbers, statically. Values are resolved only for the forms configs use:
+// literals, local variables, Integer(…)/.to_i, ENV.fetch("X") { d } / ENV.fetch("X", d) / ENV["X"] || d.
+// Anything else stays "unknown" with its source text. Nothing is ever evaluated.
+import { tokenize } from './ruby-tokens.mjs';
+import { LIMITS } from './limits.mjs';
+
+const OPENERS = new Set(['if', 'unless', 'while', 'until', 'case', 'begin', 'def', 'class', 'module', 'for']);
+const SEPARATORS = new Set(['elsif', 'else', 'when', 'in', 'rescue', 'ensure', 'then']);
+const COMMANDS = new Set(['system', 'exec', 'spawn', 'eval', 'instance_eval', 'class_eval', 'load', 'open', 'popen', 'syscall', 'fork']);
+
+/**
+ * readRuby(text) → {calls: [{name, args, line, conditional, inDef, block, blockBody, receiver}],
+ *                    assigns: [{name, value, line}], attrs: [{name, value, line}], notes: [{line, message}]}
+ */
+export function readRuby(text) {
+  const toks = tokenize(text);
+  const res = { calls: [], assigns: [], attrs: [], notes: [] };
+  const locals = new Map();
+  let pos = 0;
+  parseBody({ conditional: false, inDef: false, depth: 0, block: null }, null);
+  for (const t of toks) {
+    if (t.t === 'xstr') res.notes.push({ line: t.line, message: 'shell command (backticks or %x) is not run; its result is unknown' });
+    else if (t.t === 'id' && COMMANDS.has(t.v)) res.notes.push({ line: t.line, message: `${t.v} is not run; its result is unknown` });
+  }
+  return res;
+
+  function parseBody(scope, until) {
+    if (scope.depth > LIMITS.nesting) throw new Error(`blocks nested deeper than ${LIMITS.nesting}`);
+    while (pos < toks.length) {
+      const t = toks[pos];
+      if (t.t === 'nl') { pos++; continue; }
+      if (t.t === 'id' && t.v === 'end') { pos++; if (until) return; continue; }
+      if (t.t === 'id' && SEPARATORS.has(t.v)) { skipLine(); continue; }
+      if (t.t === 'id' && OPENERS.has(t.v)) {
+        const kw = t.v;
+        skipLine();
+        parseBody({ ...scope, depth: scope.depth + 1, conditional: scope.conditional || !['begin'].includes(kw), inDef: scope.inDef || ['def', 'class', 'module'].includes(kw) }, 'end');
+        continue;
+      }
+      statement(scope);
+    }
+  }
+
+  function skipLine() {
+    let depth = 0;
+    while (pos < toks.length) {
+      const t = toks[pos];
+      if (t.t === 'op' && '([{'.includes(t.v)) depth++;
+      else if (t.t === 'op' && ')]}'.includes(t.v)) depth--;
+      else if (t.t === 'nl' && depth <= 0) { pos++; return; }
+      pos++;
+    }
+  }
+
+  // One statement: tokens up to a newline at bracket depth 0, or up to `do` that opens a block.
+  function statement(scope) {
+    const start = pos;
+    let depth = 0;
+    let doAt = -1;
+    while (pos < toks.length) {
+      const t = toks[pos];
+      if (t.t === 'op' && '([{'.includes(t.v)) depth++;
+      else if (t.t === 'op' && ')]}'.includes(t.v)) depth--;
+      else if (depth <= 0 && t.t === 'nl') break;
+      else if (depth <= 0 && t.t === 'id' && t.v === 'do') { doAt = pos; break; }
+      if (depth > LIMITS.nesting) throw new Error(`brackets nested deeper than ${LIMITS.nesting}`);
+      pos++;
+    }
+    const stmt = toks.slice(start, doAt >= 0 ? doAt : pos);
+    let blockBody = null;
+    if (doAt >= 0) {
+      pos = doAt + 1;
+      // Block parameters |a, b| on the same line.
+      if (toks[pos]?.t === 'op' && toks[pos].v === '|') { pos++; while (pos < toks.length && !(toks[pos].t === 'op' && toks[pos].v === '|')) pos++; pos++; }
+      const bodyStart = pos;
+      const inner = { ...scope, depth: scope.depth + 1, block: stmt[0]?.v };
+      const before = res.calls.length;
+      parseBody(inner, 'end');
+      blockBody = { from: toks[bodyStart]?.line, calls: res.calls.length - before };
+    }
+    if (stmt.length) interpret(stmt, scope, blockBody);
+  }
+
+  function interpret(stmt, scope, blockBody) {
+    const line = stmt[0].line;
+    // Trailing `if`/`unless` modifier.
+    let conditional = scope.conditional;
+    const mod = stmt.findIndex((t, k) => k > 0 && t.t === 'id' && (t.v === 'if' || t.v === 'unless') && depthAt(stmt, k) === 0);
+    const body = mod > 0 ? stmt.slice(0, mod) : stmt;
+    if (mod > 0) conditional = true;
+    const eq = body.findIndex((t) => t.t === 'op' && (t.v === '=' || t.v === '||='));
+    if (eq > 0 && depthAt(body, eq) === 0) {
+      const lhs = body.slice(0, eq);
+      const value = evaluate(body.slice(eq + 1), locals, text);
+      if (lhs.length === 1 && lhs[0].t === 'id') {
+        if (!scope.inDef && !(body[eq].v === '||=' && locals.has(lhs[0].v))) locals.set(lhs[0].v, value);
+        res.assigns.push({ name: lhs[0].v, value, line, conditional });
+      } else if (lhs.every((t) => t.t === 'id' || t.t === 'const' || (t.t === 'op' && t.v === '.'))) {
+        res.attrs.push({ name: lhs.map((t) => t.v).join(''), value, line, conditional, inDef: scope.inDef });
+      }
+      return;
+    }
+    // A call: `name args`, `name(args)`, `Recv.name args`.
+    let k = 0;
+    const chain = [];
+    while (k < body.length && (body[k].t === 'id' || body[k].t === 'const')) {
+      chain.push(body[k].v);
+      if (body[k + 1]?.t === 'op' && (body[k + 1].v === '.' || body[k + 1].v === '::')) k += 2;
+      else { k++; break; }
+    }
+    if (!chain.length) return;
+    let argToks = body.slice(k);
+    if (argToks[0]?.t === 'op' && argToks[0].v === '(' && matching(argToks, 0) === argToks.length - 1) argToks = argToks.slice(1, -1);
+    const args = splitArgs(argToks).map((a) => evaluate(a, locals, text));
+    const name = chain[chain.length - 1];
+    res.calls.push({
+      name, receiver: chain.slice(0, -1).join('.'), args, line, conditional, inDef: scope.inDef, inBlock: scope.block || null,
+      block: Boolean(blockBody), blockLines: blockBody ? blockBody.from : null,
+      text: text.slice(stmt[0].start, stmt[stmt.length - 1].end),
+    });
+  }
+}
+
+function depthAt(toks, k) {
+  let d = 0;
+  for (let j = 0; j < k; j++) {
+    const t = toks[j];
+    if (t.t === 'op' && '([{'.includes(t.v)) d++;
+    else if (t.t === 'op' && ')]}'.includes(t.v)) d--;
+  }
+  return d;
+}
+
+function matching(toks, k) {
+  let d = 0;
+  for (let j = k; j < toks.length; j++) {
+    const t = toks[j];
+    if (t.t === 'op' && '([{'.includes(t.v)) d++;
+    else if (t.t === 'op' && ')]}'.includes(t.v) && --d === 0) return j;
+  }
+  return -1;
+}
+
+export function splitArgs(toks) {
+  const out = [];
+  let cur = [];
+  let d = 0;
+  for (const t of toks) {
+    if (t.t === 'op' && '([{'.includes(t.v)) d++;
+    else if (t.t === 'op' && ')]}'.includes(t.v)) d--;
+    if (d === 0 && t.t === 'op' && t.v === ',') { out.push(cur); cur = []; continue; }
+    cur.push(t);
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
+
+const unknown = (text, extra = {}) => ({ known: false, value: null, text, ...extra });
+const known = (value, text, extra = {}) => ({ known: true, value, text, ...extra });
+
+/**
+ * The value of an expression, for the few forms configuration files use. → {known, value, text, env?, local?}
+ * `env` names the environment variable the value comes from (value is then its default).
+ */
+export function evaluate(toks, locals = new Map(), src = '') {
+  const text = toks.length ? src.slice(toks[0].start, toks[toks.length - 1].end) : '';
+  let x = toks;
+  while (x.length > 2 && x[0].t === 'op' && x[0].v === '(' && matching(x, 0) === x.length - 1) x = x.slice(1, -1);
+  const is = (t, ty, v) => t && t.t === ty && (v === undefined || t.v === v);
+  if (x.length === 1) {
+    const [t] = x;
+    if (t.t === 'num') return known(t.v, text);
+    if (t.t === 'str' && !t.interp) return known(t.v, text);
+    if (t.t === 'str') return unknown(text, { interp: true });
+    if (t.t === 'sym') return known(`:${t.v}`, text, { sym: t.v });
+    if (t.t === 'id' && (t.v === 'true' || t.v === 'false')) return known(t.v === 'true', text);
+    if (t.t === 'id' && t.v === 'nil') return known(null, text);
+    if (t.t === 'id' && locals.has(t.v)) return { ...locals.get(t.v), text, local: t.v };
+    return unknown(text);
+  }
+  // -N
+  if (x.length === 2 && is(x[0], 'op', '-') && is(x[1], 'num')) return known(-x[1].v, text);
+  // X.to_i / Integer(X) / X.to_s
+  if (x.length > 2 && is(x[x.length - 2], 'op', '.') && is(x[x.length - 1], 'id') && ['to_i', 'to_s', 'to_sym'].includes(x[x.length - 1].v)) {
+    return convert(evaluate(x.slice(0, -2), locals, src), x[x.length - 1].v === 'to_i' ? 'int' : 'str', text);
+  }
+  if (is(x[0], 'const', 'Integer') && is(x[1], 'op', '(') && matching(x, 1) === x.length - 1) {
+    const [first] = splitArgs(x.slice(2, -1));
+    return convert(evaluate(first || [], locals, src), 'int', text);
+  }
+  // ENV["X"] || d
+  const or = x.findIndex((t, k) => is(t, 'op', '||') && depthAt(x, k) === 0);
+  if (or > 0) {
+    const left = evaluate(x.slice(0, or), locals, src);
+    const right = evaluate(x.slice(or + 1), locals, src);
+    if (left.env && left.value === null) return { ...right, known: right.known, env: left.env, text };
+    return unknown(text);
+  }
+  // ENV["X"] / ENV.fetch("X") { d } / ENV.fetch("X", d) / ENV.fetch "X", d
+  if (is(x[0], 'const', 'ENV')) {
+    if (is(x[1], 'op', '[') && is(x[2], 'str') && is(x[3], 'op', ']') && x.length === 4) return { known: true, value: null, env: x[2].v, text };
+    if (is(x[1], 'op', '.') && is(x[2], 'id', 'fetch')) {
+      let rest = x.slice(3);
+      let block = null;
+      if (is(rest[rest.length - 1], 'op', '}')) {
+        const open = rest.findIndex((t, k) => is(t, 'op', '{') && matching(rest, k) === rest.length - 1);
+        if (open > 0) { block = rest.slice(open + 1, -1); rest = rest.slice(0, open); }
+      }
+      if (is(rest[0], 'op', '(') && matching(rest, 0) === rest.length - 1) rest = rest.slice(1, -1);
+      const parts = splitArgs(rest);
+      if (parts[0]?.length === 1 && is(parts[0][0], 'str')) {
+        const env = parts[0][0].v;
+        const dflt = block ? evaluate(block, locals, src) : parts[1] ? evaluate(parts[1], locals, src) : null;
+        if (!dflt) return { known: true, value: null, env, text, required: true };
+        return { ...dflt, env, text };
+      }
+    }
+  }
+  return unknown(text);
+}
+
+function convert(v, to, text) {
+  if (!v.known || v.value === null) return { ...v, text };
+  if (to === 'int') {
+    const num = typeof v.value === 'number' ? Math.trunc(v.value) : /^\s*-?\d+/.test(String(v.value)) ? Number.parseInt(v.value, 10) : null;
+    return num === null ? unknown(text, v.env ? { env: v.env } : {}) : { ...v, value: num, text };
+  }
+  return { ...v, value: String(v.value), text };
+}

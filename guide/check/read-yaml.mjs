@@ -1,0 +1,106 @@
+// Reads database.yml statically. ERB is never evaluated: the usual ENV forms
+// (<%= ENV.fetch("X") { d } %>, <%= ENV.fetch("X", d) %>, <%= ENV["X"] || d %>, <%= ENV["X"] %>) become
+// values with their variable name; any other output tag becomes "cannot read"; tags that would run a
+// command are refused. Aliases are bounded (LIMITS.yamlAliases) and merge keys (<<: *default) resolved.
+import { parseDocument, isMap, isScalar, isAlias, isSeq, LineCounter } from 'yaml';
+import { tokenize } from './ruby-tokens.mjs';
+import { evaluate } from './read-ruby.mjs';
+import { LIMITS } from './limits.mjs';
+import { InputError } from './errors.mjs';
+
+const DANGEROUS = /`|%x|\b(system|exec|spawn|eval|instance_eval|send|public_send|syscall|fork|open|popen|capture2|capture3|Kernel|Process|IO|File|Dir|require|load)\b/;
+const PLACEHOLDER = (k) => `__erb_${k}__`;
+
+/** Replace ERB tags by placeholders, keeping line numbers. → {text, values: [{value, env, known, text, line}], notes} */
+export function stripErb(src, path) {
+  const values = [];
+  const notes = [];
+  const text = src.replace(/<%(#|=|-)?([\s\S]*?)-?%>/g, (tag, kind, code, offset) => {
+    const line = src.slice(0, offset).split('\n').length;
+    const keepLines = '\n'.repeat((tag.match(/\n/g) || []).length);
+    if (kind === '#') return keepLines;
+    if (DANGEROUS.test(code)) {
+      throw new InputError('erb-command', path, line, `ERB code that could run a command or read files (${code.trim().slice(0, 60)}) is never evaluated`, 'replace it with <%= ENV.fetch("NAME") { default } %> or a plain value');
+    }
+    if (kind !== '=') {
+      notes.push({ line, message: `ERB statement <%${code.slice(0, 40)}%> not evaluated: the doctor reads the file as if it were absent` });
+      return keepLines;
+    }
+    let v;
+    try {
+      v = evaluate(tokenize(code.trim()), new Map(), code.trim());
+    } catch {
+      v = { known: false, value: null, text: code.trim() };
+    }
+    if (!v.known && !v.env) notes.push({ line, message: `cannot read <%= ${code.trim().slice(0, 60)} %> (only ENV.fetch / ENV[…] forms are read)` });
+    values.push({ ...v, line, text: tag });
+    return PLACEHOLDER(values.length - 1) + keepLines;
+  });
+  return { text, values, notes };
+}
+
+/**
+ * readYaml(text, path) → {settings: [{name, path: [...], value, text, env, known, line}], notes}
+ * `name` is the dotted path (production.pool); `line` is where the value is written (inside the anchor
+ * for values inherited through <<: *default).
+ */
+export function readYaml(src, path = 'database.yml') {
+  const { text, values, notes } = stripErb(src, path);
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, merge: true, uniqueKeys: false, maxAliasCount: LIMITS.yamlAliases, prettyErrors: false });
+  if (doc.errors.length) {
+    const e = doc.errors[0];
+    const line = e.linePos?.[0]?.line ?? (e.pos ? lc.linePos(e.pos[0]).line : 0);
+    throw new InputError('yaml-syntax', path, line, `YAML syntax error: ${e.message.split('\n')[0]}`, 'fix the YAML syntax (check indentation and quoting)');
+  }
+  // toJS applies maxAliasCount: a "billion laughs" document stops here with a named error.
+  try {
+    doc.toJS({ maxAliasCount: LIMITS.yamlAliases });
+  } catch (e) {
+    throw new InputError('yaml-aliases', path, 0, `YAML aliases expand too far (${e.message.split('\n')[0]}; limit ${LIMITS.yamlAliases})`, 'use fewer aliases; database.yml needs one &default anchor');
+  }
+  const settings = [];
+  let budget = LIMITS.yamlAliases * 20; // nodes visited through aliases
+  const lineOf = (node) => (node?.range ? lc.linePos(node.range[0]).line : 0);
+  const walk = (node, prefix, depth) => {
+    if (depth > 20) throw new InputError('yaml-depth', path, lineOf(node), 'YAML nested deeper than 20 levels', 'flatten the file');
+    if (isAlias(node)) {
+      if (--budget < 0) throw new InputError('yaml-aliases', path, lineOf(node), 'YAML aliases expand too far', 'use fewer aliases');
+      return walk(node.resolve(doc), prefix, depth + 1);
+    }
+    if (isMap(node)) {
+      // Merge keys first, so explicit keys override them (as YAML does).
+      const own = [];
+      for (const pair of node.items) {
+        const merge = isScalar(pair.key) && (typeof pair.key.value === 'symbol' || pair.key.value === '<<');
+        const key = isScalar(pair.key) ? String(pair.key.value) : null;
+        if (merge) {
+          const srcs = isSeq(pair.value) ? pair.value.items : [pair.value];
+          for (const s of srcs) walk(s, prefix, depth + 1);
+        } else if (key !== null) own.push([key, pair.value]);
+      }
+      for (const [key, value] of own) {
+        const p = [...prefix, key];
+        for (let j = settings.length - 1; j >= 0; j--) if (settings[j].name === p.join('.')) settings.splice(j, 1);
+        if (isMap(value) || isAlias(value)) walk(value, p, depth + 1);
+        else if (isScalar(value)) settings.push(scalar(p, value));
+        else if (value === null) settings.push({ name: p.join('.'), path: p, key, value: null, known: true, text: '', line: lineOf(pair) });
+      }
+    }
+  };
+  const scalar = (p, node) => {
+    const raw = node.value;
+    const m = typeof raw === 'string' && /^__erb_(\d+)__$/.exec(raw.trim());
+    const line = lineOf(node);
+    if (m) {
+      const v = values[Number(m[1])];
+      return { name: p.join('.'), path: p, key: p[p.length - 1], value: v.value, known: v.known, env: v.env, text: v.text, line };
+    }
+    if (typeof raw === 'string' && raw.includes('__erb_')) {
+      return { name: p.join('.'), path: p, key: p[p.length - 1], value: null, known: false, text: raw.replace(/__erb_(\d+)__/g, (_, k) => values[k].text), line };
+    }
+    return { name: p.join('.'), path: p, key: p[p.length - 1], value: raw, known: true, text: String(raw), line };
+  };
+  walk(doc.contents, [], 0);
+  return { settings, notes };
+}

@@ -1,0 +1,67 @@
+// One entry point for every reader: {path, text} → a read file with uniform settings
+// [{name, value, text, line, ctx?, args?, env?, conditional?}] plus what the reader could not read.
+import { classify } from './classify.mjs';
+import { readRuby } from './read-ruby.mjs';
+import { readYaml } from './read-yaml.mjs';
+import { readNginx } from './read-nginx.mjs';
+import { readApache, readCaddy } from './read-apache.mjs';
+import { readPgConf, readIni, readSysctl, readEnv } from './read-flat.mjs';
+import { readGemfileLock, readGemfile, readRubyVersion, readToolVersions } from './read-gems.mjs';
+import { inputProblem } from './errors.mjs';
+
+const RUBY_KINDS = new Set(['puma', 'unicorn', 'pitchfork', 'rails-env']);
+
+/** Text of a resolved Ruby value, for comparison: the value when known, else the source text. */
+export function valueText(v) {
+  if (!v) return '';
+  if (v.known) return v.value === null ? (v.env ? `ENV[${v.env}]` : 'nil') : String(v.value);
+  return v.text;
+}
+
+function rubySettings(src) {
+  const r = readRuby(src);
+  const settings = [];
+  for (const c of r.calls) {
+    // Top-level DSL calls only: not calls inside hooks, methods or other blocks (Rails' configure block aside).
+    if (c.inDef || (c.inBlock && c.inBlock !== 'Rails')) continue;
+    settings.push({ name: c.name, args: c.args, value: c.args.map(valueText).join(', '), text: c.text, line: c.line, conditional: c.conditional, block: c.block, env: c.args.find((a) => a.env)?.env });
+  }
+  for (const a of r.attrs) if (!a.inDef) settings.push({ name: a.name, args: [a.value], value: valueText(a.value), text: a.value.text, line: a.line, conditional: a.conditional });
+  return { settings, assigns: r.assigns, notes: r.notes };
+}
+
+const READERS = {
+  puma: rubySettings, unicorn: rubySettings, pitchfork: rubySettings, 'rails-env': rubySettings,
+  'database-yml': (src, path) => readYaml(src, path),
+  nginx: (src, path) => readNginx(src, path),
+  apache: (src, path) => readApache(src, path),
+  caddy: (src, path) => readCaddy(src, path),
+  pgconf: readPgConf,
+  pgbouncer: (src) => readIni(src),
+  mycnf: (src) => readIni(src),
+  systemd: (src) => readIni(src, { caseSensitive: true }),
+  sysctl: readSysctl,
+  env: readEnv,
+  gemfile: readGemfile,
+  'gemfile-lock': readGemfileLock,
+  'ruby-version': readRubyVersion,
+  'tool-versions': readToolVersions,
+};
+
+/**
+ * readFile({path, text, kind?}) → {path, kind, settings, notes, problem?}; kind null = no reader (skipped).
+ * Reader exceptions become a `problem` (named, with file and line) instead of propagating.
+ */
+export function readFile({ path, text, kind }) {
+  const k = kind || classify(path, text);
+  if (!k || !READERS[k]) return { path, kind: null, settings: [], notes: [] };
+  try {
+    const r = READERS[k](text, path);
+    if (RUBY_KINDS.has(k)) for (const s of r.settings) s.value = String(s.value);
+    return { path, kind: k, text, ...r };
+  } catch (e) {
+    return { path, kind: k, settings: [], notes: [], problem: inputProblem(e, path) };
+  }
+}
+
+export { RUBY_KINDS };

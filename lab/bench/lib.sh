@@ -1,0 +1,98 @@
+# Helpers for lab/bench/driver.sh and the experiment scripts in lab/bench/exp/.
+# RB_* variables come from params.env (written by scripts/lib/rebench/runner.mjs).
+
+REPO=$(cd "$BENCH/../.." && pwd)
+WRK_LUA="$REPO/scripts/lib/importers/wrk-report.lua"
+if [ -d /opt/lab ]; then RB_PLACE="lab-$(ruby -e 'print RUBY_VERSION[0, 3]' 2>/dev/null || echo unknown)"; else RB_PLACE=host; fi
+RB_PIDS=()
+
+rb_log() { printf '%s %s\n' "$(date -u +%H:%M:%S)" "$*" >> "$RAW/driver.log"; }
+rb_load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# Exact versions as installed, "name<TAB>version" per line.
+rb_versions() {
+  local v
+  if [ "$RB_PLACE" = host ]; then
+    printf 'Ruby 3.1\t%s\n' "$(ruby3.1 -v 2>/dev/null)"
+    printf 'Ruby 3.1 YJIT enabled with --yjit\t%s\n' "$(ruby3.1 --yjit -e 'print RubyVM::YJIT.enabled?' 2>&1)"
+    printf 'hyperfine\t%s\n' "$(hyperfine --version 2>/dev/null | awk '{print $2}')"
+    return
+  fi
+  printf 'Lab distribution\t%s\n' "$(. /etc/os-release; echo "$PRETTY_NAME")"
+  for r in 3.3 3.4; do
+    command -v "ruby$r" >/dev/null || continue
+    printf 'Ruby %s\t%s\n' "$r" "$("ruby$r" -v)"
+    printf 'Ruby %s YJIT built in\t%s\n' "$r" "$("ruby$r" --yjit -e 'print defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? "yes" : "no (built without YJIT)"' 2>/dev/null)"
+  done
+  for p in nginx apache2 caddy haproxy postgresql-17 pgbouncer mariadb-server sqlite3 libjemalloc2 wrk apache2-utils hyperfine libc6; do
+    v=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) && printf '%s (Debian package)\t%s\n' "$p" "$v"
+  done
+  if [ -f "${RB_APP_SRC:-$REPO/lab/app}/Gemfile.lock" ]; then
+    for g in rails puma pg mysql2 sqlite3 solid_cache solid_queue unicorn pitchfork falcon webrick rackup thruster; do
+      v=$(awk -v g="$g" '$1 == g && $2 ~ /^\(/ { gsub(/[()]/, "", $2); print $2; exit }' "${RB_GEMFILE_LOCK:-$REPO/lab/app/Gemfile.lock}")
+      [ -n "$v" ] && printf '%s (gem)\t%s\n' "$g" "$v"
+    done
+  fi
+  return 0
+}
+
+# Start CMD in DIR in its own process group (setsid), output to RAW/server-NAME.log. Sets RB_LAST_PID (= the
+# process group id) and remembers it, so rb_stop_all stops it on every exit path.
+rb_start() { # NAME DIR CMD…
+  local name=$1 dir=$2; shift 2
+  ( cd "$dir" && exec setsid "$@" ) >> "$RAW/server-$name.log" 2>&1 < /dev/null &
+  RB_LAST_PID=$!
+  RB_PIDS+=("$RB_LAST_PID")
+}
+
+rb_stop() { # PID: TERM the group, wait up to 10 s, then KILL
+  local pid=$1 i
+  kill -TERM -- "-$pid" 2>/dev/null || return 0
+  for i in $(seq 1 100); do kill -0 -- "-$pid" 2>/dev/null || return 0; sleep 0.1; done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  sleep 0.2
+}
+rb_stop_all() { local p; for p in "${RB_PIDS[@]}"; do rb_stop "$p"; done; RB_PIDS=(); }
+
+rb_wait_http() { # URL TIMEOUT_S: until any HTTP answer below 500
+  local url=$1 limit=${2:-60} code i
+  for i in $(seq 1 $((limit * 5))); do
+    code=$(curl -s -o /dev/null -m 2 -w '%{http_code}' "$url" 2>/dev/null)
+    case "$code" in 2*|3*|4*) return 0 ;; esac
+    sleep 0.2
+  done
+  rb_log "no answer from $url after ${limit}s"
+  return 1
+}
+
+# Warm-up: a short unmeasured wrk run (its output is kept with the raw files as *.warmup).
+rb_warmup() { # URL OUT
+  [ "${RB_WARMUP_S:-0}" -gt 0 ] || return 0
+  wrk -t1 -c2 -d"${RB_WARMUP_S}s" "$1" > "$2.warmup" 2>&1 || true
+}
+
+rb_wrk() { # OUT URL CONNECTIONS DURATION_S
+  local out=$1 url=$2 c=$3 d=$4 t=2
+  [ "$c" -lt 2 ] && t=1
+  printf "%s" "$(rb_load)" > "$out.load"
+  wrk -t"$t" -c"$c" -d"${d}s" --timeout 10s --latency -s "$WRK_LUA" "$url" > "$out.txt" 2>&1
+  echo " -> $(rb_load)" >> "$out.load"
+}
+
+rb_ab() { # OUT URL REQUESTS CONCURRENCY
+  printf "%s" "$(rb_load)" > "$1.load"
+  ab -r -s 30 -n "$3" -c "$4" "$2" > "$1.txt" 2>&1
+  echo " -> $(rb_load)" >> "$1.load"
+}
+
+# PSS sampler for a process tree: starts in the background, writes OUT.pss.csv until rb_pss_stop.
+rb_pss_start() { # ROOT_PID OUT
+  ruby "$BENCH/pss.rb" "$1" 0.5 > "$2.pss.csv" 2>> "$RAW/driver.log" &
+  RB_PSS=$!
+}
+rb_pss_stop() { kill "$RB_PSS" 2>/dev/null; wait "$RB_PSS" 2>/dev/null; RB_PSS=; }
+
+rb_skip() { # OUT REASON: this cell cannot run here; the dataset marks it NOT-INSTALLED
+  echo "$2" > "$1.skip"
+  rb_log "skip: $2"
+}

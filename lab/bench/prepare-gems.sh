@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the application servers that the reference app does not bundle (lab/bench/Gemfile: Unicorn,
+# Pitchfork, Falcon, WEBrick, Thruster) for the lab's current Ruby into tmp/rebench-gems/<ruby ABI>/, beside the
+# lab's own gems, which are reused from their read-only place. Needs the network: scripts/rebench runs it with
+# `scripts/lab run --net host`. Cached: reinstalls only when a Gemfile or lock file changes.
+set -euo pipefail
+BENCH=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$BENCH/../.." && pwd)
+abi=$(ruby -e 'print RbConfig::CONFIG["ruby_version"]')
+dir="$REPO/tmp/rebench-gems/$abi"
+stamp=$(cat "$BENCH/Gemfile" "$BENCH/Gemfile.lock" "$REPO/lab/app/Gemfile" "$REPO/lab/app/Gemfile.lock" 2>/dev/null | sha256sum | cut -c1-16)
+if [ -f "$dir/.complete" ] && [ "$(cat "$dir/.complete")" = "$stamp" ]; then
+  echo "rebench: extra server gems for Ruby $abi are current ($dir)"
+  exit 0
+fi
+rm -rf "$dir"
+mkdir -p "$dir"
+export BUNDLE_GEMFILE="$BENCH/Gemfile" GEM_HOME="$dir" GEM_PATH="$dir:${BUNDLE_PATH:-/opt/lab/bundle}/ruby/$abi"
+unset BUNDLE_PATH BUNDLE_FROZEN BUNDLE_DEPLOYMENT
+export BUNDLE_JOBS=2 BUNDLE_RETRY=2
+bundle install --quiet
+bundle exec ruby -e 'puts Gem.loaded_specs.values_at("unicorn", "pitchfork", "falcon", "webrick", "thruster").compact.map { |s| "#{s.name} #{s.version}" }'
+echo "$stamp" > "$dir/.complete"

@@ -1,0 +1,118 @@
+// scripts/rebench: re-run the research's experiments on today's stack in the lab and write one
+// dataset per experiment (plus raw outputs) through the project's importers and validator.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs, UsageError, randomSeed } from '../measure/common.mjs';
+import { validateDataset, formatProblem, DATASET_DIR } from '../dataset-validate.mjs';
+import { chartRenderProblems } from '../importers/render-check.mjs';
+import { EXPERIMENTS, byName } from './experiments/index.mjs';
+import { runExperiment } from './runner.mjs';
+import { writeThenNow } from './thennow.mjs';
+
+export const HELP = `Usage: scripts/rebench EXPERIMENT… [--quick] [--runs N] [--out DIR] [--seed N]
+       scripts/rebench all [options]      every experiment, in the --list order
+       scripts/rebench --list
+
+Runs the research's experiments again on today's software inside the lab (scripts/lab: Debian 13,
+Ruby 3.3/3.4, Rails 8.1, Puma 8, PostgreSQL 17, MariaDB 11.8, nginx, Apache, Caddy) and writes one
+dataset per experiment, with every raw tool output beside it:
+  DIR/_data/datasets/rebench-2026-….json and DIR/raw-output/rebench-2026-…/
+With --out . in a checkout the files land where a pull request needs them.
+
+Method: each configuration runs N times (default 5) in random rounds drawn from --seed (recorded);
+every measurement is preceded by a stated warm-up; the dataset gives the median, the slowest and
+fastest run, and a verdict against a baseline only when a bootstrap 95 % interval of the ratio of
+medians excludes 1 and a Mann-Whitney test agrees (p < 0.05). Machine facts (CPU, cores, RAM,
+virtualisation, kernel, governor, load average before and after) and exact versions are recorded.
+
+Options:
+  --list        list the experiments and what they mirror
+  --quick       tiny sizes and 2 runs, to test the pipeline (minutes, not conclusions)
+  --runs N      runs per configuration (default 5; 2 with --quick)
+  --out DIR     output directory (default ./measurements)
+  --seed N      seed for the run order (default random; recorded in the dataset)
+  --then-and-now  after the experiments (or alone), write rebench-2026-then-now-EXPERIMENT
+                datasets: the research's result beside the 2026 one, each era relative
+                to its own baseline (hardware differs, so never value against value)
+  --tag NAME    append -NAME to every dataset id (e.g. your machine: --tag hetzner-cx22),
+                so that your datasets sit beside the published ones instead of replacing
+                them; datasets from different machines are separate series
+  --author NAME who measured (default: git config user.name)
+  --help        this text
+
+Needs root and the lab (export LAB_DIR to share its cache; scripts/lab build makes it). A run
+that is interrupted writes nothing: datasets are renamed into place only when complete.
+A full run of every experiment takes about 50 minutes on 2 cores.
+`;
+
+const SPEC = {
+  list: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' },
+  runs: { type: 'integer', min: 1, max: 50 }, out: { type: 'string' }, seed: { type: 'integer', min: 0 },
+  author: { type: 'string' }, tag: { type: 'string' }, 'keep-work': { type: 'boolean' }, 'then-and-now': { type: 'boolean' },
+};
+
+export async function main(argv) {
+  // Experiment names and options may come in any order; option values follow their option.
+  const names = [];
+  const optArgs = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    if (argv[i].startsWith('--')) {
+      optArgs.push(argv[i]);
+      const def = SPEC[argv[i].slice(2).split('=')[0]];
+      if (def && def.type !== 'boolean' && !argv[i].includes('=') && i + 1 < argv.length) optArgs.push(argv[(i += 1)]);
+    } else names.push(argv[i]);
+  }
+  const { opts } = parseArgs(optArgs, SPEC);
+  if (opts.help) { process.stdout.write(HELP); return 0; }
+  if (opts.list) {
+    for (const e of EXPERIMENTS) process.stdout.write(`${e.name.padEnd(12)} ${e.title} (mirrors ${e.mirrors}) -> ${e.datasetIds().join(', ')}\n`);
+    return 0;
+  }
+  if (!names.length && !opts['then-and-now']) throw new UsageError('name at least one experiment (or "all"); --list shows them');
+  const chosen = names.includes('all') ? EXPERIMENTS : names.map((n) => {
+    const e = byName(n);
+    if (!e) throw new UsageError(`unknown experiment "${n}"; known: ${EXPERIMENTS.map((x) => x.name).join(', ')}`);
+    return e;
+  });
+  if (opts.author) process.env.SCALING_RAILS_AUTHOR = opts.author;
+  if (opts.tag !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(opts.tag)) throw new UsageError(`--tag must be lower-case letters, digits and single hyphens (e.g. "hetzner-cx22"), got "${opts.tag}"`);
+  if (opts.tag && opts['then-and-now']) throw new UsageError('--then-and-now reads the untagged datasets; run it without --tag');
+  const outDir = path.resolve(opts.out || 'measurements');
+  fs.mkdirSync(outDir, { recursive: true });
+  const seed = opts.seed ?? randomSeed();
+  const log = (line) => process.stderr.write(`${line}\n`);
+  let problems = 0;
+  const t0 = Date.now();
+  for (const exp of chosen) {
+    const t1 = Date.now();
+    log(`rebench: ${exp.name}: ${exp.title} (seed ${seed})`);
+    const files = await runExperiment(exp, { quick: opts.quick, runs: opts.runs, outDir, seed, log, keepWork: opts['keep-work'], tag: opts.tag });
+    for (const file of files) {
+      const found = await validate(file);
+      problems += found.length;
+      for (const p of found) log(formatProblem(p, `${outDir}/`));
+      process.stdout.write(`${path.relative(process.cwd(), file) || file}\n`);
+    }
+    log(`rebench: ${exp.name}: done in ${Math.round((Date.now() - t1) / 1000)} s`);
+  }
+  if (opts['then-and-now']) {
+    for (const file of writeThenNow(outDir, log)) {
+      const found = await validate(file);
+      problems += found.length;
+      for (const p of found) log(formatProblem(p, `${outDir}/`));
+      process.stdout.write(`${path.relative(process.cwd(), file) || file}\n`);
+    }
+  }
+  log(`rebench: all done in ${Math.round((Date.now() - t0) / 1000)} s`);
+  return problems ? 1 : 0;
+}
+
+/** The project's validator plus the chart render check; ids of the repository's datasets count as known. */
+export async function validate(file) {
+  const ids = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)) : []);
+  const knownIds = new Set([...ids(DATASET_DIR), ...ids(path.dirname(file))]);
+  const text = fs.readFileSync(file, 'utf8');
+  const problems = validateDataset({ file, text, knownIds });
+  if (!problems.length) problems.push(...await chartRenderProblems(file, text));
+  return problems;
+}

@@ -1,0 +1,195 @@
+// Builds a rebench dataset: one row per configuration (cell × measurement) with the median of
+// its runs, the spread (min, max), and the comparison against a stated baseline with its verdict.
+import os from 'node:os';
+import { author as gitAuthor } from '../measure/common.mjs';
+import { spread, compare, median, METHOD_TEXT } from './stats.mjs';
+import { hardwareText } from './machine.mjs';
+
+export const YEAR = 2026;
+const r = (v, d) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10 ** d) / 10 ** d);
+
+const PRIMARY = {
+  rps: { label: 'Requests per second', unit: 'req/s', higherIsBetter: true, decimals: 1 },
+  time_s: { label: 'Time', unit: 's', higherIsBetter: false, decimals: 3 },
+  cpu_s: { label: 'CPU time (user + system)', unit: 's', higherIsBetter: false, decimals: 3 },
+  p50_ms: { label: 'Median latency', unit: 'ms', higherIsBetter: false, decimals: 2 },
+};
+
+/**
+ * spec: {
+ *   labels: [{ key, label, of(cell, measurement) }],   columns naming the configuration
+ *   primary: 'rps' | 'time_s' | 'p50_ms',
+ *   latency: bool (p50/p99 columns), memory: bool (PSS columns),
+ *   baseline(cell, measurement) → { cell, measurement } | null, baselineLabel(cell, m) → text
+ * }
+ */
+export function summaryRows(ctx, spec) {
+  const P = PRIMARY[spec.primary];
+  const groups = new Map();
+  for (const res of ctx.results) {
+    const key = `${res.cell.id}\u0000${res.measurement.id}`;
+    if (!groups.has(key)) groups.set(key, { cell: res.cell, measurement: res.measurement, results: [] });
+    groups.get(key).results.push(res);
+  }
+  // Rows in the experiment's own order (cells, then measurements), not in the random run order.
+  const pos = (g) => ctx.cells.findIndex((c) => c.id === g.cell.id) * 100 + g.cell.measurements.findIndex((m) => m.id === g.measurement.id);
+  const ordered = [...groups.values()].sort((a, b) => pos(a) - pos(b));
+  const markers = new Set();
+  const columns = [
+    ...spec.labels.map((l) => ({ key: l.key, label: l.label, type: 'string' })),
+    { key: 'runs_ok', label: 'Runs measured', type: 'integer', unit: 'count', description: 'Runs that produced a reading, out of the runs per configuration in the method.' },
+    { key: `${spec.primary}_median`, label: `${P.label} (median)`, type: 'number', unit: P.unit, decimals: P.decimals, description: 'Median over the runs.' },
+    { key: `${spec.primary}_min`, label: `${P.label} (min)`, type: 'number', unit: P.unit, decimals: P.decimals },
+    { key: `${spec.primary}_max`, label: `${P.label} (max)`, type: 'number', unit: P.unit, decimals: P.decimals },
+    ...(spec.latency ? [
+      { key: 'p50_ms', label: 'p50 latency (median of runs)', type: 'number', unit: 'ms', decimals: 2 },
+      { key: 'p99_ms', label: 'p99 latency (median of runs)', type: 'number', unit: 'ms', decimals: 2 },
+      { key: 'failed_requests', label: 'Failed requests (all runs)', type: 'integer', unit: 'requests', description: 'Socket errors, timeouts, non-2xx/3xx responses (wrk) or failed and non-2xx requests (ab), summed over the runs.' },
+    ] : []),
+    ...(spec.memory ? [
+      { key: 'pss_total_mib', label: 'PSS, whole server (median of run peaks)', type: 'number', unit: 'MiB', decimals: 1, description: 'Proportional set size of the server process tree at its highest sample during the run (smaps_rollup, every 0.5 s).' },
+      { key: 'processes', label: 'Processes', type: 'integer', unit: 'processes' },
+      { key: 'pss_per_process_mib', label: 'PSS per process', type: 'number', unit: 'MiB', decimals: 1, description: 'Whole-tree PSS divided by the number of processes.' },
+    ] : []),
+    { key: 'baseline', label: 'Compared with', type: 'string' },
+    { key: 'ratio', label: 'Ratio of medians', type: 'number', unit: 'ratio', decimals: 3, description: 'This configuration\'s median divided by the baseline\'s.' },
+    { key: 'ci_low', label: '95% CI low', type: 'number', unit: 'ratio', decimals: 3, description: 'Percentile bootstrap interval of the ratio of medians.' },
+    { key: 'ci_high', label: '95% CI high', type: 'number', unit: 'ratio', decimals: 3 },
+    { key: 'p_value', label: 'Mann-Whitney p', type: 'number', unit: 'ratio', decimals: 4 },
+    { key: 'verdict', label: 'Verdict', type: 'string', description: METHOD_TEXT },
+  ];
+  const values = (g, k) => g.results.filter((x) => !x.metrics.error).map((x) => x.metrics[k]);
+  const rows = [];
+  const records = [];
+  for (const g of ordered) {
+    const ok = g.results.filter((x) => !x.metrics.error);
+    const failMarker = g.results.some((x) => x.metrics.skipped) ? 'NOT-INSTALLED' : 'FAILED';
+    const s = spread(values(g, spec.primary));
+    const mem = g.results.filter((x) => x.memory).map((x) => x.memory);
+    const base = spec.baseline(g.cell, g.measurement);
+    const baseGroup = base && groups.get(`${base.cell}\u0000${base.measurement}`);
+    const isBase = baseGroup === g;
+    const cmp = baseGroup && !isBase ? compare(values(baseGroup, spec.primary), values(g, spec.primary), { higherIsBetter: P.higherIsBetter, seed: ctx.seed }) : null;
+    const num = (v, d) => {
+      if (ok.length) return r(v, d);
+      markers.add(failMarker);
+      return failMarker;
+    };
+    const row = [
+      ...spec.labels.map((l) => l.of(g.cell, g.measurement)),
+      ok.length,
+      num(s.median, P.decimals), num(s.min, P.decimals), num(s.max, P.decimals),
+      ...(spec.latency ? [num(median(values(g, 'p50_ms')), 2), num(median(values(g, 'p99_ms')), 2), g.results.reduce((t, x) => t + (x.metrics.errors || 0), 0)] : []),
+      ...(spec.memory ? [
+        mem.length ? r(median(mem.map((m) => m.peak_total_mib)), 1) : null,
+        mem.length ? Math.round(median(mem.map((m) => m.processes))) : null,
+        mem.length ? r(median(mem.map((m) => m.per_process_mib)), 1) : null,
+      ] : []),
+      baseGroup ? (isBase ? 'baseline' : spec.baselineLabel(baseGroup.cell, baseGroup.measurement)) : 'none',
+      cmp ? r(cmp.ratio, 3) : isBase ? 1 : null,
+      cmp ? r(cmp.ci_low, 3) : null,
+      cmp ? r(cmp.ci_high, 3) : null,
+      cmp ? r(cmp.p, 4) : null,
+      cmp ? cmp.verdict : isBase ? 'baseline' : 'not compared',
+    ];
+    rows.push(row);
+    records.push({ group: g, row, cmp, spread: s });
+  }
+  return { columns, rows, markers: [...markers].sort(), records };
+}
+
+export function failuresOf(markers) {
+  return {
+    markers,
+    meaning: 'FAILED: no run of this configuration produced a reading (the server did not start or the load tool could not connect; driver.log in the raw output says why). ' +
+      'NOT-INSTALLED: the software is not available in the lab on this machine, so the configuration was not run. Individual failed requests are counted in failed_requests, not hidden.',
+  };
+}
+
+export function softwareOf(ctx, places) {
+  const seen = new Set();
+  const out = [];
+  for (const place of places) {
+    for (const s of ctx.versions[place] || []) {
+      const name = `${s.name}${places.length > 1 ? ` (${place})` : ''}`;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      out.push({ name, version: s.version });
+    }
+  }
+  out.push({ name: 'Host kernel', version: ctx.machine.kernel });
+  out.push({ name: 'Host distribution', version: ctx.machine.distribution });
+  out.push({ name: 'Node.js (scripts/rebench)', version: ctx.machine.node.replace(/^v/, '') });
+  return out;
+}
+
+export function methodOf(ctx, { tool, description, concurrency = null, duration = null, requests = null, warmup }) {
+  return {
+    tool,
+    description: `${description} ${ctx.runs} runs per configuration; ${METHOD_TEXT}${ctx.quick ? ' This is a --quick run: tiny sizes, for testing the pipeline, not for conclusions.' : ''}`,
+    requests,
+    concurrency,
+    duration_s: duration,
+    runs: ctx.runs,
+    aggregation: 'median',
+    warmup,
+    order: `random: ${ctx.runs} rounds, each configuration once per round in an order drawn from the seed; order in raw-output provenance.json`,
+    seed: ctx.seed,
+  };
+}
+
+export function base(ctx, { id, title, topic, summary, measured, software, method, columns, rows, markers, caveats = [], related = [], charts = [] }) {
+  const who = process.env.SCALING_RAILS_AUTHOR || gitAuthor();
+  return {
+    $schema: '../../schemas/dataset-1.schema.json',
+    format: 'scaling-rails/dataset@1',
+    id,
+    title: ctx.quick ? `${title} (quick run)` : title,
+    topic,
+    year: YEAR,
+    summary,
+    source: {
+      document: 'Scaling Rails re-measurement with scripts/rebench',
+      author: who,
+      location: `raw-output/${id}/ (runs.csv lists every run, its order and its raw file; provenance.json the machine, versions and commands)`,
+      raw_output: `raw-output/${id}/`,
+    },
+    measured,
+    hardware: hardwareText(ctx.machine, ctx.load),
+    software,
+    method,
+    columns,
+    rows,
+    failures: failuresOf(markers),
+    errata: [],
+    caveats: [
+      `Measured ${ctx.started.toISOString().slice(0, 16).replace('T', ' ')}–${ctx.finished.toISOString().slice(11, 16)} UTC on a ${ctx.machine.logical_cpus}-core machine that other programs were using at the same time (load average ${ctx.load.before[0]} before, ${ctx.load.after[0]} after); the spread columns show how much that moved the results.`,
+      'Absolute numbers belong to this machine only; compare configurations within this dataset, and read a difference only where the verdict column says better or worse.',
+      ...caveats,
+    ],
+    attribution: `Measured by ${who} with scripts/rebench (Scaling Rails), ${YEAR}.`,
+    license: 'CC-BY-4.0',
+    ...(related.length ? { related } : {}),
+    charts,
+  };
+}
+
+/** Bar of the median with a min–max rule per row; text marks rows that failed. */
+export function medianChart({ id, title, caption, alt, yField, yTitle, key, xTitle, offsetField, columns, hasFailures }) {
+  // Grouped bars: one band per configuration, one bar per page (or load) inside it.
+  const enc = { y: { field: yField, type: 'nominal', sort: null, title: yTitle, axis: { labelLimit: 200 } }, ...(offsetField ? { yOffset: { field: offsetField, type: 'nominal', sort: null } } : {}) };
+  const layers = [
+    { mark: { type: 'bar' }, encoding: { ...enc, x: { field: `${key}_median`, type: 'quantitative', title: xTitle }, ...(offsetField ? { color: { field: offsetField, type: 'nominal', sort: null, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 } } } : {}) } },
+    { mark: { type: 'rule' }, encoding: { ...enc, x: { field: `${key}_min`, type: 'quantitative' }, x2: { field: `${key}_max` } } },
+  ];
+  if (hasFailures) {
+    layers.push({
+      transform: [{ calculate: `datum.${key}_median_failure || datum.${key}_min_failure || datum.${key}_max_failure`, as: 'failure' }, { filter: 'datum.failure' }],
+      mark: { type: 'text', align: 'left', baseline: 'middle', dx: 4 },
+      encoding: { ...enc, x: { value: 0 }, text: { field: 'failure' } },
+    });
+  }
+  return { id, title, caption, alt, columns, spec: { width: 420, height: { step: offsetField ? 14 : 22 }, layer: layers } };
+}
+
+export const hostCores = () => os.cpus().length;

@@ -1,0 +1,99 @@
+// Experiment 2: application servers (thesis Tables 5.15–5.18) on the reference Rails 8.1 app.
+import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
+import { verdictSentence, dbName } from './common.mjs';
+
+export const PAGES = [
+  { id: 'api', label: 'API (small JSON)' },
+  { id: 'regular', label: 'Regular page' },
+  { id: 'heavy', label: 'Heavy page (many records)' },
+];
+const SERVERS = [
+  { id: 'puma-single', label: 'Puma 8, single process' },
+  { id: 'puma-cluster', label: 'Puma 8, clustered' },
+  { id: 'unicorn', label: 'Unicorn' },
+  { id: 'pitchfork', label: 'Pitchfork' },
+  { id: 'falcon', label: 'Falcon' },
+  { id: 'webrick', label: 'WEBrick (floor)' },
+  { id: 'passenger', label: 'Passenger' },
+];
+
+export default {
+  name: 'appservers',
+  title: 'Application servers: Puma, Unicorn, Pitchfork, Falcon, WEBrick',
+  mirrors: 'thesis Tables 5.15–5.18',
+  full: { servers: SERVERS.map((s) => s.id), params: { RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 10, RB_DURATION_S: 3, RB_WARMUP_S: 1 }, timeoutPerCellS: 150, setupS: 240, prepareGems: true },
+  quick: { servers: ['puma-single', 'puma-cluster'], params: { RB_DB: 'sqlite', RB_WORKERS: 2, RB_THREADS: 3, RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 120, setupS: 240 },
+  cells(size) {
+    return SERVERS.filter((s) => size.servers.includes(s.id)).map((s) => ({ ...s, measurements: PAGES.map((p) => ({ id: p.id, tool: 'wrk', memory: true })) }));
+  },
+  datasetIds: () => ['rebench-2026-app-servers'],
+  datasets(ctx) {
+    const p = ctx.params;
+    const spec = {
+      labels: [
+        { key: 'server', label: 'Server', of: (c) => c.label },
+        { key: 'page', label: 'Page', of: (c, m) => PAGES.find((x) => x.id === m.id).label },
+      ],
+      primary: 'rps', latency: true, memory: true,
+      baseline: (c, m) => ({ cell: 'puma-cluster', measurement: m.id }),
+      baselineLabel: (c) => `${c.label}, same page`,
+    };
+    const { columns, rows, markers, records } = summaryRows(ctx, spec);
+    const id = 'rebench-2026-app-servers';
+    return [base(ctx, {
+      id,
+      title: 'Application servers in 2026: the same Rails 8.1 app under six servers',
+      topic: 'app-server',
+      summary: verdictSentence(records, spec, 'requests per second', (r) => `${r.group.cell.label} on the ${r.group.measurement.id} page`),
+      measured: `Requests per second, median and 99th-percentile latency, failed requests and the proportional set size (PSS) of the server's whole process tree for the lab's reference Rails 8.1 app on ${dbName(p)}, under each server with ${p.RB_WORKERS} processes where it forks (Puma clustered: ${p.RB_WORKERS} workers × ${p.RB_THREADS} threads; single: 1 × ${p.RB_THREADS}), ${p.RB_CONNECTIONS} wrk connections for ${p.RB_DURATION_S} s per page.`,
+      software: softwareOf(ctx, ['lab-3.3']),
+      method: methodOf(ctx, {
+        tool: 'rebench',
+        description: `Every run boots the server fresh (Puma with no config file, puma -C -; Unicorn and Pitchfork with ${p.RB_WORKERS} workers and preload where the server offers it; Falcon --count ${p.RB_WORKERS}; WEBrick through rackup), waits for /up, then measures the three pages in a random order with wrk -c ${p.RB_CONNECTIONS} while a sampler reads /proc/PID/smaps_rollup of every process in the server's tree every 0.5 s.`,
+        concurrency: p.RB_CONNECTIONS,
+        duration: p.RB_DURATION_S,
+        warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk (2 connections) on each page right before it is measured, not recorded` : 'none (quick run)',
+      }),
+      columns, rows, markers,
+      caveats: [
+        'The database server, the app server and wrk share the same two cores, as in a one-machine deployment; the pages spend part of their time waiting for PostgreSQL.',
+        'PSS divides pages shared between forked workers among them, so the whole-tree PSS is the memory the server really holds; RSS summed over workers would count shared pages several times.',
+      ],
+      related: ['thesis-thin-vs-unicorn', 'thesis-passenger-apache-vs-nginx', 'thesis-webserver-memory-workers'],
+      charts: [
+        medianChart({
+          id: 'rps', title: 'Requests per second by server and page',
+          caption: 'Bars: median of the runs; lines: slowest to fastest run. Read a difference only where the verdict column says better or worse.',
+          alt: alt(records, 'requests per second'),
+          yField: 'server', offsetField: 'page', yTitle: 'Server', key: 'rps', xTitle: 'Requests per second (median)',
+          columns: ['server', 'page', 'rps_median', 'rps_min', 'rps_max', 'p99_ms', 'verdict'], hasFailures: markers.length > 0,
+        }),
+        ...(records.some((r) => r.group.results.some((x) => x.memory && x.memory.series.length)) ? [memoryChart(records)] : []),
+      ],
+    })];
+  },
+};
+
+export function alt(records, what) {
+  return records.map((r) => `${r.row[0]}, ${r.row[1]}: ${typeof r.row[3] === 'number' ? `${Math.round(r.row[3])} ${what}` : r.row[3]}`).join('; ') + '.';
+}
+
+function memoryChart(records) {
+  const measured = records.filter((r) => r.group.results.some((x) => x.memory));
+  return {
+    id: 'memory', title: 'Memory of the whole server (PSS) by server',
+    caption: 'Highest whole-tree PSS during the run, median of the runs; the heavy page needs the most.',
+    alt: `PSS of the server process tree: ${measured.map((r) => `${r.row[0]} on ${r.row[1]}`).join(', ') || 'not measured'}; values in the table.`,
+    columns: ['server', 'page', 'pss_total_mib', 'processes', 'pss_per_process_mib'],
+    spec: {
+      width: 480, height: { step: 22 },
+      transform: [{ filter: 'isValid(datum.pss_total_mib)' }, { calculate: "datum.server + ' · ' + datum.page", as: 'configuration' }],
+      mark: { type: 'bar' },
+      encoding: {
+        y: { field: 'configuration', type: 'nominal', sort: null, title: 'Server and page' },
+        x: { field: 'pss_total_mib', type: 'quantitative', title: 'PSS of the whole server (MiB)' },
+        color: { field: 'page', type: 'nominal' },
+      },
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// Wording shared by the experiments: a summary sentence computed from the rows, never typed in.
+const fmt = (v) => (v >= 100 ? String(Math.round(v)) : String(Math.round(v * 100) / 100));
+
+/** "X had the highest … (median N); of K comparisons with their baseline, a better, b worse, c within noise." */
+export function verdictSentence(records, spec, what, nameOf) {
+  const col = spec.labels.length + 1;
+  const measured = records.filter((r) => typeof r.row[col] === 'number');
+  if (!measured.length) return `No configuration produced a reading of ${what}; see the raw output for why.`;
+  const higher = spec.primary === 'rps';
+  const best = measured.reduce((a, b) => ((higher ? b.row[col] > a.row[col] : b.row[col] < a.row[col]) ? b : a));
+  const counts = { better: 0, worse: 0, 'within noise': 0, 'too few runs': 0 };
+  for (const r of records) if (r.cmp && r.cmp.verdict in counts) counts[r.cmp.verdict] += 1;
+  const n = Object.values(counts).reduce((a, b) => a + b, 0);
+  const unit = { rps: 'req/s', cpu_s: 's', time_s: 's', p50_ms: 'ms' }[spec.primary];
+  const parts = [`${nameOf(best)} had the ${higher ? 'highest' : 'lowest'} median ${what} (${fmt(best.row[col])} ${unit})`];
+  if (n) parts.push(`of ${n} comparisons with a baseline, ${counts.better} came out better, ${counts.worse} worse and ${counts['within noise']} within the noise${counts['too few runs'] ? `; ${counts['too few runs']} had too few runs for a verdict` : ''}`);
+  return `${parts.join('; ')}.`;
+}
+
+/** The database the app ran on in this run (quick runs use SQLite to skip starting a server). */
+export function dbName(params) {
+  return { postgresql: 'PostgreSQL 17', mariadb: 'MariaDB 11.8', sqlite: 'SQLite' }[params.RB_DB || 'postgresql'];
+}

@@ -1,0 +1,12 @@
+// The experiments scripts/rebench knows, in the order --list prints them and a full run executes them.
+import staticFiles from './static.mjs';
+import appservers from './appservers.mjs';
+import proxies from './proxies.mjs';
+import interpreters from './interpreters.mjs';
+import allocators from './allocators.mjs';
+import gc from './gc.mjs';
+import patterns from './patterns.mjs';
+import concurrency from './concurrency.mjs';
+
+export const EXPERIMENTS = [staticFiles, appservers, proxies, interpreters, allocators, gc, patterns, concurrency];
+export const byName = (name) => EXPERIMENTS.find((e) => e.name === name);

@@ -1,0 +1,316 @@
+// Runs one experiment: draws the seeded random run order, executes it in the lab (or on the
+// host, for the host's own Ruby), reads every raw output back through the project's importers,
+// and writes the dataset(s) atomically. Experiments only describe cells and how to read them;
+// everything about order, staging, provenance and statistics lives here.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { REPO_ROOT, makeRng, shuffle, randomSeed, trackGroup, untrackGroup, stopGroup, onInterrupt } from '../measure/common.mjs';
+
+const children = new Set();
+import { parse as parseWrk } from '../importers/wrk.mjs';
+import { parse as parseAb } from '../importers/ab.mjs';
+import { parse as parseHyperfine } from '../importers/hyperfine.mjs';
+import { machineFacts, loadAverage } from './machine.mjs';
+import { stageRaw, discardStage, commitDataset } from './output.mjs';
+
+export const WORK_ROOT = path.join(REPO_ROOT, 'tmp', 'rebench-work');
+const DRIVER = 'lab/bench/driver.sh';
+
+/**
+ * The run order: `runs` rounds; in each round every cell once, shuffled, then grouped by where it
+ * runs (host or a lab Ruby) so that one round costs one invocation per place, with the places in a
+ * shuffled order as well. Measurements inside a cell (pages, routes) get their own shuffled order.
+ */
+export function drawPlan(cells, runs, seed) {
+  const rng = makeRng(seed);
+  const plan = [];
+  for (let round = 1; round <= runs; round += 1) {
+    const order = shuffle(cells, rng);
+    const places = shuffle([...new Set(order.map(placeOf))], rng);
+    for (const place of places) {
+      for (const cell of order.filter((c) => placeOf(c) === place)) {
+        plan.push({ idx: plan.length + 1, cell: cell.id, run: round, place, measurements: shuffle(cell.measurements.map((m) => m.id), rng) });
+      }
+    }
+  }
+  return plan;
+}
+
+export function placeOf(cell) {
+  // REBENCH_ON_HOST=1 (development only) runs lab cells on this machine's own packages.
+  return cell.host || process.env.REBENCH_ON_HOST === '1' ? 'host' : `lab:${cell.ruby || '3.3'}`;
+}
+
+/** Consecutive plan entries with the same place run in one invocation. */
+export function batches(plan) {
+  const out = [];
+  for (const entry of plan) {
+    const last = out[out.length - 1];
+    if (last && last.place === entry.place) last.entries.push(entry);
+    else out.push({ place: entry.place, entries: [entry] });
+  }
+  return out;
+}
+
+function shellQuote(v) {
+  return `'${String(v).replace(/'/g, "'\\''")}'`;
+}
+
+function runCommand(cmd, args, { timeoutMs, logFile }) {
+  return new Promise((resolve) => {
+    const log = fs.openSync(logFile, 'a');
+    const child = spawn(cmd, args, { cwd: REPO_ROOT, detached: true, stdio: ['ignore', log, log], env: { ...process.env, LAB_DIR: process.env.LAB_DIR || path.join(REPO_ROOT, '.lab') } });
+    trackGroup(child.pid);
+    children.add(child.pid);
+    const timer = setTimeout(() => { stopGroup(child.pid, 5000); }, timeoutMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      untrackGroup(child.pid);
+      children.delete(child.pid);
+      fs.closeSync(log);
+      resolve({ code, signal });
+    });
+  });
+}
+
+/** Parse one raw output file with the importer for its tool; returns metrics or { error }. */
+export function readMeasurement(tool, file) {
+  if (!fs.existsSync(file)) return { error: 'no output (the run did not reach this measurement)' };
+  const text = fs.readFileSync(file, 'utf8');
+  try {
+    if (tool === 'wrk') {
+      const r = parseWrk(text);
+      if (r.error) return { error: r.error };
+      const l = r.lua;
+      const errors = r.socket.connect + r.socket.read + r.socket.write + r.socket.timeout + r.non2xx;
+      return {
+        rps: r.rps ?? (l ? l.requests / (l.duration_us / 1e6) : null),
+        p50_ms: l ? l.latency_us.percentiles['50'] / 1000 : r.percentiles['50'] ?? null,
+        p99_ms: l ? l.latency_us.percentiles['99'] / 1000 : r.percentiles['99'] ?? null,
+        requests: r.requests,
+        errors,
+      };
+    }
+    if (tool === 'ab') {
+      const r = parseAb(text);
+      if (r.error) return { error: r.error };
+      return {
+        rps: r.rps === null ? null : Number(r.rps),
+        p50_ms: r.percentiles['50'] ?? null,
+        p99_ms: r.percentiles['99'] ?? null,
+        requests: r.complete,
+        errors: (r.failed || 0) + (r.non2xx || 0),
+      };
+    }
+    if (tool === 'hyperfine') {
+      const [r] = parseHyperfine(text);
+      const bad = r.exitCodes.filter((c) => c !== 0).length;
+      if (bad) return { error: `the command exited non-zero in ${bad} run(s)` };
+      return { time_s: r.stats.median ?? r.stats.mean, cpu_s: r.stats.user !== null && r.stats.system !== null ? r.stats.user + r.stats.system : null, errors: 0 };
+    }
+  } catch (err) {
+    return { error: `unreadable ${tool} output: ${err.message}` };
+  }
+  throw new Error(`no reader for tool ${tool}`);
+}
+
+/** Peak PSS of a process tree from the driver's sampler CSV (t_s,pid,ppid,comm,rss_kib,pss_kib). */
+export function readMemory(file) {
+  if (!fs.existsSync(file)) return null;
+  const lines = fs.readFileSync(file, 'utf8').trim().split('\n').slice(1).filter(Boolean);
+  const byT = new Map();
+  for (const line of lines) {
+    const [t, pid, , comm, , pss] = line.split(',');
+    if (!byT.has(t)) byT.set(t, []);
+    byT.get(t).push({ pid, comm, pss: Number(pss) });
+  }
+  if (!byT.size) return null;
+  let peak = null;
+  const series = [];
+  for (const [t, procs] of byT) {
+    const total = procs.reduce((s, p) => s + p.pss, 0);
+    series.push({ t: Number(t), total_kib: total, processes: procs.length });
+    if (!peak || total > peak.total_kib) peak = { total_kib: total, processes: procs.length, max_kib: Math.max(...procs.map((p) => p.pss)) };
+  }
+  return { peak_total_mib: peak.total_kib / 1024, processes: peak.processes, per_process_mib: peak.total_kib / 1024 / peak.processes, largest_process_mib: peak.max_kib / 1024, series };
+}
+
+export const rawName = (entry, measurement) => `${String(entry.idx).padStart(3, '0')}-${entry.cell}-r${entry.run}${measurement ? `-${measurement}` : ''}`;
+
+/**
+ * Run an experiment. Returns the paths of the datasets written.
+ * opts: { quick, runs, outDir, seed, log(line), labBin, beforeCommit }
+ */
+export async function runExperiment(exp, opts) {
+  const quick = Boolean(opts.quick);
+  const size = quick ? exp.quick : exp.full;
+  const cells = exp.cells(size);
+  const runs = opts.runs ?? (quick ? 2 : 5);
+  const seed = opts.seed ?? randomSeed();
+  const plan = drawPlan(cells, runs, seed);
+  const runId = `${exp.name}-${process.pid}-${Date.now()}`;
+  const work = path.join(WORK_ROOT, runId);
+  const raw = path.join(work, 'raw');
+  fs.mkdirSync(raw, { recursive: true });
+  const log = opts.log || (() => {});
+  const outDir = path.resolve(opts.outDir);
+  // --tag NAME: a contributor's datasets sit beside the published ones (…-NAME) instead of replacing them.
+  const tagged = (id) => (opts.tag ? `${id}-${opts.tag}` : id);
+  const ids = exp.datasetIds().map(tagged);
+  const stages = Object.fromEntries(ids.map((id) => [id, stageRaw(outDir, id)]));
+  let interrupted = false;
+  const cleanup = () => {
+    for (const d of Object.values(stages)) discardStage(d);
+    fs.rmSync(work, { recursive: true, force: true });
+  };
+  onInterrupt((sig) => {
+    interrupted = true;
+    log(`rebench: ${sig}: stopping ${exp.name}; no dataset is written`);
+    // TERM first, so that scripts/lab can stop its servers and undo its mounts.
+    Promise.all([...children].map((pid) => stopGroup(pid, 15000))).finally(() => {
+      cleanup();
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    });
+  });
+  try {
+    const params = { ...size.params, RB_QUICK: quick ? 1 : 0 };
+    fs.writeFileSync(path.join(work, 'params.env'), Object.entries(params).map(([k, v]) => `${k}=${shellQuote(v)}\n`).join(''));
+    const machine = machineFacts(outDir);
+    const loadBefore = loadAverage();
+    const started = new Date();
+    const invocations = [];
+    // Extra application servers (lab/bench/Gemfile) are installed once per machine, with the network.
+    if (size.prepareGems && process.env.REBENCH_ON_HOST !== '1') {
+      log(`rebench: ${exp.name}: installing or checking the extra server gems (lab/bench/prepare-gems.sh, network on)`);
+      const cmd = opts.labBin || path.join(REPO_ROOT, 'scripts/lab');
+      const args = ['run', '--net', 'host', '--timeout', '900', '--', 'bash', '/repo/lab/bench/prepare-gems.sh'];
+      const res = await runCommand(cmd, args, { timeoutMs: 930000, logFile: path.join(raw, 'prepare-gems.log') });
+      invocations.push({ place: 'lab:3.3 (network on)', command: [cmd, ...args].map((a) => a.replace(REPO_ROOT, '<repo>')).join(' '), exit: res.code, signal: res.signal });
+      if (res.code !== 0) log(`rebench: ${exp.name}: extra gems could not be installed (prepare-gems.log); those servers are marked NOT-INSTALLED`);
+    }
+    const bs = batches(plan);
+    for (const [i, batch] of bs.entries()) {
+      if (interrupted) break;
+      const planFile = path.join(work, `plan-${i + 1}.tsv`);
+      fs.writeFileSync(planFile, batch.entries.map((e) => [e.idx, e.cell, e.run, e.measurements.join(',') || '-', rawName(e)].join('\t')).join('\n') + '\n');
+      const rel = (p) => path.relative(REPO_ROOT, p);
+      let cmd;
+      let args;
+      const timeoutS = Math.ceil(size.timeoutPerCellS * batch.entries.length + (size.setupS || 60));
+      if (batch.place === 'host') {
+        cmd = 'bash';
+        args = [path.join(REPO_ROOT, DRIVER), exp.name, work, planFile];
+      } else {
+        const ruby = batch.place.split(':')[1];
+        cmd = opts.labBin || path.join(REPO_ROOT, 'scripts/lab');
+        args = ['run', '--ruby', ruby, '--timeout', String(timeoutS), '--', 'bash', `/repo/${DRIVER}`, exp.name, `/repo/${rel(work)}`, `/repo/${rel(planFile)}`];
+      }
+      log(`rebench: ${exp.name}: batch ${i + 1}/${bs.length} (${batch.place}, ${batch.entries.length} cell run(s))`);
+      const t0 = Date.now();
+      const res = await runCommand(cmd, args, { timeoutMs: (timeoutS + 30) * 1000, logFile: path.join(raw, 'driver.log') });
+      invocations.push({ place: batch.place, command: [cmd, ...args].map((a) => a.replace(REPO_ROOT, '<repo>')).join(' '), exit: res.code, signal: res.signal, seconds: Math.round((Date.now() - t0) / 100) / 10 });
+      if (res.code !== 0) log(`rebench: ${exp.name}: batch ${i + 1} exited with ${res.code ?? res.signal}; see driver.log (its cells are recorded as failed)`);
+    }
+    if (interrupted) return [];
+    const loadAfter = loadAverage();
+    const finished = new Date();
+    // Read every measurement back.
+    const results = [];
+    for (const entry of plan) {
+      const cell = cells.find((c) => c.id === entry.cell);
+      const skipFile = path.join(raw, `${rawName(entry)}.skip`);
+      const skipped = fs.existsSync(skipFile) ? fs.readFileSync(skipFile, 'utf8').trim() : null;
+      const failFile = path.join(raw, `${rawName(entry)}.failed`);
+      const failed = fs.existsSync(failFile) ? fs.readFileSync(failFile, 'utf8').trim() : null;
+      for (const m of cell.measurements) {
+        const base = rawName(entry, m.id);
+        const file = path.join(raw, `${base}.${m.ext || 'txt'}`);
+        const statusFile = path.join(raw, `${base}.status`);
+        const status = fs.existsSync(statusFile) ? fs.readFileSync(statusFile, 'utf8').trim() : null;
+        const badStatus = status && !/^2/.test(status) ? { error: `the page answered HTTP ${status || 'nothing'} before the measurement, so it was not measured` } : null;
+        const metrics = skipped ? { error: skipped, skipped: true } : failed ? { error: failed } : badStatus || readMeasurement(m.tool, file);
+        const memory = m.memory ? readMemory(path.join(raw, `${base}.pss.csv`)) : null;
+        const loadFile = path.join(raw, `${base}.load`);
+        const load = fs.existsSync(loadFile) ? fs.readFileSync(loadFile, 'utf8').trim() : null;
+        results.push({ entry, cell, measurement: m, metrics, memory, load, file: fs.existsSync(file) ? path.basename(file) : null });
+      }
+    }
+    const context = {
+      exp, quick, runs, seed, plan, cells, results, machine, started, finished,
+      load: { before: loadBefore, after: loadAfter }, invocations, params, raw,
+      versions: readVersions(raw),
+    };
+    const datasets = exp.datasets(context).map((ds) => (opts.tag ? retag(ds, tagged) : ds));
+    // Raw outputs: everything the driver wrote, into every dataset's raw directory.
+    const written = [];
+    for (const ds of datasets) {
+      const stage = stages[ds.id];
+      if (!stage) throw new Error(`experiment ${exp.name} produced dataset ${ds.id}, which it did not declare`);
+      copyDir(raw, stage);
+      fs.writeFileSync(path.join(stage, 'provenance.json'), `${JSON.stringify(provenance(context), null, 2)}\n`);
+      fs.writeFileSync(path.join(stage, 'runs.csv'), runsCsv(results));
+    }
+    for (const ds of datasets) {
+      written.push(commitDataset(outDir, ds, stages[ds.id], { beforeRename: opts.beforeCommit }));
+      delete stages[ds.id];
+    }
+    return written;
+  } finally {
+    onInterrupt(null);
+    for (const d of Object.values(stages)) discardStage(d);
+    if (!opts.keepWork) fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function retag(ds, tagged) {
+  const json = JSON.stringify(ds).replace(/rebench-2026-[a-z0-9-]+/g, (id) => (ds.related || []).includes(id) || id === ds.id ? tagged(id) : id);
+  return JSON.parse(json);
+}
+
+function copyDir(from, to) {
+  fs.mkdirSync(to, { recursive: true });
+  for (const name of fs.readdirSync(from)) {
+    const src = path.join(from, name);
+    if (fs.statSync(src).isDirectory()) copyDir(src, path.join(to, name));
+    else fs.copyFileSync(src, path.join(to, name));
+  }
+}
+
+/** versions-<place>.txt files: "name<TAB>version" lines written by the driver, per place. */
+export function readVersions(raw) {
+  const out = {};
+  for (const f of fs.readdirSync(raw).filter((n) => /^versions-.*\.txt$/.test(n))) {
+    const place = f.replace(/^versions-|\.txt$/g, '');
+    out[place] = fs.readFileSync(path.join(raw, f), 'utf8').trim().split('\n').filter((l) => l.includes('\t')).map((l) => {
+      const [name, ...rest] = l.split('\t');
+      return { name: name.trim(), version: rest.join(' ').trim() || 'not found' };
+    });
+  }
+  return out;
+}
+
+function provenance(ctx) {
+  return {
+    tool: 'scripts/rebench',
+    experiment: ctx.exp.name,
+    quick: ctx.quick,
+    runs_per_cell: ctx.runs,
+    seed: ctx.seed,
+    started: ctx.started.toISOString(),
+    finished: ctx.finished.toISOString(),
+    machine: ctx.machine,
+    load_average: ctx.load,
+    parameters: ctx.params,
+    versions: ctx.versions,
+    invocations: ctx.invocations,
+    order: ctx.plan.map((e) => ({ idx: e.idx, cell: e.cell, run: e.run, place: e.place, measurements: e.measurements })),
+  };
+}
+
+function runsCsv(results) {
+  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'p50_ms', 'p99_ms', 'time_s', 'cpu_s', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'raw_file', 'error'];
+  const q = (v) => (v === null || v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.cpu_s, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, r.file, r.metrics.error].map(q).join(','));
+  return `${head.join(',')}\n${lines.join('\n')}\n`;
+}
