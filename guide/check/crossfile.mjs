@@ -29,7 +29,7 @@ function pumaListeners(f, env) {
     const v = effective(s.args?.[0], env);
     if (s.name === 'bind' && typeof v === 'string') {
       const m = /^unix:\/\/(.+?)(\?.*)?$/.exec(v);
-      if (m) out.push({ type: 'unix', path: m[1], line: s.line });
+      if (m) out.push({ type: 'unix', path: m[1].replace(/^\/+/, '/'), line: s.line });
       const t = /^(?:tcp|ssl):\/\/([^:/]+):(\d+)/.exec(v);
       if (t) out.push({ type: 'tcp', port: Number(t[2]), line: s.line });
     }
@@ -47,7 +47,7 @@ function proxyTargets(f) {
       : (/^(ProxyPass|ProxyPassReverse|BalancerMember)$/i.test(s.name) ? s.args || [] : []);
     for (const v of vals) {
       const u = /^(?:http:\/\/)?unix:([^|:]+)/.exec(v);
-      if (u) { out.push({ type: 'unix', path: u[1], line: s.line, text: v }); continue; }
+      if (u) { out.push({ type: 'unix', path: u[1].replace(/^\/+/, '/'), line: s.line, text: v }); continue; }
       const t = /^(?:https?:\/\/)?(?:127\.0\.0\.1|localhost|\[::1\]|0\.0\.0\.0):(\d+)/.exec(v);
       if (t) out.push({ type: 'tcp', port: Number(t[1]), line: s.line, text: v });
     }

@@ -55,7 +55,12 @@ export function detect(files, given = {}) {
     if (g) {
       set('server', s, lock, g.line, `${g.name} (${g.value})`);
       if (found.server?.value === s) set('server_version', cleanVersion(g.value), lock, g.line, `${g.name} (${g.value})`);
-    } else if (!lock && gemfileGem(s)) set('server', s, gemfile, gemfileGem(s).line, `gem "${s}"`);
+    } else if (!lock && gemfileGem(s)) {
+      const g2 = gemfileGem(s);
+      set('server', s, gemfile, g2.line, `gem "${s}"${g2.value ? `, "${g2.value}"` : ''}`);
+      // Without Gemfile.lock the requirement's lower bound ("~> 5.0") is the best guess of the version.
+      if (found.server?.value === s && g2.value) set('server_version', cleanVersion(g2.value), gemfile, g2.line, `gem "${s}", "${g2.value}" (lower bound; Gemfile.lock not given)`);
+    }
   }
   for (const k of ['puma', 'unicorn', 'pitchfork']) { const f = first(k); if (f) set('server', k, f, 1, `${f.path} exists`); }
 

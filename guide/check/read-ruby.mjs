@@ -91,6 +91,8 @@ export function readRuby(text) {
     if (mod > 0) conditional = true;
     const eq = body.findIndex((t) => t.t === 'op' && (t.v === '=' || t.v === '||='));
     if (eq > 0 && depthAt(body, eq) === 0) {
+      // Assignments inside hooks (before_fork do … end) run later, in another context: not config values.
+      if (scope.block && scope.block !== 'Rails') return;
       const lhs = body.slice(0, eq);
       const value = evaluate(body.slice(eq + 1), locals, text);
       if (lhs.length === 1 && lhs[0].t === 'id') {

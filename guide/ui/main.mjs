@@ -10,7 +10,6 @@ import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
 import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText } from './output.mjs';
 import { drawRequestPath, drawMemory } from './pictures.mjs';
 import { bundleFiles } from './readme.mjs';
-import { zip, tarGz } from './archive.mjs';
 import { enableOffline } from './offline.mjs';
 
 const STORE_KEY = 'scaling-rails-guide-checked';
@@ -209,6 +208,8 @@ export async function start(root) {
 
   async function download(kind) {
     const files = bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS });
+    // The archive writers are a separate file (guide-archive.js), fetched on the first download.
+    const { zip, tarGz } = await import(root.dataset.archive);
     const bytes = kind === 'zip' ? zip(files, { root: BUNDLE }) : await tarGz(files, { root: BUNDLE });
     const blob = new Blob([bytes], { type: kind === 'zip' ? 'application/zip' : 'application/gzip' });
     const url = URL.createObjectURL(blob);
@@ -221,6 +222,9 @@ export async function start(root) {
   }
   $('guide-download-zip').addEventListener('click', () => download('zip'));
   $('guide-download-tgz').addEventListener('click', () => download('tgz'));
+
+  // The configuration checker (guide/ui/check.mjs) is its own bundle, fetched on the first click.
+  $('guide-check-open').onclick = (e) => import(root.dataset.check).then((m) => m.mountCheck(root, e.target));
 
   for (const n of document.querySelectorAll('.guide-static')) n.hidden = true;
   el.app.hidden = false;

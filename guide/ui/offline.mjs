@@ -15,6 +15,8 @@ export async function enableOffline(base) {
       const u = new URL(el.href || el.src, location.href);
       if (u.origin === location.origin) urls.add(u.pathname + u.search);
     }
+    // The files fetched on demand (archive writers, configuration checker), so they work offline too.
+    for (const v of Object.values(document.getElementById('guide').dataset)) if (/\.js$/.test(v)) urls.add(new URL(v, location.href).pathname);
     // Everything else the page fetched so far (the catalog JSON, fonts…).
     for (const entry of performance.getEntriesByType('resource')) {
       const u = new URL(entry.name, location.href);
