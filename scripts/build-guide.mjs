@@ -12,7 +12,8 @@ import yaml from 'js-yaml';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const OUT = join(ROOT, 'assets/generated');
-export const BUDGET_GZIP = 40 * 1024;
+// 52 KB since issue 10 (production bundle: TLS per proxy, jobs, systemd units and operations steps added ≈ 9 KB gzip).
+export const BUDGET_GZIP = 52 * 1024;
 
 function siteUrl() {
   try {

@@ -2,6 +2,7 @@
 // Engine code refers to these ids (text.mjs t()); the page can load the same object as JSON.
 import { TOPOLOGY_CATALOG } from './catalog-topology.mjs';
 import { QUESTION_HELP } from './catalog-questions.mjs';
+import { PROD_CATALOG } from './catalog-prod.mjs'; // issue 10: TLS, jobs, systemd, WebSockets, operations
 
 export const CATALOG = {
   "a.apache-mpm.title": "Apache as a proxy: event MPM, MaxRequestWorkers",
@@ -528,4 +529,5 @@ export const CATALOG = {
   "w.yjit-arm64-needs-3-2.s": "Upgrade to Ruby 3.2+ to use YJIT on this CPU.",
   ...TOPOLOGY_CATALOG,
   ...QUESTION_HELP,
+  ...PROD_CATALOG,
 };

@@ -22,7 +22,9 @@ export const SRC = {
   rubyNews: (v) => ext('rubyNews', { v }),
   railsRelease: (v) => ext('railsRelease', { v, u: v.replace('.', '_') }),
 };
-for (const k of PLAIN.split(' ')) SRC[k] = ext(k);
+// Issue 10 (production edge, processes, jobs): words and URLs in catalog-prod.mjs.
+const PROD = 'hsts mozillaTls letsencryptOcsp certbot nginxSsl nginxHttp2 nginxWebsocket nginxMap nginxRewrite nginxLog apacheSsl apacheHeaders apacheLog apacheAlias apacheHttp2 apacheWstunnel caddyHttps caddyTls caddyHeader thruster kamalProxy railsHealth railsSsl railsMultiDb railsDbTemplate actionCable solidQueue solidCable sidekiq goodJob delayedJob pumaSystemd pumaRestart unicornSignals unicornSystemd pitchforkSignals passengerRestart systemdKill systemdAnalyze logrotate';
+for (const k of `${PLAIN} ${PROD}`.split(' ')) SRC[k] = ext(k);
 
 export const DS = {
   sysctl: ds('thesis-os-sysctl-values'),

@@ -6,6 +6,7 @@ import { PUMA_FACTS } from './capabilities/puma.mjs';
 import { firstSince } from './pick.mjs';
 import { gte, lt } from './version.mjs';
 import { t } from './text.mjs';
+import { PROD_RULES } from './rules-prod.mjs';
 
 const SEVERITY = {};
 const W = (id, severity, vars, evidence = [], m = id, s = id) => {
@@ -170,5 +171,5 @@ export const RULES = [
 ];
 
 export function compatibilityWarnings(ctx) {
-  return RULES.flatMap((r) => r(ctx) || []);
+  return [...RULES, ...PROD_RULES].flatMap((r) => r(ctx) || []);
 }

@@ -9,7 +9,7 @@ export const VERSION_VALUES = {
   ruby_version: { cruby: ['1.8.7', '1.9.1', '1.9.3', '2.0', '2.1', '2.4', '2.6', '2.7', '3.0', '3.1', '3.2', '3.3.0', '3.3', '3.4', '4.0'], ree: ['1.8.7'], jruby: ['1.7', '9.2', '9.4', '10.0'], truffleruby: ['23.0', '24.0'], rubinius: ['2.5', '3.0'] },
   rails: ['2.3.5', '3.0', '3.2', '4.0', '4.2', '5.0', '5.2', '6.0', '6.1', '7.0', '7.1', '7.2', '8.0', '8.1'],
   server_version: { puma: ['3.12', '4.3', '5.6', '6.4', '7.1', '8.0'], unicorn: ['4.8', '6.1'], pitchfork: ['0.18'], passenger: ['2.2', '3.0', '4.0', '6.0'], thin: ['1.8.2'], falcon: ['0.48'], webrick: ['1.8'], mongrel: ['1.1.5'] },
-  proxy_version: { nginx: ['0.7.65', '1.0', '1.2.4', '1.22', '1.29.7'], apache: ['2.2', '2.4.6', '2.4.62'], caddy: ['1.0', '2.6'], cherokee: ['1.2'], none: ['0'] },
+  proxy_version: { nginx: ['0.7.65', '1.0', '1.2.4', '1.9.5', '1.22', '1.25.1', '1.29.7'], apache: ['2.2', '2.4.6', '2.4.17', '2.4.62'], caddy: ['1.0', '2.6'], thruster: ['0.1'], 'kamal-proxy': ['0.9'], cherokee: ['1.2'], none: ['0'] },
   database_version: { postgresql: ['8.4', '9.6', '12', '15', '17'], mysql: ['5.0', '5.7', '8.0'], mariadb: ['10.3', '10.11'], sqlite: ['3.40'] },
   pooler_version: ['1.18', '1.21', '1.24'],
   app_hosts: [1, 3, 20],
@@ -20,11 +20,17 @@ export const VERSION_VALUES = {
   app_addresses: ['auto', '192.168.7.20', '10.1.0.5,10.1.0.9,10.1.0.7'],
   db_address: ['auto', '10.9.0.5'],
   lb_address: ['auto', '10.9.0.2'],
+  domain: ['example.com', 'localhost', 'shop.example.org'],
+  app_root: ['/var/www/app', '/srv/rails/current'],
+  ruby_path: ['/usr/bin', '/home/deploy/.rbenv/versions/3.4.7/bin'],
+  deploy_user: ['deploy', 'rails_app'],
+  job_processes: [1, 2, 8],
+  job_threads: [1, 3, 10],
 };
 
 const SAFE_RUBY = { cruby: '3.3', ree: '1.8.7', jruby: '9.4', truffleruby: '24.0', rubinius: '3.0' };
 const SAFE_SERVER = { puma: '6.4', unicorn: '6.1', pitchfork: '0.18', passenger: '6.0', thin: '1.8.2', falcon: '0.48', webrick: '1.8', mongrel: '1.1.5' };
-const SAFE_PROXY = { nginx: '1.22', apache: '2.4.62', caddy: '2.6', cherokee: '1.2', none: '0' };
+const SAFE_PROXY = { nginx: '1.22', apache: '2.4.62', caddy: '2.6', thruster: '0.1', 'kamal-proxy': '0.9', cherokee: '1.2', none: '0' };
 const SAFE_DB = { postgresql: '15', mysql: '8.0', mariadb: '10.11', sqlite: '3.40' };
 const ADAPTER = { postgresql: 'pg', mysql: 'mysql2', mariadb: 'mysql2', sqlite: 'sqlite3' };
 

@@ -45,9 +45,44 @@ function check(r, what) {
   return `${r.stdout}${r.stderr}`;
 }
 
-/** nginx -t on the generated main config + site, in a temporary prefix. */
+let nginxVersion = null;
+function hostNginxAtLeast(min) {
+  if (!nginxVersion) nginxVersion = /nginx\/(\d+(?:\.\d+)*)/.exec(`${run(requireTool('nginx', 'nginx'), ['-v']).stderr}`)[1];
+  const a = nginxVersion.split('.').map(Number);
+  const b = min.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((a[i] || 0) !== (b[i] || 0)) return (a[i] || 0) > (b[i] || 0);
+  return true;
+}
+
+let testCert = null;
+/** A self-signed certificate and key made once with openssl (for validators that open certificate files). */
+export function selfSignedCert() {
+  if (testCert) return testCert;
+  const openssl = requireTool('openssl', 'openssl');
+  const dir = tmp('wizard-cert-');
+  const cert = join(dir, 'fullchain.pem');
+  const key = join(dir, 'privkey.pem');
+  check(run(openssl, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-keyout', key, '-out', cert]), 'openssl req');
+  testCert = { cert, key };
+  return testCert;
+}
+
+/** Point the certificate paths of a generated file (certbot's /etc/letsencrypt/live/<domain>/…) at the test certificate. */
+export function withTestCert(conf) {
+  if (!/\/etc\/letsencrypt\/live\//.test(conf)) return conf;
+  const c = selfSignedCert();
+  return conf.replace(/\/etc\/letsencrypt\/live\/[^/\s]+\/fullchain\.pem/g, c.cert).replace(/\/etc\/letsencrypt\/live\/[^/\s]+\/privkey\.pem/g, c.key);
+}
+
+/** nginx -t on the generated main config + site, in a temporary prefix (certificate paths point at a test certificate). */
 export function nginxTest(mainConf, siteConf) {
   const nginx = requireTool('nginx', 'nginx');
+  siteConf = withTestCert(siteConf);
+  // `http2 on;` (nginx 1.25.1+) means the same as the older `listen … http2` parameter: on an older validator
+  // host, check the file in that spelling (the lab's newer nginx checks the directive itself).
+  if (/^\s*http2 on;/m.test(siteConf) && !hostNginxAtLeast('1.25.1')) {
+    siteConf = siteConf.replace(/^(\s*)http2 on;$/m, '$1# http2 on; (validated as a listen parameter)').replace(/^(\s*listen 443 ssl)/m, '$1 http2');
+  }
   const dir = tmp('wizard-nginx-');
   writeFileSync(join(dir, 'nginx.conf'), mainConf);
   copyFileSync('/etc/nginx/mime.types', join(dir, 'mime.types'));
@@ -62,6 +97,7 @@ const APACHE_MODULES = '/usr/lib/apache2/modules';
 /** apache2 -t with a minimal server config that loads the modules the site needs, then includes it. */
 export function apacheTest(siteConf, modules) {
   const apache = requireTool('/usr/sbin/apache2', 'apache2');
+  siteConf = withTestCert(siteConf);
   const dir = tmp('wizard-apache-');
   const load = (m) => {
     const file = join(APACHE_MODULES, `mod_${m}.so`);
@@ -157,6 +193,30 @@ export function systemdVerify(name, content) {
   const ours = text.split('\n').filter((l) => l.includes(name) || l.includes(dir));
   if (r.status !== 0 && ours.length) throw new Error(`systemd-analyze verify failed:\n${text}`);
   if (ours.length) throw new Error(`systemd-analyze verify reported:\n${ours.join('\n')}`);
+  return text;
+}
+
+/** systemd-analyze security --offline on a unit: returns the overall exposure score (0 = safe … 10 = unsafe). */
+export function systemdSecurity(name, content) {
+  const sa = requireTool('systemd-analyze', 'systemd');
+  const dir = tmp('wizard-sec-');
+  writeFileSync(join(dir, name), content);
+  const r = run(sa, ['security', '--offline=true', '--no-pager', join(dir, name)], { env: { ...process.env, SYSTEMD_LOG_LEVEL: 'warning' } });
+  const text = `${r.stdout}${r.stderr}`;
+  const m = /Overall exposure level for \S+: (\d+(?:\.\d+)?) (\S+)/.exec(text);
+  if (!m) throw new Error(`systemd-analyze security gave no score:\n${text}`);
+  return { score: Number(m[1]), label: m[2], text };
+}
+
+/** logrotate -d (debug: parse and plan, rotate nothing) on a config file; fails on any error line. */
+export function logrotateCheck(conf) {
+  const bin = requireTool('logrotate', 'logrotate');
+  const dir = tmp('wizard-logrotate-');
+  // `su USER GROUP` must name an existing user: the service user lives on the target host, not here.
+  writeFileSync(join(dir, 'rails-app'), conf.replace(/^(\s*su) \S+ \S+$/m, '$1 nobody nogroup'), { mode: 0o644 });
+  const r = run(bin, ['-d', '-s', join(dir, 'state'), join(dir, 'rails-app')]);
+  const text = `${r.stdout}${r.stderr}`;
+  if (r.status !== 0 || /^error:/m.test(text)) throw new Error(`logrotate -d failed:\n${text}`);
   return text;
 }
 

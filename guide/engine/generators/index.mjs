@@ -17,11 +17,13 @@ import * as postgresql from './postgresql.mjs';
 import * as mysql from './mysql.mjs';
 import * as pgbouncer from './pgbouncer.mjs';
 import * as adviceRails from './advice-rails.mjs';
+import * as adviceProd from './advice-prod.mjs';
+import * as operations from './operations.mjs';
 import * as readme from './readme.mjs';
 import * as checklist from './checklist.mjs';
 
 export const GENERATORS = [
   puma, unicorn, pitchfork, passenger, thin, mongrel, falcon,
   rubyEnv, databaseYml, nginx, apache, caddy, postgresql, mysql, pgbouncer,
-  sysctl, systemd, adviceRails, readme, checklist,
+  sysctl, systemd, operations, adviceRails, adviceProd, readme, checklist,
 ];

@@ -53,6 +53,12 @@ export function pumaBody(ctx, { version = ctx.serverVersion, forMigration = fals
   body.push({ call: 'bind', args: [bind], why: t(bind.startsWith('unix') ? 'puma.bind.unix' : 'puma.bind.tcp', vars), evidence: [SRC.pumaNginx] });
   body.push({ call: 'pidfile', args: [`${ctx.root}/tmp/pids/puma.pid`], why: t('puma.pidfile'), evidence: [SRC.pumaConfig] });
   body.push({ call: 'state_path', args: [`${ctx.root}/tmp/pids/puma.state`] });
+  if (!forMigration && gte(a.rails, '5.0') && gte(version, '3.0')) {
+    body.push({ call: 'plugin', args: [{ sym: 'tmp_restart' }], why: t('puma.tmp-restart'), evidence: [SRC.railsPumaTemplate, SRC.pumaRestart] });
+  }
+  if (!forMigration && ctx.jobs === 'solid_queue') {
+    body.push({ code: ['plugin :solid_queue if ENV["SOLID_QUEUE_IN_PUMA"]'], why: t('puma.solid-queue'), evidence: [SRC.solidQueue, SRC.railsPumaTemplate] });
+  }
   if (cluster) {
     const fork = ['ActiveRecord::Base.connection_pool.disconnect! if defined?(ActiveRecord::Base)'];
     const warm = ctx.a.ruby === 'cruby' && has(FEATURES.processWarmup, a.ruby_version);
