@@ -58,7 +58,7 @@ const scope = (s) => (s.path ? s.path[0] : '');
 /** Value of a user setting after environment-file overrides (Ruby and YAML ENV defaults). */
 function userValue(kind, s, env) {
   if (RUBY_KINDS.has(kind) && s.args) return s.args.map((a) => { const v = effective(a, env); return v === null ? a.text : String(v); }).join(', ');
-  if (kind === 'database-yml' && s.env && env.has(s.env)) return env.get(s.env).value;
+  if (kind === 'database-yml' && s.env && env.has(s.env)) return String(effective(s, env));
   return s.value;
 }
 
@@ -85,9 +85,12 @@ export function compareFiles(userFiles, result, { sensitive = () => [] } = {}) {
     });
     for (const g of settings) {
       let cands = sameName(g);
-      const multi = settings.filter((x) => x.key === g.key).length > 1 || new Set(cands.map(({ s }) => first(s.value))).size > 1;
+      // Directives that occur several times (proxy_set_header Host …, listen …) are told apart by their
+      // first word; blocks (location = /up) by their whole header; YAML keys by their place in the tree.
+      const multi = kind !== 'database-yml' && (settings.filter((x) => x.key === g.key).length > 1 || new Set(cands.map(({ s }) => first(s.value))).size > 1);
       const loose = presenceOnly(g);
-      if (multi && !loose) cands = cands.filter(({ s }) => first(s.value) === first(g.value));
+      if (multi && g.block) cands = cands.filter(({ s }) => sameValue(kind, g.key, s.value, g.value));
+      else if (multi && !loose) cands = cands.filter(({ s }) => first(s.value) === first(g.value));
       if (loose && cands.length) continue;
       const gv = g.value;
       const assumes = sensitive(gf.path, g.key);

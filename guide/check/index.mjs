@@ -70,7 +70,8 @@ export function check(inputs, { answers: given = {}, date } = {}) {
   const files = inputs.map((x) => (x.problem ? { path: x.path, kind: null, settings: [], notes: [], problem: x.problem } : readFile(x)));
   const det = detect(files, given);
   const { answers } = parseAnswers(det.answers);
-  const appRoot = appRootOf(files);
+  // Older engines take the app root as an option, newer ones as the app_root answer.
+  const appRoot = answers.app_root || appRootOf(files);
   const options = { date, appRoot };
   const result = generate(answers, options);
   const undetected = det.undetected;

@@ -191,6 +191,16 @@ export function evaluate(toks, locals = new Map(), src = '') {
     const [first] = splitArgs(x.slice(2, -1));
     return convert(evaluate(first || [], locals, src), 'int', text);
   }
+  // a + n, a - n (e.g. ENV.fetch("RAILS_MAX_THREADS") { 3 }.to_i + 2): numbers only.
+  for (let k = x.length - 2; k > 0; k--) {
+    if (!(is(x[k], 'op', '+') || is(x[k], 'op', '-')) || depthAt(x, k) !== 0 || x[k - 1].t === 'op' && !')]}'.includes(x[k - 1].v)) continue;
+    const l = evaluate(x.slice(0, k), locals, src);
+    const r = evaluate(x.slice(k + 1), locals, src);
+    if (l.known && r.known && typeof l.value === 'number' && typeof r.value === 'number') {
+      return { known: true, value: x[k].v === '+' ? l.value + r.value : l.value - r.value, text, ...(l.env ? { env: l.env, offset: (x[k].v === '+' ? 1 : -1) * r.value } : {}) };
+    }
+    return unknown(text);
+  }
   // ENV["X"] || d
   const or = x.findIndex((t, k) => is(t, 'op', '||') && depthAt(x, k) === 0);
   if (or > 0) {
