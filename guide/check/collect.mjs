@@ -85,7 +85,10 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
     const root = realpathSync(abs);
     const isApp = ['Gemfile', 'config/application.rb'].some((f) => { try { return statSync(join(root, f)).isFile(); } catch { return false; } });
     if (isApp) {
-      for (const f of APP_FILES) { try { lstatSync(join(abs, f)); } catch { continue; } add(join(abs, f), display(join(abs, f)), root); }
+      // Environment files kept in config/ (ruby.env, jobs.env) are read too: the app server may load them.
+      let envs = [];
+      try { envs = readdirSync(join(abs, 'config')).filter((n) => n.endsWith('.env')).sort().map((n) => `config/${n}`); } catch { /* no config/ */ }
+      for (const f of [...APP_FILES, ...envs]) { try { lstatSync(join(abs, f)); } catch { continue; } add(join(abs, f), display(join(abs, f)), root); }
     } else {
       walk(abs, root, abs, 0);
     }
