@@ -1,7 +1,7 @@
 // answers → context: effective stack (after substitutions for impossible combinations), sizing and the
 // cross-file facts (bind addresses, pool, connection and memory budgets). Pure; no formatting here.
 import { IMPLEMENTATIONS, JIT } from './capabilities/ruby.mjs';
-import { RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS } from './capabilities/rails.mjs';
+import { RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS } from './caps.mjs';
 import { JOB_RUNNERS } from './capabilities/jobs.mjs';
 import { SINGLE_TARGET_PROXIES } from './capabilities/edge.mjs';
 import { firstSince, has } from './pick.mjs';
@@ -30,7 +30,7 @@ export function derive(a, options = {}) {
   const impl = IMPLEMENTATIONS[a.ruby];
   const lang = languageVersion(a.ruby, a.ruby_version);
   // options.appRoot (tests) wins over the answer; both pass the same strict path check.
-  const ctx = { a, impl, lang, subs, root: safeRoot(options.appRoot || a.app_root) };
+  const ctx = { a, impl, lang, subs, root: safeRoot(options.appRoot || a.app_root), date: options.date || new Date().toISOString().slice(0, 10) };
   ctx.user = a.deploy_user || APP_USER;
   ctx.rubyBin = a.ruby_path || '/usr/bin';
   ctx.linux = a.os === 'linux';
@@ -105,8 +105,10 @@ export function derive(a, options = {}) {
   const rails8 = has(RAILS_API.solidCacheDefault, a.rails);
   ctx.dbRoles = rails8 ? ['primary', 'cache', 'queue', 'cable'] : ctx.jobs === 'solid_queue' ? ['primary', 'queue'] : ['primary'];
 
-  ctx.railsMinRuby = firstSince(RAILS_MIN_RUBY, a.rails).ruby;
+  ctx.railsMinRuby = firstSince(RAILS_MIN_RUBY, a.rails)?.ruby || '0';
   ctx.rubyTooOldForRails = lt(lang, ctx.railsMinRuby);
+  const breaks = firstSince(RAILS_RUBY_BREAKS, a.rails) || {};
+  ctx.rubyTooNewForRails = breaks.ruby && gte(lang, breaks.ruby) ? breaks : null;
 
   // JIT.
   ctx.yjitAvailable = a.ruby === 'cruby' && gte(a.ruby_version, JIT.yjit.since)
@@ -134,6 +136,10 @@ function sizeProcesses(ctx) {
       if (ctx.mri) {
         const railsDefault = firstSince(RAILS_PUMA_THREADS, a.rails)?.value ?? 5;
         threads = io ? 5 : cpu ? 2 : railsDefault;
+      } else if (!ctx.canFork) {
+        // JRuby/TruffleRuby: one process whose threads run in parallel, so threads scale with the cores.
+        ctx.threadsPerCore = io ? 8 : cpu ? 2 : 4;
+        threads = Math.min(256, Math.max(4, cores * ctx.threadsPerCore));
       } else {
         threads = io ? 16 : cpu ? Math.max(4, cores * 2) : Math.min(16, Math.max(8, cores * 2));
       }
@@ -199,11 +205,15 @@ function jobSizing(ctx) {
   ctx.jobConnections = ctx.jobProcesses * perJob + extra;
 }
 
-/** Estimated resident memory per Ruby worker process, with its evidence. */
+/** Resident memory per Ruby worker process: the reader's measurement, else an estimate whose source ctx.workerMbWhy names. */
 export function perWorkerMb(ctx) {
-  if (ctx.a.ruby === 'jruby' || ctx.a.ruby === 'truffleruby') return 1024; // one JVM/GraalVM process; assumption
-  if (lt(ctx.lang, '2.0') || lt(ctx.a.rails, '3.0')) return 100; // thesis Table 5.19: ≈3000 MB for 30 workers (Ruby 1.8/1.9, Rails 2.3)
-  return 512; // Puma docs: "about ~512MB-1GB per worker"
+  const { a } = ctx;
+  ctx.workerMbMeasured = a.worker_mb > 0;
+  if (ctx.workerMbMeasured) return a.worker_mb;
+  if (a.ruby === 'jruby' || a.ruby === 'truffleruby') { ctx.workerMbWhy = 'jvm'; return 1024; } // JRuby: replaced by heap + 256 in memoryBudget
+  if (lt(ctx.lang, '2.0') || lt(a.rails, '3.0')) { ctx.workerMbWhy = 'thesis'; return 100; } // thesis Table 5.19: ≈3000 MB for 30 workers
+  ctx.workerMbWhy = 'modern';
+  return 512; // Puma docs/deployment.md: "about ~512MB-1GB per worker"
 }
 
 function bindings(ctx) {
@@ -326,6 +336,13 @@ function memoryBudget(ctx) {
     // Job processes are full Rails processes; Solid Queue adds its supervisor.
     ctx.jobMemoryProcesses = ctx.jobProcesses + ctx.jobRunner.extraProcesses;
     fixed.push({ label: t('mem.jobs', { n: ctx.jobMemoryProcesses, runner: ctx.jobRunner.label, mb: ctx.perWorkerMb }), mb: ctx.jobMemoryProcesses * ctx.perWorkerMb, kind: 'jobs' });
+  }
+  if (a.ruby === 'jruby') {
+    // One JVM process: its heap is most of what the host has left (64 MB steps, ≤ 31 GB for compressed pointers).
+    const free = ramMb - fixed.reduce((s, x) => s + x.mb, 0);
+    ctx.jvmHeapMb = ctx.workerMbMeasured ? Math.max(64, a.worker_mb - 256) : Math.min(31744, Math.max(256, Math.floor((free * 0.75) / 64) * 64));
+    ctx.jvmFreeMb = free;
+    ctx.perWorkerMb = ctx.workerMbMeasured ? a.worker_mb : ctx.jvmHeapMb + 256;
   }
   const hasMaster = ctx.mode === 'cluster' && ctx.server !== 'mongrel' && ctx.server !== 'thin';
   const per = ctx.perWorkerMb + ctx.yjitMbPerProcess;

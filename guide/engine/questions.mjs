@@ -33,6 +33,8 @@ export const QUESTIONS = [
   { key: 'workload', group: 'App server', type: 'enum', default: 'mixed',
     options: [o('io'), o('cpu'), o('mixed')] },
   { key: 'downloads', group: 'App server', type: 'boolean', default: false },
+  // 0 = the wizard's estimate (derive.mjs perWorkerMb, with its source); otherwise the reader's measurement.
+  { key: 'worker_mb', group: 'App server', type: 'integer', default: 0, min: 0, max: 65536 },
 
   { key: 'proxy', group: 'Reverse proxy', type: 'enum', default: 'nginx',
     options: [o('nginx'), o('apache'), o('caddy'), o('thruster'), o('kamal-proxy'), o('cherokee'), o('none')] },

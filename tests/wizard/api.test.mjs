@@ -18,7 +18,7 @@ const tmpDir = () => { const d = mkdtempSync(join(tmpdir(), 'wizard-cli-')); dir
 // The engine core's gzip size, a proxy for the page's JavaScript budget (scripts/build-guide.mjs BUDGET_GZIP).
 const CORE_BUDGET = 38 * 1024; // 27.5 KB before issue 10's production generators (≈ +9.5 KB gzip)
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'guide', 'cli.mjs');
-const CLI_KEYS = ['os', 'distro', 'kernel', 'arch', 'ruby', 'ruby_version', 'rails', 'server', 'server_version', 'proxy', 'proxy_version', 'database', 'database_version', 'adapter', 'pooler', 'pooler_version', 'db_host', 'app_hosts', 'cores', 'ram_gb', 'storage', 'init', 'workload', 'downloads',
+const CLI_KEYS = ['os', 'distro', 'kernel', 'arch', 'ruby', 'ruby_version', 'rails', 'server', 'server_version', 'proxy', 'proxy_version', 'database', 'database_version', 'adapter', 'pooler', 'pooler_version', 'db_host', 'app_hosts', 'cores', 'ram_gb', 'storage', 'init', 'workload', 'downloads', 'worker_mb',
   'db_cores', 'db_ram_gb', 'lb', 'app_addresses', 'db_address', 'lb_address',
   // issue 10: production answers
   'tls', 'domain', 'websockets', 'jobs', 'job_processes', 'job_threads', 'app_root', 'ruby_path', 'deploy_user'];
@@ -241,7 +241,7 @@ test('every text id the engine asks for exists in the catalog (whole matrix)', a
   for (const a of buildMatrix().filter((_, i) => i % 5 === 0)) {
     const r = generate(a);
     const text = [...r.files.map((f) => f.content), ...r.advice.map((x) => x.body + x.title), ...r.warnings.map((w) => w.message + w.suggestion)].join('\n');
-    for (const m of text.matchAll(/\{([a-z][A-Za-z]*)\}/g)) assert.ok(!Object.values(CATALOG).some((v) => v.includes(`{${m[1]}}`)) || /#\{/.test(text.slice(m.index - 1, m.index + 1)), `unfilled {${m[1]}}`);
+    for (const m of text.matchAll(/\{([a-z][A-Za-z]*)\}/g)) assert.ok(!Object.values(CATALOG).some((v) => typeof v === 'string' && v.includes(`{${m[1]}}`)) || /#\{/.test(text.slice(m.index - 1, m.index + 1)), `unfilled {${m[1]}}`);
   }
 });
 

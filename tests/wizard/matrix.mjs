@@ -13,6 +13,7 @@ export const VERSION_VALUES = {
   database_version: { postgresql: ['8.4', '9.6', '12', '15', '17'], mysql: ['5.0', '5.7', '8.0'], mariadb: ['10.3', '10.11'], sqlite: ['3.40'] },
   pooler_version: ['1.18', '1.21', '1.24'],
   app_hosts: [1, 3, 20],
+  worker_mb: [0, 300, 4096],
   cores: [1, 2, 8, 64],
   ram_gb: [0.5, 2, 4, 64],
   db_cores: [0, 4, 32],

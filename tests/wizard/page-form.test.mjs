@@ -210,6 +210,24 @@ test('pictures update when the answers change, and flag too many connections', a
   noTrouble();
 });
 
+test('errors (a stack that cannot boot) stand above the download buttons with their fix; warnings below', async () => {
+  await openGuide(page, server.url, '?rails=2.3.5&ruby_version=3.4');
+  const { result } = await expected();
+  const errors = result.warnings.filter((w) => w.severity === 'error');
+  assert.ok(errors.some((w) => w.id === 'ruby-too-new-for-rails'), 'this case is an error');
+  assert.equal(await page.isVisible('#guide-errors'), true);
+  assert.equal(await page.locator('#guide-errors-list > li').count(), errors.length);
+  const text = await page.textContent('#guide-errors-list');
+  assert.match(text, /iconv/);
+  assert.match(text, /upgrade Rails first/, 'the fix is shown');
+  const before = await page.evaluate(() => Boolean(document.getElementById('guide-errors').compareDocumentPosition(document.getElementById('guide-download-zip')) & Node.DOCUMENT_POSITION_FOLLOWING));
+  assert.ok(before, 'the errors come before the download buttons');
+  assert.equal(await page.locator('#guide-warnings > li.sev-error').count(), 0, 'no error twice');
+  await openGuide(page, server.url);
+  assert.equal(await page.isVisible('#guide-errors'), false, 'the default stack has no error');
+  noTrouble();
+});
+
 test('the URL is shareable: opening it restores the answers', async () => {
   await openGuide(page, server.url, '?server=passenger&database=mysql&adapter=mysql2&ram_gb=16');
   await page.evaluate(() => window.__guide.syncUrl());
@@ -319,6 +337,9 @@ test('works offline once loaded (service worker)', async () => {
     assert.equal(await page.inputValue('#q-server'), 'unicorn');
     assert.ok(await page.locator('.guide-file').count() > 3, 'files render offline');
     assert.ok(await page.locator('#guide-advice > li').count() > 3, 'the checklist renders offline (catalog cached)');
+    // The archive writers load on the first click (their own chunk): cached too.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#guide-download-zip')]);
+    assert.match(download.suggestedFilename(), /\.zip$/);
   } finally {
     await browser.context.setOffline(false);
   }

@@ -236,11 +236,12 @@ export const E2E_BUNDLE_ENV = {
   BUNDLE_APP_CONFIG: join(REPO, 'vendor', 'bundle', 'wizard-e2e', '.bundle'),
 };
 
-export function loadRubyConfigs(items, { e2eBundle = false } = {}) {
+export function loadRubyConfigs(items, { e2eBundle = false, extraEnv = {} } = {}) {
   requireTool('bundle', 'ruby-full (bundler)');
   const dir = tmp('wizard-rb-');
   writeFileSync(join(dir, 'items.json'), JSON.stringify(items));
-  const env = e2eBundle ? { ...process.env, ...E2E_BUNDLE_ENV } : process.env;
+  const env = { ...process.env, ...(e2eBundle ? E2E_BUNDLE_ENV : {}), ...extraEnv };
+  for (const [k, v] of Object.entries(extraEnv)) if (v === null) delete env[k]; // null: unset
   if (e2eBundle && spawnSync('bundle', ['check'], { env, encoding: 'utf8' }).status !== 0) {
     throw new Error('the gems of tests/wizard/e2e/Gemfile are missing: run tests/wizard/e2e/setup (scripts/setup does)');
   }

@@ -1,7 +1,7 @@
 // Rails coding and operations advice in the API spelling of the chosen Rails (and Ruby) version, with the
 // measured effects. Words come from the catalog ("a.<id>…").
-import { RAILS_API } from '../capabilities/rails.mjs';
-import { FEATURES, JIT } from '../capabilities/ruby.mjs';
+import { RAILS_API, FEATURES } from '../caps.mjs';
+import { JIT } from '../capabilities/ruby.mjs';
 import { SRC, DS, ART } from '../evidence.mjs';
 import { has } from '../pick.mjs';
 import { gte, inRange } from '../version.mjs';
@@ -46,7 +46,7 @@ export const ADVICE_RULES = [
   },
   function loadAsync(ctx) {
     if (!has(RAILS_API.loadAsync, ctx.a.rails)) return null;
-    return A('rails-load-async', ['load-async.body'], { pool: ctx.pool }, [SRC.railsPool]);
+    return A('rails-load-async', ['load-async.body'], { pool: ctx.pool }, [SRC.railsAsyncExecutor, SRC.railsPool]);
   },
   function jobConnections(ctx) {
     if (ctx.a.database === 'sqlite') return null;

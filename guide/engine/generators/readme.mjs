@@ -41,6 +41,7 @@ export function finish({ files, warnings, ctx }) {
           [t('readme.tls'), t(`readme.tls.${ctx.tls}`, { proxy: ctx.proxy, domain: ctx.domain })],
           [t('readme.limit'), ctx.appSideLimit === null ? t('readme.na') : String(ctx.appSideLimit)],
           [t('readme.memory'), t('readme.memory.value', { total: ctx.memoryTotalMb, ram: ctx.ramMb })],
+          [t('readme.worker-mb'), ctx.workerMbMeasured ? t('mem.worker.measured', { mb: ctx.perWorkerMb }) : t('mem.worker.estimate', { mb: ctx.perWorkerMb, why: `${t(`mem.worker.${ctx.workerMbWhy}`)}.` })],
           [t('readme.hosts'), t('readme.hosts.value', { app: [...new Set([ctx.hosts.app[0], ctx.hosts.app.at(-1)])].join(' … '), db: ctx.hosts.db, lb: `${a.lb} ${ctx.hosts.lb}` })],
         ],
       },
