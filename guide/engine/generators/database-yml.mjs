@@ -17,6 +17,11 @@ export function adapterName(ctx) {
 
 const ROLE_DB = { cache: 'cache', queue: 'queue', cable: 'cable' };
 
+/** Names of the server databases the app uses (primary first); the setup SQL of the database generators creates them. */
+export function databaseNames(ctx) {
+  return ['app_production', ...ctx.dbRoles.filter((r) => r !== 'primary').map((r) => `app_production_${ROLE_DB[r]}`)];
+}
+
 /** Pool value for a role: the threads of the process reading the file (RAILS_MAX_THREADS), + 2 for Solid Queue's queue database. */
 function poolValue(ctx, erb, role) {
   const plus = role === 'queue' ? 2 : 0;
@@ -69,7 +74,7 @@ export function generate(ctx) {
   // Rails 8 layout: one entry per database, each inheriting the primary's settings.
   const roles = ctx.dbRoles.filter((r) => r !== 'primary').map((role) => {
     const children = [{ merge: 'primary_production' }];
-    children.push({ key: 'database', value: a.database === 'sqlite' ? sqlitePath(ctx, role) : `app_production_${ROLE_DB[role]}` });
+    children.push({ key: 'database', value: a.database === 'sqlite' ? sqlitePath(ctx, role) : databaseNames(ctx)[ctx.dbRoles.indexOf(role)] });
     if (role === 'queue') children.push({ key: poolKey, value: poolValue(ctx, erb, 'queue'), why: t('db.queue-pool'), evidence: [SRC.solidQueue] });
     children.push({ key: 'migrations_paths', value: `db/${role}_migrate` });
     return { key: role, why: t(`db.role.${role}`), evidence: [SRC.railsDbTemplate, SRC.railsMultiDb], children };

@@ -31,18 +31,29 @@ export function opsBlocks(ctx, files) {
     `install -m 0600 etc/rails-app/secrets.env ${SECRETS_FILE}`,
     `editor ${SECRETS_FILE}`,
   ].join('\n')));
-  // 3. App files and database.
-  blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t('ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh([
-    `cp config/*.rb config/*.yml config/*.env ${root}/config/ 2>/dev/null; chown ${user}: ${root}/config/*`,
-    `cd ${root} && set -a && . ${SECRETS_FILE} && set +a && runuser -u ${user} --preserve-environment -- env RAILS_ENV=production ${rubyBin}/bundle exec bin/rails db:prepare`,
-  ].join('\n')));
-  // 4. Certificates.
+  // 3. System files (everything under etc/ except the secrets template, which step 2 installed).
+  const etc = files.map((f) => f.path).filter((p) => p.startsWith('etc/') && p !== 'etc/rails-app/secrets.env');
+  const sys = etc.map((p) => `install -D -m 0644 ${p} /${p}`);
+  if (etc.some((p) => p.startsWith('etc/sysctl.d/'))) sys.push('sysctl --system');
+  if (etc.some((p) => p.startsWith('etc/postgresql/'))) sys.push('systemctl restart postgresql');
+  if (etc.some((p) => p.startsWith('etc/mysql/'))) sys.push(`systemctl restart ${ctx.a.database === 'mariadb' ? 'mariadb' : 'mysql'}`);
+  blocks.push({ h: 3, text: t('ops.readme.system') }, { p: t('ops.readme.system.p') }, sh(sys.join('\n')));
+  // 4. App configuration and databases.
+  const conf = files.map((f) => f.path).filter((p) => /^config\/[^/]+$/.test(p));
+  const asUser = (cmd) => `runuser -u ${user} --preserve-environment -- env RAILS_ENV=production ${cmd}`;
+  const db = [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${root}/config/`];
+  if (has('setup/postgresql-roles.sql')) db.push('editor setup/postgresql-roles.sql', 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 -f setup/postgresql-roles.sql');
+  db.push(`cd ${root} && set -a && . ${SECRETS_FILE} && set +a`, asUser(`${rubyBin}/bundle exec bin/rails db:prepare`));
+  blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
+  // 5. Certificates.
   blocks.push({ h: 3, text: t('ops.readme.certs') });
   if (ctx.tls === 'proxy' && (ctx.proxy === 'nginx' || ctx.proxy === 'apache')) {
     const svc = ctx.proxy === 'nginx' ? 'nginx' : 'apache2';
     blocks.push({ p: t('ops.readme.certs.certbot', { domain }) }, sh([
       `install -d ${ACME_WEBROOT}`,
+      `systemctl stop ${svc}`,
       `certbot certonly --standalone -d ${domain}`,
+      `systemctl start ${svc}`,
       `certbot reconfigure --cert-name ${domain} --webroot -w ${ACME_WEBROOT} --deploy-hook "systemctl reload ${svc}"`,
     ].join('\n')));
   } else if (ctx.tls === 'proxy') {
@@ -50,7 +61,7 @@ export function opsBlocks(ctx, files) {
   } else {
     blocks.push({ p: t(`ops.readme.certs.${ctx.tls}`) });
   }
-  // 5. Services.
+  // 6. Services.
   const units = ['rails-app.service', ...jobUnitNames(ctx)];
   const start = ['systemctl daemon-reload'];
   if (ctx.proxy === 'kamal-proxy') start.push('id kamal-proxy >/dev/null 2>&1 || adduser --system --group --no-create-home kamal-proxy', 'systemctl enable --now kamal-proxy.service');
@@ -69,7 +80,10 @@ export function opsBlocks(ctx, files) {
   const p = SERVER_PROCESS[ctx.server];
   const reload = p.reload ? 'systemctl reload rails-app' : 'systemctl restart rails-app';
   blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t(p.reload ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart', { server: SERVER_LABEL[ctx.server], signal: p.reload, stop: p.stopSignal }) }, sh([
-    `cd ${root} && runuser -u ${user} -- env RAILS_ENV=production ${rubyBin}/bundle install --deployment`,
+    `cd ${root} && set -a && . ${SECRETS_FILE} && set +a`,
+    asUser(`${rubyBin}/bundle config set --local deployment true`),
+    asUser(`${rubyBin}/bundle install`),
+    asUser(`${rubyBin}/bundle exec bin/rails assets:precompile db:migrate`),
     reload,
     ...(ctx.jobRunner ? [`systemctl restart ${jobUnitNames(ctx).join(' ')}`] : []),
   ].join('\n')));
@@ -77,6 +91,5 @@ export function opsBlocks(ctx, files) {
   // 7. Logs and sandbox.
   blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t('ops.readme.logs.p', { root }) });
   blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));
-  void has;
   return blocks;
 }

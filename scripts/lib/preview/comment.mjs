@@ -9,7 +9,7 @@ import { join } from 'node:path';
 export const MARKER = '<!-- scaling-rails-preview -->';
 const ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const LIMITS = { datasets: 30, charts: 8, rows: 40, problems: 20, text: 300, png: 2 * 1024 * 1024 };
+const LIMITS = { datasets: 30, charts: 8, rows: 25, problems: 20, text: 300, png: 2 * 1024 * 1024, comment: 55000 };
 
 // Text from the artifact, made inert: no HTML, no Markdown, no @mentions, no autolinks, one line.
 export function esc(value, max = LIMITS.text) {
@@ -58,7 +58,10 @@ export function previewComment({ dir, pr, headSha, imagesUrl, runUrl }) {
       out.push(`| \`${d.id}\` | ${status} | ${d.diff ? `${n(diff.added)} / ${n(diff.removed)} / ${n(diff.changed)}` : '—'} | ${n(d.charts)} | ${n(d.problems) ? `**${n(d.problems)}**` : '0'} |`);
     }
   }
-  for (const d of list) {
+  // GitHub refuses comments over 65536 characters: sections stop before that, the artifact has all.
+  const size = () => out.reduce((n, l) => n + l.length + 1, 0);
+  for (const [i, d] of list.entries()) {
+    if (size() > LIMITS.comment) { out.push('', `… and ${list.length - i} more dataset(s): see the artifact.`); break; }
     out.push('', `#### \`${d.id}\`${d.title ? ` — ${esc(d.title)}` : ''}`);
     const problems = Array.isArray(d.problems) ? d.problems.slice(0, LIMITS.problems) : [];
     if (problems.length) {
@@ -73,7 +76,7 @@ export function previewComment({ dir, pr, headSha, imagesUrl, runUrl }) {
       for (const k of (diff.added || []).slice(0, LIMITS.rows)) rows.push(`| + row | ${esc(k)} | |`);
       for (const k of (diff.removed || []).slice(0, LIMITS.rows)) rows.push(`| − row | ${esc(k)} | |`);
       for (const c of (diff.changed || []).slice(0, LIMITS.rows)) {
-        rows.push(`| ~ row | ${esc(c.key)} | ${(c.cells || []).slice(0, 12).map((x) => `${esc(x.column, 60)}: ${esc(x.from, 60)} → ${esc(x.to, 60)}`).join('<br>')} |`);
+        rows.push(`| ~ row | ${esc(c.key)} | ${(c.cells || []).slice(0, 6).map((x) => `${esc(x.column, 60)}: ${esc(x.from, 60)} → ${esc(x.to, 60)}`).join('<br>')} |`);
       }
       if (rows.length) out.push('', '<details><summary>Data diff against the base branch</summary>', '', '| | Row or column | Cells |', '| --- | --- | --- |', ...rows, '', '</details>');
       else if (d.status !== 'removed') out.push('', 'Rows unchanged (only text or charts changed).');
@@ -85,5 +88,7 @@ export function previewComment({ dir, pr, headSha, imagesUrl, runUrl }) {
     }
   }
   out.push('', `Pages, light and dark SVGs and the downloads: the \`preview\` artifact of [this run](${runUrl}). Serve its \`site/\` folder with any static server to browse it.`);
-  return { markdown: `${out.join('\n')}\n`, images };
+  let markdown = `${out.join('\n')}\n`;
+  if (markdown.length > 65000) markdown = `${markdown.slice(0, 64000)}\n\n… cut to GitHub's comment size limit; see the artifact.\n`;
+  return { markdown, images };
 }
