@@ -44,7 +44,18 @@ async function startChromium() {
     });
     proc.once('exit', (code) => reject(new Error(`Chromium exited with ${code}: ${err}`)));
   });
-  return { port, stop: () => { proc.kill('SIGTERM'); rmSync(profile, { recursive: true, force: true }); } };
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  return {
+    port,
+    // The profile is removed only after Chromium has exited (it writes to it until then).
+    stop: async () => {
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 10000);
+      await exited;
+      clearTimeout(timer);
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    },
+  };
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
@@ -76,7 +87,7 @@ try {
   const order = shuffle(PAGES.flatMap((p) => Array.from({ length: RUNS }, () => p)));
   for (const p of order) results.get(p.label).push(await runOnce(p));
 } finally {
-  chrome.stop();
+  await chrome.stop().catch((e) => console.error(`cleanup: ${e.message}`));
   await server.close();
 }
 

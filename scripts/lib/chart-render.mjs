@@ -10,8 +10,21 @@ import { chartPoints } from './chart-points.mjs';
 // but the scenegraph then says which fields each drawn item shows, for the value layer.
 const TOOLTIPS = { mark: { tooltip: { content: 'encoding' } } };
 
+// Coordinates to 0.01 px (Vega writes up to 15 digits): a third fewer bytes after gzip, no visible change.
+// Only geometry attributes are touched, never text or labels.
+function roundGeometry(svg) {
+  return svg.replace(/\s(d|transform|x|y|x1|x2|y1|y2|width|height|points)="([^"]*)"/g,
+    (m, k, v) => ` ${k}="${v.replace(/-?\d+\.\d{3,}/g, (n) => String(Math.round(Number(n) * 100) / 100))}"`);
+}
+
+// Vega-Lite says it drops "fit-y" for charts whose height is a step per category: that is intended
+// (only the width is fitted). Its other warnings still print.
+const vlLogger = vega.logger(vega.Warn);
+const vlWarn = vlLogger.warn.bind(vlLogger);
+vlLogger.warn = (...args) => (/^Dropping "fit/.test(String(args[0])) ? vlLogger : vlWarn(...args));
+
 async function runView(vlSpec, label) {
-  const { spec } = vl.compile(vlSpec);
+  const { spec } = vl.compile(vlSpec, { logger: vlLogger });
   // Vega's run-time warnings (an empty facet's infinite extent, say) mean a chart draws wrongly: fail on them.
   const warnings = [];
   const logger = vega.logger(vega.Warn);
@@ -46,7 +59,7 @@ export async function renderChart(dataset, chart, { theme = 'light', variant = '
   const { view, svg: raw, vegaSpec } = await runView(vlSpec, `${dataset.id}/${chart.id}`);
   try {
     // Name the image for assistive tech when opened on its own.
-    const svg = raw.replace(/^<svg([^>]*)>/, (m, attrs) => `<svg${attrs} role="img" aria-label="${xmlEsc(chart.alt)}"><title>${xmlEsc(chart.title)}</title>`);
+    const svg = roundGeometry(raw).replace(/^<svg([^>]*)>/, (m, attrs) => `<svg${attrs} role="img" aria-label="${xmlEsc(chart.alt)}"><title>${xmlEsc(chart.title)}</title>`);
     const h = /height="(\d+(?:\.\d+)?)"/.exec(svg);
     const out = { svg, width: Math.round(svgWidth(svg)), height: Math.round(Number(h?.[1] || 300)) };
     if (points) out.points = chartPoints(view, vegaSpec, laidOut, dataset);

@@ -14,8 +14,10 @@ export const VARIANTS = {
     width: 664,
     // Smallest font of any text the chart draws; 12 × 0.97 stays above 11.
     minFont: 12,
-    // Widest label or text mark, as a share of the width: beyond it, text is cut with an ellipsis
+    // Widest axis or legend label, as a share of the width: beyond it, text is cut with an ellipsis
     // (the value layer and the data table give it in full) rather than squeezing the plot to nothing.
+    // Text marks get their own limit below (Vega estimates text width generously without a canvas):
+    // wider text would run past the edge of the SVG, which no fitting can avoid.
     maxLabel: 0.4,
     config: {
       axis: { labelFontSize: 12, titleFontSize: 13 },
