@@ -23,3 +23,12 @@ export const FEATURES = lazy('features');
 export const KERNEL_FEATURES = lazy('kernel-features');
 export const IO_SCHEDULERS = lazy('io-schedulers');
 export const LIFECYCLE = lazy('lifecycle');
+// Issue 10 (production edge, job runners, process supervision).
+export const NGINX_TLS = lazy('nginx-tls');
+export const APACHE_TLS = lazy('apache-tls');
+export const CADDY_EDGE = lazy('caddy-edge');
+export const MOZILLA = lazy('mozilla-tls');
+export const JOB_RUNNERS = lazy('job-runners');
+export const SERVER_PROCESS = lazy('server-process');
+export const HARDENING = lazy('hardening');
+export const SANDBOX = lazy('systemd-sandbox');
