@@ -130,12 +130,6 @@ export function parseJsonPositions(text) {
   return { value: result, positions, duplicates };
 }
 
-// Line of each JSON pointer (the older interface, kept for callers that only need lines).
-export function lineIndex(text) {
-  const { positions } = parseJsonPositions(text);
-  return new Map([...positions].map(([p, pos]) => [p, pos.line]));
-}
-
 // Position of the deepest pointer prefix that exists (a missing property reports its parent object).
 // `key: true` gives the position of the member's name rather than its value.
 export function positionOf(positions, pointer, { key = false } = {}) {
@@ -144,15 +138,6 @@ export function positionOf(positions, pointer, { key = false } = {}) {
     const pos = positions.get(p);
     if (pos) return key && pos.keyLine ? { line: pos.keyLine, column: pos.keyColumn } : { line: pos.line, column: pos.column };
     if (p === '') return { line: 1, column: 1 };
-    p = p.slice(0, p.lastIndexOf('/'));
-  }
-}
-
-export function lineOf(lines, pointer) {
-  let p = pointer;
-  for (;;) {
-    if (lines.has(p)) return lines.get(p);
-    if (p === '') return 1;
     p = p.slice(0, p.lastIndexOf('/'));
   }
 }

@@ -102,8 +102,11 @@ test('import: writes the dataset and a copy of the raw output, then reports it v
   const wrongTool = await runTool(script('import'), ['--tool', 'wrk', '--id', 'cli-wrong', '--root', root, fx]);
   assert.equal(wrongTool.code, 2);
   assert.match(wrongTool.stderr, /^import: \S*ab-non2xx\.txt: this does not look like wrk output/);
+  // wrk refuses -t2 -c1 before it connects anywhere (the trap the old worked example set): its own output is imported.
+  const refusedRun = await runTool('wrk', ['-t2', '-c1', '-d1s', 'http://127.0.0.1:9/']);
+  assert.notEqual(refusedRun.code, 0);
   const refused = join(root, 'wrk-refused-to-run.txt');
-  writeFileSync(refused, 'Usage: wrk <options> <url>\n  Options:\n    -c, --connections <N>  Connections to keep open\nnumber of connections must be >= threads\n');
+  writeFileSync(refused, refusedRun.output);
   const usage = await runTool(script('import'), ['--tool', 'wrk', '--id', 'cli-wrong', '--root', root, refused]);
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /wrk-refused-to-run\.txt: this does not look like wrk output[^\n]*\n  the file says:\n(    .*\n)*    number of connections must be >= threads/);
