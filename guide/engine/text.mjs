@@ -9,6 +9,11 @@ export function setCatalog(c) {
   catalog = c && typeof c === 'object' ? c : {};
 }
 
+/** The installed catalog object (identity only: lets callers cache what they derived from it). */
+export function catalogStamp() {
+  return catalog;
+}
+
 export function hasCatalog() {
   return Object.keys(catalog).length > 0;
 }
