@@ -79,6 +79,9 @@ test('paste a puma.rb and drop a database.yml and a Gemfile.lock: findings with 
   assert.match(text, /database\.yml:\d+/);
   assert.ok(await page.locator('.guide-check-findings a[href^="https://"]').count() > 0, 'evidence links');
   assert.ok(await page.locator('.guide-check-findings details pre').count() > 0, 'suggested diffs');
+  // Each compared setting links to the generated file the page shows.
+  const href = await page.getAttribute('.guide-check-findings a[href^="#guide-file-"]', 'href');
+  assert.ok(await page.locator(href).count() === 1, `${href} exists on the page`);
   // Nothing left the browser: no request after the checker loaded carries the files' text.
   assert.ok(!requests.slice(before).some((r) => r.method !== 'GET' || /RAILS_MAX_THREADS|establish_connection/.test(r.url + r.body)));
 });
