@@ -1,6 +1,19 @@
 // Words for the production parts of the bundle: HTTPS and HTTP/2 at the edge, WebSockets, health checks,
 // background jobs, Rails 8 databases, systemd units, secrets and log rotation. Merged into CATALOG (catalog.mjs).
+// The "cap.*" entries are the capability tables of issue 10, read through caps.mjs (JSON on the page).
+import { NGINX_TLS, APACHE_TLS, CADDY_EDGE, MOZILLA } from './capabilities/edge.mjs';
+import { JOB_RUNNERS } from './capabilities/jobs.mjs';
+import { SERVER_PROCESS, HARDENING, SYSTEMD_SANDBOX } from './capabilities/process.mjs';
+
 export const PROD_CATALOG = {
+  "cap.nginx-tls": NGINX_TLS,
+  "cap.apache-tls": APACHE_TLS,
+  "cap.caddy-edge": CADDY_EDGE,
+  "cap.mozilla-tls": MOZILLA,
+  "cap.job-runners": JOB_RUNNERS,
+  "cap.server-process": SERVER_PROCESS,
+  "cap.hardening": HARDENING,
+  "cap.systemd-sandbox": SYSTEMD_SANDBOX,
   // ---- questions (labels, help, option labels) ----
   "q.proxy.o.thruster": "Thruster (Rails 8, wraps Puma)",
   "q.proxy.o.kamal-proxy": "kamal-proxy (Kamal 2)",

@@ -10,7 +10,6 @@ import { KERNEL_FEATURES, IO_SCHEDULERS } from './capabilities/kernel.mjs';
 import { NGINX } from './capabilities/nginx.mjs';
 import { PASSENGER_APACHE } from './capabilities/passenger.mjs';
 import { DISTRO_FAMILIES, OS_FAMILIES } from './capabilities/distros.mjs';
-import { NGINX_TLS, APACHE_TLS, CADDY_EDGE } from './capabilities/edge.mjs';
 
 export const VERSIONS_CATALOG = {
   "cap.lifecycle": LIFECYCLE,
@@ -29,9 +28,6 @@ export const VERSIONS_CATALOG = {
   "cap.passenger-apache": PASSENGER_APACHE,
   "cap.distro-families": DISTRO_FAMILIES,
   "cap.os-families": OS_FAMILIES,
-  "cap.nginx-tls": NGINX_TLS,
-  "cap.apache-tls": APACHE_TLS,
-  "cap.caddy-edge": CADDY_EDGE,
   "w.end-of-life.m": "{name} {v} is past its end of life (support ended by {eol}): no more fixes, including security fixes.",
   "w.end-of-life.s": "Plan the upgrade to a supported series. The settings in this bundle are the right ones for the version you run.",
   "w.security-only.m": "{name} {v} receives security fixes only (since {security}) until {eol}.",

@@ -1,8 +1,7 @@
 // answers → context: effective stack (after substitutions for impossible combinations), sizing and the
 // cross-file facts (bind addresses, pool, connection and memory budgets). Pure; no formatting here.
-import { DISTRO_FAMILIES, OS_FAMILIES, IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS } from './caps.mjs';
-import { JOB_RUNNERS } from './capabilities/jobs.mjs';
-import { SINGLE_TARGET_PROXIES } from './capabilities/edge.mjs';
+import { DISTRO_FAMILIES, OS_FAMILIES, IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS, JOB_RUNNERS } from './caps.mjs';
+import { SINGLE_TARGET_PROXIES } from './generators/edge.mjs';
 import { firstSince, has } from './pick.mjs';
 import { gte, lt } from './version.mjs';
 import { t } from './text.mjs';
@@ -102,6 +101,8 @@ export function derive(a, options = {}) {
 
   // Background jobs: a runner the Rails version supports, or none.
   ctx.jobs = a.jobs;
+  // (Without the catalog, on the page before it has loaded, there are no runner facts yet: no job runner then.)
+  if (ctx.jobs !== 'none' && !JOB_RUNNERS[ctx.jobs]) ctx.jobs = 'none';
   if (ctx.jobs !== 'none' && lt(a.rails, JOB_RUNNERS[ctx.jobs].railsSince)) {
     subs.push({ key: 'jobs', from: ctx.jobs, to: 'none', reason: 'rails' });
     ctx.jobs = 'none';
@@ -206,7 +207,7 @@ function jobSizing(ctx) {
     const cache = roles.has('cache') ? t : 0;
     switch (ctx.jobs) {
       case 'solid_queue': perJob = t + queuePool(t) + cache; extra = 3 * 2; break; // supervisor, dispatcher, scheduler: 2 each
-      case 'good_job': perJob = ctx.jobRunner.queuePool(t) + cache; break;
+      case 'good_job': perJob = t + ctx.jobRunner.poolPlus + cache; break;
       case 'sidekiq': perJob = t + cache; break;
       default: perJob = 1 + cache; // delayed_job: one job at a time
     }

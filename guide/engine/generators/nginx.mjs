@@ -1,11 +1,9 @@
 // nginx: main nginx.conf and the Rails site (upstream = the app server's bind).
 import { SRC, DS, ART } from '../evidence.mjs';
 import { gte, lt, inRange } from '../version.mjs';
-import { NGINX } from '../caps.mjs';
-import { MOZILLA, ACME_WEBROOT } from '../capabilities/edge.mjs';
-import { NGINX_TLS } from '../caps.mjs';
+import { NGINX, NGINX_TLS, MOZILLA } from '../caps.mjs';
 import { has } from '../pick.mjs';
-import { certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled } from './edge.mjs';
+import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled } from './edge.mjs';
 import { behindBalancer, S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
 

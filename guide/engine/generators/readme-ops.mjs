@@ -1,8 +1,8 @@
 // The operations part of the bundle README: the commands that take the files to a running, HTTPS-serving app,
 // then restart, roll back and read logs. Shell blocks are exact (tests run them in the lab); words are in
 // catalog-prod.mjs ("ops.readme.*").
-import { SERVER_PROCESS, HARDENING } from '../capabilities/process.mjs';
-import { ACME_WEBROOT } from '../capabilities/edge.mjs';
+import { SERVER_PROCESS, HARDENING } from '../caps.mjs';
+import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
@@ -77,7 +77,7 @@ export function opsBlocks(ctx, files) {
   start.push(`curl -fsS ${scheme}://${domain}/up`);
   blocks.push({ h: 3, text: t('ops.readme.start') }, sh(start.join('\n')));
   // 6. Deploy and restart.
-  const p = SERVER_PROCESS[ctx.server];
+  const p = SERVER_PROCESS[ctx.server] || {};
   const reload = p.reload ? 'systemctl reload rails-app' : 'systemctl restart rails-app';
   blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t(p.reload ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart', { server: SERVER_LABEL[ctx.server], signal: p.reload, stop: p.stopSignal }) }, sh([
     `cd ${root} && set -a && . ${SECRETS_FILE} && set +a`,
