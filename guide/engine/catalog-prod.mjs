@@ -287,6 +287,7 @@ export const PROD_CATALOG = {
   "ops.readme.title": "Operations",
   "ops.readme.intro": "Run these as root on a fresh Debian host, from the directory that holds this bundle, after the Rails app is in place with its gems installed (bundle install) and assets precompiled.",
   "ops.readme.host": "1. Service user and directories",
+  "ops.readme.host.p": "The units run {bin}/bundle. Debian 13's ruby package installs bundle3.3 but no plain bundle (seen in the project's Debian 13 lab; Debian 12's ruby-bundler package provides /usr/bin/bundle): make sure the file exists, or answer ruby_path with the directory of an rbenv/chruby Ruby.",
   "ops.readme.secrets": "2. Secrets",
   "ops.readme.secrets.p": "{names} go into {file}: root-only (0600), read by systemd, never committed. Edit the copy and fill in the values.",
   "ops.readme.system": "3. System files",

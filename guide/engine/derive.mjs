@@ -1,6 +1,6 @@
 // answers → context: effective stack (after substitutions for impossible combinations), sizing and the
 // cross-file facts (bind addresses, pool, connection and memory budgets). Pure; no formatting here.
-import { IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS, JOB_RUNNERS } from './caps.mjs';
+import { DISTRO_FAMILIES, OS_FAMILIES, IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS, JOB_RUNNERS } from './caps.mjs';
 import { SINGLE_TARGET_PROXIES } from './generators/edge.mjs';
 import { firstSince, has } from './pick.mjs';
 import { gte, lt } from './version.mjs';
@@ -33,6 +33,9 @@ export function derive(a, options = {}) {
   ctx.user = a.deploy_user || APP_USER;
   ctx.rubyBin = a.ruby_path || '/usr/bin';
   ctx.linux = a.os === 'linux';
+  // Distribution family (capabilities/distros.mjs): users, paths, libc, firewall and SELinux of the app hosts.
+  ctx.family = OS_FAMILIES[a.os] || [...(DISTRO_FAMILIES.length ? DISTRO_FAMILIES : [])].find((f) => new RegExp(f.match, 'i').test(a.distro)) || { id: 'debian', webUser: 'www-data', libc: 'glibc' };
+  ctx.familyGuessed = a.os === 'linux' && ctx.family.id === 'debian' && !/^(debian|ubuntu|raspbian|linuxmint|mint|pop|devuan|kali)/i.test(a.distro);
   ctx.mri = a.ruby === 'cruby' || a.ruby === 'ree';
   ctx.canFork = impl.fork;
 

@@ -78,6 +78,10 @@ export async function mountCheckIn(section, { base = '/', catalogUrl, applyAnswe
   }
   function add(entry) {
     if (inputs.length >= LIMITS.files) { say(`At most ${LIMITS.files} files; ${entry.path} was not added.`); return; }
+    const total = inputs.reduce((n, x) => n + (x.text ? x.text.length : 0), 0) + (entry.text ? entry.text.length : 0);
+    if (total > LIMITS.totalBytes) {
+      entry = { path: entry.path, problem: { code: 'too-much-input', file: entry.path, line: 0, message: `over ${LIMITS.totalBytes} bytes in all: not added`, fix: 'check fewer or smaller files at a time' } };
+    }
     const i = inputs.findIndex((x) => x.path === entry.path);
     if (i >= 0) inputs[i] = entry; else inputs.push(entry);
     renderList();

@@ -199,7 +199,7 @@ export function mainBody(ctx) {
   const nofile = 65536;
   const autoOk = nginxHas('workerProcessesAuto', ctx.proxyVersion);
   return [
-    S('user', 'www-data', t('nginx.user'), [SRC.nginxCore]),
+    ...(ctx.family.webUser ? [S('user', ctx.family.webUser, t('nginx.user'), [SRC.nginxCore])] : []),
     S('worker_processes', autoOk ? 'auto' : String(ctx.a.cores), t(autoOk ? 'nginx.workers.auto' : 'nginx.workers'), [SRC.nginxCore]),
     S('worker_rlimit_nofile', String(nofile), t('nginx.nofile'), [SRC.nginxCore, DS.sysctl]),
     S('pid', '/run/nginx.pid'),
@@ -225,7 +225,7 @@ export function mainBody(ctx) {
         S('access_log', '/var/log/nginx/access.log'),
         S('gzip', 'on', t('nginx.gzip'), [SRC.nginxGzipStatic]),
         S('gzip_types', ['text/css', 'application/javascript', 'application/json', 'image/svg+xml']),
-        S('include', 'sites-enabled/*.conf', t('nginx.include'), [SRC.nginxCore]),
+        S('include', `${ctx.family.nginxInclude || 'sites-enabled'}/*.conf`, t('nginx.include'), [SRC.nginxCore]), // the family's site directory (README names it)
       ],
     },
   ];

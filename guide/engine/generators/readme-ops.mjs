@@ -20,7 +20,8 @@ export function opsBlocks(ctx, files) {
   const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.intro') }];
   const sh = (code) => ({ code, lang: 'sh' });
   // 1. User and directories.
-  blocks.push({ h: 3, text: t('ops.readme.host') }, sh([
+  blocks.push({ h: 3, text: t('ops.readme.host') }, { p: t('ops.readme.host.p', { bin: rubyBin }) }, sh([
+    `test -x ${rubyBin}/bundle || { echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path"; exit 1; }`,
     `id ${user} >/dev/null 2>&1 || adduser --system --group --home ${root} --no-create-home ${user}`,
     `install -d -o ${user} -g ${user} ${root} ${root}/tmp ${root}/tmp/sockets ${root}/tmp/pids ${root}/log ${root}/storage`,
   ].join('\n')));

@@ -198,7 +198,7 @@ export function generate(ctx) {
     // Passenger lives inside Apache; Apache's own unit applies. Still raise its file limit.
     return ctx.a.init === 'systemd'
       ? { files: [{ path: 'etc/systemd/system/apache2.service.d/limits.conf', format: 'systemd', body: [{ section: 'Service', entries: [{ key: 'LimitNOFILE', value: 65536, why: t('systemd.1'), evidence: [SRC.fdLimits, DS.sysctl] }] }] }] }
-      : { files: [limitsFile(ctx, 'www-data')] };
+      : { files: [limitsFile(ctx, ctx.family.apacheUser || 'www-data')] };
   }
   if (ctx.a.init !== 'systemd') return { files: [limitsFile(ctx, ctx.user)] };
   const files = [{ path: WEB_UNIT, format: 'systemd', body: webUnit(ctx), meta: { role: 'web', server: ctx.server } }];
