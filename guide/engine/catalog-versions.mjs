@@ -5,8 +5,10 @@ import { LIFECYCLE } from './capabilities/lifecycle.mjs';
 import { RAILS_RUBY_BREAKS } from './capabilities/rails-ruby.mjs';
 import { RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS } from './capabilities/rails.mjs';
 import { PUMA_DSL, PUMA_FACTS } from './capabilities/puma.mjs';
-import { FEATURES } from './capabilities/ruby.mjs';
+import { FEATURES, IMPLEMENTATIONS, JIT } from './capabilities/ruby.mjs';
 import { KERNEL_FEATURES, IO_SCHEDULERS } from './capabilities/kernel.mjs';
+import { NGINX } from './capabilities/nginx.mjs';
+import { PASSENGER_APACHE } from './capabilities/passenger.mjs';
 
 export const VERSIONS_CATALOG = {
   "cap.lifecycle": LIFECYCLE,
@@ -17,8 +19,12 @@ export const VERSIONS_CATALOG = {
   "cap.puma-dsl": PUMA_DSL,
   "cap.puma-facts": PUMA_FACTS,
   "cap.features": FEATURES,
+  "cap.implementations": IMPLEMENTATIONS,
+  "cap.jit": JIT,
   "cap.kernel-features": KERNEL_FEATURES,
   "cap.io-schedulers": IO_SCHEDULERS,
+  "cap.nginx": NGINX,
+  "cap.passenger-apache": PASSENGER_APACHE,
   "w.end-of-life.m": "{name} {v} is past its end of life (support ended by {eol}): no more fixes, including security fixes.",
   "w.end-of-life.s": "Plan the upgrade to a supported series. The settings in this bundle are the right ones for the version you run.",
   "w.security-only.m": "{name} {v} receives security fixes only (since {security}) until {eol}.",
@@ -46,26 +52,16 @@ export const VERSIONS_CATALOG = {
   "ops.connections.pg": "Watch connections: SELECT count(*) FROM pg_stat_activity against max_connections ({max}); read the slow-query log weekly.",
   "ops.connections.pgbouncer": "Watch PgBouncer: SHOW POOLS on its admin console; cl_waiting above 0 for long means default_pool_size ({pool}) is too small.",
   "ops.connections.mysql": "Watch connections: SHOW GLOBAL STATUS LIKE 'Threads_connected' against max_connections ({max}); read the slow-query log weekly.",
-  "ev.railsHealth": "Rails 7.1 release notes: health check endpoint",
   "ev.railsAsyncExecutor": "Rails guide: config.active_record.async_query_executor",
   "ev.pgBackup": "PostgreSQL: continuous archiving and point-in-time recovery",
   "ev.mysqlBackup": "MySQL 8.4: backup methods",
   "ev.sqliteBackup": "SQLite online backup API",
-  "ev.pumaRestart": "Puma: restarts (hot and phased)",
-  "ev.unicornSignals": "Unicorn: signal handling",
-  "ev.passengerRestart": "Passenger: restarting applications",
-  "ev.logrotate": "logrotate(8)",
   "ev.pgMonitoring": "PostgreSQL: the statistics collector views",
   "ev.pgbouncerShow": "PgBouncer: SHOW POOLS",
-  "url.railsHealth": "https://guides.rubyonrails.org/7_1_release_notes.html",
   "url.railsAsyncExecutor": "https://guides.rubyonrails.org/configuring.html#config-active-record-async-query-executor",
   "url.pgBackup": "https://www.postgresql.org/docs/current/continuous-archiving.html",
   "url.mysqlBackup": "https://dev.mysql.com/doc/refman/8.4/en/backup-methods.html",
   "url.sqliteBackup": "https://www.sqlite.org/backup.html",
-  "url.pumaRestart": "https://github.com/puma/puma/blob/master/docs/restart.md",
-  "url.unicornSignals": "https://yhbt.net/unicorn/SIGNALS.html",
-  "url.passengerRestart": "https://www.phusionpassenger.com/library/admin/nginx/restart_app.html",
-  "url.logrotate": "https://man7.org/linux/man-pages/man8/logrotate.8.html",
   "url.pgMonitoring": "https://www.postgresql.org/docs/current/monitoring-stats.html",
   "url.pgbouncerShow": "https://www.pgbouncer.org/usage.html#show-pools",
   "ev.jrubyTuning": "JRuby wiki: Performance tuning (heap and -Xmx)",

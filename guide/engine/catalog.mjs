@@ -3,6 +3,7 @@
 import { TOPOLOGY_CATALOG } from './catalog-topology.mjs';
 import { QUESTION_HELP } from './catalog-questions.mjs';
 import { VERSIONS_CATALOG } from './catalog-versions.mjs';
+import { EDGE_CATALOG } from './catalog-edge.mjs';
 import { PROD_CATALOG } from './catalog-prod.mjs'; // issue 10: TLS, jobs, systemd, WebSockets, operations
 
 export const CATALOG = {
@@ -526,5 +527,6 @@ export const CATALOG = {
   ...TOPOLOGY_CATALOG,
   ...QUESTION_HELP,
   ...VERSIONS_CATALOG,
+  ...EDGE_CATALOG,
   ...PROD_CATALOG,
 };

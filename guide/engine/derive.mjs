@@ -1,7 +1,6 @@
 // answers → context: effective stack (after substitutions for impossible combinations), sizing and the
 // cross-file facts (bind addresses, pool, connection and memory budgets). Pure; no formatting here.
-import { IMPLEMENTATIONS, JIT } from './capabilities/ruby.mjs';
-import { RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS } from './caps.mjs';
+import { IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS } from './caps.mjs';
 import { JOB_RUNNERS } from './capabilities/jobs.mjs';
 import { SINGLE_TARGET_PROXIES } from './capabilities/edge.mjs';
 import { firstSince, has } from './pick.mjs';
@@ -27,7 +26,8 @@ export function languageVersion(ruby, version) {
 
 export function derive(a, options = {}) {
   const subs = []; // substitutions {key, from, to, reason}
-  const impl = IMPLEMENTATIONS[a.ruby];
+  // Before the page has its catalog (caps.mjs) an implementation is only its name.
+  const impl = IMPLEMENTATIONS[a.ruby] || { label: a.ruby, fork: true, lang: [] };
   const lang = languageVersion(a.ruby, a.ruby_version);
   // options.appRoot (tests) wins over the answer; both pass the same strict path check.
   const ctx = { a, impl, lang, subs, root: safeRoot(options.appRoot || a.app_root), date: options.date || new Date().toISOString().slice(0, 10) };
@@ -62,6 +62,12 @@ export function derive(a, options = {}) {
   if (ctx.tls === 'proxy' && ctx.proxy === 'none') {
     subs.push({ key: 'tls', from: 'proxy', to: 'none', reason: 'no-proxy' });
     ctx.tls = 'none';
+  }
+  // A balancer in front of several app hosts ends TLS itself (generators/load-balancer.mjs); the app hosts then
+  // speak HTTP to it on the private network (rules.mjs explains the change).
+  if (ctx.tls === 'proxy' && a.app_hosts > 1 && (a.lb === 'nginx' || a.lb === 'haproxy')) {
+    subs.push({ key: 'tls', from: 'proxy', to: 'upstream', reason: 'load-balancer' });
+    ctx.tls = 'upstream';
   }
   ctx.domain = a.domain;
   ctx.websockets = a.websockets;
@@ -111,9 +117,10 @@ export function derive(a, options = {}) {
   ctx.rubyTooNewForRails = breaks.ruby && gte(lang, breaks.ruby) ? breaks : null;
 
   // JIT.
-  ctx.yjitAvailable = a.ruby === 'cruby' && gte(a.ruby_version, JIT.yjit.since)
-    && (a.arch === 'x86_64' || gte(a.ruby_version, JIT.yjit.arm64Since));
-  ctx.yjitProduction = ctx.yjitAvailable && gte(a.ruby_version, JIT.yjit.production);
+  const yjit = JIT.yjit;
+  ctx.yjitAvailable = Boolean(yjit) && a.ruby === 'cruby' && gte(a.ruby_version, yjit.since)
+    && (a.arch === 'x86_64' || gte(a.ruby_version, yjit.arm64Since));
+  ctx.yjitProduction = ctx.yjitAvailable && gte(a.ruby_version, yjit.production);
 
   placeHosts(ctx);
   sizeProcesses(ctx);

@@ -176,6 +176,10 @@ export const RULES = [
     if (ctx.a.app_hosts < 2 || ctx.a.lb !== 'none') return null;
     return W('no-load-balancer', 'warning', { n: ctx.a.app_hosts }, [SRC.nginxUpstream, SRC.haproxy]);
   },
+  function tlsAtLoadBalancer(ctx) {
+    if (!sub(ctx, 'tls', 'load-balancer')) return null;
+    return W('tls-at-load-balancer', 'info', { n: ctx.a.app_hosts }, [SRC.haproxy, SRC.nginxUpstream]);
+  },
   function databaseOnFirstAppHost(ctx) {
     if (!ctx.hosts.dbOnFirstApp) return null;
     return W('db-on-first-app-host', 'warning', { addr: ctx.hosts.db, n: ctx.a.app_hosts }, [SRC.pgResource]);

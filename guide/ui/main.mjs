@@ -229,6 +229,9 @@ export async function start(root) {
   $('guide-download-zip').addEventListener('click', () => download('zip'));
   $('guide-download-tgz').addEventListener('click', () => download('tgz'));
 
+  // The configuration checker (guide/ui/check.mjs) is its own bundle, fetched on the first click.
+  $('guide-check-open').onclick = (e) => import(root.dataset.check).then((m) => m.mountCheck(root, e.target));
+
   for (const n of document.querySelectorAll('.guide-static')) n.hidden = true;
   el.app.hidden = false;
   const first = applyQuery(location.search);

@@ -16,6 +16,8 @@ export async function enableOffline(base, later = []) {
       const u = new URL(el.href || el.src, location.href);
       if (u.origin === location.origin) urls.add(u.pathname + u.search);
     }
+    // Scripts named in data-* attributes of #guide (the configuration checker) load on demand: cache them too.
+    for (const v of Object.values(document.getElementById('guide').dataset)) if (/\.js$/.test(v)) urls.add(new URL(v, location.href).pathname);
     // Everything else the page fetched so far (the catalog JSON, fonts…).
     for (const entry of performance.getEntriesByType('resource')) {
       const u = new URL(entry.name, location.href);

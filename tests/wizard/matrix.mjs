@@ -109,6 +109,9 @@ export function buildMatrix() {
   for (const rails of VERSION_VALUES.rails) for (const server of ['puma', 'unicorn', 'passenger']) add({ rails, server, ruby_version: rails < '4' ? '1.9.3' : rails < '5' ? '2.2' : rails < '7' ? '2.7' : '3.3', server_version: server === 'puma' && rails < '4' ? '3.12' : undefined, proxy: server === 'passenger' ? 'apache' : 'nginx' });
   for (const kernel of VERSION_VALUES.kernel) for (const storage of ['hdd', 'ssd', 'nvme']) add({ kernel, storage });
   for (const v of VERSION_VALUES.pooler_version) for (const rails of ['4.2', '7.2']) add({ pooler: 'pgbouncer', pooler_version: v, rails });
+  // 4. Load balancers in front of several app hosts, with TLS at the balancer or none.
+  for (const lb of ['nginx', 'haproxy']) for (const tls of ['proxy', 'none']) add({ app_hosts: 3, lb, tls, db_host: 'separate', rails: lb === 'nginx' ? '7.0' : DEFAULTS.rails });
+  add({ app_hosts: 2, lb: 'haproxy', proxy: 'apache', proxy_version: '2.4.62', tls: 'none', db_host: 'separate' });
   for (const s of ERA_STACKS) add(s);
   return out;
 }

@@ -13,6 +13,7 @@ import { gcVarsRead } from '../../guide/engine/generators/ruby-env.mjs';
 import { keyExists, schedulerExists } from '../../guide/engine/generators/sysctl.mjs';
 import { NEVER_EMIT } from '../../guide/engine/capabilities/kernel.mjs';
 import { buildMatrix } from './matrix.mjs';
+import { appAddresses } from '../../guide/engine/topology.mjs';
 import * as V from './validators.mjs';
 
 const DATE = '2026-01-02';
@@ -161,6 +162,21 @@ test('nginx -t accepts every distinct nginx.conf + site', () => {
     const main = bundle.byPath[file.path.replace('sites-enabled/rails-app.conf', 'nginx.conf')];
     V.nginxTest(main.content, file.content);
   }
+});
+
+test('the load balancer: haproxy -c / nginx -t accept every distinct lb-host file, whose servers are the app hosts', () => {
+  const seen = { haproxy: 0, nginx: 0 };
+  for (const { file, bundle } of distinct((p) => /^lb-host\//.test(p))) {
+    const haproxy = file.path.endsWith('haproxy.cfg');
+    if (haproxy) V.haproxyTest(file.content); else V.nginxLbTest(file.content);
+    seen[haproxy ? 'haproxy' : 'nginx']++;
+    const servers = [...file.content.matchAll(/^\s*server (?:app\d+ )?(\d+\.\d+\.\d+\.\d+):80\b/gm)].map((m) => m[1]);
+    assert.deepEqual(servers, appAddresses(bundle.answers), file.path);
+    assert.match(file.content, haproxy ? /^\s*option redispatch$/m : /^\s*proxy_next_upstream error timeout/m);
+  }
+  assert.ok(seen.haproxy >= 2 && seen.nginx >= 2, JSON.stringify(seen));
+  // No balancer file for one app host, or for a cloud balancer.
+  for (const b of bundles) if (b.answers.app_hosts < 2 || !['nginx', 'haproxy'].includes(b.answers.lb)) assert.ok(!b.r.files.some((f) => f.path.startsWith('lb-host/')));
 });
 
 test('apache2 -t accepts every distinct Apache site (with the modules it names)', () => {

@@ -92,6 +92,29 @@ export function nginxTest(mainConf, siteConf) {
   return check(run(nginx, ['-t', '-q', '-p', dir, '-c', join(dir, 'nginx.conf')]), 'nginx -t');
 }
 
+/** haproxy -c on a generated haproxy.cfg (the certificate path points at a PEM holding the test certificate and key). */
+export function haproxyTest(conf) {
+  const haproxy = requireTool('haproxy', 'haproxy');
+  const dir = tmp('wizard-haproxy-');
+  if (/ crt \//.test(conf)) {
+    const c = selfSignedCert();
+    const pem = join(dir, 'site.pem');
+    writeFileSync(pem, readFileSync(c.cert, 'utf8') + readFileSync(c.key, 'utf8'));
+    conf = conf.replace(/ crt \/etc\/haproxy\/certs\/\S+/g, ` crt ${pem}`);
+  }
+  writeFileSync(join(dir, 'haproxy.cfg'), conf);
+  return check(run(haproxy, ['-c', '-q', '-f', join(dir, 'haproxy.cfg')]), 'haproxy -c');
+}
+
+/** nginx -t on a balancer's complete nginx.conf (no site files), in a temporary prefix. */
+export function nginxLbTest(conf) {
+  const nginx = requireTool('nginx', 'nginx');
+  const dir = tmp('wizard-nginx-lb-');
+  writeFileSync(join(dir, 'nginx.conf'), withTestCert(conf).replace(/^pid .*;$/m, `pid ${join(dir, 'nginx.pid')};`));
+  mkdirSync(join(dir, 'logs'));
+  return check(run(nginx, ['-t', '-q', '-p', dir, '-c', join(dir, 'nginx.conf')]), 'nginx -t (load balancer)');
+}
+
 const APACHE_MODULES = '/usr/lib/apache2/modules';
 
 /** apache2 -t with a minimal server config that loads the modules the site needs, then includes it. */

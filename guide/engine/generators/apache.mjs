@@ -3,7 +3,7 @@ import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { passengerApacheDirectives, passengerVhostDirectives } from './passenger.mjs';
 import { t } from '../text.mjs';
-import { SERVER_LABEL } from './util.mjs';
+import { SERVER_LABEL, behindBalancer } from './util.mjs';
 import { APACHE_TLS, MOZILLA, ACME_WEBROOT } from '../capabilities/edge.mjs';
 import { has } from '../pick.mjs';
 import { certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, cableEnabled } from './edge.mjs';
@@ -19,6 +19,7 @@ export function apacheModules(ctx) {
   // Apache 2.4 split the balancer's load-balancing methods and shared memory into their own modules.
   if (ctx.upstreams.length > 1) mods.push('proxy_balancer', ...(gte(ctx.proxyVersion, '2.4') ? ['lbmethod_byrequests', 'slotmem_shm'] : []));
   if (ctx.a.downloads) mods.push('xsendfile');
+  if (behindBalancer(ctx) && gte(ctx.proxyVersion, '2.4')) mods.push('remoteip');
   return [...mods, ...edgeModules(ctx)];
 }
 
@@ -58,6 +59,8 @@ export function siteBody(ctx) {
     D('DocumentRoot', `${ctx.root}/public`, t('apache.root'), [SRC.apacheCore]),
     { section: 'Directory', args: [`${ctx.root}/public`], children: [D('Options', '-MultiViews'), D('AllowOverride', 'None'), ...access] },
   ];
+  // Behind the balancer (issue 11): mod_remoteip (2.4+) takes the client's address from the balancer's header.
+  if (behindBalancer(ctx) && v24) vhost.push(D('RemoteIPHeader', 'X-Forwarded-For', t('edge.real-ip', { lb: ctx.hosts.lb }), [SRC.apacheRemoteIp]), D('RemoteIPInternalProxy', ctx.hosts.lb));
   if (gte(ctx.a.rails, '3.1')) {
     vhost.push({
       section: 'LocationMatch', args: ['^/assets/'], why: t('apache.assets'), evidence: [SRC.pumaNginx],

@@ -1,18 +1,18 @@
 // nginx: main nginx.conf and the Rails site (upstream = the app server's bind).
 import { SRC, DS, ART } from '../evidence.mjs';
 import { gte, lt, inRange } from '../version.mjs';
-import { NGINX } from '../capabilities/nginx.mjs';
+import { NGINX } from '../caps.mjs';
 import { NGINX_TLS, MOZILLA, ACME_WEBROOT } from '../capabilities/edge.mjs';
 import { has } from '../pick.mjs';
 import { certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled } from './edge.mjs';
-import { S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
+import { behindBalancer, S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'nginx';
 
 /** Does nginx version v have feature `name` (capabilities/nginx.mjs)? */
 export function nginxHas(name, v) {
-  return NGINX[name].some((r) => inRange(v, r));
+  return (NGINX[name] || []).some((r) => inRange(v, r)); // absent before the catalog is installed
 }
 
 function assetLocations(ctx) {
@@ -149,6 +149,8 @@ export function siteBody(ctx) {
     S('server_name', ctx.domain, t('nginx.server-name', { domain: ctx.domain }), [SRC.nginxHttpCore]),
     S('root', `${ctx.root}/public`, t('nginx.root'), [SRC.pumaNginx]),
     S('client_max_body_size', '25m', t('nginx.body-size'), [SRC.nginxCore]),
+    // Behind the balancer (issue 11): the client's address, not the balancer's, in logs, Rails and rate limits.
+    ...(behindBalancer(ctx) ? [S('set_real_ip_from', ctx.hosts.lb, t('edge.real-ip', { lb: ctx.hosts.lb }), [SRC.nginxRealIp, SRC.nginxconfig]), S('real_ip_header', 'X-Forwarded-For')] : []),
   ];
   const top = [];
   if (cable) {

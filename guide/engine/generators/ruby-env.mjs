@@ -1,7 +1,7 @@
 // config/ruby.env: GC, JIT and allocator environment for the exact Ruby implementation and version.
 // Only variables the chosen interpreter reads are emitted (capabilities/ruby.mjs GC_ERAS[].reads).
-import { GC_ERAS, JIT } from '../capabilities/ruby.mjs';
-import { RAILS_API } from '../caps.mjs';
+import { GC_ERAS } from '../capabilities/ruby.mjs';
+import { JIT, RAILS_API } from '../caps.mjs';
 import { SRC, DS, ART } from '../evidence.mjs';
 import { has, namesAt } from '../pick.mjs';
 import { inRange, gte } from '../version.mjs';
@@ -76,7 +76,7 @@ function jitEntries(ctx) {
   const out = [];
   if (a.ruby !== 'cruby') return out;
   const v = a.ruby_version;
-  if (inRange(v, JIT.mjit)) {
+  if (JIT.mjit && inRange(v, JIT.mjit)) {
     out.push({ comment: t('env.15') });
   }
   if (ctx.yjitProduction) {
