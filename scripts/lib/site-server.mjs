@@ -2,34 +2,26 @@
 // text responses gzip-compressed when the client accepts it, long-lived caching for assets.
 // For benchmarks (scripts/bench-lighthouse.mjs), where transfer sizes must be realistic.
 import http from 'node:http';
-import { readFileSync, statSync } from 'node:fs';
-import { join, normalize, extname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { contentType, fileForRequest } from './static-files.mjs';
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8', '.json': 'application/json; charset=utf-8', '.svg': 'image/svg+xml',
-  '.xml': 'application/xml; charset=utf-8', '.csv': 'text/csv; charset=utf-8', '.txt': 'text/plain; charset=utf-8',
-  '.png': 'image/png', '.ico': 'image/x-icon', '.webmanifest': 'application/manifest+json',
-};
 const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.svg', '.xml', '.csv', '.txt', '.webmanifest']);
 
 export function startSiteServer(root) {
   const cache = new Map();
   const server = http.createServer((req, res) => {
-    let path;
-    try { path = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { res.writeHead(400).end(); return; }
-    let file = normalize(join(root, path));
-    if (!file.startsWith(normalize(root))) { res.writeHead(403).end(); return; }
-    try { if (statSync(file).isDirectory()) file = join(file, 'index.html'); } catch { /* 404 below */ }
-    let body;
-    try { body = readFileSync(file); } catch {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
+    const found = fileForRequest(root, req.url);
+    if (found.status !== 200) {
+      res.writeHead(found.status, { 'content-type': 'text/plain; charset=utf-8' }).end(found.status === 404 ? 'not found' : '');
       return;
     }
+    const { file } = found;
+    let body = readFileSync(file);
     const ext = extname(file);
     const headers = {
-      'content-type': TYPES[ext] || 'application/octet-stream',
+      'content-type': contentType(file),
       'cache-control': ext === '.html' ? 'no-cache' : 'public, max-age=31536000',
       vary: 'accept-encoding',
     };

@@ -281,8 +281,11 @@ test('the engine core stays small for the page (words travel as JSON) and genera
   const full = gzipSync(JSON.stringify(CATALOG), { level: 9 }).length;
   assert.ok(full > core / 4, 'the catalog holds the words');
   for (let i = 0; i < 20; i++) generate({});
-  const t0 = performance.now();
+  // CPU time, not wall time: other processes on a shared 2-core machine stretch the wall clock, not the work.
+  // (scripts/bench-guide.mjs prints the wall-clock table; this is only a guard against a slower engine.)
+  const cpu0 = process.cpuUsage();
   for (let i = 0; i < 100; i++) generate({ cores: 1 + (i % 16), server: ['puma', 'unicorn', 'thin', 'passenger'][i % 4] });
-  const ms = (performance.now() - t0) / 100;
-  assert.ok(ms < 16, `generate() takes ${ms.toFixed(1)} ms; the page re-renders within one frame`);
+  const cpu = process.cpuUsage(cpu0);
+  const ms = (cpu.user + cpu.system) / 1000 / 100;
+  assert.ok(ms < 16, `generate() takes ${ms.toFixed(1)} ms of CPU; the page re-renders within one frame`);
 });

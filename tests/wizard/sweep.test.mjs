@@ -252,17 +252,23 @@ test('systemd-analyze security rates every distinct app and job unit "OK" or bet
 });
 
 test('units: Type=notify only where the server speaks sd_notify, graceful stop signals, absolute ExecStart, secrets file', () => {
+  const seen = { units: 0, notify: 0, sigquit: 0 };
   for (const b of bundles) {
     const unit = b.byPath['etc/systemd/system/rails-app.service'];
     if (!unit) continue;
+    seen.units++;
     const c = unit.content;
     const m = b.r.model;
     const type = /^Type=(\S+)/m.exec(c)[1];
     if (type === 'notify') {
+      seen.notify++;
       assert.ok(m.server === 'puma' && !/^[0-4]\.|^5\.0/.test(b.answers.server_version) && ['cruby', 'ree'].includes(b.answers.ruby), JSON.stringify(b.answers));
       assert.match(c, /^WatchdogSec=\d+$/m);
     }
-    if (['unicorn', 'pitchfork'].includes(m.server)) assert.match(c, /^KillSignal=SIGQUIT$/m, 'graceful stop for Unicorn/Pitchfork');
+    if (['unicorn', 'pitchfork'].includes(m.server)) {
+      assert.match(c, /^KillSignal=SIGQUIT$/m, 'graceful stop for Unicorn/Pitchfork');
+      seen.sigquit++;
+    }
     assert.match(c, /^ExecStart=\//m, 'absolute program path');
     assert.ok(c.includes(`ExecStart=${b.answers.ruby_path}/`) || /ExecStart=\S+\/(bundle|mongrel_rails)/.test(c));
     assert.match(c, /^EnvironmentFile=\/etc\/rails-app\/secrets\.env$/m);
@@ -270,6 +276,8 @@ test('units: Type=notify only where the server speaks sd_notify, graceful stop s
     assert.ok(b.byPath['etc/rails-app/secrets.env'], 'the secrets template ships with the unit');
     if (m.jobs !== 'none') assert.ok(b.r.files.some((f) => /^etc\/systemd\/system\/rails-jobs@?\.service$/.test(f.path)), 'job runner unit');
   }
+  // The checks above only mean something if the matrix produced units of each kind.
+  assert.ok(seen.units >= bundles.length / 2 && seen.notify > 0 && seen.sigquit > 0, JSON.stringify({ ...seen, bundles: bundles.length }));
 });
 
 test('logrotate -d accepts every distinct logrotate file', () => {

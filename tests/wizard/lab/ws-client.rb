@@ -6,18 +6,27 @@ require "openssl"
 require "json"
 require "websocket/driver"
 
+# With CA_FILE "-" the client speaks plain ws:// to 127.0.0.1:80 (TLS ended upstream, e.g. in front of Thruster)
+# and sends X-Forwarded-Proto: https as that load balancer would.
 ca, host, expected, trigger = ARGV
-tcp = TCPSocket.new("127.0.0.1", 443)
-ctx = OpenSSL::SSL::SSLContext.new
-ctx.set_params(verify_mode: OpenSSL::SSL::VERIFY_PEER, ca_file: ca)
-ssl = OpenSSL::SSL::SSLSocket.new(tcp, ctx)
-ssl.hostname = host
-ssl.sync_close = true
-ssl.connect
-ssl.post_connection_check(host)
+if ca == "-"
+  ssl = TCPSocket.new("127.0.0.1", 80)
+  url = "ws://#{host}/cable"
+else
+  tcp = TCPSocket.new("127.0.0.1", 443)
+  ctx = OpenSSL::SSL::SSLContext.new
+  ctx.set_params(verify_mode: OpenSSL::SSL::VERIFY_PEER, ca_file: ca)
+  ssl = OpenSSL::SSL::SSLSocket.new(tcp, ctx)
+  ssl.hostname = host
+  ssl.sync_close = true
+  ssl.connect
+  ssl.post_connection_check(host)
+  url = "wss://#{host}/cable"
+end
 
 Conn = Struct.new(:url, :io) { def write(data) = io.write(data) }
-driver = WebSocket::Driver.client(Conn.new("wss://#{host}/cable", ssl))
+driver = WebSocket::Driver.client(Conn.new(url, ssl))
+driver.set_header("X-Forwarded-Proto", "https") if ca == "-"
 driver.set_header("Origin", "https://#{host}")
 identifier = { channel: "MessagesChannel" }.to_json
 done = false
