@@ -103,7 +103,9 @@ export function applyCommon(opts, defaultTopic) {
 export async function runCli(toolName, main, argv) {
   try {
     const code = await main(argv);
-    process.exit(code ?? 0);
+    // A signal that no tool handler took means "stop": the tool may finish its loop before the forced exit
+    // below fires, but it must still report the interruption, not success.
+    process.exit(stoppedBy ? (stoppedBy === 'SIGINT' ? 130 : 143) : (code ?? 0));
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`${toolName}: ${err.message}\nRun "${toolName} --help" for usage.\n`);
@@ -338,6 +340,7 @@ export async function reportValidation(toolName, file, opts = {}) {
 const liveGroups = new Set();
 let handlersInstalled = false;
 let interruptHandler = null;
+let stoppedBy = null;
 
 /**
  * Let a tool handle the first Ctrl-C/SIGTERM itself (e.g. stop the measured command and
@@ -365,6 +368,7 @@ function installHandlers() {
           fn(sig);
           return;
         }
+        stoppedBy = sig;
         killAllGroups('SIGTERM');
         setTimeout(() => {
           killAllGroups('SIGKILL');
