@@ -219,10 +219,13 @@ test('Rails advice uses the API of the chosen version', () => {
   assert.match(advice(gen({ downloads: true, rails: '2.3.5', ruby: 'ree', ruby_version: '1.8.7' }), 'rails-sendfile').body, /X-Accel-Redirect/);
 });
 
-test('nginx upstream keepalive only where it exists and is not yet the default', () => {
+test('nginx upstream keepalive only to TCP upstreams, where it exists and is not yet the default', () => {
+  // A Unix socket (the Linux default) gets none: a Puma hot restart would leave nginx stale connections (502).
+  assert.doesNotMatch(file(gen({ proxy_version: '1.22', websockets: false }), 'etc/nginx/sites-enabled/rails-app.conf'), /keepalive \d+;/);
   const cases = [['0.7.65', false], ['1.0', false], ['1.2.4', true], ['1.22', true], ['1.29.7', false]];
   for (const [v, want] of cases) {
-    const site = file(gen({ proxy_version: v, websockets: false }), 'etc/nginx/sites-enabled/rails-app.conf');
+    // macOS binds Puma to 127.0.0.1:3000 (TCP), where keepalive saves a handshake per request.
+    const site = file(gen({ os: 'macos', proxy_version: v, websockets: false }), 'etc/nginx/sites-enabled/rails-app.conf');
     assert.equal(/^\s+keepalive \d+;/m.test(site), want, v);
     assert.equal(/proxy_http_version 1\.1;/.test(site), want, v);
   }
