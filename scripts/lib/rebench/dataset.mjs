@@ -175,10 +175,11 @@ export function base(ctx, { id, title, topic, summary, measured, software, metho
 }
 
 /** Bar of the median with a min–max rule per row; text marks rows that failed. */
-export function medianChart({ id, title, caption, alt, yField, yTitle, key, xTitle, offsetField, columns, hasFailures }) {
+export function medianChart({ id, title, caption, alt, yField, yTitle, key, xTitle, offsetField, columns, hasFailures, hasValues = true }) {
   // Grouped bars: one band per configuration, one bar per page (or load) inside it.
   const enc = { y: { field: yField, type: 'nominal', sort: null, title: yTitle, axis: { labelLimit: 200 } }, ...(offsetField ? { yOffset: { field: offsetField, type: 'nominal', sort: null } } : {}) };
-  const layers = [
+  // A layer without data makes Vega warn (and the build fail): bars only when some run measured something.
+  const layers = !hasValues ? [] : [
     { mark: { type: 'bar' }, encoding: { ...enc, x: { field: `${key}_median`, type: 'quantitative', title: xTitle }, ...(offsetField ? { color: { field: offsetField, type: 'nominal', sort: null, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 } } } : {}) } },
     { mark: { type: 'rule' }, encoding: { ...enc, x: { field: `${key}_min`, type: 'quantitative' }, x2: { field: `${key}_max` } } },
   ];

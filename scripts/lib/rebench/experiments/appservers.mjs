@@ -66,7 +66,7 @@ export default {
           caption: 'Bars: median of the runs; lines: slowest to fastest run. Read a difference only where the verdict column says better or worse.',
           alt: alt(records, 'requests per second'),
           yField: 'server', offsetField: 'page', yTitle: 'Server', key: 'rps', xTitle: 'Requests per second (median)',
-          columns: ['server', 'page', 'rps_median', 'rps_min', 'rps_max', 'p99_ms', 'verdict'], hasFailures: markers.length > 0,
+          columns: ['server', 'page', 'rps_median', 'rps_min', 'rps_max', 'p99_ms', 'verdict'], hasFailures: markers.length > 0, hasValues: records.some((r) => r.spread.n > 0),
         }),
         ...(records.some((r) => r.group.results.some((x) => x.memory && x.memory.series.length)) ? [memoryChart(records)] : []),
       ],
