@@ -54,11 +54,12 @@ rb_stop() { # PID: TERM the group, wait up to 10 s, then KILL
 }
 rb_stop_all() { local p; for p in "${RB_PIDS[@]}"; do rb_stop "$p"; done; RB_PIDS=(); }
 
-rb_wait_http() { # URL TIMEOUT_S: until any HTTP answer below 500
-  local url=$1 limit=${2:-60} code i
-  for i in $(seq 1 $((limit * 5))); do
+rb_wait_http() { # URL TIMEOUT_S [PID]: until any HTTP answer below 500, or the process PID has exited
+  local url=$1 limit=${2:-60} pid=${3:-} code deadline=$((SECONDS + ${2:-60}))
+  while [ "$SECONDS" -lt "$deadline" ]; do
     code=$(curl -s -o /dev/null -m 2 -w '%{http_code}' "$url" 2>/dev/null)
     case "$code" in 2*|3*|4*) return 0 ;; esac
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then rb_log "$url: the server exited before answering"; return 1; fi
     sleep 0.2
   done
   rb_log "no answer from $url after ${limit}s"

@@ -80,7 +80,7 @@ test('every experiment at --quick size: valid datasets with raw outputs and prov
     assert.ok(eras.has('2026') && eras.size === 2, `${name}: two eras, ${[...eras]}`);
     assert.match(ds.charts[0].caption, /Hardware differs/);
   }
-  assert.deepEqual(fs.readdirSync(WORK_ROOT).filter((n) => n.startsWith('static-') || n.startsWith('gc-')), [], 'work directories removed');
+  assert.deepEqual(fs.readdirSync(WORK_ROOT).filter((n) => n.includes(`-${r.pid}-`)), [], 'work directories removed');
 });
 
 test('an interrupted run writes no dataset and leaves no servers or staging behind', { timeout: 300000 }, async (t) => {
@@ -88,7 +88,7 @@ test('an interrupted run writes no dataset and leaves no servers or staging behi
   t.after(() => fs.rmSync(out, { recursive: true, force: true }));
   const child = start(REBENCH, ['static', '--quick', '--out', out]);
   // Wait until the lab is measuring (a raw output file exists in the work directory), then stop it.
-  const measuring = () => fs.existsSync(WORK_ROOT) && fs.readdirSync(WORK_ROOT).some((d) => {
+  const measuring = () => fs.existsSync(WORK_ROOT) && fs.readdirSync(WORK_ROOT).filter((d) => d.startsWith(`static-${child.pid}-`)).some((d) => {
     const raw = path.join(WORK_ROOT, d, 'raw');
     return fs.existsSync(raw) && fs.readdirSync(raw).some((f) => /-(ab|wrk)\.(txt|load)$/.test(f));
   });
@@ -100,6 +100,6 @@ test('an interrupted run writes no dataset and leaves no servers or staging behi
   const all = fs.readdirSync(out, { recursive: true }).map(String);
   assert.ok(!all.some((f) => f.endsWith('.json')), `no dataset file: ${all}`);
   assert.ok(!all.some((f) => f.includes('.partial-')), `no staging left: ${all}`);
-  assert.deepEqual(processesMatching('/repo/lab/bench/driver.sh static'), [], 'lab driver stopped');
+  assert.deepEqual(processesMatching(`static-${child.pid}-`), [], 'lab driver stopped');
   assert.deepEqual(processesMatching('/tmp/rb/nginx.conf'), [], 'nginx stopped');
 });
