@@ -58,7 +58,10 @@ function parseArgs(argv) {
 const opts = parseArgs(process.argv.slice(2));
 if (opts.check) {
   const { runCheck } = await import('./check/cli-check.mjs');
-  process.exit(runCheck(opts, { fail, usage: USAGE }));
+  const code = runCheck(opts, { fail, usage: USAGE });
+  // Exit once the report is flushed: stdout to a pipe is asynchronous, and exit() would cut it short.
+  await new Promise((resolve) => process.stdout.write('', resolve));
+  process.exit(code);
 }
 if (!opts.answers) fail(64, `--answers is required\n${USAGE}`);
 const format = opts.format || (opts.out ? 'files' : 'json');

@@ -14,7 +14,7 @@ const opt = (name, dflt) => {
 };
 const RUNS = Math.max(10, Number(opt('--runs', 200)));
 const SITE = opt('--site', new URL('../_site', import.meta.url).pathname);
-const BUDGET = 40 * 1024;
+const BUDGET = 52 * 1024; // scripts/build-guide.mjs BUDGET_GZIP
 
 // Answer changes cycled through during the run: every kind of control, and the expensive cases
 // (many processes and threads, several hosts, another server/proxy/database).

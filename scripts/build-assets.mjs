@@ -9,6 +9,7 @@ import { datasetFiles, validateAll, formatProblem, loadVocabulary } from './lib/
 import { renderChartSvg } from './lib/chart-render.mjs';
 import { figureHtml, datasetPageHtml, errataHtml } from './lib/dataset-html.mjs';
 import { toCsv } from './lib/dataset-cells.mjs';
+import { chartIncludeProblems, pageFiles } from './lib/chart-includes.mjs';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const OUT = {
@@ -36,6 +37,12 @@ export async function buildAssets({ quiet = false } = {}) {
   }
   const vocabulary = loadVocabulary();
   const datasets = datasetFiles().map((f) => JSON.parse(readFileSync(f, 'utf8')));
+  // Chart includes in pages name existing charts (Jekyll would fail later with a stack trace).
+  const includeProblems = chartIncludeProblems(pageFiles(), datasets);
+  if (includeProblems.length) {
+    const msg = includeProblems.map((p) => formatProblem(p)).join('\n');
+    throw Object.assign(new Error(`${includeProblems.length} chart include problem(s):\n${msg}`), { problems: includeProblems });
+  }
   const titles = Object.fromEntries(datasets.map((d) => [d.id, d.title]));
   for (const dir of Object.values(OUT)) rmSync(dir, { recursive: true, force: true });
 

@@ -12,7 +12,8 @@ import yaml from 'js-yaml';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const OUT = join(ROOT, 'assets/generated');
-export const BUDGET_GZIP = 40 * 1024;
+// 52 KB since issue 10 (production bundle: TLS per proxy, jobs, systemd units and operations steps added ≈ 9 KB gzip).
+export const BUDGET_GZIP = 52 * 1024;
 
 function siteUrl() {
   try {
@@ -32,10 +33,28 @@ export async function buildGuide({ quiet = false, strict = false } = {}) {
     minify: true,
     target: ['chrome100', 'firefox100', 'safari15'],
     legalComments: 'none',
-    outfile: join(OUT, 'guide.js'),
+    // The archive writers load on the first download click (a chunk next to guide.js), not with the page.
+    outdir: OUT,
+    entryNames: 'guide',
+    chunkNames: 'guide-[name]',
+    splitting: true,
     metafile: true,
     logLevel: 'warning',
   });
+  // The configuration checker (guide/ui/check.mjs + guide/check/ + its own engine copy) is fetched on
+  // demand by the page, so it is a separate file outside the first-load budget.
+  const checkBuild = await build({
+    entryPoints: [join(ROOT, 'guide/ui/check.mjs')],
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    target: ['chrome100', 'firefox100', 'safari15'],
+    legalComments: 'none',
+    outfile: join(OUT, 'guide-check.js'),
+    logLevel: 'warning',
+  });
+  if (checkBuild.errors.length) throw new Error('guide-check.js failed to build');
+  const checkJs = readFileSync(join(OUT, 'guide-check.js'));
   const js = readFileSync(join(OUT, 'guide.js'));
   const gz = gzipSync(js, { level: 9 }).length;
 
@@ -56,13 +75,13 @@ export async function buildGuide({ quiet = false, strict = false } = {}) {
   writeFileSync(join(OUT, 'guide/scaling-rails-config-default.zip'), zip(files, { root }));
   writeFileSync(join(OUT, 'guide/scaling-rails-config-default.tar.gz'), await tarGz(files, { root }));
 
-  const inputs = Object.entries(result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].inputs)
+  const inputs = Object.entries(Object.entries(result.metafile.outputs).find(([k]) => k.endsWith('/guide.js'))[1].inputs)
     .map(([file, v]) => ({ file, bytes: v.bytesInOutput }))
     .sort((a, b) => b.bytes - a.bytes);
-  const report = { raw: js.length, gzip: gz, budget: BUDGET_GZIP, catalog: { raw: Buffer.byteLength(catalogJson), gzip: catalogGzip }, files: files.length, inputs };
+  const report = { raw: js.length, gzip: gz, budget: BUDGET_GZIP, check: { raw: checkJs.length, gzip: gzipSync(checkJs, { level: 9 }).length }, catalog: { raw: Buffer.byteLength(catalogJson), gzip: catalogGzip }, files: files.length, inputs };
   writeFileSync(join(OUT, 'guide-size.json'), JSON.stringify(report, null, 2) + '\n');
   if (!quiet) {
-    console.log(`build-guide: assets/generated/guide.js ${js.length} B raw, ${gz} B gzip (budget ${BUDGET_GZIP} B); catalog JSON ${report.catalog.raw} B raw, ${catalogGzip} B gzip; default bundle ${files.length} files`);
+    console.log(`build-guide: assets/generated/guide.js ${js.length} B raw, ${gz} B gzip (budget ${BUDGET_GZIP} B); checker (on demand) ${report.check.raw} B raw, ${report.check.gzip} B gzip; catalog JSON ${report.catalog.raw} B raw, ${catalogGzip} B gzip; default bundle ${files.length} files`);
   }
   if (gz > BUDGET_GZIP) {
     const msg = `guide.js is ${gz} B gzip, over the ${BUDGET_GZIP} B budget (see assets/generated/guide-size.json)`;

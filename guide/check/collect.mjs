@@ -3,7 +3,7 @@
 // limits. Symlinks that lead outside the PATH are not followed, binary and oversized files are refused,
 // and nothing is ever executed.
 import { lstatSync, statSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { join, relative, sep, resolve } from 'node:path';
+import { join, relative, sep, resolve, isAbsolute } from 'node:path';
 import { LIMITS, looksBinary } from './limits.mjs';
 import { classify } from './classify.mjs';
 
@@ -12,8 +12,16 @@ const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.
 
 const problem = (path, code, message, fix) => ({ path, problem: { code, file: path, line: 0, message, fix } });
 
-export function collect(paths, limits = LIMITS) {
+/**
+ * collect(paths) → inputs for check(). Paths in reports: relative to the working directory when inside
+ * it (as code scanning expects), else absolute; files of an app root keep their place in the app.
+ */
+export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
   const out = [];
+  const display = (abs, fallback) => {
+    const r = relative(cwd, abs);
+    return r && !r.startsWith('..') && !isAbsolute(r) ? r : (fallback ?? abs);
+  };
   let total = 0;
   let stopped = false;
   const seen = new Set();
@@ -56,7 +64,7 @@ export function collect(paths, limits = LIMITS) {
     for (const n of names) {
       if (n === '.git' || n === 'node_modules') continue;
       const abs = join(dir, n);
-      const shown = relative(base, abs);
+      const shown = display(abs);
       let l;
       try { l = lstatSync(abs); } catch { continue; }
       if (l.isSymbolicLink()) {
@@ -73,11 +81,14 @@ export function collect(paths, limits = LIMITS) {
     const abs = resolve(p);
     let st;
     try { st = statSync(abs); } catch (e) { out.push(problem(p, 'unreadable', `cannot read (${e.code || e.message})`, 'check the path')); continue; }
-    if (!st.isDirectory()) { add(abs, p, null); continue; }
+    if (!st.isDirectory()) { add(abs, display(abs, p), null); continue; }
     const root = realpathSync(abs);
     const isApp = ['Gemfile', 'config/application.rb'].some((f) => { try { return statSync(join(root, f)).isFile(); } catch { return false; } });
     if (isApp) {
-      for (const f of APP_FILES) { try { lstatSync(join(abs, f)); } catch { continue; } add(join(abs, f), f, root); }
+      // Environment files kept in config/ (ruby.env, jobs.env) are read too: the app server may load them.
+      let envs = [];
+      try { envs = readdirSync(join(abs, 'config')).filter((n) => n.endsWith('.env')).sort().map((n) => `config/${n}`); } catch { /* no config/ */ }
+      for (const f of [...APP_FILES, ...envs]) { try { lstatSync(join(abs, f)); } catch { continue; } add(join(abs, f), display(join(abs, f)), root); }
     } else {
       walk(abs, root, abs, 0);
     }

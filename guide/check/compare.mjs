@@ -11,6 +11,28 @@ import { replaceLine, insertAfter } from './diff.mjs';
 // Setting names that mean the same thing (Rails 8.1 reads max_connections; pool is still read).
 const ALIASES = { max_connections: ['pool'], pool: ['max_connections'] };
 
+// Names the reader chooses (upstream and server names, database names, users): only their presence is
+// compared. Paths and addresses likewise: they differ between any two hosts; the cross-file checks
+// compare the ones that must agree (socket paths, pool and threads).
+const NAMING = new Set(['upstream', 'server_name', 'database', 'username', 'password', 'host', 'user', 'User', 'Group', 'auth_file', 'dbname', 'tag']);
+export function presenceOnly(g) {
+  const v = String(g.value ?? '');
+  return NAMING.has(g.key) || /(^|[\s"'=,:])\/[\w.-]+\/|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b/.test(v);
+}
+
+/** nginx: a main file (top-level http/events) or a site file (server/upstream blocks). */
+function roleOf(kind, settings) {
+  if (kind !== 'nginx') return 'any';
+  return settings.some((s) => !s.ctx && (s.name === 'http' || s.name === 'events')) ? 'main' : 'site';
+}
+
+function fits(genRole, f) {
+  if (genRole === 'any') return true;
+  const role = roleOf(f.kind, f.settings);
+  if (genRole === 'main') return role === 'main';
+  return role === 'site' || f.settings.some((s) => s.name === 'server' && s.block);
+}
+
 /** The settings of a generated file that it actually sets (not commented examples), with the engine's words. */
 export function generatedSettings(gf) {
   const kind = classify(gf.path, gf.content);
@@ -36,7 +58,7 @@ const scope = (s) => (s.path ? s.path[0] : '');
 /** Value of a user setting after environment-file overrides (Ruby and YAML ENV defaults). */
 function userValue(kind, s, env) {
   if (RUBY_KINDS.has(kind) && s.args) return s.args.map((a) => { const v = effective(a, env); return v === null ? a.text : String(v); }).join(', ');
-  if (kind === 'database-yml' && s.env && env.has(s.env)) return env.get(s.env).value;
+  if (kind === 'database-yml' && s.env && env.has(s.env)) return String(effective(s, env));
   return s.value;
 }
 
@@ -50,9 +72,10 @@ export function compareFiles(userFiles, result, { sensitive = () => [] } = {}) {
   const notCompared = [];
   const env = envOf(userFiles);
   for (const gf of result.files) {
-    const { kind, settings } = generatedSettings(gf);
+    const { kind, settings, parsed } = generatedSettings(gf);
     if (!kind || !settings.length) continue;
-    const mine = userFiles.filter((f) => f.kind === kind && !f.problem);
+    const genRole = roleOf(kind, parsed.settings);
+    const mine = userFiles.filter((f) => f.kind === kind && !f.problem && fits(genRole, f));
     if (!mine.length) { notCompared.push({ kind, generated: gf.path }); continue; }
     compared.push({ kind, generated: gf.path, files: mine.map((f) => f.path) });
     const all = mine.flatMap((f) => f.settings.map((s) => ({ f, s })));
@@ -62,8 +85,13 @@ export function compareFiles(userFiles, result, { sensitive = () => [] } = {}) {
     });
     for (const g of settings) {
       let cands = sameName(g);
-      const multi = settings.filter((x) => x.key === g.key).length > 1 || new Set(cands.map(({ s }) => first(s.value))).size > 1;
-      if (multi) cands = cands.filter(({ s }) => first(s.value) === first(g.value));
+      // Directives that occur several times (proxy_set_header Host …, listen …) are told apart by their
+      // first word; blocks (location = /up) by their whole header; YAML keys by their place in the tree.
+      const multi = kind !== 'database-yml' && (settings.filter((x) => x.key === g.key).length > 1 || new Set(cands.map(({ s }) => first(s.value))).size > 1);
+      const loose = presenceOnly(g);
+      if (multi && g.block) cands = cands.filter(({ s }) => sameValue(kind, g.key, s.value, g.value));
+      else if (multi && !loose) cands = cands.filter(({ s }) => first(s.value) === first(g.value));
+      if (loose && cands.length) continue;
       const gv = g.value;
       const assumes = sensitive(gf.path, g.key);
       const base = { setting: g.key, reason: g.why, evidence: g.evidence, generated: gf.path, ...(assumes.length ? { assumes } : {}) };

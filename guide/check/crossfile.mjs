@@ -10,14 +10,24 @@ const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Nu
 /** Effective value of a Ruby/YAML argument: the environment file's value for its variable, else its default. */
 export function effective(arg, env) {
   if (!arg) return null;
-  if (arg.env && env.has(arg.env)) return env.get(arg.env).value;
+  if (arg.env && env.has(arg.env)) {
+    const v = env.get(arg.env).value;
+    return arg.offset && /^-?\d+$/.test(v) ? Number(v) + arg.offset : v;
+  }
   return arg.known ? arg.value : null;
 }
 
-/** Variables the user's environment files and units set: name → {value, file, line}. */
+/**
+ * Variables the app server's process gets: name → {value, file, line}. When a systemd unit starts the
+ * app server, only its EnvironmentFile= and Environment= count (a jobs unit may read another file);
+ * otherwise every environment file except ones named for job workers.
+ */
 export function envOf(files) {
   const env = new Map();
-  for (const f of files) for (const s of envSettings(f)) env.set(s.name, { value: s.value, file: f.path, line: s.line });
+  const units = files.filter((f) => f.kind === 'systemd' && !f.problem && f.settings.some((s) => s.name === 'ExecStart' && /\b(puma|unicorn|pitchfork|passenger|falcon|rails server)\b/.test(String(s.value))));
+  const named = new Set(units.flatMap((u) => u.settings.filter((s) => s.name === 'EnvironmentFile').map((s) => String(s.value).replace(/^-/, '').split('/').pop())));
+  const envFiles = files.filter((f) => f.kind === 'env' && !f.problem && (named.size ? named.has(f.path.split('/').pop()) : !/job|worker|queue/i.test(f.path.split('/').pop())));
+  for (const f of [...envFiles, ...units]) for (const s of envSettings(f)) env.set(s.name, { value: s.value, file: f.path, line: s.line });
   return env;
 }
 
@@ -29,7 +39,7 @@ function pumaListeners(f, env) {
     const v = effective(s.args?.[0], env);
     if (s.name === 'bind' && typeof v === 'string') {
       const m = /^unix:\/\/(.+?)(\?.*)?$/.exec(v);
-      if (m) out.push({ type: 'unix', path: m[1], line: s.line });
+      if (m) out.push({ type: 'unix', path: m[1].replace(/^\/+/, '/'), line: s.line });
       const t = /^(?:tcp|ssl):\/\/([^:/]+):(\d+)/.exec(v);
       if (t) out.push({ type: 'tcp', port: Number(t[2]), line: s.line });
     }
@@ -47,7 +57,7 @@ function proxyTargets(f) {
       : (/^(ProxyPass|ProxyPassReverse|BalancerMember)$/i.test(s.name) ? s.args || [] : []);
     for (const v of vals) {
       const u = /^(?:http:\/\/)?unix:([^|:]+)/.exec(v);
-      if (u) { out.push({ type: 'unix', path: u[1], line: s.line, text: v }); continue; }
+      if (u) { out.push({ type: 'unix', path: u[1].replace(/^\/+/, '/'), line: s.line, text: v }); continue; }
       const t = /^(?:https?:\/\/)?(?:127\.0\.0\.1|localhost|\[::1\]|0\.0\.0\.0):(\d+)/.exec(v);
       if (t) out.push({ type: 'tcp', port: Number(t[1]), line: s.line, text: v });
     }
@@ -86,7 +96,7 @@ export function crossFileFindings(files, answers) {
   const threads = puma?.settings.find((s) => s.name === 'threads' && !s.conditional);
   const maxThreads = threads ? num(effective(threads.args?.[1] || threads.args?.[0], env)) : null;
   for (const p of prodPools) {
-    const pool = num(p.env && env.has(p.env) ? env.get(p.env).value : p.value);
+    const pool = num(effective(p, env));
     if (pool !== null && maxThreads !== null && pool < maxThreads) {
       out.push({
         rule: 'inconsistent', severity: 'error', file: yml.path, line: p.line, setting: p.name, found: String(pool), expected: String(maxThreads),
@@ -104,14 +114,16 @@ export function crossFileFindings(files, answers) {
   if (puma && prodPools.length && maxConn && !bouncer) {
     const w = puma.settings.find((s) => s.name === 'workers' && !s.conditional);
     const workers = w ? num(effective(w.args?.[0], env)) ?? answers.cores : 1;
-    const pool = Math.max(...prodPools.map((p) => num(p.env && env.has(p.env) ? env.get(p.env).value : p.value) ?? 5));
-    const dbs = new Set(prodPools.map((p) => p.path.slice(0, -1).join('.'))).size;
-    const needed = Math.max(1, workers) * pool * dbs * (answers.app_hosts || 1);
+    // Each process keeps one pool per database it connects to (multi-db: primary, queue, cache, cable).
+    const pools = prodPools.map((p) => num(effective(p, env)) ?? 5);
+    const pool = pools.reduce((a, b) => a + b, 0);
+    const dbs = pools.length;
+    const needed = Math.max(1, workers) * pool * (answers.app_hosts || 1);
     const limit = Number(maxConn.s.value) - Number(reserved ? reserved.s.value : 3);
     if (needed > limit) {
       out.push({
         rule: 'inconsistent', severity: 'error', file: maxConn.f.path, line: maxConn.s.line, setting: 'max_connections', found: maxConn.s.value, expected: String(needed + Number(reserved ? reserved.s.value : 3)),
-        message: `${Math.max(1, workers)} Puma worker(s) × pool ${pool}${dbs > 1 ? ` × ${dbs} databases` : ''} × ${answers.app_hosts || 1} app host(s) may open ${needed} connections, more than the ${limit} max_connections leaves for applications`,
+        message: `${Math.max(1, workers)} Puma worker(s) × ${dbs > 1 ? `pools ${pools.join(' + ')}` : `pool ${pool}`} × ${answers.app_hosts || 1} app host(s) may open ${needed} connections, more than the ${limit} max_connections leaves for applications`,
         evidence: [SRC.pgConnection, SRC.railsPool], related: [{ file: yml.path, line: prodPools[0].line }],
       });
     }
@@ -134,7 +146,8 @@ export function crossFileFindings(files, answers) {
   }
 
   // 5. One setting, two values in files of the same kind: the later file wins, which is rarely intended.
-  for (const kind of ['pgconf', 'sysctl', 'env', 'mycnf', 'pgbouncer']) {
+  // Not env files: each process (web, jobs) may read its own.
+  for (const kind of ['pgconf', 'sysctl', 'mycnf', 'pgbouncer']) {
     const seen = new Map();
     for (const f of of(kind)) {
       for (const s of f.settings) {

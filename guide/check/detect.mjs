@@ -55,7 +55,12 @@ export function detect(files, given = {}) {
     if (g) {
       set('server', s, lock, g.line, `${g.name} (${g.value})`);
       if (found.server?.value === s) set('server_version', cleanVersion(g.value), lock, g.line, `${g.name} (${g.value})`);
-    } else if (!lock && gemfileGem(s)) set('server', s, gemfile, gemfileGem(s).line, `gem "${s}"`);
+    } else if (!lock && gemfileGem(s)) {
+      const g2 = gemfileGem(s);
+      set('server', s, gemfile, g2.line, `gem "${s}"${g2.value ? `, "${g2.value}"` : ''}`);
+      // Without Gemfile.lock the requirement's lower bound ("~> 5.0") is the best guess of the version.
+      if (found.server?.value === s && g2.value) set('server_version', cleanVersion(g2.value), gemfile, g2.line, `gem "${s}", "${g2.value}" (lower bound; Gemfile.lock not given)`);
+    }
   }
   for (const k of ['puma', 'unicorn', 'pitchfork']) { const f = first(k); if (f) set('server', k, f, 1, `${f.path} exists`); }
 
@@ -136,6 +141,27 @@ export function detect(files, given = {}) {
   }
   const jobs = facts.find((x) => x.name === 'jobs backend');
   if (jobs) set('jobs', jobs.value, { path: jobs.file }, jobs.line, `queue_adapter = :${jobs.value}`);
+  for (const g of ['solid_queue', 'sidekiq', 'good_job', 'delayed_job']) {
+    const s = gem(g) || (g === 'delayed_job' ? gem('delayed_job_active_record') : null);
+    if (s) set('jobs', g, lock, s.line, `${s.name} (${s.value})`);
+  }
+
+  // Where the app lives, its domain, TLS and the service user, from the server configs.
+  for (const f of ofKind('puma')) {
+    const d = f.settings.find((s) => s.name === 'directory' && s.args?.[0]?.known && typeof s.args[0].value === 'string');
+    if (d) set('app_root', d.args[0].value.replace(/\/+$/, ''), f, d.line, `directory "${d.args[0].value}"`);
+  }
+  for (const f of [...ofKind('nginx'), ...ofKind('apache'), ...ofKind('caddy')]) {
+    for (const s of f.settings) {
+      if ((s.name === 'root' || s.name === 'DocumentRoot') && /\/public\/?$/.test(s.value)) set('app_root', s.value.replace(/\/public\/?$/, ''), f, s.line, `${s.name} ${s.value}`);
+      if ((s.name === 'server_name' || s.name === 'ServerName') && s.args?.[0] && s.args[0] !== '_' && /^[a-z0-9.-]+\.[a-z]{2,}$/i.test(s.args[0])) set('domain', s.args[0], f, s.line, `${s.name} ${s.value}`);
+      if ((s.name === 'listen' && /\bssl\b/.test(s.value)) || s.name === 'ssl_certificate' || s.name === 'SSLEngine') set('tls', 'proxy', f, s.line, `${s.name} ${s.value}`);
+    }
+  }
+  for (const f of ofKind('systemd')) {
+    const u = f.settings.find((s) => s.name === 'User');
+    if (u && f.settings.some((s) => s.name === 'ExecStart' && /\b(puma|unicorn|pitchfork|rails)\b/.test(String(s.value)))) set('deploy_user', u.value, f, u.line, `User=${u.value}`);
+  }
 
   // Only answers the engine knows and accepts.
   const keys = new Set(QUESTIONS.map((q) => q.key));

@@ -13,7 +13,7 @@ export const SEVERITIES = ['error', 'warning', 'note'];
 
 // Answers that change generated values; when one was not detected, findings depending on it are notes.
 const PERTURB = {
-  cores: (a) => [a.cores * 2 + 1], ram_gb: (a) => [a.ram_gb * 4, Math.max(0.5, a.ram_gb / 4)], workload: () => ['io', 'cpu', 'mixed'],
+  cores: (a) => [a.cores * 2 + 1], ram_gb: (a) => [a.ram_gb * 4, a.ram_gb * 16, Math.max(0.5, a.ram_gb / 4)], workload: () => ['io', 'cpu', 'mixed'],
   app_hosts: (a) => [a.app_hosts + 3], storage: () => ['hdd', 'nvme'], db_host: (a) => [a.db_host === 'same' ? 'separate' : 'same'],
   kernel: () => ['4.19', '6.12'], arch: (a) => [a.arch === 'arm64' ? 'x86_64' : 'arm64'],
   rails: () => ['6.1', '7.1', '8.1'], ruby_version: () => ['2.7', '3.2', '3.4'], server_version: () => ['5.6', '7.0'],
@@ -70,7 +70,8 @@ export function check(inputs, { answers: given = {}, date } = {}) {
   const files = inputs.map((x) => (x.problem ? { path: x.path, kind: null, settings: [], notes: [], problem: x.problem } : readFile(x)));
   const det = detect(files, given);
   const { answers } = parseAnswers(det.answers);
-  const appRoot = appRootOf(files);
+  // Older engines take the app root as an option, newer ones as the app_root answer.
+  const appRoot = answers.app_root || appRootOf(files);
   const options = { date, appRoot };
   const result = generate(answers, options);
   const undetected = det.undetected;

@@ -91,6 +91,8 @@ export function readRuby(text) {
     if (mod > 0) conditional = true;
     const eq = body.findIndex((t) => t.t === 'op' && (t.v === '=' || t.v === '||='));
     if (eq > 0 && depthAt(body, eq) === 0) {
+      // Assignments inside hooks (before_fork do … end) run later, in another context: not config values.
+      if (scope.block && scope.block !== 'Rails') return;
       const lhs = body.slice(0, eq);
       const value = evaluate(body.slice(eq + 1), locals, text);
       if (lhs.length === 1 && lhs[0].t === 'id') {
@@ -188,6 +190,16 @@ export function evaluate(toks, locals = new Map(), src = '') {
   if (is(x[0], 'const', 'Integer') && is(x[1], 'op', '(') && matching(x, 1) === x.length - 1) {
     const [first] = splitArgs(x.slice(2, -1));
     return convert(evaluate(first || [], locals, src), 'int', text);
+  }
+  // a + n, a - n (e.g. ENV.fetch("RAILS_MAX_THREADS") { 3 }.to_i + 2): numbers only.
+  for (let k = x.length - 2; k > 0; k--) {
+    if (!(is(x[k], 'op', '+') || is(x[k], 'op', '-')) || depthAt(x, k) !== 0 || x[k - 1].t === 'op' && !')]}'.includes(x[k - 1].v)) continue;
+    const l = evaluate(x.slice(0, k), locals, src);
+    const r = evaluate(x.slice(k + 1), locals, src);
+    if (l.known && r.known && typeof l.value === 'number' && typeof r.value === 'number') {
+      return { known: true, value: x[k].v === '+' ? l.value + r.value : l.value - r.value, text, ...(l.env ? { env: l.env, offset: (x[k].v === '+' ? 1 : -1) * r.value } : {}) };
+    }
+    return unknown(text);
   }
   // ENV["X"] || d
   const or = x.findIndex((t, k) => is(t, 'op', '||') && depthAt(x, k) === 0);

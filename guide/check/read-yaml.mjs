@@ -94,7 +94,7 @@ export function readYaml(src, path = 'database.yml') {
     const line = lineOf(node);
     if (m) {
       const v = values[Number(m[1])];
-      return { name: p.join('.'), path: p, key: p[p.length - 1], value: v.value, known: v.known, env: v.env, text: v.text, line };
+      return { name: p.join('.'), path: p, key: p[p.length - 1], value: v.value, known: v.known, env: v.env, ...(v.offset ? { offset: v.offset } : {}), text: v.text, line };
     }
     if (typeof raw === 'string' && raw.includes('__erb_')) {
       return { name: p.join('.'), path: p, key: p[p.length - 1], value: null, known: false, text: raw.replace(/__erb_(\d+)__/g, (_, k) => values[k].text), line };

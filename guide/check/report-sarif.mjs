@@ -12,7 +12,13 @@ const LEVEL = { error: 'error', warning: 'warning', note: 'note' };
 export function reportSarif(r, { toolVersion = '1.0.0', informationUri = 'https://github.com/' } = {}) {
   const rules = Object.entries(RULES).map(([id, text]) => ({ id, name: id, shortDescription: { text }, helpUri: informationUri }));
   const index = Object.fromEntries(rules.map((x, k) => [x.id, k]));
-  const loc = (file, line) => ({ physicalLocation: { artifactLocation: { uri: encodeURI(file.replace(/\\/g, '/')), uriBaseId: '%SRCROOT%' }, ...(line > 0 ? { region: { startLine: line } } : {}) } });
+  // Paths inside the checked repository are relative (uriBaseId %SRCROOT%, as code scanning expects);
+  // files elsewhere (/etc/nginx/…) get absolute file: URIs.
+  const loc = (file, line) => {
+    const f = String(file).replace(/\\/g, '/');
+    const artifactLocation = f.startsWith('/') ? { uri: `file://${encodeURI(f)}` } : { uri: encodeURI(f.replace(/^\.\//, '')), uriBaseId: '%SRCROOT%' };
+    return { physicalLocation: { artifactLocation, ...(line > 0 ? { region: { startLine: line } } : {}) } };
+  };
   const results = r.findings.map((f) => ({
     ruleId: f.rule,
     ruleIndex: index[f.rule],

@@ -9,6 +9,15 @@ const FORMAT_RE = {
   version: VERSION_RE,
   address: new RegExp(`^(?:auto|${IPV4})$`),
   addresses: new RegExp(`^(?:auto|${IPV4}(?:,${IPV4}){0,999})$`),
+  // Values that end up in paths, unit files and server names: a strict alphabet so no answer can inject syntax.
+  path: /^(?!.*\/\.\.?(\/|$))\/[A-Za-z0-9._/-]{0,62}$/,
+  domain: /^(?=.{1,63}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/,
+  user: /^[a-z_][a-z0-9_-]{0,31}$/,
+};
+const FORMAT_HELP = {
+  path: 'absolute path of letters, digits, ".", "_", "-" and "/" (no "..")',
+  domain: 'host name of letters, digits, "-" and "." (e.g. app.example.com)',
+  user: 'Unix user name: lowercase letters, digits, "_" and "-"',
 };
 
 const MAX_NOTES = 25;
@@ -26,6 +35,7 @@ export function allowedValues(q) {
     case 'boolean': return ['true', 'false'];
     default:
       if (q.format === 'version') return ['dotted version of 1 to 4 numbers, e.g. "3.3" or "2.6.32"'];
+      if (FORMAT_HELP[q.format]) return [FORMAT_HELP[q.format]];
       if (q.format) return [`"auto" or IPv4 address${q.format === 'addresses' ? 'es (one per app host, comma-separated, or the first of a range)' : ''}`];
       return ['1 to 40 characters: letters, digits, ".", "_", "-"'];
   }
@@ -61,7 +71,8 @@ export function coerce(q, raw) {
     }
     default: {
       const re = FORMAT_RE[q.format] || STRING_RE;
-      return re.test(s) ? { ok: true, value: s } : { ok: false };
+      if (!re.test(s)) return { ok: false };
+      return { ok: true, value: q.format === 'path' && s.length > 1 ? s.replace(/\/+$/, '') : s };
     }
   }
 }

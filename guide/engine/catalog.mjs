@@ -2,6 +2,9 @@
 // Engine code refers to these ids (text.mjs t()); the page can load the same object as JSON.
 import { TOPOLOGY_CATALOG } from './catalog-topology.mjs';
 import { QUESTION_HELP } from './catalog-questions.mjs';
+import { VERSIONS_CATALOG } from './catalog-versions.mjs';
+import { EDGE_CATALOG } from './catalog-edge.mjs';
+import { PROD_CATALOG } from './catalog-prod.mjs'; // issue 10: TLS, jobs, systemd, WebSockets, operations
 
 export const CATALOG = {
   "a.apache-mpm.title": "Apache as a proxy: event MPM, MaxRequestWorkers",
@@ -38,7 +41,7 @@ export const CATALOG = {
   "a.finders.old": "On Rails {rails}, `Comment.find(:first, :conditions => [\"created_at = ?\", time])` avoids method_missing on the first call of `find_by_created_at`; after the first call Rails has defined the method. The thesis measured 197 vs 62 ms for one call.",
   "a.jobs-connections.title": "Count background jobs in the connection budget",
   "a.jobs.body": "The web servers need {needed} connections against a limit of {limit}. Job runners (Sidekiq, Solid Queue, Delayed Job) hold their own pools: add each job process × its concurrency (plus consoles and cron tasks) before raising threads or hosts; exceeding the limit produced connection errors in the Puma benchmark.",
-  "a.load-async.body": "`Post.where(…).load_async` runs independent queries in parallel on a background executor. Each in-flight query holds a connection: raise the pool to threads + 4 + 1 (global_executor_concurrency default 4) if you use it; database.yml here is sized for {pool} (threads only).",
+  "a.load-async.body": "`Post.where(…).load_async` runs independent queries in parallel only when an executor is configured: config.active_record.async_query_executor defaults to nil, and then load_async runs every query in the foreground. Set it to :global_thread_pool (with config.active_record.global_executor_concurrency, default 4) or :multi_thread_pool. Each in-flight query holds a connection: raise the pool to threads + concurrency + 1 (threads + 4 + 1 by default) when you turn it on; database.yml here is sized for {pool} (threads only).",
   "a.mjit.body": "Ruby {version} has MJIT (--jit), which made Rails slower in the measurements (Rails Ruby Bench with 2.7-preview2; Rails Simpler Bench 1280 → 1060 req/s). MJIT was removed in 3.3; YJIT (3.2+) is the JIT to use.",
   "a.nginx-upgrade.title": "Upgrade nginx {v}",
   "a.nginx.upgrade": "Old nginx releases lack security fixes; the generated files also work on current releases.",
@@ -55,7 +58,7 @@ export const CATALOG = {
   "a.rails-eager-loading.title": "Eager-load associations",
   "a.rails-finders-old.title": "Dynamic finders: a first-call cost",
   "a.rails-finders.title": "find_by instead of dynamic finders",
-  "a.rails-load-async.title": "load_async needs pool headroom",
+  "a.rails-load-async.title": "load_async needs an executor and pool headroom",
   "a.rails-sendfile.title": "Let the proxy send large files",
   "a.rails-transactions.title": "One transaction around bulk writes",
   "a.ruby-compact-before-fork.title": "GC.compact before forking",
@@ -140,7 +143,7 @@ export const CATALOG = {
   "ds.wrk-keepalive": "wrk with and without keep-alive",
   "env.1": "Initial (and minimum) heap size in slots; default 10000. A large initial heap avoids many GC runs while Rails boots.",
   "env.10": "Example only (commented out): heap 0 holds the smallest objects. Replace with GC.stat_heap(0, :heap_eden_slots) measured after boot.",
-  "env.11": "Alternative: preload jemalloc (Debian package libjemalloc2), as Rails 7.2+ Dockerfiles do; it sped up Rails Ruby Bench.",
+  "env.11": "Alternative: preload jemalloc (Debian package libjemalloc2), as Rails 7.2+ Dockerfiles do. This project has no measured speed-up for it: the one figure in its datasets (the StackProf post) recorded more GC time with jemalloc than without, 2.8 s against 2.4 s over 10,000 requests, and the author's \"noticeably faster\" came with no number. Compare RSS and latency with and without it on your app before keeping it.",
   "env.12": "Read by config/puma.rb and database.yml (pool), so both stay equal.",
   "env.13": "Worker processes (read by config/puma.rb).",
   "env.14": "REE reads the railsbench GC-patch variables. Values: the thesis’ tuned set (Appendix C), which cut the benchmark suite time by 13.2 % and memory from 30.81 to 29.09 MB. Definitions follow section 5.2.2.2 (Appendix H.2 swaps the first two).",
@@ -156,7 +159,6 @@ export const CATALOG = {
   "env.9": "The 2.1+ name of RUBY_HEAP_MIN_SLOTS: start with a heap large enough for a booted Rails app so boot does not run dozens of GCs. Check GC.stat[:heap_live_slots] after boot and adjust.",
   "env.arena": "glibc creates up to 8 malloc arenas per core for threaded processes, which fragments Ruby’s memory{note}; Heroku sets 2 for all Ruby apps. Has no effect when jemalloc is preloaded.",
   "env.arena.single": " ({server} runs one request per process, so the gain is smaller)",
-  "env.java": "JVM heap ceiling, about three quarters of the {mb} MB budgeted for the process (an estimate: measure and adjust).",
   "env.mri18": "Stock CRuby {v} has its GC parameters compiled in and reads no GC environment variables (they needed the railsbench patch or REE). The thesis' five variables do nothing here.",
   "env.mri193": "CRuby {v} reads exactly three GC variables; RUBY_HEAP_SLOTS_INCREMENT, RUBY_HEAP_SLOTS_GROWTH_FACTOR and RUBY_HEAP_FREE_MIN are REE names and are ignored.",
   "env.non-mri": "{impl} does not use CRuby's garbage collector: RUBY_GC_* / RUBY_HEAP_* variables and YJIT flags do not apply.",
@@ -503,12 +505,8 @@ export const CATALOG = {
   "w.pitchfork-reforking-needs-linux.s": "pitchfork.rb leaves refork_after off on this system; Pitchfork then behaves like Unicorn.",
   "w.puma-needs-newer-ruby.m": "Puma {puma} requires Ruby {ruby} or later; you run Ruby {lang}.",
   "w.puma-needs-newer-ruby.s": "Use an older Puma series or upgrade Ruby.",
-  "w.rails-unmaintained.m": "Rails {rails} no longer receives fixes.",
-  "w.rails-unmaintained.s": "Coding advice is written in the API of your version, with the modern spelling next to it for the upgrade.",
   "w.ree-with-new-rails.m": "Rails {rails} requires Ruby {min} or later; Ruby Enterprise Edition is Ruby 1.8.7, so this stack cannot boot.",
   "w.ree-with-new-rails.s": "Rails 3.2 is the last series that runs on Ruby 1.8.7. Move to a maintained CRuby (3.3 or later) and Rails 7.2 or later; the Ruby settings in this bundle are for the Ruby you named.",
-  "w.ruby-end-of-life.m": "CRuby {version} is past its end of life (3.2 ended in March 2026; older series earlier).",
-  "w.ruby-end-of-life.s": "Plan an upgrade to CRuby 3.4 or 4.0. The settings in this bundle are the right ones for the version you run.",
   "w.ruby-too-old-for-rails.m": "Rails {rails} requires Ruby {min} or later; {impl} {version} implements Ruby {lang}.",
   "w.ruby-too-old-for-rails.s": "Upgrade Ruby to {min} or later (a maintained CRuby is 3.3+), or stay on an older Rails.",
   "w.sqlite-single-host.m": "SQLite is a file opened by the app processes; it cannot be shared by several hosts or live on a separate database host.",
@@ -528,4 +526,7 @@ export const CATALOG = {
   "w.yjit-arm64-needs-3-2.s": "Upgrade to Ruby 3.2+ to use YJIT on this CPU.",
   ...TOPOLOGY_CATALOG,
   ...QUESTION_HELP,
+  ...VERSIONS_CATALOG,
+  ...EDGE_CATALOG,
+  ...PROD_CATALOG,
 };

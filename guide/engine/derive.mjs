@@ -1,7 +1,8 @@
 // answers → context: effective stack (after substitutions for impossible combinations), sizing and the
 // cross-file facts (bind addresses, pool, connection and memory budgets). Pure; no formatting here.
-import { IMPLEMENTATIONS, JIT } from './capabilities/ruby.mjs';
-import { RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS } from './capabilities/rails.mjs';
+import { IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS } from './caps.mjs';
+import { JOB_RUNNERS } from './capabilities/jobs.mjs';
+import { SINGLE_TARGET_PROXIES } from './capabilities/edge.mjs';
 import { firstSince, has } from './pick.mjs';
 import { gte, lt } from './version.mjs';
 import { t } from './text.mjs';
@@ -25,9 +26,13 @@ export function languageVersion(ruby, version) {
 
 export function derive(a, options = {}) {
   const subs = []; // substitutions {key, from, to, reason}
-  const impl = IMPLEMENTATIONS[a.ruby];
+  // Before the page has its catalog (caps.mjs) an implementation is only its name.
+  const impl = IMPLEMENTATIONS[a.ruby] || { label: a.ruby, fork: true, lang: [] };
   const lang = languageVersion(a.ruby, a.ruby_version);
-  const ctx = { a, impl, lang, subs, root: safeRoot(options.appRoot) };
+  // options.appRoot (tests) wins over the answer; both pass the same strict path check.
+  const ctx = { a, impl, lang, subs, root: safeRoot(options.appRoot || a.app_root), date: options.date || new Date().toISOString().slice(0, 10) };
+  ctx.user = a.deploy_user || APP_USER;
+  ctx.rubyBin = a.ruby_path || '/usr/bin';
   ctx.linux = a.os === 'linux';
   ctx.mri = a.ruby === 'cruby' || a.ruby === 'ree';
   ctx.canFork = impl.fork;
@@ -46,6 +51,26 @@ export function derive(a, options = {}) {
   ctx.proxyVersion = a.proxy === 'cherokee' ? '1.22' : a.proxy_version;
   if (a.proxy === 'cherokee') subs.push({ key: 'proxy', from: 'cherokee', to: 'nginx', reason: 'dead' });
   // Passenger is loaded into Apache; with nginx it runs as Passenger Standalone behind nginx; with Caddy/none it runs standalone.
+  // Thruster and kamal-proxy forward to one host:port: servers that listen on several ports get nginx instead.
+  if (SINGLE_TARGET_PROXIES.includes(ctx.proxy) && ['thin', 'mongrel'].includes(server)) {
+    subs.push({ key: 'proxy', from: ctx.proxy, to: 'nginx', reason: 'single-target' });
+    ctx.proxy = 'nginx';
+    ctx.proxyVersion = '1.26';
+  }
+  // TLS: ending it "at the proxy" needs a proxy.
+  ctx.tls = a.tls;
+  if (ctx.tls === 'proxy' && ctx.proxy === 'none') {
+    subs.push({ key: 'tls', from: 'proxy', to: 'none', reason: 'no-proxy' });
+    ctx.tls = 'none';
+  }
+  // A balancer in front of several app hosts ends TLS itself (generators/load-balancer.mjs); the app hosts then
+  // speak HTTP to it on the private network (rules.mjs explains the change).
+  if (ctx.tls === 'proxy' && a.app_hosts > 1 && (a.lb === 'nginx' || a.lb === 'haproxy')) {
+    subs.push({ key: 'tls', from: 'proxy', to: 'upstream', reason: 'load-balancer' });
+    ctx.tls = 'upstream';
+  }
+  ctx.domain = a.domain;
+  ctx.websockets = a.websockets;
 
   // Effective adapter.
   let adapter = a.adapter;
@@ -72,13 +97,30 @@ export function derive(a, options = {}) {
   ctx.pooler = a.pooler === 'pgbouncer' && a.database === 'postgresql' ? 'pgbouncer' : 'none';
   if (a.pooler === 'pgbouncer' && ctx.pooler === 'none') subs.push({ key: 'pooler', from: 'pgbouncer', to: 'none', reason: 'database' });
 
-  ctx.railsMinRuby = firstSince(RAILS_MIN_RUBY, a.rails).ruby;
+  // Background jobs: a runner the Rails version supports, or none.
+  ctx.jobs = a.jobs;
+  if (ctx.jobs !== 'none' && lt(a.rails, JOB_RUNNERS[ctx.jobs].railsSince)) {
+    subs.push({ key: 'jobs', from: ctx.jobs, to: 'none', reason: 'rails' });
+    ctx.jobs = 'none';
+  }
+  ctx.jobRunner = ctx.jobs === 'none' ? null : JOB_RUNNERS[ctx.jobs];
+  ctx.jobProcesses = ctx.jobRunner ? a.job_processes : 0;
+  ctx.jobThreads = ctx.jobRunner ? (ctx.jobRunner.threaded ? a.job_threads : 1) : 0;
+  // Rails 8 apps keep Solid Cache, Solid Queue and Solid Cable in their own databases (the generated production.rb
+  // and cable.yml name them, so database.yml must have them); Solid Queue on Rails 7.1/7.2 gets its queue database.
+  const rails8 = has(RAILS_API.solidCacheDefault, a.rails);
+  ctx.dbRoles = rails8 ? ['primary', 'cache', 'queue', 'cable'] : ctx.jobs === 'solid_queue' ? ['primary', 'queue'] : ['primary'];
+
+  ctx.railsMinRuby = firstSince(RAILS_MIN_RUBY, a.rails)?.ruby || '0';
   ctx.rubyTooOldForRails = lt(lang, ctx.railsMinRuby);
+  const breaks = firstSince(RAILS_RUBY_BREAKS, a.rails) || {};
+  ctx.rubyTooNewForRails = breaks.ruby && gte(lang, breaks.ruby) ? breaks : null;
 
   // JIT.
-  ctx.yjitAvailable = a.ruby === 'cruby' && gte(a.ruby_version, JIT.yjit.since)
-    && (a.arch === 'x86_64' || gte(a.ruby_version, JIT.yjit.arm64Since));
-  ctx.yjitProduction = ctx.yjitAvailable && gte(a.ruby_version, JIT.yjit.production);
+  const yjit = JIT.yjit;
+  ctx.yjitAvailable = Boolean(yjit) && a.ruby === 'cruby' && gte(a.ruby_version, yjit.since)
+    && (a.arch === 'x86_64' || gte(a.ruby_version, yjit.arm64Since));
+  ctx.yjitProduction = ctx.yjitAvailable && gte(a.ruby_version, yjit.production);
 
   placeHosts(ctx);
   sizeProcesses(ctx);
@@ -101,6 +143,10 @@ function sizeProcesses(ctx) {
       if (ctx.mri) {
         const railsDefault = firstSince(RAILS_PUMA_THREADS, a.rails)?.value ?? 5;
         threads = io ? 5 : cpu ? 2 : railsDefault;
+      } else if (!ctx.canFork) {
+        // JRuby/TruffleRuby: one process whose threads run in parallel, so threads scale with the cores.
+        ctx.threadsPerCore = io ? 8 : cpu ? 2 : 4;
+        threads = Math.min(256, Math.max(4, cores * ctx.threadsPerCore));
       } else {
         threads = io ? 16 : cpu ? Math.max(4, cores * 2) : Math.min(16, Math.max(8, cores * 2));
       }
@@ -128,15 +174,53 @@ function sizeProcesses(ctx) {
   ctx.perWorkerMb = perWorkerMb(ctx);
   ctx.processesByCores = processes;
   ctx.processes = processes;
-  ctx.jobWorkers = 0;
+  ctx.jobWorkers = ctx.jobProcesses;
   ctx.pool = Math.max(1, threads);
+  jobSizing(ctx);
 }
 
-/** Estimated resident memory per Ruby worker process, with its evidence. */
+/**
+ * Database pools per process and per role (an upper bound: Active Record opens connections lazily).
+ * Web processes use primary, cache (Rails 8), queue (to enqueue Solid Queue jobs) and cable (WebSockets on Rails 8).
+ * Job processes use the same roles with their own threads; Solid Queue needs threads + 2 on the queue database.
+ */
+function jobSizing(ctx) {
+  const roles = new Set(ctx.dbRoles);
+  const queuePool = (t) => t + 2; // Solid Queue README: one connection per thread, two for polling and heartbeat
+  ctx.rolePools = {
+    primary: ctx.pool,
+    ...(roles.has('cache') ? { cache: ctx.pool } : {}),
+    ...(roles.has('queue') ? { queue: queuePool(ctx.pool) } : {}),
+    ...(roles.has('cable') ? { cable: ctx.pool } : {}),
+  };
+  const webRoles = ['primary', ...(roles.has('cache') ? ['cache'] : []), ...(ctx.jobs === 'solid_queue' ? ['queue'] : []), ...(ctx.websockets && roles.has('cable') ? ['cable'] : [])];
+  ctx.webConnectionsPerProcess = webRoles.reduce((s, r) => s + (r === 'queue' ? ctx.pool : ctx.rolePools[r]), 0);
+  ctx.webDbRoles = webRoles;
+  let perJob = 0;
+  let extra = 0;
+  if (ctx.jobRunner) {
+    const t = ctx.jobThreads;
+    const cache = roles.has('cache') ? t : 0;
+    switch (ctx.jobs) {
+      case 'solid_queue': perJob = t + queuePool(t) + cache; extra = 3 * 2; break; // supervisor, dispatcher, scheduler: 2 each
+      case 'good_job': perJob = ctx.jobRunner.queuePool(t) + cache; break;
+      case 'sidekiq': perJob = t + cache; break;
+      default: perJob = 1 + cache; // delayed_job: one job at a time
+    }
+  }
+  ctx.jobPoolPerProcess = perJob;
+  ctx.jobConnections = ctx.jobProcesses * perJob + extra;
+}
+
+/** Resident memory per Ruby worker process: the reader's measurement, else an estimate whose source ctx.workerMbWhy names. */
 export function perWorkerMb(ctx) {
-  if (ctx.a.ruby === 'jruby' || ctx.a.ruby === 'truffleruby') return 1024; // one JVM/GraalVM process; assumption
-  if (lt(ctx.lang, '2.0') || lt(ctx.a.rails, '3.0')) return 100; // thesis Table 5.19: ≈3000 MB for 30 workers (Ruby 1.8/1.9, Rails 2.3)
-  return 512; // Puma docs: "about ~512MB-1GB per worker"
+  const { a } = ctx;
+  ctx.workerMbMeasured = a.worker_mb > 0;
+  if (ctx.workerMbMeasured) return a.worker_mb;
+  if (a.ruby === 'jruby' || a.ruby === 'truffleruby') { ctx.workerMbWhy = 'jvm'; return 1024; } // JRuby: replaced by heap + 256 in memoryBudget
+  if (lt(ctx.lang, '2.0') || lt(a.rails, '3.0')) { ctx.workerMbWhy = 'thesis'; return 100; } // thesis Table 5.19: ≈3000 MB for 30 workers
+  ctx.workerMbWhy = 'modern';
+  return 512; // Puma docs/deployment.md: "about ~512MB-1GB per worker"
 }
 
 function bindings(ctx) {
@@ -145,7 +229,8 @@ function bindings(ctx) {
   const tcp = (port, host = '127.0.0.1') => ({ type: 'tcp', host, port });
   const proxied = ctx.proxy !== 'none';
   const apacheUnix = ctx.proxy !== 'apache' || gte(ctx.proxyVersion, '2.4.7');
-  const unixOk = proxied && a.os !== 'macos' && apacheUnix;
+  const singleTarget = SINGLE_TARGET_PROXIES.includes(ctx.proxy); // they dial host:port only
+  const unixOk = proxied && a.os !== 'macos' && apacheUnix && !singleTarget;
   let upstreams;
   switch (ctx.server) {
     case 'puma': case 'unicorn': case 'pitchfork':
@@ -177,7 +262,7 @@ function databaseSizing(ctx) {
   const sqlite = a.database === 'sqlite';
   const pg = a.database === 'postgresql';
   const separate = a.db_host === 'separate';
-  ctx.connectionsNeeded = sqlite ? 0 : a.app_hosts * ctx.processes * ctx.pool + ctx.jobWorkers;
+  ctx.connectionsNeeded = sqlite ? 0 : a.app_hosts * (ctx.processes * ctx.webConnectionsPerProcess + ctx.jobConnections);
   ctx.adminConnections = 5; // consoles, migrations, monitoring
   ctx.reservedConnections = pg ? 3 : 1; // superuser_reserved_connections / MySQL's extra SUPER connection
   // A separate host has its own size (0 = like an app host); on a shared host the database gets a quarter of the RAM.
@@ -253,6 +338,19 @@ function memoryBudget(ctx) {
     fixed.push({ label: t('mem.database', { db: a.database === 'postgresql' ? 'PostgreSQL' : a.database === 'mysql' ? 'MySQL' : 'MariaDB' }), mb: ctx.dbRamMb, kind: 'database' });
   }
   if (ctx.pooler === 'pgbouncer' && a.db_host === 'same') fixed.push({ label: t('mem.pooler'), mb: 16, kind: 'pooler' });
+  if (ctx.proxy === 'thruster' || ctx.proxy === 'kamal-proxy') fixed.push({ label: t('mem.proxy', { proxy: ctx.proxy }), mb: 32, kind: 'proxy' });
+  if (ctx.jobRunner) {
+    // Job processes are full Rails processes; Solid Queue adds its supervisor.
+    ctx.jobMemoryProcesses = ctx.jobProcesses + ctx.jobRunner.extraProcesses;
+    fixed.push({ label: t('mem.jobs', { n: ctx.jobMemoryProcesses, runner: ctx.jobRunner.label, mb: ctx.perWorkerMb }), mb: ctx.jobMemoryProcesses * ctx.perWorkerMb, kind: 'jobs' });
+  }
+  if (a.ruby === 'jruby') {
+    // One JVM process: its heap is most of what the host has left (64 MB steps, ≤ 31 GB for compressed pointers).
+    const free = ramMb - fixed.reduce((s, x) => s + x.mb, 0);
+    ctx.jvmHeapMb = ctx.workerMbMeasured ? Math.max(64, a.worker_mb - 256) : Math.min(31744, Math.max(256, Math.floor((free * 0.75) / 64) * 64));
+    ctx.jvmFreeMb = free;
+    ctx.perWorkerMb = ctx.workerMbMeasured ? a.worker_mb : ctx.jvmHeapMb + 256;
+  }
   const hasMaster = ctx.mode === 'cluster' && ctx.server !== 'mongrel' && ctx.server !== 'thin';
   const per = ctx.perWorkerMb + ctx.yjitMbPerProcess;
   const fixedMb = fixed.reduce((s, x) => s + x.mb, 0) + (hasMaster ? ctx.perWorkerMb : 0);
@@ -285,6 +383,13 @@ export function modelOf(ctx) {
     pool: ctx.pool,
     app_hosts: ctx.a.app_hosts,
     job_workers: ctx.jobWorkers,
+    jobs: ctx.jobs,
+    job_threads: ctx.jobThreads,
+    job_connections: ctx.jobConnections,
+    web_connections_per_process: ctx.webConnectionsPerProcess,
+    db_roles: [...ctx.dbRoles],
+    tls: ctx.tls,
+    proxy: ctx.proxy,
     db_max_connections: ctx.appSideLimit,
     db_server_max_connections: ctx.maxConnections,
     connections_needed: ctx.connectionsNeeded,

@@ -16,13 +16,15 @@ const ext = (key, vars) => ({
 });
 
 // Plain external sources: SRC.<name> has the label "ev.<name>" and the URL "url.<name>" in the catalog.
-const PLAIN = 'rubyGcC reeGc gc193 yjitDoc heroku autotuner pumaDeploy pumaHistory puma7 pumaNginx pumaConfig unicorn unicornConf pitchfork pitchforkRefork passenger passengerStandalone thin falcon rubyBranches railsMaintenance railsMysqlRemoved railsAdvisoryOption railsConfiguring railsPumaTemplate railsCaching railsQuery railsAssoc nginxCore nginxEvents nginxProxy nginxUpstream nginxChanges nginxInternal nginxGzipStatic apacheProxy apacheMpm xsendfile caddyProxy rackSendfile nginxHttpCore systemdService systemdExec apacheCore apacheBalancer caddyEncode caddyMatchers caddyHandle pgResource pgConnection pgtune pgbouncer pgbouncerChangelog mysqlDedicated mysqlVars mariadbVars railsPool sqliteRails trilogy pgHba pgSsl pgClient pgLogging pgWikiConnections mysqlRedo mysqlSlowLog mysqlBinlog mysqlCreateUser haproxy nginxRealIp nginxconfig ipSysctl timeWait twRecycle fdLimits ioSched';
+const PLAIN = 'rubyGcC reeGc gc193 yjitDoc heroku autotuner pumaDeploy pumaHistory puma7 pumaNginx pumaConfig unicorn unicornConf pitchfork pitchforkRefork passenger passengerStandalone thin falcon rubyBranches railsMaintenance railsMysqlRemoved railsAdvisoryOption railsConfiguring railsPumaTemplate railsCaching railsQuery railsAssoc nginxCore nginxEvents nginxProxy nginxUpstream nginxChanges nginxInternal nginxGzipStatic apacheProxy apacheMpm xsendfile caddyProxy rackSendfile nginxHttpCore systemdService systemdExec apacheCore apacheBalancer caddyEncode caddyMatchers caddyHandle pgResource pgConnection pgtune pgbouncer pgbouncerChangelog mysqlDedicated mysqlVars mariadbVars railsPool sqliteRails trilogy pgHba pgSsl pgClient pgLogging pgWikiConnections mysqlRedo mysqlSlowLog mysqlBinlog mysqlCreateUser haproxy nginxRealIp nginxconfig ipSysctl pgVersioning mysqlReleases mariadbMaintenance jrubyTuning railsAsyncExecutor pgBackup mysqlBackup sqliteBackup pgMonitoring apacheRemoteIp pgbouncerShow timeWait twRecycle fdLimits ioSched';
 
 export const SRC = {
   rubyNews: (v) => ext('rubyNews', { v }),
   railsRelease: (v) => ext('railsRelease', { v, u: v.replace('.', '_') }),
 };
-for (const k of PLAIN.split(' ')) SRC[k] = ext(k);
+// Issue 10 (production edge, processes, jobs): words and URLs in catalog-prod.mjs.
+const PROD = 'hsts mozillaTls letsencryptOcsp certbot nginxSsl nginxHttp2 nginxWebsocket nginxMap nginxRewrite nginxLog apacheSsl apacheHeaders apacheLog apacheAlias apacheHttp2 apacheWstunnel caddyHttps caddyTls caddyHeader thruster kamalProxy railsHealth railsSsl railsMultiDb railsDbTemplate actionCable solidQueue solidCable sidekiq goodJob delayedJob pumaSystemd pumaRestart unicornSignals unicornSystemd pitchforkSignals passengerRestart systemdKill systemdAnalyze logrotate';
+for (const k of `${PLAIN} ${PROD}`.split(' ')) SRC[k] = ext(k);
 
 export const DS = {
   sysctl: ds('thesis-os-sysctl-values'),

@@ -3,7 +3,7 @@ import { inRange, gte } from './version.mjs';
 
 /** First row of a list ordered newest-first whose `since` is ≤ v. */
 export function firstSince(rows, v) {
-  return rows.find((r) => gte(v, r.since || '0'));
+  return (rows || []).find((r) => gte(v, r.since || '0')); // rows are absent before the catalog is installed
 }
 
 /** Does capability `cap` ({since, until}) exist at version v? */

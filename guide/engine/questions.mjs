@@ -33,10 +33,16 @@ export const QUESTIONS = [
   { key: 'workload', group: 'App server', type: 'enum', default: 'mixed',
     options: [o('io'), o('cpu'), o('mixed')] },
   { key: 'downloads', group: 'App server', type: 'boolean', default: false },
+  // 0 = the wizard's estimate (derive.mjs perWorkerMb, with its source); otherwise the reader's measurement.
+  { key: 'worker_mb', group: 'App server', type: 'integer', default: 0, min: 0, max: 65536 },
 
   { key: 'proxy', group: 'Reverse proxy', type: 'enum', default: 'nginx',
-    options: [o('nginx'), o('apache'), o('caddy'), o('cherokee'), o('none')] },
+    options: [o('nginx'), o('apache'), o('caddy'), o('thruster'), o('kamal-proxy'), o('cherokee'), o('none')] },
   { key: 'proxy_version', group: 'Reverse proxy', type: 'string', format: 'version', default: '1.22' },
+  // Production (issue 10): where TLS ends, the site's name, WebSockets.
+  { key: 'tls', group: 'Reverse proxy', type: 'enum', default: 'proxy', options: [o('proxy'), o('upstream'), o('none')] },
+  { key: 'domain', group: 'Reverse proxy', type: 'string', format: 'domain', default: 'example.com' },
+  { key: 'websockets', group: 'Reverse proxy', type: 'boolean', default: true },
 
   { key: 'database', group: 'Database', type: 'enum', default: 'postgresql',
     options: [o('postgresql'), o('mysql'), o('mariadb'), o('sqlite')] },
@@ -58,6 +64,15 @@ export const QUESTIONS = [
   { key: 'app_addresses', group: 'Topology', type: 'string', format: 'addresses', default: 'auto' },
   { key: 'db_address', group: 'Topology', type: 'string', format: 'address', default: 'auto' },
   { key: 'lb_address', group: 'Topology', type: 'string', format: 'address', default: 'auto' },
+
+  // Production (issue 10): background jobs and how the services run.
+  { key: 'jobs', group: 'Background jobs', type: 'enum', default: 'solid_queue',
+    options: [o('none'), o('solid_queue'), o('sidekiq'), o('good_job'), o('delayed_job')] },
+  { key: 'job_processes', group: 'Background jobs', type: 'integer', default: 1, min: 1, max: 64 },
+  { key: 'job_threads', group: 'Background jobs', type: 'integer', default: 3, min: 1, max: 64 },
+  { key: 'app_root', group: 'Deployment', type: 'string', format: 'path', default: '/var/www/app' },
+  { key: 'ruby_path', group: 'Deployment', type: 'string', format: 'path', default: '/usr/bin' },
+  { key: 'deploy_user', group: 'Deployment', type: 'string', format: 'user', default: 'deploy' },
 ];
 
 // Labels and help texts live in the catalog (catalog-questions.mjs, "q.<key>.label|help", "q.<key>.o.<value>")

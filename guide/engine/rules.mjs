@@ -2,10 +2,11 @@
 // substitutions: every substitution made in derive.mjs has a rule here that explains it and the alternative.
 // Words come from the catalog (ids "w.<id>.m" message, "w.<id>.s" suggestion).
 import { SRC, DS } from './evidence.mjs';
-import { PUMA_FACTS } from './capabilities/puma.mjs';
+import { PUMA_FACTS, LIFECYCLE } from './caps.mjs';
 import { firstSince } from './pick.mjs';
 import { gte, lt } from './version.mjs';
 import { t } from './text.mjs';
+import { PROD_RULES } from './rules-prod.mjs';
 
 const SEVERITY = {};
 const W = (id, severity, vars, evidence = [], m = id, s = id) => {
@@ -57,9 +58,25 @@ export const RULES = [
     if (!ctx.impl.dead) return null;
     return W(`dead-ruby-${ctx.a.ruby}`, 'warning', { impl: ctx.impl.label }, [SRC.reeGc, SRC.rubyNews('3.3.0'), DS.mriVsYarv], 'dead-ruby', 'dead-ruby');
   },
-  function rubyEndOfLife(ctx) {
-    if (ctx.a.ruby !== 'cruby' || gte(ctx.a.ruby_version, '3.3')) return null;
-    return W('ruby-end-of-life', 'warning', { version: ctx.a.ruby_version }, [SRC.rubyBranches]);
+  function rubyTooNewForRails(ctx) {
+    const b = ctx.rubyTooNewForRails;
+    if (!b) return null;
+    return W('ruby-too-new-for-rails', 'error', { rails: ctx.a.rails, ruby: b.ruby, lang: ctx.lang, why: t(`w.ruby-too-new.${b.why}`) }, [SRC.rubyNews(b.news), SRC.railsConfiguring]);
+  },
+  // End of life and security-only support, from capabilities/lifecycle.mjs and the generation date.
+  function endOfLife(ctx) {
+    const { a } = ctx;
+    const out = [];
+    for (const [k, v, name, ev] of [['cruby', a.ruby === 'cruby' && a.ruby_version, 'CRuby', SRC.rubyBranches], ['rails', a.rails, 'Rails', SRC.railsMaintenance],
+      [a.database, a.database !== 'sqlite' && a.database_version, DB_NAMES[a.database], SRC[{ postgresql: 'pgVersioning', mysql: 'mysqlReleases', mariadb: 'mariadbMaintenance' }[a.database]]]]) {
+      const row = v && firstSince(LIFECYCLE[k] || [], v);
+      if (!row || !row.eol) continue;
+      const vars = { name, v, eol: row.eol, security: row.security };
+      const id = k === 'cruby' ? 'ruby' : k === 'rails' ? 'rails' : 'database';
+      if (ctx.date > (row.eol.length === 7 ? `${row.eol}-31` : row.eol)) out.push(W(`${id}-end-of-life`, 'warning', vars, [ev], 'end-of-life', 'end-of-life'));
+      else if (row.security && ctx.date > row.security) out.push(W(`${id}-security-only`, 'info', vars, [ev], 'security-only', 'security-only'));
+    }
+    return out;
   },
   function deadServer(ctx) {
     const s = ctx.a.server;
@@ -147,10 +164,6 @@ export const RULES = [
     if (ctx.a.ruby !== 'cruby' || ctx.a.arch !== 'arm64' || !gte(ctx.a.ruby_version, '3.1') || gte(ctx.a.ruby_version, '3.2')) return null;
     return W('yjit-arm64-needs-3-2', 'info', {}, [SRC.rubyNews('3.2.0')]);
   },
-  function oldRails(ctx) {
-    if (gte(ctx.a.rails, '7.1')) return null;
-    return W('rails-unmaintained', 'info', { rails: ctx.a.rails }, [SRC.railsMaintenance]);
-  },
   function passengerStandaloneVersion(ctx) {
     if (ctx.server !== 'passenger' || ctx.passengerIntegrated || gte(ctx.a.server_version, '3.0')) return null;
     return W('passenger-2-no-standalone', 'warning', { version: ctx.a.server_version, proxy: ctx.proxy === 'none' ? t('w.no-proxy') : ctx.proxy }, [SRC.passengerStandalone]);
@@ -163,6 +176,10 @@ export const RULES = [
     if (ctx.a.app_hosts < 2 || ctx.a.lb !== 'none') return null;
     return W('no-load-balancer', 'warning', { n: ctx.a.app_hosts }, [SRC.nginxUpstream, SRC.haproxy]);
   },
+  function tlsAtLoadBalancer(ctx) {
+    if (!sub(ctx, 'tls', 'load-balancer')) return null;
+    return W('tls-at-load-balancer', 'info', { n: ctx.a.app_hosts }, [SRC.haproxy, SRC.nginxUpstream]);
+  },
   function databaseOnFirstAppHost(ctx) {
     if (!ctx.hosts.dbOnFirstApp) return null;
     return W('db-on-first-app-host', 'warning', { addr: ctx.hosts.db, n: ctx.a.app_hosts }, [SRC.pgResource]);
@@ -170,5 +187,5 @@ export const RULES = [
 ];
 
 export function compatibilityWarnings(ctx) {
-  return RULES.flatMap((r) => r(ctx) || []);
+  return [...RULES, ...PROD_RULES].flatMap((r) => r(ctx) || []);
 }

@@ -9,6 +9,7 @@ import { serializeSysctl } from './serializers/sysctl.mjs';
 import { serializeSystemd } from './serializers/systemd.mjs';
 import { serializeEnv } from './serializers/env.mjs';
 import { serializeMarkdown } from './serializers/markdown.mjs';
+import { serializeHaproxy } from './serializers/haproxy-cfg.mjs';
 
 export const SERIALIZERS = {
   nginx: { fn: serializeNginx, language: 'nginx' },
@@ -23,6 +24,7 @@ export const SERIALIZERS = {
   systemd: { fn: serializeSystemd, language: 'ini' },
   env: { fn: serializeEnv, language: 'bash' },
   markdown: { fn: serializeMarkdown, language: 'markdown' },
+  haproxy: { fn: serializeHaproxy, language: 'plaintext' },
   sql: { fn: (body, header) => `${[...header.map((l) => `-- ${l}`), '', ...body].join('\n')}\n`, language: 'plaintext' }, // highlighted as plain text with -- comments
   lines: { fn: (body, header) => `${[...header.map((l) => `# ${l}`), '', ...body].join('\n')}\n`, language: 'plaintext' },
 };

@@ -21,3 +21,13 @@ export function t(id, vars) {
   }
   return vars ? s.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, k) => (Object.prototype.hasOwnProperty.call(vars, k) ? String(vars[k]) : m)) : s;
 }
+
+/**
+ * Capability table `id` ("cap.<id>" in the catalog). Large tables of version data (capabilities/*.mjs marked so)
+ * travel with the words as JSON instead of in the page's JavaScript; the engine reads them only at generate time.
+ */
+export function cap(id) {
+  const v = catalog[`cap.${id}`];
+  if (!v || typeof v !== 'object') missing.add(`cap.${id}`);
+  return v || [];
+}

@@ -3,8 +3,16 @@
 
 export const VERSION_RE = /^\d{1,4}(\.\d{1,4}){0,3}$/;
 
+const parsed = new Map();
 export function parseVersion(v) {
-  return String(v).split('.').map((p) => Number.parseInt(p, 10));
+  const k = String(v);
+  let p = parsed.get(k);
+  if (!p) {
+    p = k.split('.').map((x) => Number.parseInt(x, 10));
+    if (parsed.size > 2000) parsed.clear();
+    parsed.set(k, p);
+  }
+  return p;
 }
 
 export function cmp(a, b) {

@@ -10,7 +10,6 @@ import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
 import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText } from './output.mjs';
 import { drawRequestPath, drawMemory } from './pictures.mjs';
 import { bundleFiles } from './readme.mjs';
-import { zip, tarGz } from './archive.mjs';
 import { enableOffline } from './offline.mjs';
 
 const STORE_KEY = 'scaling-rails-guide-checked';
@@ -74,6 +73,8 @@ export async function start(root) {
     error: $('guide-error'),
     summary: $('guide-summary'),
     warnings: $('guide-warnings'),
+    errors: $('guide-errors'),
+    errorsList: $('guide-errors-list'),
     advice: $('guide-advice'),
     toc: $('guide-file-toc'),
     files: $('guide-files'),
@@ -117,7 +118,11 @@ export async function start(root) {
     const files = result.files || [];
     const advice = result.advice || [];
     const warnings = result.warnings || [];
-    renderWarnings(el.warnings, warnings, base);
+    // Errors (a stack that cannot boot, an impossible topology) go above the download buttons, the rest below them.
+    const errors = warnings.filter((w) => w.severity === 'error');
+    renderWarnings(el.errorsList, errors, base);
+    el.errors.hidden = errors.length === 0;
+    renderWarnings(el.warnings, warnings.filter((w) => w.severity !== 'error'), base);
     renderAdvice(el.advice, advice, base, checked);
     const t2 = performance.now();
     renderFiles(el.toc, el.files, files, onCopy);
@@ -209,6 +214,8 @@ export async function start(root) {
 
   async function download(kind) {
     const files = bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS });
+    // The archive writers are a separate chunk (guide-archive.js), fetched on the first download.
+    const { zip, tarGz } = await import('./archive.mjs');
     const bytes = kind === 'zip' ? zip(files, { root: BUNDLE }) : await tarGz(files, { root: BUNDLE });
     const blob = new Blob([bytes], { type: kind === 'zip' ? 'application/zip' : 'application/gzip' });
     const url = URL.createObjectURL(blob);
@@ -221,6 +228,9 @@ export async function start(root) {
   }
   $('guide-download-zip').addEventListener('click', () => download('zip'));
   $('guide-download-tgz').addEventListener('click', () => download('tgz'));
+
+  // The configuration checker (guide/ui/check.mjs) is its own bundle, fetched on the first click.
+  $('guide-check-open').onclick = (e) => import(root.dataset.check).then((m) => m.mountCheck(root, e.target));
 
   for (const n of document.querySelectorAll('.guide-static')) n.hidden = true;
   el.app.hidden = false;
@@ -236,7 +246,7 @@ export async function start(root) {
     },
   };
   document.documentElement.setAttribute('data-guide', 'ready');
-  enableOffline(base).then((ok) => document.documentElement.setAttribute('data-guide-offline', ok ? 'ready' : 'unavailable'));
+  enableOffline(base, [new URL('./guide-archive.js', import.meta.url).pathname]).then((ok) => document.documentElement.setAttribute('data-guide-offline', ok ? 'ready' : 'unavailable'));
   return first;
 }
 

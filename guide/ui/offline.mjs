@@ -2,7 +2,8 @@
 // page and every asset the page loaded, so the wizard works offline once loaded.
 // Resolves to true once the cache is filled, false when there is no service worker.
 
-export async function enableOffline(base) {
+/** `later`: same-origin paths the page fetches only on demand (the archive chunk), cached now for offline use. */
+export async function enableOffline(base, later = []) {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return false;
   const scope = base + 'guide/';
   try {
@@ -10,11 +11,13 @@ export async function enableOffline(base) {
     const reg = await navigator.serviceWorker.ready;
     const worker = reg.active;
     if (!worker) return false;
-    const urls = new Set([location.pathname]);
+    const urls = new Set([location.pathname, ...later]);
     for (const el of document.querySelectorAll('link[rel~="stylesheet"][href], link[rel~="icon"][href], script[src], img[src]')) {
       const u = new URL(el.href || el.src, location.href);
       if (u.origin === location.origin) urls.add(u.pathname + u.search);
     }
+    // Scripts named in data-* attributes of #guide (the configuration checker) load on demand: cache them too.
+    for (const v of Object.values(document.getElementById('guide').dataset)) if (/\.js$/.test(v)) urls.add(new URL(v, location.href).pathname);
     // Everything else the page fetched so far (the catalog JSON, fonts…).
     for (const entry of performance.getEntriesByType('resource')) {
       const u = new URL(entry.name, location.href);

@@ -42,11 +42,12 @@ function keyed(el, items, sig, make) {
 const evSig = (ev) => (Array.isArray(ev) ? ev.map((e) => (e && e.label) + '\u0001' + (e && e.url)).join('\u0002') : '');
 
 export function renderWarnings(el, warnings, base) {
-  keyed(el, warnings, (w) => [w.id, w.severity, w.message, evSig(w.evidence)].join('\u0003'), (w) => {
+  keyed(el, warnings, (w) => [w.id, w.severity, w.message, w.suggestion, evSig(w.evidence)].join('\u0003'), (w) => {
     const sev = SEVERITIES.has(w.severity) ? w.severity : 'warning';
     return h('li', { class: 'guide-warning sev-' + sev },
       h('strong', { class: 'guide-sev' }, sev === 'error' ? 'Will not work: ' : sev === 'info' ? 'Note: ' : 'Warning: '),
       inline(w.message || ''),
+      w.suggestion ? h('span', null, ' ', inline(w.suggestion)) : null,
       evidenceList(w.evidence, base));
   });
   el.hidden = warnings.length === 0;

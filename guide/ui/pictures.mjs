@@ -56,12 +56,17 @@ function svgRoot(container, id, height, title, desc) {
   return svg;
 }
 
+const JOB_NAMES = { solid_queue: 'Solid Queue', sidekiq: 'Sidekiq', good_job: 'GoodJob', delayed_job: 'Delayed Job' };
+
 export function drawRequestPath(container, model, answers, labels, flags = {}) {
   const processes = Math.max(0, Math.round(num(model.processes, 1)));
   const threads = Math.max(0, Math.round(num(model.threads, 1)));
   const hosts = Math.max(1, Math.round(num(model.app_hosts, 1)));
   const pool = num(model.pool);
   const jobs = num(model.job_workers);
+  const runner = JOB_NAMES[model.jobs] || '';
+  const jobConn = num(model.job_connections);
+  const perProcess = num(model.web_connections_per_process, pool);
   const needed = num(model.connections_needed);
   const max = num(model.db_max_connections);
   const over = (max > 0 && needed > max) || Boolean(flags.tooMany);
@@ -71,9 +76,12 @@ export function drawRequestPath(container, model, answers, labels, flags = {}) {
   const gridH = Math.max(rows, 1) * (cell + 4);
   const top = 28;
   const appH = Math.max(96, 62 + gridH);
-  const height = top + appH + 96;
+  const jobsH = runner ? 44 : 0; // the job runner's row under the app servers
+  const height = top + appH + jobsH + 96;
   const desc = `${labels.proxy} forwards requests to ${hosts} app host(s), each running ${processes} process(es) × ${threads} thread(s); `
-    + `each process has a database pool of ${pool}. ${fmt(needed)} connections are needed of ${max ? fmt(max) : 'unknown'} max_connections`
+    + `each process has a database pool of ${pool}${perProcess > pool ? ` per database (${fmt(perProcess)} connections over its databases)` : ''}. `
+    + (runner ? `${runner} runs ${fmt(jobs)} job process(es) × ${fmt(num(model.job_threads))} thread(s) per host with ${fmt(jobConn)} connections. ` : '')
+    + `${fmt(needed)} connections are needed of ${max ? fmt(max) : 'unknown'} max_connections`
     + (over ? ' — too many: see the warnings.' : '.');
   const svg = svgRoot(container, 'guide-pic-path', height, 'Request path', desc);
 
@@ -119,12 +127,19 @@ export function drawRequestPath(container, model, answers, labels, flags = {}) {
 
   arrow(g, 'a3', right('app'), mid, C.pool[0] - 2, mid);
   box(g, 'pic-pool', C.pool[0], mid - 32, C.pool[1], 64, ['Pool', `${fmt(pool)} / process`]);
+  // Job runner: its own processes and connections, straight to the database.
+  const jobsBox = ensure(g, 'g', 'pic-jobs-row').attr('visibility', runner ? 'visible' : 'hidden');
+  if (runner) {
+    const jy = top + appH + 10;
+    box(jobsBox, 'pic-jobs', appX, jy, appW, 30, [`${runner}: ${fmt(jobs)} × ${fmt(num(model.job_threads))} threads, ${fmt(jobConn)} conn.`]);
+    arrow(jobsBox, 'a5', appX + appW, jy + 15, C.db[0] + C.db[1] / 2, mid + 34);
+  }
   arrow(g, 'a4', right('pool'), mid, C.db[0] - 2, mid);
   box(g, 'pic-db', C.db[0], mid - 32, C.db[1], 64, [labels.database, labels.databaseVersion])
     .classed('pic-over', over);
 
   // Connections gauge: needed against max_connections.
-  const gy = top + appH + 30;
+  const gy = top + appH + jobsH + 30;
   const scaleMax = Math.max(needed, max, 1) * 1.08;
   const gw = W - 8;
   const x = (v) => 4 + (Math.max(0, v) / scaleMax) * gw;
@@ -136,7 +151,7 @@ export function drawRequestPath(container, model, answers, labels, flags = {}) {
     .attr('visibility', max > 0 ? 'visible' : 'hidden');
   ensure(gauge, 'text', 'pic-gauge-title').attr('class', 'pic-gauge-title pic-label').attr('x', 4).attr('y', gy - 10)
     .text(`Database connections: ${fmt(needed)} needed`
-      + (jobs ? ` (incl. ${fmt(jobs)} job worker${jobs === 1 ? '' : 's'})` : '')
+      + (runner && jobConn ? ` (incl. ${fmt(jobConn * hosts)} for ${runner})` : '')
       + (max ? ` of max_connections ${fmt(max)}` : ''));
   ensure(gauge, 'text', 'pic-gauge-note').attr('class', 'pic-gauge-note pic-sub').classed('pic-over-text', over)
     .attr('x', 4).attr('y', gy + 38)

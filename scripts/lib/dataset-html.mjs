@@ -98,6 +98,7 @@ export function provenanceHtml(dataset, vocabulary) {
     `warm-up: ${esc(m.warmup)}`,
     m.order ? `order: ${esc(m.order)}` : null,
     m.seed !== undefined && m.seed !== null ? `seed ${esc(m.seed)}` : null,
+    m.command ? `command: <code>${esc(m.command)}</code>` : null,
   ].filter(Boolean).join('; ');
   const units = dataset.columns.map((c) => `<li><code>${esc(c.key)}</code> — ${esc(c.label)}: ${c.unit ? `${esc(c.unit)} (${esc(vocabulary.units[c.unit] || '')})` : c.unit_from ? `unit given per row in <code>${esc(c.unit_from)}</code>` : 'text'}${c.description ? `. ${esc(c.description)}` : ''}</li>`).join('');
   return dl([

@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 import Ajv2020 from 'ajv/dist/2020.js';
 import Ajv07 from 'ajv';
 import * as vl from 'vega-lite';
-import { lineIndex, lineOf, parseErrorLine } from './json-lines.mjs';
+import { parseJsonPositions, positionOf, JsonSyntaxError } from './json-lines.mjs';
+import { didYouMean, licenseProblem, MAX_CHART_WIDTH, chartWidths } from './dataset-rules.mjs';
 import { fullSpec, fieldUse, isNumeric } from './chart-spec.mjs';
 
 const require = createRequire(import.meta.url);
@@ -18,7 +19,8 @@ export const DATASET_DIR = join(ROOT, '_data/datasets');
 let compiled;
 function schemaValidator() {
   if (!compiled) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, strictRequired: false });
+    // verbose: errors carry their schema, so an unknown field can be compared with the allowed ones.
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, strictRequired: false });
     compiled = ajv.compile(JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')));
   }
   return compiled;
@@ -42,10 +44,17 @@ function schemaFix(err) {
   const p = err.params;
   switch (err.keyword) {
     case 'required': return `add the field "${p.missingProperty}" (see schemas/dataset-1.schema.json for what it means)`;
-    case 'additionalProperties': return `remove "${p.additionalProperty}" or check its spelling; allowed fields are listed in schemas/dataset-1.schema.json`;
+    case 'additionalProperties': {
+      const allowed = Object.keys(err.parentSchema?.properties || {});
+      const guess = didYouMean(p.additionalProperty, allowed);
+      return guess ? `did you mean "${guess}"? Rename it, or remove "${p.additionalProperty}"` : `remove "${p.additionalProperty}" or check its spelling; allowed here: ${allowed.join(', ')}`;
+    }
     case 'type': return `use a value of type ${p.type}`;
     case 'const': return `set it to ${JSON.stringify(p.allowedValue)}`;
-    case 'enum': return `use one of: ${p.allowedValues.join(', ')}`;
+    case 'enum': {
+      const guess = typeof err.data === 'string' && didYouMean(err.data, p.allowedValues.map(String));
+      return `${guess ? `did you mean "${guess}"? ` : ''}use one of: ${p.allowedValues.join(', ')}`;
+    }
     case 'pattern': return 'use lowercase letters, digits and single hyphens (e.g. "my-app-puma-threads")';
     case 'minLength': return 'write a fuller value; empty or one-word values do not tell readers enough';
     case 'minItems': return `give at least ${p.limit} item(s)`;
@@ -65,25 +74,55 @@ function schemaMessage(err) {
   return err.message;
 }
 
+const escapeKey = (k) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+
+// Ajv reports a union type (["integer","null"]) once per branch and a `not` together with its
+// inner errors; one problem per place is enough for a reader.
+// A misspelled field is one mistake, not two: "warm_up" is reported as unknown (did you mean
+// "warmup"?) and the "warmup is missing" error it causes is dropped.
+function schemaErrors(errors) {
+  const seen = new Set();
+  const misspelt = new Set(errors.filter((e) => e.keyword === 'additionalProperties').map((e) => {
+    const guess = didYouMean(e.params.additionalProperty, Object.keys(e.parentSchema?.properties || {}));
+    return guess && `${e.instancePath}/${guess}`;
+  }).filter(Boolean));
+  return errors.filter((e) => {
+    if (e.keyword === 'required' && misspelt.has(`${e.instancePath}/${e.params.missingProperty}`)) return false;
+    const id = `${e.instancePath}|${e.keyword}|${e.params.missingProperty || e.params.additionalProperty || ''}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
 export function validateDataset({ file, text, vocabulary = loadVocabulary(), knownIds = null }) {
   const problems = [];
   const name = basename(file);
-  let data;
+  let parsed;
   try {
-    data = JSON.parse(text);
+    parsed = parseJsonPositions(text);
   } catch (e) {
-    return [{ file, line: parseErrorLine(text, e.message), field: '(file)', message: `not valid JSON: ${e.message}`, fix: 'check for a missing comma, a trailing comma or an unquoted string near this line' }];
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    return [{ file, line: e.line, column: e.column, field: '(file)', message: `not valid JSON: ${e.message}`, fix: 'correct the JSON at this line and column; an editor with JSON support shows the same spot' }];
   }
-  const lines = lineIndex(text);
-  const add = (pointer, message, fix) => problems.push({ file, line: lineOf(lines, pointer), field: pointer || '(root)', message, fix });
+  const { value: data, positions, duplicates } = parsed;
+  // key: report at the member's name (unknown or duplicate fields), otherwise at its value.
+  const at = (pointer, key = false) => positionOf(positions, pointer, { key });
+  const add = (pointer, message, fix, { key = false } = {}) => problems.push({ file, ...at(pointer, key), field: pointer || '(root)', message, fix });
+
+  // JSON allows two equal keys and keeps the last one silently; a dataset must not (one of them was meant).
+  for (const d of duplicates) problems.push({ file, line: d.line, column: d.column, field: d.pointer, message: `field given twice in the same object (first on line ${d.firstLine})`, fix: 'keep one of them: remove or rename the other' });
+  if (duplicates.length) return problems;
 
   const validate = schemaValidator();
   if (!validate(data)) {
-    for (const err of validate.errors) {
-      const ptr = err.keyword === 'required' ? `${err.instancePath}/${err.params.missingProperty}` : err.keyword === 'additionalProperties' ? `${err.instancePath}/${err.params.additionalProperty}` : err.instancePath;
-      problems.push({ file, line: lineOf(lines, err.instancePath), field: ptr || '(root)', message: schemaMessage(err), fix: schemaFix(err) });
+    for (const err of schemaErrors(validate.errors)) {
+      const unknown = err.keyword === 'additionalProperties';
+      const ptr = err.keyword === 'required' ? `${err.instancePath}/${err.params.missingProperty}` : unknown ? `${err.instancePath}/${escapeKey(err.params.additionalProperty)}` : err.instancePath;
+      // An unknown field is reported on its own line; a missing one at the object that lacks it.
+      problems.push({ file, ...at(unknown ? ptr : err.instancePath, unknown), field: ptr || '(root)', message: schemaMessage(err), fix: schemaFix(err) });
     }
-    return problems; // the rules below assume the shape is right
+    return problems; // the rules below assume the shape is right (and would only repeat these problems)
   }
 
   // Placeholders left by scripts/new-dataset.
@@ -96,8 +135,12 @@ export function validateDataset({ file, text, vocabulary = loadVocabulary(), kno
 
   if (`${data.id}.json` !== name) add('/id', `id "${data.id}" does not match the file name "${name}"`, `rename the file to ${data.id}.json or set "id" to "${name.replace(/\.json$/, '')}"`);
   const vocab = (pointer, value, list, listName) => {
-    if (!(value in list)) add(pointer, `"${value}" is not in vocabulary.${listName}`, `use one of: ${Object.keys(list).join(', ')} — or add it to _data/vocabulary.json in the same pull request`);
+    if (Object.hasOwn(list, value)) return;
+    const guess = didYouMean(value, Object.keys(list));
+    add(pointer, `"${value}" is not in vocabulary.${listName}`, `${guess ? `did you mean "${guess}"? Otherwise ` : ''}use one of: ${Object.keys(list).join(', ')} — or add it to _data/vocabulary.json in the same pull request`);
   };
+  const licence = licenseProblem(data.license);
+  if (licence) add('/license', licence.message, licence.fix);
   vocab('/topic', data.topic, vocabulary.topics, 'topics');
   vocab('/method/tool', data.method.tool, vocabulary.tools, 'tools');
   vocab('/method/aggregation', data.method.aggregation, vocabulary.aggregations, 'aggregations');
@@ -141,7 +184,10 @@ export function validateDataset({ file, text, vocabulary = loadVocabulary(), kno
       }
       // A text column that other columns take their unit from must hold vocabulary units.
       const unitUser = !isNumeric(col) && data.columns.some((x) => x.unit_from === col.key);
-      if (unitUser && !(v in vocabulary.units)) add(cptr, `row ${r + 1}: unit "${v}" is not in vocabulary.units`, `use one of: ${Object.keys(vocabulary.units).join(', ')}`);
+      if (unitUser && !Object.hasOwn(vocabulary.units, v)) {
+        const guess = didYouMean(v, Object.keys(vocabulary.units));
+        add(cptr, `row ${r + 1}: unit "${v}" is not in vocabulary.units`, `${guess ? `did you mean "${guess}"? Otherwise ` : ''}use one of: ${Object.keys(vocabulary.units).join(', ')}`);
+      }
     });
   });
   for (const m of markers) if (!usedMarkers.has(m)) add('/failures/markers', `failure marker "${m}" is declared but never used`, 'remove it from failures.markers');
@@ -165,10 +211,14 @@ export function validateDataset({ file, text, vocabulary = loadVocabulary(), kno
     const { used, made } = fieldUse(chart.spec);
     const known = new Set([...keys.keys()].flatMap((k) => [k, `${k}_failure`, `${k}_flagged`]));
     for (const f of used) if (!known.has(f) && !made.has(f)) add(`${ptr}/spec`, `chart "${chart.id}" uses field "${f}", which is neither a column nor made by a transform`, `use one of the column keys (${[...keys.keys()].join(', ')}), or <key>_failure / <key>_flagged`);
+    for (const w of chartWidths(chart.spec)) {
+      if (w.value > MAX_CHART_WIDTH) add(`${ptr}/spec${w.pointer}`, `chart "${chart.id}" is ${w.value} px wide${w.pointer.endsWith('/width') ? '' : ' side by side'}, wider than the page's text column allows`, `keep the plot at ${MAX_CHART_WIDTH} px or less (the text column is 704 px and axes and legends need the rest); on phones the SVG scales down`);
+    }
     const specText = JSON.stringify(chart.spec);
     for (const col of data.columns) {
       if (!isNumeric(col) || !used.has(col.key)) continue;
-      const hasFailures = data.rows.some((row) => typeof row[data.columns.indexOf(col)] === 'string');
+      // Only declared markers are failures; a stray string in a numeric cell is reported once, above.
+      const hasFailures = data.rows.some((row) => row.length === data.columns.length && markers.has(row[data.columns.indexOf(col)]));
       if (hasFailures && !specText.includes(`${col.key}_failure`)) add(`${ptr}/spec`, `chart "${chart.id}" plots "${col.key}", which has failed runs, but never shows "${col.key}_failure"`, `add a layer that marks failures, e.g. a text mark filtered on "datum.${col.key}_failure" — failed runs must be visible, not missing`);
     }
     const spec = fullSpec(data, chart, 'light');
@@ -213,5 +263,5 @@ export function validateAll(dir = DATASET_DIR) {
 
 export function formatProblem(p, root = ROOT) {
   const rel = p.file.startsWith(root) ? p.file.slice(root.length) : p.file;
-  return `${rel}:${p.line}: ${p.field}: ${p.message} — fix: ${p.fix}`;
+  return `${rel}:${p.line}:${p.column ?? 1}: ${p.field}: ${p.message} — fix: ${p.fix}`;
 }

@@ -68,3 +68,16 @@ test('the include parser finds includes and the checks reject a wrong chart id',
   assert.ok(d, 'at least one dataset with a chart exists');
   assert.ok(!(d.charts || []).some((c) => c.id === 'no-such-chart'), `dataset ${id} unexpectedly has a chart "no-such-chart"`);
 });
+
+test('no chart is embedded in two articles (each article draws the chart for its own claim)', () => {
+  const seen = new Map();
+  const dup = [];
+  for (const p of posts) {
+    for (const inc of chartIncludes(withoutCode(p.body))) {
+      const key = `${inc.dataset}/${inc.chart}`;
+      if (seen.has(key) && seen.get(key) !== p.file) dup.push(`${key}: ${seen.get(key)} and ${p.file}`);
+      seen.set(key, p.file);
+    }
+  }
+  assert.deepEqual(dup, [], 'link the other article instead of drawing the same chart again');
+});

@@ -1,13 +1,17 @@
 // The code samples in the articles are real code: every ```ruby block passes `ruby -c`, every
 // ```sh block passes `bash -n`, every ```yaml block parses (after replacing ERB tags the way Rails
 // renders database.yml first), and a settings file shown for scripts/bench-ruby-settings is accepted
-// by that script's own parser. Every fenced block names its language (for rouge).
+// by that script's own parser, and every ```nginx block passes `nginx -t` (through the wizard's validator,
+// tests/wizard/validators.mjs: temporary prefix, test certificate) in the first context that accepts it:
+// as an http-level file, inside a server block, or inside a location. Every fenced block names its
+// language (for rouge).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import yaml from 'js-yaml';
 import { loadPosts } from './lib.mjs';
 import { parseSettings } from '../../scripts/lib/measure/settings-file.mjs';
+import { nginxTest } from '../wizard/validators.mjs';
 
 const LANGS = new Set(['ruby', 'sh', 'yaml', 'nginx', 'ini', 'conf', 'liquid', 'json', 'text']);
 
@@ -67,4 +71,32 @@ test('the checks reject broken samples', { skip: !have('ruby') && 'ruby not inst
   assert.notEqual(spawnSync('ruby', ['-c', '-e', 'def x; ('], { encoding: 'utf8' }).status, 0);
   assert.notEqual(spawnSync('bash', ['-n'], { input: 'if then fi', encoding: 'utf8' }).status, 0);
   assert.throws(() => parseSettings('configurations: []\n', 'x.yml'), /non-empty list/);
+});
+
+const NGINX_MAIN = 'pid logs/nginx.pid;\nerror_log logs/error.log;\nevents {}\nhttp {\n  include mime.types;\n  access_log off;\n  include sites-enabled/*.conf;\n}\n';
+const NGINX_CONTEXTS = [
+  ['http', (c) => c],
+  ['server', (c) => `server {\n  listen 127.0.0.1:8080;\n${c}\n}\n`],
+  ['location', (c) => `server {\n  listen 127.0.0.1:8080;\n  location / {\n${c}\n  }\n}\n`],
+];
+
+/** nginx -t for one snippet: null if some context accepts it, else the errors of every context. */
+export function nginxSnippetErrors(code) {
+  const errors = [];
+  for (const [name, wrap] of NGINX_CONTEXTS) {
+    try { nginxTest(NGINX_MAIN, wrap(code)); return null; } catch (e) { errors.push(`as ${name}: ${String(e.message).trim()}`); }
+  }
+  return errors.join('\n');
+}
+
+test('nginx samples pass nginx -t', () => {
+  const ng = all.filter((b) => b.lang === 'nginx');
+  assert.ok(ng.length >= 1, 'the articles show nginx configuration');
+  for (const b of ng) assert.equal(nginxSnippetErrors(b.code), null, `${b.where}: nginx -t rejects the sample`);
+});
+
+test('the nginx check rejects a broken sample', () => {
+  assert.equal(nginxSnippetErrors('proxy_set_header X-Request-Start "t=${msec}";'), null);
+  assert.match(nginxSnippetErrors('proxy_pass_header_typo on;') || '', /unknown directive/);
+  assert.match(nginxSnippetErrors('location / {') || '', /unexpected end of file|nginx -t failed/);
 });

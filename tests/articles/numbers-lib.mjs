@@ -59,7 +59,7 @@ export function checkable(md) {
   s = s
     .replace(/\b\d{4}-\d{2}-\d{2}\b/g, ' ')
     .replace(new RegExp(String.raw`\b\d{1,2}\s+(?:${MONTHS})(?:\s+\d{4})?`, 'g'), ' ')
-    .replace(new RegExp(String.raw`\b(?:${MONTHS})\s+\d{1,2}(?:st|nd|rd|th)?(?:,\s*\d{4})?`, 'g'), ' ')
+    .replace(new RegExp(String.raw`\b(?:${MONTHS})\s+(?:\d{1,2}(?!\d)(?:st|nd|rd|th)?(?:,\s*\d{4})?|\d{4})`, 'g'), ' ')
     .replace(PRODUCT_RE, ' ')
     .replace(LABEL_RE, ' ')
     .replace(/\b\d+(?:\.\d+){2,}\b/g, ' ') // a.b.c is always a version

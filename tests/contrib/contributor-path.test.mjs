@@ -79,11 +79,21 @@ test('CONTRIBUTING worked example: wrk → import → validate → build → dat
   assert.equal(ds.method.duration_s, 5);
   assert.equal(ds.topic, 'app-server');
   assert.equal(ds.source.author, 'Jane Doe');
-  assert.equal(ds.method.warmup, 'none');
+  assert.equal(ds.method.warmup, 'one 5 s wrk run at the same load, output discarded');
+  // Provenance: software named on the command line, the command rebuilt from wrk's output, a readable title.
+  const sw = Object.fromEntries(ds.software.map((s) => [s.name, s.version]));
+  assert.equal(sw.puma, '8.0.0');
+  assert.equal(sw.rails, '8.1.4');
+  assert.equal(ds.method.command, `wrk -t2 -c8 -d5s --latency -s scripts/lib/importers/wrk-report.lua ${server.url}/`);
+  assert.match(ds.title, /^Puma 8\.0\.0, Rails 8\.1\.4: throughput and latency of \/ on 127\.0\.0\.1:\d+ at 8 connections \(wrk\)$/);
+  // The warm-up run reached the server before the measured one; the raw output stays out of the site.
+  assert.ok(server.counts.total > get('requests'), `warm-up and measured run both served (${server.counts.total} vs ${get('requests')})`);
+  assert.ok(!existsSync(join(copy, '_site/measurements')), 'measurements/ is not published');
+  assert.match(execFileSync('git', ['check-ignore', 'measurements/wrk-c8.txt'], { cwd: ROOT, encoding: 'utf8' }), /measurements\/wrk-c8\.txt/);
   assert.ok(get('requests') > 0 && get('requests') <= server.counts.total, `wrk counted ${get('requests')} of ${server.counts.total} served`);
   assert.equal(typeof get('p99_9_ms'), 'number', 'the Lua report supplied p99.9');
   const raw = join(copy, 'raw-output', ID, 'wrk-c8.txt');
-  assert.equal(readFileSync(raw, 'utf8'), readFileSync(join(copy, 'wrk-c8.txt'), 'utf8'), 'raw output kept unedited');
+  assert.equal(readFileSync(raw, 'utf8'), readFileSync(join(copy, 'measurements/wrk-c8.txt'), 'utf8'), 'raw output kept unedited');
   assert.equal(ds.source.raw_output, `raw-output/${ID}/wrk-c8.txt`);
 
   // The built page.

@@ -42,6 +42,8 @@ test('ab: counts, connection times and percentiles match a real run', async () =
   assert.ok(errors500 > 0);
   assert.equal(ds.method.tool, 'ab');
   assert.deepEqual(ds.charts.map((c) => c.id), ['latency-spread', 'throughput']);
+  // Provenance from ab's own output: the Server header it saw.
+  assert.deepEqual(ds.software.find((s) => s.name === 'scaling-rails-test'), { name: 'scaling-rails-test', version: '1.0 (from the Server response header)' });
 
   // The -g files of the same runs: every request kept, consistent with the text report.
   const { readFileSync } = await import('node:fs');

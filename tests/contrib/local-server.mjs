@@ -3,6 +3,7 @@
 //   /        200 "hello world\n"
 //   /err     every third request gets a 500
 //   /slow    answers after `slowMs` (to provoke client timeouts)
+// Every response names the server (`Server: scaling-rails-test/1.0`), as nginx or Puma behind a proxy would.
 import http from 'node:http';
 
 export async function startServer({ lifetimeMs = 120000, slowMs = 3000 } = {}) {
@@ -11,6 +12,7 @@ export async function startServer({ lifetimeMs = 120000, slowMs = 3000 } = {}) {
   const pending = new Set();
   const server = http.createServer((req, res) => {
     counts.total++;
+    res.setHeader('server', 'scaling-rails-test/1.0');
     if (req.url.startsWith('/err')) {
       errSeq++;
       if (errSeq % 3 === 0) { counts.errors++; res.writeHead(500, { 'content-type': 'text/plain' }); res.end('error\n'); return; }

@@ -45,7 +45,9 @@ test('workflows: every action pinned to a full commit SHA; link check never runs
   const links = yaml.load(read(`${dir}/links.yml`));
   assert.deepEqual(Object.keys(links.on).sort(), ['schedule', 'workflow_dispatch']);
   const ci = yaml.load(read(`${dir}/ci.yml`));
-  const steps = ci.jobs.test.steps.map((s) => s.name || s.uses);
-  assert.ok(steps.indexOf('Validate changed datasets') < steps.indexOf('Run the test suite'), 'changed datasets are validated before the full suite');
+  // The light datasets job validates the changed datasets first, so a data pull request gets its answer early.
+  const steps = ci.jobs.datasets.steps.map((s) => s.name || s.uses);
+  assert.ok(steps.indexOf('Validate the changed datasets') >= 0 && steps.indexOf('Validate the changed datasets') < steps.indexOf('Data tests'), 'changed datasets are validated before the data tests');
+  assert.ok(ci.jobs.test.steps.some((s) => s.run === 'scripts/test'), 'the full suite runs the same command as a developer');
   assert.match(JSON.stringify(ci.jobs['github-pages-gem']), /jekyll build --safe/);
 });

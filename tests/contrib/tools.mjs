@@ -62,4 +62,8 @@ export function cell(dataset, row, key) {
 }
 
 // Options every test import passes so the result has no TODO left (topic and author are not in tool output).
-export const META = { topic: 'method', author: 'Scaling Rails test suite', machine: undefined };
+// The importer tests measure the suite's own Node.js server (local-server.mjs), and say so.
+export const META = {
+  topic: 'method', author: 'Scaling Rails test suite', machine: undefined,
+  software: [`App server=Node.js ${process.versions.node} http module (the test suite's server)`, 'Rails=not used (Node.js test server)'],
+};

@@ -9,7 +9,7 @@ import { runCli, writeBundle } from './helpers.mjs';
 
 // What the bundle itself tells must be detected; everything else (host facts, versions no generated file
 // names, answers added to the engine later) is passed as --answers.
-const DETECTED = ['server', 'proxy', 'database', 'adapter', 'pooler', 'db_host'];
+const DETECTED = ['server', 'proxy', 'database', 'adapter', 'pooler', 'db_host', 'domain', 'app_root'];
 
 const SETS = [
   {},
@@ -18,6 +18,7 @@ const SETS = [
   { server: 'unicorn', server_version: '6.1', cores: 4, rails: '7.0', ruby_version: '3.1' },
   { database: 'mysql', adapter: 'trilogy', database_version: '8.4', rails: '7.2', proxy: 'apache', proxy_version: '2.4' },
   { database: 'sqlite', adapter: 'sqlite3', rails: '8.0', proxy: 'caddy', proxy_version: '2.8', cores: 2, ram_gb: 2 },
+  { rails: '8.1', server_version: '7.1', domain: 'shop.example.org', app_root: '/srv/shop', jobs: 'sidekiq', job_processes: 2, tls: 'proxy' },
 ];
 
 for (const set of SETS) {

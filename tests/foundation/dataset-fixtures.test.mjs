@@ -10,9 +10,9 @@ const validFile = new URL('./fixtures/valid-dataset.json', import.meta.url).path
 
 // fixture → [field, line, text the message must contain, text the fix must contain]
 const EXPECTED = {
-  'invalid-json': ['(file)', 6, 'not valid JSON', 'missing comma'],
+  'invalid-json': ['(file)', 6, 'expected "," between fields', 'correct the JSON at this line and column'],
   'missing-title': ['/title', 1, 'required field is missing', 'add the field "title"'],
-  'unknown-field': ['/colour', 1, 'unknown field', 'remove "colour"'],
+  'unknown-field': ['/colour', 150, 'unknown field', 'remove "colour"'],
   'wrong-format': ['/format', 2, 'must be "scaling-rails/dataset@1"', 'set it to'],
   'bad-id-pattern': ['/id', 3, 'must match pattern', 'lowercase letters'],
   'id-mismatch': ['/id', 3, 'does not match the file name "id-mismatch.json"', 'rename the file'],
@@ -66,6 +66,7 @@ for (const [name, [field, line, message, fix]] of Object.entries(EXPECTED)) {
     assert.equal(p.line, line, `line for ${field}`);
     assert.ok(p.fix.includes(fix), `fix ${JSON.stringify(p.fix)} should mention ${JSON.stringify(fix)}`);
     const printed = formatProblem(p);
-    assert.match(printed, new RegExp(`malformed/${name}\\.json:${line}: `));
+    assert.match(printed, new RegExp(`malformed/${name}\\.json:${line}:${p.column}: `));
+    assert.ok(p.column >= 1, 'every problem has a column');
   });
 }

@@ -9,10 +9,11 @@ export const VERSION_VALUES = {
   ruby_version: { cruby: ['1.8.7', '1.9.1', '1.9.3', '2.0', '2.1', '2.4', '2.6', '2.7', '3.0', '3.1', '3.2', '3.3.0', '3.3', '3.4', '4.0'], ree: ['1.8.7'], jruby: ['1.7', '9.2', '9.4', '10.0'], truffleruby: ['23.0', '24.0'], rubinius: ['2.5', '3.0'] },
   rails: ['2.3.5', '3.0', '3.2', '4.0', '4.2', '5.0', '5.2', '6.0', '6.1', '7.0', '7.1', '7.2', '8.0', '8.1'],
   server_version: { puma: ['3.12', '4.3', '5.6', '6.4', '7.1', '8.0'], unicorn: ['4.8', '6.1'], pitchfork: ['0.18'], passenger: ['2.2', '3.0', '4.0', '6.0'], thin: ['1.8.2'], falcon: ['0.48'], webrick: ['1.8'], mongrel: ['1.1.5'] },
-  proxy_version: { nginx: ['0.7.65', '1.0', '1.2.4', '1.22', '1.29.7'], apache: ['2.2', '2.4.6', '2.4.62'], caddy: ['1.0', '2.6'], cherokee: ['1.2'], none: ['0'] },
+  proxy_version: { nginx: ['0.7.65', '1.0', '1.2.4', '1.9.5', '1.22', '1.25.1', '1.29.7'], apache: ['2.2', '2.4.6', '2.4.17', '2.4.62'], caddy: ['1.0', '2.6'], thruster: ['0.1'], 'kamal-proxy': ['0.9'], cherokee: ['1.2'], none: ['0'] },
   database_version: { postgresql: ['8.4', '9.6', '12', '15', '17'], mysql: ['5.0', '5.7', '8.0'], mariadb: ['10.3', '10.11'], sqlite: ['3.40'] },
   pooler_version: ['1.18', '1.21', '1.24'],
   app_hosts: [1, 3, 20],
+  worker_mb: [0, 300, 4096],
   cores: [1, 2, 8, 64],
   ram_gb: [0.5, 2, 4, 64],
   db_cores: [0, 4, 32],
@@ -20,11 +21,17 @@ export const VERSION_VALUES = {
   app_addresses: ['auto', '192.168.7.20', '10.1.0.5,10.1.0.9,10.1.0.7'],
   db_address: ['auto', '10.9.0.5'],
   lb_address: ['auto', '10.9.0.2'],
+  domain: ['example.com', 'localhost', 'shop.example.org'],
+  app_root: ['/var/www/app', '/srv/rails/current'],
+  ruby_path: ['/usr/bin', '/home/deploy/.rbenv/versions/3.4.7/bin'],
+  deploy_user: ['deploy', 'rails_app'],
+  job_processes: [1, 2, 8],
+  job_threads: [1, 3, 10],
 };
 
 const SAFE_RUBY = { cruby: '3.3', ree: '1.8.7', jruby: '9.4', truffleruby: '24.0', rubinius: '3.0' };
 const SAFE_SERVER = { puma: '6.4', unicorn: '6.1', pitchfork: '0.18', passenger: '6.0', thin: '1.8.2', falcon: '0.48', webrick: '1.8', mongrel: '1.1.5' };
-const SAFE_PROXY = { nginx: '1.22', apache: '2.4.62', caddy: '2.6', cherokee: '1.2', none: '0' };
+const SAFE_PROXY = { nginx: '1.22', apache: '2.4.62', caddy: '2.6', thruster: '0.1', 'kamal-proxy': '0.9', cherokee: '1.2', none: '0' };
 const SAFE_DB = { postgresql: '15', mysql: '8.0', mariadb: '10.11', sqlite: '3.40' };
 const ADAPTER = { postgresql: 'pg', mysql: 'mysql2', mariadb: 'mysql2', sqlite: 'sqlite3' };
 
@@ -102,6 +109,9 @@ export function buildMatrix() {
   for (const rails of VERSION_VALUES.rails) for (const server of ['puma', 'unicorn', 'passenger']) add({ rails, server, ruby_version: rails < '4' ? '1.9.3' : rails < '5' ? '2.2' : rails < '7' ? '2.7' : '3.3', server_version: server === 'puma' && rails < '4' ? '3.12' : undefined, proxy: server === 'passenger' ? 'apache' : 'nginx' });
   for (const kernel of VERSION_VALUES.kernel) for (const storage of ['hdd', 'ssd', 'nvme']) add({ kernel, storage });
   for (const v of VERSION_VALUES.pooler_version) for (const rails of ['4.2', '7.2']) add({ pooler: 'pgbouncer', pooler_version: v, rails });
+  // 4. Load balancers in front of several app hosts, with TLS at the balancer or none.
+  for (const lb of ['nginx', 'haproxy']) for (const tls of ['proxy', 'none']) add({ app_hosts: 3, lb, tls, db_host: 'separate', rails: lb === 'nginx' ? '7.0' : DEFAULTS.rails });
+  add({ app_hosts: 2, lb: 'haproxy', proxy: 'apache', proxy_version: '2.4.62', tls: 'none', db_host: 'separate' });
   for (const s of ERA_STACKS) add(s);
   return out;
 }

@@ -107,10 +107,11 @@ test('Puma DSL names follow the Puma version', () => {
 });
 
 test('Puma sizing: threads by Rails version and workload, workers by cores, single mode without fork', () => {
+  // jobs: 'none' — a job runner takes memory from the same 4 GB (tested below), which would limit the workers.
   const cases = [
-    { over: { rails: '7.2' }, threads: 3, workers: 2 },
-    { over: { rails: '7.1' }, threads: 5, workers: 2 },
-    { over: { rails: '7.2', workload: 'io' }, threads: 5, workers: 2 },
+    { over: { rails: '7.2', jobs: 'none' }, threads: 3, workers: 2 },
+    { over: { rails: '7.1', jobs: 'none' }, threads: 5, workers: 2 },
+    { over: { rails: '7.2', workload: 'io', jobs: 'none' }, threads: 5, workers: 2 },
     { over: { rails: '7.2', workload: 'cpu', cores: 8, ram_gb: 16 }, threads: 2, workers: 8 },
     { over: { cores: 1 }, threads: 3, workers: null },
     { over: { ruby: 'jruby', ruby_version: '9.4', adapter: 'jdbc' }, threads: 8, workers: null },
@@ -126,9 +127,9 @@ test('Puma sizing: threads by Rails version and workload, workers by cores, sing
     assert.equal(r.model.pool, c.threads);
   }
   // Before fork: Process.warmup on 3.3+, GC.compact on 2.7–3.2, nothing before 2.7.
-  assert.match(file(gen({ ruby_version: '3.3' }), 'config/puma.rb'), /Process\.warmup/);
-  assert.match(file(gen({ ruby_version: '3.1', rails: '7.0' }), 'config/puma.rb'), /GC\.compact/);
-  assert.doesNotMatch(file(gen({ ruby_version: '2.6', rails: '6.0' }), 'config/puma.rb'), /GC\.compact|Process\.warmup/);
+  assert.match(file(gen({ ruby_version: '3.3', jobs: 'none' }), 'config/puma.rb'), /Process\.warmup/);
+  assert.match(file(gen({ ruby_version: '3.1', rails: '7.0', jobs: 'none' }), 'config/puma.rb'), /GC\.compact/);
+  assert.doesNotMatch(file(gen({ ruby_version: '2.6', rails: '6.0', jobs: 'none' }), 'config/puma.rb'), /GC\.compact|Process\.warmup/);
 });
 
 test('impossible combinations: warning with explanation and a substitute, never silent', () => {
@@ -221,7 +222,7 @@ test('Rails advice uses the API of the chosen version', () => {
 test('nginx upstream keepalive only where it exists and is not yet the default', () => {
   const cases = [['0.7.65', false], ['1.0', false], ['1.2.4', true], ['1.22', true], ['1.29.7', false]];
   for (const [v, want] of cases) {
-    const site = file(gen({ proxy_version: v }), 'etc/nginx/sites-enabled/rails-app.conf');
+    const site = file(gen({ proxy_version: v, websockets: false }), 'etc/nginx/sites-enabled/rails-app.conf');
     assert.equal(/^\s+keepalive \d+;/m.test(site), want, v);
     assert.equal(/proxy_http_version 1\.1;/.test(site), want, v);
   }
@@ -253,11 +254,12 @@ test('database.yml: pool key and PgBouncer settings by version', () => {
 });
 
 test('connections: max_connections follows hosts × processes × pool, with a remedy when it gets large', () => {
-  const small = gen({});
+  // Without a job runner and before Rails 8's extra databases: hosts × processes × pool.
+  const small = gen({ jobs: 'none' });
   assert.equal(small.model.connections_needed, 6);
   assert.equal(small.model.db_server_max_connections, 100);
   assert.ok(!warningIds(small).includes('max-connections-raised'));
-  const raised = gen({ app_hosts: 11, cores: 4, ram_gb: 16, workload: 'io' });
+  const raised = gen({ app_hosts: 11, cores: 4, ram_gb: 16, workload: 'io', jobs: 'none' });
   assert.equal(raised.model.connections_needed, 11 * 4 * 5);
   assert.ok(raised.model.db_server_max_connections >= 220 + 5 + 3);
   assert.ok(warningIds(raised).includes('max-connections-raised'));

@@ -4,7 +4,7 @@
 import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { generate, QUESTIONS, GENERATOR_VERSION } from '../../guide/engine/index.mjs';
@@ -13,11 +13,13 @@ import { gcVarsRead } from '../../guide/engine/generators/ruby-env.mjs';
 import { keyExists, schedulerExists } from '../../guide/engine/generators/sysctl.mjs';
 import { NEVER_EMIT } from '../../guide/engine/capabilities/kernel.mjs';
 import { buildMatrix } from './matrix.mjs';
+import { appAddresses } from '../../guide/engine/topology.mjs';
 import * as V from './validators.mjs';
 
 const DATE = '2026-01-02';
 const APP = V.tmp('wizard-app-');
 for (const d of ['tmp/sockets', 'tmp/pids', 'log', 'public', 'private', 'config']) mkdirSync(join(APP, d), { recursive: true });
+chmodSync(APP, 0o755); // logrotate stats log/*.log as the unprivileged `su` user
 
 after(V.cleanup);
 
@@ -28,6 +30,13 @@ const bundles = matrix.map((answers) => {
 });
 
 const body = (content) => content.split('\n').slice(3).join('\n');
+/** Dotted version comparison (independent of the engine's own). */
+const vcmp = (x, y) => {
+  const a = String(x).split('.').map(Number);
+  const b = String(y).split('.').map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] || 0) !== (b[i] || 0)) return (a[i] || 0) - (b[i] || 0);
+  return 0;
+};
 const hash = (s) => createHash('sha256').update(s).digest('hex');
 
 /** Distinct files matching a path test: [{file, bundle}] (first bundle that produced the content). */
@@ -133,7 +142,11 @@ test('pool ≥ threads, connections fit the database limit, memory warning when 
   for (const b of bundles) {
     const m = b.r.model;
     assert.ok(m.pool >= m.threads, `pool ${m.pool} < threads ${m.threads}`);
-    assert.equal(m.connections_needed, b.answers.database === 'sqlite' ? 0 : m.app_hosts * m.processes * m.pool + m.job_workers);
+    // Every database a web process uses (primary, cache, queue, cable) has its own pool; job processes count too.
+    assert.equal(m.connections_needed, b.answers.database === 'sqlite' ? 0 : m.app_hosts * (m.processes * m.web_connections_per_process + m.job_connections));
+    assert.ok(m.web_connections_per_process >= m.pool);
+    if (m.jobs !== 'none') assert.ok(m.job_connections >= m.job_workers * m.job_threads, JSON.stringify(b.answers));
+    if (m.jobs !== 'none') assert.ok(m.memory.some((x) => x.kind === 'jobs'), 'the job runner is in the memory budget');
     if (m.db_max_connections !== null) assert.ok(m.connections_needed <= m.db_max_connections, `needs ${m.connections_needed} > ${m.db_max_connections}`);
     const over = m.memory.reduce((s, x) => s + x.mb, 0) > m.ram_mb;
     assert.equal(b.r.warnings.some((w) => w.id === 'memory-over-budget'), over, JSON.stringify(b.answers));
@@ -149,6 +162,21 @@ test('nginx -t accepts every distinct nginx.conf + site', () => {
     const main = bundle.byPath[file.path.replace('sites-enabled/rails-app.conf', 'nginx.conf')];
     V.nginxTest(main.content, file.content);
   }
+});
+
+test('the load balancer: haproxy -c / nginx -t accept every distinct lb-host file, whose servers are the app hosts', () => {
+  const seen = { haproxy: 0, nginx: 0 };
+  for (const { file, bundle } of distinct((p) => /^lb-host\//.test(p))) {
+    const haproxy = file.path.endsWith('haproxy.cfg');
+    if (haproxy) V.haproxyTest(file.content); else V.nginxLbTest(file.content);
+    seen[haproxy ? 'haproxy' : 'nginx']++;
+    const servers = [...file.content.matchAll(/^\s*server (?:app\d+ )?(\d+\.\d+\.\d+\.\d+):80\b/gm)].map((m) => m[1]);
+    assert.deepEqual(servers, appAddresses(bundle.answers), file.path);
+    assert.match(file.content, haproxy ? /^\s*option redispatch$/m : /^\s*proxy_next_upstream error timeout/m);
+  }
+  assert.ok(seen.haproxy >= 2 && seen.nginx >= 2, JSON.stringify(seen));
+  // No balancer file for one app host, or for a cloud balancer.
+  for (const b of bundles) if (b.answers.app_hosts < 2 || !['nginx', 'haproxy'].includes(b.answers.lb)) assert.ok(!b.r.files.some((f) => f.path.startsWith('lb-host/')));
 });
 
 test('apache2 -t accepts every distinct Apache site (with the modules it names)', () => {
@@ -195,12 +223,101 @@ test('mariadbd --help --verbose accepts every distinct MySQL/MariaDB file, with 
 test('systemd-analyze verify accepts every distinct unit and drop-in', () => {
   const files = distinct((p) => p.startsWith('etc/systemd/'));
   assert.ok(files.length > 5);
-  for (const { file } of files) {
+  // verify also checks that each Exec program exists. The programs live on the target host (the answer's
+  // ruby_path, /usr/local/bin/kamal-proxy); here they are replaced by executable stubs in a temporary directory.
+  const stubs = V.tmp('wizard-bin-');
+  for (const name of ['bundle', 'ruby', 'mongrel_rails', 'kamal-proxy']) writeFileSync(join(stubs, name), '#!/bin/sh\n', { mode: 0o755 });
+  const localize = (text) => text.replace(/^(Exec\w+=)(\/[^\s']+)\/(bundle|ruby|mongrel_rails|kamal-proxy)\b/gm, `$1${stubs}/$3`);
+  for (const { file: f } of files) {
+    const file = { ...f, content: localize(f.content) };
     if (file.path.includes('.service.d/')) {
       V.systemdVerify('dropin-test.service', `[Unit]\nDescription=drop-in check\n[Service]\nExecStart=/bin/true\n${file.content}`);
     } else {
-      V.systemdVerify('rails-app.service', file.content);
+      V.systemdVerify(file.path.split('/').pop().replace('@.service', '@1.service'), file.content);
     }
+  }
+});
+
+test('systemd-analyze security rates every distinct app and job unit "OK" or better (below the documented score)', async () => {
+  const { HARDENING } = await import('../../guide/engine/capabilities/process.mjs');
+  const units = distinct((p) => /^etc\/systemd\/system\/rails-(app|jobs@?)\.service$/.test(p), (f) => body(f.content).replace(/^(ExecStart|ExecReload|Description)=.*$/gm, ''));
+  assert.ok(units.length > 3);
+  const scores = [];
+  for (const { file } of units) {
+    const { score, label } = V.systemdSecurity(file.path.split('/').pop(), file.content);
+    assert.ok(score < HARDENING.maxScore, `${file.path}: exposure ${score} ${label}`);
+    scores.push(score);
+  }
+  console.log(`systemd-analyze security: ${units.length} distinct units, exposure ${Math.min(...scores)}–${Math.max(...scores)}`);
+});
+
+test('units: Type=notify only where the server speaks sd_notify, graceful stop signals, absolute ExecStart, secrets file', () => {
+  for (const b of bundles) {
+    const unit = b.byPath['etc/systemd/system/rails-app.service'];
+    if (!unit) continue;
+    const c = unit.content;
+    const m = b.r.model;
+    const type = /^Type=(\S+)/m.exec(c)[1];
+    if (type === 'notify') {
+      assert.ok(m.server === 'puma' && !/^[0-4]\.|^5\.0/.test(b.answers.server_version) && ['cruby', 'ree'].includes(b.answers.ruby), JSON.stringify(b.answers));
+      assert.match(c, /^WatchdogSec=\d+$/m);
+    }
+    if (['unicorn', 'pitchfork'].includes(m.server)) assert.match(c, /^KillSignal=SIGQUIT$/m, 'graceful stop for Unicorn/Pitchfork');
+    assert.match(c, /^ExecStart=\//m, 'absolute program path');
+    assert.ok(c.includes(`ExecStart=${b.answers.ruby_path}/`) || /ExecStart=\S+\/(bundle|mongrel_rails)/.test(c));
+    assert.match(c, /^EnvironmentFile=\/etc\/rails-app\/secrets\.env$/m);
+    assert.match(c, new RegExp(`^User=${b.answers.deploy_user}$`, 'm'));
+    assert.ok(b.byPath['etc/rails-app/secrets.env'], 'the secrets template ships with the unit');
+    if (m.jobs !== 'none') assert.ok(b.r.files.some((f) => /^etc\/systemd\/system\/rails-jobs@?\.service$/.test(f.path)), 'job runner unit');
+  }
+});
+
+test('logrotate -d accepts every distinct logrotate file', () => {
+  const files = distinct((p) => p.startsWith('etc/logrotate.d/'));
+  assert.ok(files.length >= 2); // the matrix varies the service user (the app root is the test's directory)
+  for (const { file } of files) V.logrotateCheck(file.content);
+});
+
+test('edge: HTTPS, HTTP/2 by nginx version, redirect, HSTS and X-Forwarded-Proto per TLS mode; /cable and /up', () => {
+  let checked = 0;
+  for (const b of bundles) {
+    const site = b.byPath['etc/nginx/sites-enabled/rails-app.conf'];
+    if (!site || b.answers.proxy !== 'nginx') continue;
+    const c = site.content.replace(/^\s*#.*$/gm, '');
+    const v = b.answers.proxy_version;
+    const tls = b.r.model.tls;
+    if (tls === 'proxy') {
+      assert.match(c, /listen 443 ssl/);
+      assert.match(c, /return 301 https:\/\//);
+      assert.match(c, /add_header Strict-Transport-Security "?max-age=63072000/);
+      const directive = /^\s+http2 on;/m.test(c);
+      const param = /listen 443 ssl http2/.test(c);
+      assert.equal(directive, vcmp(v, '1.25.1') >= 0, `http2 directive on ${v}`);
+      assert.equal(param, vcmp(v, '1.9.5') >= 0 && vcmp(v, '1.25.1') < 0, `listen … http2 on ${v}`);
+      assert.doesNotMatch(c, /ssl_stapling/);
+      assert.doesNotMatch(c, /TLSv1(\.1)?[ ;]/);
+    } else {
+      assert.doesNotMatch(c, /listen 443/);
+    }
+    const protos = [...c.matchAll(/X-Forwarded-Proto (\S+);/g)].map((x) => x[1]);
+    assert.ok(protos.length >= 2);
+    for (const p of protos) assert.equal(p, tls === 'upstream' ? '$forwarded_proto' : '$scheme');
+    assert.match(c, /location = \/up \{\s+access_log off;/);
+    if (b.answers.websockets && vcmp(b.answers.rails, '5.0') >= 0 && vcmp(v, '1.3.13') >= 0) {
+      assert.match(c, /location \/cable \{\n(?:(?!\n {4}\}).)*proxy_set_header Upgrade \$http_upgrade;(?:(?!\n {4}\}).)*proxy_set_header Connection \$connection_upgrade;/s, JSON.stringify(b.answers));
+    }
+    checked++;
+  }
+  assert.ok(checked > 100);
+});
+
+test('env files (ruby.env, jobs.env, secrets.env) are shell-sourceable', () => {
+  const dir = V.tmp('wizard-envs-');
+  for (const { file } of distinct((p) => /(^config\/jobs\.env|^etc\/rails-app\/secrets\.env)$/.test(p))) {
+    const p = writeTmp(dir, 'x.env', file.content);
+    const r = spawnSync('sh', ['-c', `set -a; . '${p}'; env`], { encoding: 'utf8', env: {} });
+    assert.equal(r.status, 0, r.stderr);
+    if (file.path === 'config/jobs.env') assert.match(r.stdout, /^RAILS_MAX_THREADS=\d+$/m);
   }
 });
 
@@ -330,10 +447,32 @@ test('database.yml, thin.yml and mongrel_cluster.yml parse as YAML after ERB; po
   for (const { file, bundle, path } of entries) {
     const y = parsed[path];
     if (file.path.endsWith('database.yml')) {
-      const prod = y.production;
+      const m = bundle.r.model;
+      const multi = m.db_roles.length > 1;
+      const prod = multi ? y.production.primary : y.production;
       const pool = prod.max_connections ?? prod.pool;
-      assert.ok(Number.isInteger(pool) && pool >= bundle.r.model.threads, `pool ${pool} < threads ${bundle.r.model.threads}`);
+      assert.ok(Number.isInteger(pool) && pool >= m.threads, `pool ${pool} < threads ${m.threads}`);
       assert.ok(prod.adapter);
+      if (multi) {
+        // Rails 8 layout: every role inherits the primary (YAML merge) and has its own database and migrations.
+        assert.deepEqual(Object.keys(y.production).sort(), [...m.db_roles].sort());
+        for (const role of m.db_roles.filter((r) => r !== 'primary')) {
+          const r = y.production[role];
+          assert.equal(r.adapter, prod.adapter, role);
+          assert.notEqual(r.database, prod.database, role);
+          assert.equal(r.migrations_paths, `db/${role}_migrate`);
+        }
+        if (y.production.queue) assert.ok((y.production.queue.max_connections ?? y.production.queue.pool) >= pool + 2, 'Solid Queue: threads + 2');
+      }
+      if (bundle.answers.database === 'sqlite' && !bundle.answers.rails.startsWith('2.') && !/^(3|4|5\.[01])/.test(bundle.answers.rails)) assert.match(prod.database, /^storage\//);
+    } else if (file.path.endsWith('queue.yml')) {
+      const w = y.production.workers[0];
+      assert.equal(w.threads, bundle.r.model.job_threads);
+      assert.equal(w.processes, bundle.r.model.job_workers);
+      assert.ok(y.production.dispatchers.length === 1);
+    } else if (file.path.endsWith('sidekiq.yml')) {
+      assert.equal(y.concurrency, bundle.r.model.job_threads);
+      assert.ok(y.timeout < 35);
     } else if (file.path.endsWith('thin.yml')) {
       for (const k of Object.keys(y)) assert.ok(THIN_KEYS.has(k), `unknown thin option ${k}`);
     } else {

@@ -45,9 +45,44 @@ function check(r, what) {
   return `${r.stdout}${r.stderr}`;
 }
 
-/** nginx -t on the generated main config + site, in a temporary prefix. */
+let nginxVersion = null;
+function hostNginxAtLeast(min) {
+  if (!nginxVersion) nginxVersion = /nginx\/(\d+(?:\.\d+)*)/.exec(`${run(requireTool('nginx', 'nginx'), ['-v']).stderr}`)[1];
+  const a = nginxVersion.split('.').map(Number);
+  const b = min.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((a[i] || 0) !== (b[i] || 0)) return (a[i] || 0) > (b[i] || 0);
+  return true;
+}
+
+let testCert = null;
+/** A self-signed certificate and key made once with openssl (for validators that open certificate files). */
+export function selfSignedCert() {
+  if (testCert) return testCert;
+  const openssl = requireTool('openssl', 'openssl');
+  const dir = tmp('wizard-cert-');
+  const cert = join(dir, 'fullchain.pem');
+  const key = join(dir, 'privkey.pem');
+  check(run(openssl, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-keyout', key, '-out', cert]), 'openssl req');
+  testCert = { cert, key };
+  return testCert;
+}
+
+/** Point the certificate paths of a generated file (certbot's /etc/letsencrypt/live/<domain>/…) at the test certificate. */
+export function withTestCert(conf) {
+  if (!/\/etc\/letsencrypt\/live\//.test(conf)) return conf;
+  const c = selfSignedCert();
+  return conf.replace(/\/etc\/letsencrypt\/live\/[^/\s]+\/fullchain\.pem/g, c.cert).replace(/\/etc\/letsencrypt\/live\/[^/\s]+\/privkey\.pem/g, c.key);
+}
+
+/** nginx -t on the generated main config + site, in a temporary prefix (certificate paths point at a test certificate). */
 export function nginxTest(mainConf, siteConf) {
   const nginx = requireTool('nginx', 'nginx');
+  siteConf = withTestCert(siteConf);
+  // `http2 on;` (nginx 1.25.1+) means the same as the older `listen … http2` parameter: on an older validator
+  // host, check the file in that spelling (the lab's newer nginx checks the directive itself).
+  if (/^\s*http2 on;/m.test(siteConf) && !hostNginxAtLeast('1.25.1')) {
+    siteConf = siteConf.replace(/^(\s*)http2 on;$/m, '$1# http2 on; (validated as a listen parameter)').replace(/^(\s*listen 443 ssl)/m, '$1 http2');
+  }
   const dir = tmp('wizard-nginx-');
   writeFileSync(join(dir, 'nginx.conf'), mainConf);
   copyFileSync('/etc/nginx/mime.types', join(dir, 'mime.types'));
@@ -57,11 +92,35 @@ export function nginxTest(mainConf, siteConf) {
   return check(run(nginx, ['-t', '-q', '-p', dir, '-c', join(dir, 'nginx.conf')]), 'nginx -t');
 }
 
+/** haproxy -c on a generated haproxy.cfg (the certificate path points at a PEM holding the test certificate and key). */
+export function haproxyTest(conf) {
+  const haproxy = requireTool('haproxy', 'haproxy');
+  const dir = tmp('wizard-haproxy-');
+  if (/ crt \//.test(conf)) {
+    const c = selfSignedCert();
+    const pem = join(dir, 'site.pem');
+    writeFileSync(pem, readFileSync(c.cert, 'utf8') + readFileSync(c.key, 'utf8'));
+    conf = conf.replace(/ crt \/etc\/haproxy\/certs\/\S+/g, ` crt ${pem}`);
+  }
+  writeFileSync(join(dir, 'haproxy.cfg'), conf);
+  return check(run(haproxy, ['-c', '-q', '-f', join(dir, 'haproxy.cfg')]), 'haproxy -c');
+}
+
+/** nginx -t on a balancer's complete nginx.conf (no site files), in a temporary prefix. */
+export function nginxLbTest(conf) {
+  const nginx = requireTool('nginx', 'nginx');
+  const dir = tmp('wizard-nginx-lb-');
+  writeFileSync(join(dir, 'nginx.conf'), withTestCert(conf).replace(/^pid .*;$/m, `pid ${join(dir, 'nginx.pid')};`));
+  mkdirSync(join(dir, 'logs'));
+  return check(run(nginx, ['-t', '-q', '-p', dir, '-c', join(dir, 'nginx.conf')]), 'nginx -t (load balancer)');
+}
+
 const APACHE_MODULES = '/usr/lib/apache2/modules';
 
 /** apache2 -t with a minimal server config that loads the modules the site needs, then includes it. */
 export function apacheTest(siteConf, modules) {
   const apache = requireTool('/usr/sbin/apache2', 'apache2');
+  siteConf = withTestCert(siteConf);
   const dir = tmp('wizard-apache-');
   const load = (m) => {
     const file = join(APACHE_MODULES, `mod_${m}.so`);
@@ -160,6 +219,30 @@ export function systemdVerify(name, content) {
   return text;
 }
 
+/** systemd-analyze security --offline on a unit: returns the overall exposure score (0 = safe … 10 = unsafe). */
+export function systemdSecurity(name, content) {
+  const sa = requireTool('systemd-analyze', 'systemd');
+  const dir = tmp('wizard-sec-');
+  writeFileSync(join(dir, name), content);
+  const r = run(sa, ['security', '--offline=true', '--no-pager', join(dir, name)], { env: { ...process.env, SYSTEMD_LOG_LEVEL: 'warning' } });
+  const text = `${r.stdout}${r.stderr}`;
+  const m = /Overall exposure level for \S+: (\d+(?:\.\d+)?) (\S+)/.exec(text);
+  if (!m) throw new Error(`systemd-analyze security gave no score:\n${text}`);
+  return { score: Number(m[1]), label: m[2], text };
+}
+
+/** logrotate -d (debug: parse and plan, rotate nothing) on a config file; fails on any error line. */
+export function logrotateCheck(conf) {
+  const bin = requireTool('logrotate', 'logrotate');
+  const dir = tmp('wizard-logrotate-');
+  // `su USER GROUP` must name an existing user: the service user lives on the target host, not here.
+  writeFileSync(join(dir, 'rails-app'), conf.replace(/^(\s*su) \S+ \S+$/m, '$1 nobody nogroup'), { mode: 0o644 });
+  const r = run(bin, ['-d', '-s', join(dir, 'state'), join(dir, 'rails-app')]);
+  const text = `${r.stdout}${r.stderr}`;
+  if (r.status !== 0 || /^error:/m.test(text)) throw new Error(`logrotate -d failed:\n${text}`);
+  return text;
+}
+
 /** Ruby syntax check of many files at once. */
 export function rubySyntax(files) {
   const ruby = requireTool('ruby', 'ruby-full');
@@ -176,11 +259,12 @@ export const E2E_BUNDLE_ENV = {
   BUNDLE_APP_CONFIG: join(REPO, 'vendor', 'bundle', 'wizard-e2e', '.bundle'),
 };
 
-export function loadRubyConfigs(items, { e2eBundle = false } = {}) {
+export function loadRubyConfigs(items, { e2eBundle = false, extraEnv = {} } = {}) {
   requireTool('bundle', 'ruby-full (bundler)');
   const dir = tmp('wizard-rb-');
   writeFileSync(join(dir, 'items.json'), JSON.stringify(items));
-  const env = e2eBundle ? { ...process.env, ...E2E_BUNDLE_ENV } : process.env;
+  const env = { ...process.env, ...(e2eBundle ? E2E_BUNDLE_ENV : {}), ...extraEnv };
+  for (const [k, v] of Object.entries(extraEnv)) if (v === null) delete env[k]; // null: unset
   if (e2eBundle && spawnSync('bundle', ['check'], { env, encoding: 'utf8' }).status !== 0) {
     throw new Error('the gems of tests/wizard/e2e/Gemfile are missing: run tests/wizard/e2e/setup (scripts/setup does)');
   }

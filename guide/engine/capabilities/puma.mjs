@@ -31,5 +31,6 @@ export const PUMA_FACTS = {
   defaultMaxThreadsMri: [{ until: '5.0', value: 16 }, { since: '5.0', value: 5 }],
   preloadDefaultInCluster: { since: '7.0' },
   requiredRuby: [{ since: '7.0', ruby: '3.0' }, { since: '6.0', ruby: '2.4' }, { since: '5.0', ruby: '2.2' }],
-  webConcurrencyAuto: { since: '6.5' },
+  webConcurrencyAuto: { since: '6.5' }, // History.md 6.5.0: "Set the worker process count automatically when using WEB_CONCURRENCY=auto" (#3439)
+  workersAuto: { since: '7.2' }, // `workers :auto` in the DSL: v7.2.0 release notes; docs/deployment.md recommends it
 };

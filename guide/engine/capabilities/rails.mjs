@@ -43,3 +43,4 @@ export const RAILS_CURRENT = '8.1';
 
 // Threads in the generated config/puma.rb per Rails version.
 export const RAILS_PUMA_THREADS = [{ since: '7.2', value: 3 }, { since: '5.0', value: 5 }];
+

@@ -1,7 +1,6 @@
 // Rails coding and operations advice in the API spelling of the chosen Rails (and Ruby) version, with the
 // measured effects. Words come from the catalog ("a.<id>…").
-import { RAILS_API } from '../capabilities/rails.mjs';
-import { FEATURES, JIT } from '../capabilities/ruby.mjs';
+import { RAILS_API, FEATURES, JIT } from '../caps.mjs';
 import { SRC, DS, ART } from '../evidence.mjs';
 import { has } from '../pick.mjs';
 import { gte, inRange } from '../version.mjs';
@@ -46,7 +45,7 @@ export const ADVICE_RULES = [
   },
   function loadAsync(ctx) {
     if (!has(RAILS_API.loadAsync, ctx.a.rails)) return null;
-    return A('rails-load-async', ['load-async.body'], { pool: ctx.pool }, [SRC.railsPool]);
+    return A('rails-load-async', ['load-async.body'], { pool: ctx.pool }, [SRC.railsAsyncExecutor, SRC.railsPool]);
   },
   function jobConnections(ctx) {
     if (ctx.a.database === 'sqlite') return null;
@@ -61,7 +60,7 @@ export const ADVICE_RULES = [
     return A('ruby-compact-before-fork', [warm ? 'compact.warmup' : 'compact.compact', 'compact.effect'], {}, [DS.compactionMem, DS.compactionThroughput, ART.gc], warm ? 'ruby-warmup-before-fork' : 'ruby-compact-before-fork');
   },
   function mjit(ctx) {
-    if (ctx.a.ruby !== 'cruby' || !inRange(ctx.a.ruby_version, JIT.mjit)) return null;
+    if (ctx.a.ruby !== 'cruby' || !JIT.mjit || !inRange(ctx.a.ruby_version, JIT.mjit)) return null;
     return A('ruby-no-mjit', ['mjit.body'], { version: ctx.a.ruby_version }, [DS.mjit, DS.mjitRails, ART.jit]);
   },
   function extendPerRequest() {

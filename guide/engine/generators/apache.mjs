@@ -3,7 +3,10 @@ import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { passengerApacheDirectives, passengerVhostDirectives } from './passenger.mjs';
 import { t } from '../text.mjs';
-import { SERVER_LABEL } from './util.mjs';
+import { SERVER_LABEL, behindBalancer } from './util.mjs';
+import { APACHE_TLS, MOZILLA, ACME_WEBROOT } from '../capabilities/edge.mjs';
+import { has } from '../pick.mjs';
+import { certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, cableEnabled } from './edge.mjs';
 
 export const id = 'apache';
 
@@ -11,12 +14,37 @@ const D = (d, args, why, evidence) => ({ d, args: Array.isArray(args) ? args : [
 
 /** Modules the site needs (a2enmod …); tests load exactly these. */
 export function apacheModules(ctx) {
-  if (ctx.passengerIntegrated) return ['passenger', 'expires', 'headers'].concat(ctx.a.downloads ? ['xsendfile'] : []);
+  if (ctx.passengerIntegrated) return [...new Set(['passenger', 'expires', 'headers', ...(ctx.a.downloads ? ['xsendfile'] : []), ...edgeModules(ctx)])];
   const mods = ['proxy', 'proxy_http', 'headers', 'expires', 'rewrite'];
   // Apache 2.4 split the balancer's load-balancing methods and shared memory into their own modules.
   if (ctx.upstreams.length > 1) mods.push('proxy_balancer', ...(gte(ctx.proxyVersion, '2.4') ? ['lbmethod_byrequests', 'slotmem_shm'] : []));
   if (ctx.a.downloads) mods.push('xsendfile');
-  return mods;
+  if (behindBalancer(ctx) && gte(ctx.proxyVersion, '2.4')) mods.push('remoteip');
+  return [...mods, ...edgeModules(ctx)];
+}
+
+/** Modules for HTTPS, HTTP/2, WebSockets and the quiet health check. */
+function edgeModules(ctx) {
+  const v = ctx.proxyVersion;
+  const mods = ['setenvif'];
+  if (ctx.tls === 'proxy') mods.push('ssl', ...(has(APACHE_TLS.http2, v) ? ['http2'] : []), ...(ctx.passengerIntegrated ? ['headers', 'alias'] : []));
+  if (cableVia(ctx) === 'wstunnel') mods.push('proxy_wstunnel');
+  return [...new Set(mods)];
+}
+
+/** How WebSockets reach the app: 'upgrade' (mod_proxy_http, 2.4.47+), 'wstunnel', 'passenger' or null. */
+function cableVia(ctx) {
+  if (!cableEnabled(ctx)) return null;
+  if (ctx.passengerIntegrated) return 'passenger';
+  if (ctx.upstreams.length !== 1) return null;
+  if (has(APACHE_TLS.upgradeWebsocket, ctx.proxyVersion)) return 'upgrade';
+  if (has(APACHE_TLS.proxyWstunnel, ctx.proxyVersion)) return 'wstunnel';
+  return null;
+}
+
+function cableTarget(u, via) {
+  if (via === 'upgrade') return u.type === 'unix' ? `unix:${u.path}|http://localhost${CABLE_PATH}` : `http://${u.host}:${u.port}${CABLE_PATH}`;
+  return u.type === 'unix' ? `unix:${u.path}|ws://localhost${CABLE_PATH}` : `ws://${u.host}:${u.port}${CABLE_PATH}`;
 }
 
 function target(u) {
@@ -31,6 +59,8 @@ export function siteBody(ctx) {
     D('DocumentRoot', `${ctx.root}/public`, t('apache.root'), [SRC.apacheCore]),
     { section: 'Directory', args: [`${ctx.root}/public`], children: [D('Options', '-MultiViews'), D('AllowOverride', 'None'), ...access] },
   ];
+  // Behind the balancer (issue 11): mod_remoteip (2.4+) takes the client's address from the balancer's header.
+  if (behindBalancer(ctx) && v24) vhost.push(D('RemoteIPHeader', 'X-Forwarded-For', t('edge.real-ip', { lb: ctx.hosts.lb }), [SRC.apacheRemoteIp]), D('RemoteIPInternalProxy', ctx.hosts.lb));
   if (gte(ctx.a.rails, '3.1')) {
     vhost.push({
       section: 'LocationMatch', args: ['^/assets/'], why: t('apache.assets'), evidence: [SRC.pumaNginx],
@@ -41,8 +71,18 @@ export function siteBody(ctx) {
     vhost.push(...passengerVhostDirectives(ctx));
   } else {
     vhost.push(D('ProxyPreserveHost', 'On'));
-    vhost.push(D('RequestHeader', ['set', 'X-Forwarded-Proto', 'http']));
+    if (ctx.tls === 'upstream' && !gte(ctx.proxyVersion, '2.4.7')) vhost.push({ comment: t('apache.proto.upstream-old') });
+    else vhost.push(ctx.tls === 'upstream'
+      ? D('RequestHeader', ['setifempty', 'X-Forwarded-Proto', 'http'], t('apache.proto.upstream'), [SRC.apacheHeaders, SRC.railsSsl])
+      : D('RequestHeader', ['set', 'X-Forwarded-Proto', ctx.tls === 'proxy' ? 'https' : 'http'], t(`apache.proto.${ctx.tls}`), [SRC.apacheHeaders, SRC.railsSsl]));
+    vhost.push(D('ProxyTimeout', String(proxyReadTimeout(ctx)), t('apache.timeout', { s: proxyReadTimeout(ctx) }), [SRC.apacheProxy]));
     vhost.push(D('ProxyPass', ['/assets/', '!'], t('apache.assets-not-proxied'), [SRC.apacheProxy]));
+    const via = cableVia(ctx);
+    if (via) {
+      const tgt = cableTarget(ctx.upstreams[0], via);
+      vhost.push(D('ProxyPass', [CABLE_PATH, tgt, ...(via === 'upgrade' ? ['upgrade=websocket'] : [])], t(`apache.cable.${via}`), [via === 'upgrade' ? SRC.apacheProxy : SRC.apacheWstunnel, SRC.actionCable]));
+      vhost.push(D('ProxyPassReverse', [CABLE_PATH, tgt]));
+    }
     if (ctx.upstreams.length > 1) {
       vhost.push({
         section: 'Proxy', args: ['balancer://rails_app'], why: t('apache.balancer', { server: SERVER_LABEL[ctx.server] }), evidence: [SRC.apacheBalancer],
@@ -60,9 +100,45 @@ export function siteBody(ctx) {
     vhost.push(D('XSendFile', 'On', t('apache.xsendfile'), [SRC.xsendfile, SRC.rackSendfile]));
     vhost.push(D('XSendFilePath', `${ctx.root}/private`));
   }
+  // The health check is not logged (load balancers and monitors call it every few seconds).
+  vhost.push(D('SetEnvIf', ['Request_URI', `^${HEALTH_PATH}$`, 'dontlog'], t('apache.up'), [SRC.railsHealth, SRC.apacheLog]));
+  vhost.push(D('CustomLog', ['${APACHE_LOG_DIR}/access.log', 'combined', 'env=!dontlog']));
   const body = [];
   if (ctx.passengerIntegrated) body.push(...passengerApacheDirectives(ctx), { blank: true });
-  body.push({ section: 'VirtualHost', args: ['*:80'], children: vhost });
+  if (ctx.tls !== 'proxy') {
+    vhost[0] = D('ServerName', ctx.domain, t('apache.server-name'), [SRC.apacheCore]);
+    body.push({ section: 'VirtualHost', args: ['*:80'], children: vhost });
+    return body;
+  }
+  const v = ctx.proxyVersion;
+  const c = certs(ctx);
+  const tls13 = has(APACHE_TLS.tls13, v);
+  const redirect = [
+    D('ServerName', ctx.domain),
+    D('Alias', ['/.well-known/acme-challenge/', `${ACME_WEBROOT}/.well-known/acme-challenge/`], t('apache.acme'), [SRC.certbot]),
+    { section: 'Directory', args: [ACME_WEBROOT], children: v24 ? [D('Require', ['all', 'granted'])] : [D('Order', ['allow,deny']), D('Allow', ['from', 'all'])] },
+    D('RedirectMatch', ['301', '^/(?!\\.well-known/acme-challenge/)(.*)$', `https://${ctx.domain}/$1`], t('apache.redirect'), [SRC.apacheAlias]),
+  ];
+  const tls = [
+    D('ServerName', ctx.domain, t('apache.server-name'), [SRC.apacheCore]),
+    ...(has(APACHE_TLS.http2, v) ? [D('Protocols', ['h2', 'http/1.1'], t('apache.h2'), [SRC.apacheHttp2])] : []),
+    D('SSLEngine', 'on', t('apache.cert', { domain: ctx.domain }), [SRC.apacheSsl, SRC.certbot]),
+    D('SSLCertificateFile', c.cert),
+    D('SSLCertificateKeyFile', c.key),
+    D('SSLProtocol', ['-all', '+TLSv1.2', ...(tls13 ? ['+TLSv1.3'] : [])], t('apache.protocols'), [SRC.mozillaTls, SRC.apacheSsl]),
+    D('SSLCipherSuite', MOZILLA.intermediateCiphers, t('nginx.ciphers'), [SRC.mozillaTls]),
+    D('SSLHonorCipherOrder', 'off', t('nginx.prefer'), [SRC.mozillaTls]),
+    ...(has(APACHE_TLS.sessionTickets, v) ? [D('SSLSessionTickets', 'off', t('nginx.tickets'), [SRC.mozillaTls])] : []),
+    D('Header', ['always', 'set', 'Strict-Transport-Security', hstsValue()], t('nginx.hsts'), [SRC.hsts, SRC.mozillaTls]),
+    ...vhost.slice(1),
+  ];
+  body.push(
+    { comment: t('nginx.ocsp') },
+    { blank: true },
+    { section: 'VirtualHost', args: ['*:80'], why: t('nginx.http-server'), evidence: [SRC.certbot], children: redirect },
+    { blank: true },
+    { section: 'VirtualHost', args: ['*:443'], children: tls },
+  );
   return body;
 }
 

@@ -1,7 +1,11 @@
-// Caddy 2 Caddyfile.
+// Caddy 2 Caddyfile. A host-name site address turns on Caddy's automatic HTTPS (certificates, HTTP→HTTPS
+// redirect, HTTP/2 and HTTP/3); "localhost" gets a certificate from Caddy's own local CA.
 import { SRC } from '../evidence.mjs';
+import { CADDY_EDGE } from '../capabilities/edge.mjs';
+import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { SERVER_LABEL } from './util.mjs';
+import { hstsValue, HEALTH_PATH } from './edge.mjs';
 
 export const id = 'caddy';
 
@@ -10,21 +14,33 @@ function dial(u) {
 }
 
 export function caddyBody(ctx) {
-  const site = [
-    { d: 'root', args: ['*', `${ctx.root}/public`] },
+  const https = ctx.tls === 'proxy';
+  const proxy = [{ d: 'header_up', args: ['X-Request-Start', 't={time.now.unix_ms}'] }];
+  if (ctx.tls === 'upstream' && has(CADDY_EDGE.trustedProxies, ctx.proxyVersion)) {
+    proxy.push({ d: 'trusted_proxies', args: ['private_ranges'], why: t('caddy.trusted'), evidence: [SRC.caddyProxy, SRC.railsConfiguring] });
+  }
+  if (https) proxy.push({ d: 'header_down', args: ['-Strict-Transport-Security'], why: t('nginx.hide-hsts'), evidence: [SRC.caddyProxy, SRC.railsSsl] });
+  const site = [{ d: 'root', args: ['*', `${ctx.root}/public`] }];
+  if (https) {
+    site.push({ d: 'header', args: ['Strict-Transport-Security', hstsValue()], why: t('caddy.hsts'), evidence: [SRC.hsts, SRC.caddyHeader] });
+    if (ctx.domain === 'localhost') site.push({ d: 'tls', args: ['internal'], why: t('caddy.internal'), evidence: [SRC.caddyTls] });
+  }
+  site.push(
     { d: 'encode', args: ['zstd', 'gzip'], why: t('caddy.encode'), evidence: [SRC.caddyEncode] },
     { d: '@static', args: ['file'], why: t('caddy.static'), evidence: [SRC.caddyMatchers] },
     { d: 'handle', args: ['@static'], children: [{ d: 'file_server' }], why: t('caddy.file-server'), evidence: [SRC.caddyHandle] },
     {
       d: 'handle',
       children: [{
-        d: 'reverse_proxy', args: ctx.upstreams.map(dial), why: t('caddy.proxy', { server: SERVER_LABEL[ctx.server] }),
+        d: 'reverse_proxy', args: ctx.upstreams.map(dial), why: t('caddy.proxy', { server: SERVER_LABEL[ctx.server] }) + t('caddy.proxy.ws', { up: HEALTH_PATH }),
         evidence: [SRC.caddyProxy],
-        children: [{ d: 'header_up', args: ['X-Request-Start', 't={time.now.unix_ms}'] }],
+        children: proxy,
       }],
     },
-  ];
-  return [{ d: ':80', children: site }];
+  );
+  // With TLS elsewhere (or nowhere) Caddy must not try to fetch certificates: an explicit http:// address or port.
+  const address = https ? ctx.domain : ctx.tls === 'upstream' ? `http://${ctx.domain}` : ':80';
+  return [{ d: address, children: site, why: t(`caddy.address.${ctx.tls}`, { domain: ctx.domain }), evidence: [SRC.caddyHttps] }];
 }
 
 export function generate(ctx) {

@@ -1,9 +1,29 @@
 // CHECKLIST.md: the advice as a printable task list, plus the install steps.
 import { t } from '../text.mjs';
+import { SRC } from '../evidence.mjs';
+import { gte } from '../version.mjs';
+
+/** Operations items for this stack: [text, evidence] pairs (health checks, backups, restarts, logs, connections). */
+export function operations(ctx, { restart: withRestart = true } = {}) {
+  const { a } = ctx;
+  const db = a.database === 'mariadb' ? 'mysql' : a.database;
+  const restart = { puma: 'puma', unicorn: 'unicorn', pitchfork: 'unicorn', passenger: 'passenger' }[ctx.server] || 'other';
+  const items = [
+    gte(a.rails, '7.1') ? [t('ops.health.up'), SRC.railsHealth] : [t('ops.health.own', { rails: a.rails }), SRC.railsHealth],
+    [t(`ops.backup.${db}`), SRC[{ postgresql: 'pgBackup', mysql: 'mysqlBackup', sqlite: 'sqliteBackup' }[db]]],
+    [t('ops.logs'), SRC.logrotate],
+  ];
+  // systemd hosts get the unit's reload as their deploy step (issue 10's items); the others get the server's own.
+  if (withRestart) items.splice(2, 0, [t(`ops.restart.${restart === 'puma' && ctx.mode !== 'cluster' ? 'other' : restart}`), SRC[{ puma: 'pumaRestart', unicorn: 'unicornSignals', passenger: 'passengerRestart', other: 'systemdService' }[restart]]]);
+  if (ctx.pooler === 'pgbouncer') items.push([t('ops.connections.pgbouncer', { pool: ctx.pgbouncerPoolSize }), SRC.pgbouncerShow]);
+  if (db === 'postgresql') items.push([t('ops.connections.pg', { max: ctx.maxConnections }), SRC.pgMonitoring]);
+  if (db === 'mysql') items.push([t('ops.connections.mysql', { max: ctx.maxConnections }), SRC.mysqlVars]);
+  return items;
+}
 
 export const id = 'checklist';
 
-export function finish({ advice, warnings, files }) {
+export function finish({ advice, warnings, files, ctx }) {
   const blocks = [
     { h: 1, text: t('checklist.title') },
     { h: 2, text: t('checklist.config') },
@@ -11,6 +31,13 @@ export function finish({ advice, warnings, files }) {
   ];
   const errors = warnings.filter((w) => w.severity !== 'info');
   if (errors.length) blocks.push({ h: 2, text: t('checklist.resolve') }, { list: errors.map((w) => `${w.message} ${w.suggestion || ''}`.trim()), task: true });
+  // Operations: the service set-up steps (issue 10, systemd hosts), then health checks, backups, restarts, logs and
+  // connection monitoring for this stack (issue 11), each with its source.
+  const setup = ctx && ctx.linux && ctx.a.init === 'systemd' && !ctx.passengerIntegrated
+    ? ['secrets', 'database', ctx.tls === 'proxy' ? 'certs' : `certs-${ctx.tls}`, 'start', 'deploy', 'rollback', 'sandbox'].map((k) => t(`checklist.ops.${k}`, { domain: ctx.domain }))
+    : [];
+  blocks.push({ h: 2, text: t('checklist.ops') });
+  blocks.push({ list: [...setup, ...operations(ctx, { restart: setup.length === 0 }).map(([text, e]) => `${text} (${t('checklist.evidence')}: ${e.url})`)], task: true });
   blocks.push({ h: 2, text: t('checklist.app') });
   blocks.push({ list: advice.map((x) => `${x.title}: ${x.body} (${t('checklist.evidence')}: ${x.evidence.map((e) => e.url).join(', ')})`), task: true });
   return [{ path: 'CHECKLIST.md', format: 'markdown', body: blocks }];

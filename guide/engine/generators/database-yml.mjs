@@ -1,6 +1,6 @@
 // config/database.yml (production), pool sized to the server's threads.
 import { SRC, DS, ART } from '../evidence.mjs';
-import { RAILS_API } from '../capabilities/rails.mjs';
+import { RAILS_API } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
 import { t } from '../text.mjs';
@@ -15,22 +15,42 @@ export function adapterName(ctx) {
   return ctx.adapter; // mysql2, trilogy, mysql, sqlite3
 }
 
+const ROLE_DB = { cache: 'cache', queue: 'queue', cable: 'cable' };
+
+/** Names of the server databases the app uses (primary first); the setup SQL of the database generators creates them. */
+export function databaseNames(ctx) {
+  return ['app_production', ...ctx.dbRoles.filter((r) => r !== 'primary').map((r) => `app_production_${ROLE_DB[r]}`)];
+}
+
+/** Pool value for a role: the threads of the process reading the file (RAILS_MAX_THREADS), + 2 for Solid Queue's queue database. */
+function poolValue(ctx, erb, role) {
+  const plus = role === 'queue' ? 2 : 0;
+  if (!erb) return ctx.pool + plus;
+  return { raw: plus ? `<%= ENV.fetch("RAILS_MAX_THREADS") { ${ctx.pool} }.to_i + ${plus} %>` : `<%= ENV.fetch("RAILS_MAX_THREADS") { ${ctx.pool} } %>` };
+}
+
+/** SQLite files live in storage/ (kept across deploys; the Rails 7.1+ template default); db/ before Active Storage existed. */
+function sqlitePath(ctx, role) {
+  const dir = gte(ctx.a.rails, '5.2') ? 'storage' : 'db';
+  return `${dir}/production${role === 'primary' ? '' : `_${role}`}.sqlite3`;
+}
+
 export function generate(ctx) {
   const { a } = ctx;
   const erb = gte(a.rails, '2.3');
   const poolKey = has(RAILS_API.maxConnectionsKey, a.rails) ? 'max_connections' : 'pool';
-  const poolValue = erb ? { raw: `<%= ENV.fetch("RAILS_MAX_THREADS") { ${ctx.pool} } %>` } : ctx.pool;
+  const multi = ctx.dbRoles.length > 1;
   const prod = [{ key: 'adapter', value: adapterName(ctx), why: ctx.adapter === 'jdbc' ? t('db.jdbc') : t('db.adapter', { adapter: ctx.adapter }), evidence: [SRC.railsConfiguring] }];
   if (a.database === 'sqlite') {
-    prod.push({ key: 'database', value: 'db/production.sqlite3' });
-    prod.push({ key: poolKey, value: poolValue, why: t('db.sqlite-pool', { pool: ctx.pool }), evidence: [SRC.railsPool] });
+    prod.push({ key: 'database', value: sqlitePath(ctx, 'primary'), why: gte(a.rails, '5.2') ? t('db.sqlite-storage') : undefined, evidence: gte(a.rails, '5.2') ? [SRC.railsDbTemplate, SRC.sqliteRails] : [] });
+    prod.push({ key: poolKey, value: poolValue(ctx, erb, 'primary'), why: t('db.sqlite-pool', { pool: ctx.pool }), evidence: [SRC.railsPool] });
     prod.push({ key: 'timeout', value: 5000, why: t('db.sqlite-timeout'), evidence: [SRC.sqliteRails] });
   } else {
     const pg = a.database === 'postgresql';
     const viaBouncer = ctx.pooler === 'pgbouncer';
     prod.push({ key: 'database', value: 'app_production' });
     prod.push({ key: 'username', value: 'app' });
-    prod.push({ key: 'password', value: erb ? { raw: '<%= ENV["DATABASE_PASSWORD"] %>' } : 'change-me', why: t('db.password'), evidence: [SRC.railsConfiguring] });
+    prod.push({ key: 'password', value: erb ? { raw: '<%= ENV["DATABASE_PASSWORD"] %>' } : 'change-me', why: t(erb ? 'db.password.env' : 'db.password'), evidence: [SRC.railsConfiguring, SRC.systemdExec] });
     const net = ctx.hosts.dbNetworked;
     prod.push({ key: 'host', value: net ? ctx.hosts.db : pg && !viaBouncer ? 'localhost' : '127.0.0.1', why: net ? t('db.host-net', { addr: ctx.hosts.db }) : undefined, evidence: net ? [SRC.railsConfiguring] : [] });
     prod.push({ key: 'port', value: viaBouncer ? 6432 : pg ? 5432 : 3306, why: viaBouncer ? t('db.bouncer-port') : undefined, evidence: viaBouncer ? [SRC.pgbouncer] : [] });
@@ -39,8 +59,8 @@ export function generate(ctx) {
     if (net && ctx.adapter === 'mysql2') prod.push({ key: 'ssl_mode', value: 'required', why: t('db.ssl-mode'), evidence: [SRC.mysqlCreateUser] });
     if (!pg && ctx.adapter !== 'jdbc') prod.push({ key: 'encoding', value: gte(a.database_version, a.database === 'mysql' ? '5.5.3' : '5.5') ? 'utf8mb4' : 'utf8' });
     prod.push({
-      key: poolKey, value: poolValue,
-      why: t(viaBouncer ? 'db.pool.bouncer' : 'db.pool', { threads: ctx.threads, hosts: a.app_hosts, processes: ctx.processes, pool: ctx.pool, needed: ctx.connectionsNeeded, limit: ctx.appSideLimit }),
+      key: poolKey, value: poolValue(ctx, erb, 'primary'),
+      why: t(viaBouncer ? 'db.pool.bouncer' : multi ? 'db.pool.multi' : 'db.pool', { threads: ctx.threads, hosts: a.app_hosts, processes: ctx.processes, pool: ctx.pool, needed: ctx.connectionsNeeded, limit: ctx.appSideLimit, per: ctx.webConnectionsPerProcess, jobs: ctx.jobConnections, roles: ctx.webDbRoles.join(', ') }),
       evidence: [SRC.railsPool, DS.pumaProcThreads, ART.databases],
     });
     if (viaBouncer) {
@@ -50,8 +70,18 @@ export function generate(ctx) {
       else if (has(RAILS_API.migrationAdvisoryLocks, a.rails)) prod.push({ comment: t('db.advisory-5', { rails: a.rails }) });
     }
   }
-  const body = [
-    { key: 'production', children: prod },
-  ];
+  if (!multi) return { files: [{ path: 'config/database.yml', format: 'yaml', body: [{ key: 'production', children: prod }] }] };
+  // Rails 8 layout: one entry per database, each inheriting the primary's settings.
+  const roles = ctx.dbRoles.filter((r) => r !== 'primary').map((role) => {
+    const children = [{ merge: 'primary_production' }];
+    children.push({ key: 'database', value: a.database === 'sqlite' ? sqlitePath(ctx, role) : databaseNames(ctx)[ctx.dbRoles.indexOf(role)] });
+    if (role === 'queue') children.push({ key: poolKey, value: poolValue(ctx, erb, 'queue'), why: t('db.queue-pool'), evidence: [SRC.solidQueue] });
+    children.push({ key: 'migrations_paths', value: `db/${role}_migrate` });
+    return { key: role, why: t(`db.role.${role}`), evidence: [SRC.railsDbTemplate, SRC.railsMultiDb], children };
+  });
+  const body = [{
+    key: 'production', why: t('db.multi', { roles: ctx.dbRoles.join(', ') }), evidence: [SRC.railsDbTemplate, SRC.railsMultiDb],
+    children: [{ key: 'primary', anchor: 'primary_production', children: prod }, ...roles],
+  }];
   return { files: [{ path: 'config/database.yml', format: 'yaml', body }] };
 }

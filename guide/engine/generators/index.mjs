@@ -16,12 +16,15 @@ import * as databaseYml from './database-yml.mjs';
 import * as postgresql from './postgresql.mjs';
 import * as mysql from './mysql.mjs';
 import * as pgbouncer from './pgbouncer.mjs';
+import * as loadBalancer from './load-balancer.mjs';
 import * as adviceRails from './advice-rails.mjs';
+import * as adviceProd from './advice-prod.mjs';
+import * as operations from './operations.mjs';
 import * as readme from './readme.mjs';
 import * as checklist from './checklist.mjs';
 
 export const GENERATORS = [
   puma, unicorn, pitchfork, passenger, thin, mongrel, falcon,
-  rubyEnv, databaseYml, nginx, apache, caddy, postgresql, mysql, pgbouncer,
-  sysctl, systemd, adviceRails, readme, checklist,
+  rubyEnv, databaseYml, nginx, apache, caddy, postgresql, mysql, pgbouncer, loadBalancer,
+  sysctl, systemd, operations, adviceRails, adviceProd, readme, checklist,
 ];

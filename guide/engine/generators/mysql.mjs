@@ -1,5 +1,6 @@
 // MySQL / MariaDB: server settings (my.cnf include) per version, and when the database is reached over the network
 // its bind address and an SQL file with one TLS-only account per app host.
+import { databaseNames } from './database-yml.mjs';
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { dbPrefix } from './util.mjs';
@@ -55,8 +56,9 @@ export function mysqlSettings(ctx) {
 
 /** One account per app host, TLS required, rights on the application database only (CREATE USER … REQUIRE: MySQL 5.7, MariaDB 10.2). */
 export function grantsSql(ctx) {
-  const lines = [`-- ${t('my.grants', { n: ctx.hosts.app.length })}`, `-- see: ${SRC.mysqlCreateUser.url}`, 'CREATE DATABASE IF NOT EXISTS app_production;'];
-  for (const addr of ctx.hosts.app) lines.push(`CREATE USER IF NOT EXISTS 'app'@'${addr}' IDENTIFIED BY 'change-me' REQUIRE SSL;`, `GRANT ALL PRIVILEGES ON app_production.* TO 'app'@'${addr}';`);
+  const dbs = databaseNames(ctx); // Rails 8: also the cache, queue and cable databases
+  const lines = [`-- ${t('my.grants', { n: ctx.hosts.app.length })}`, `-- see: ${SRC.mysqlCreateUser.url}`, ...dbs.map((db) => `CREATE DATABASE IF NOT EXISTS ${db};`)];
+  for (const addr of ctx.hosts.app) lines.push(`CREATE USER IF NOT EXISTS 'app'@'${addr}' IDENTIFIED BY 'change-me' REQUIRE SSL;`, ...dbs.map((db) => `GRANT ALL PRIVILEGES ON ${db}.* TO 'app'@'${addr}';`));
   return lines;
 }
 

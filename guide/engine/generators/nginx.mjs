@@ -1,15 +1,18 @@
 // nginx: main nginx.conf and the Rails site (upstream = the app server's bind).
 import { SRC, DS, ART } from '../evidence.mjs';
 import { gte, lt, inRange } from '../version.mjs';
-import { NGINX } from '../capabilities/nginx.mjs';
-import { S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
+import { NGINX } from '../caps.mjs';
+import { NGINX_TLS, MOZILLA, ACME_WEBROOT } from '../capabilities/edge.mjs';
+import { has } from '../pick.mjs';
+import { certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled } from './edge.mjs';
+import { behindBalancer, S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'nginx';
 
 /** Does nginx version v have feature `name` (capabilities/nginx.mjs)? */
 export function nginxHas(name, v) {
-  return NGINX[name].some((r) => inRange(v, r));
+  return (NGINX[name] || []).some((r) => inRange(v, r)); // absent before the catalog is installed
 }
 
 function assetLocations(ctx) {
@@ -29,11 +32,54 @@ function assetLocations(ctx) {
   }];
 }
 
+/** The headers every proxied location sends (nginx drops inherited proxy_set_header once a location sets one). */
+function forwardHeaders(ctx, { explain = false } = {}) {
+  const proto = ctx.tls === 'upstream' ? '$forwarded_proto' : '$scheme';
+  return [
+    S('proxy_set_header', ['Host', '$host'], explain ? t('nginx.headers') : undefined, explain ? [SRC.pumaNginx] : []),
+    S('proxy_set_header', ['X-Forwarded-For', '$proxy_add_x_forwarded_for']),
+    S('proxy_set_header', ['X-Forwarded-Proto', proto], explain ? t(`nginx.proto.${ctx.tls}`) : undefined, explain ? [SRC.railsConfiguring, SRC.nginxProxy] : []),
+    ...(nginxHas('msecVariable', ctx.proxyVersion) ? [S('proxy_set_header', ['X-Request-Start', 't=${msec}'], explain ? t('nginx.request-start') : undefined, explain ? [SRC.pumaNginx] : [])] : []),
+  ];
+}
+
+function hsts(ctx) {
+  const always = gte(ctx.proxyVersion, '1.7.5') ? ['always'] : [];
+  return S('add_header', ['Strict-Transport-Security', hstsValue(), ...always], t('nginx.hsts'), [SRC.hsts, SRC.mozillaTls]);
+}
+
+function tlsDirectives(ctx) {
+  const v = ctx.proxyVersion;
+  const c = certs(ctx);
+  const protocols = has(NGINX_TLS.tls13, v) ? MOZILLA.intermediateProtocols : ['TLSv1.2'];
+  const out = [
+    S('ssl_certificate', c.cert, t('nginx.cert', { domain: ctx.domain }), [SRC.nginxSsl, SRC.certbot]),
+    S('ssl_certificate_key', c.key),
+    S('ssl_protocols', protocols, t(has(NGINX_TLS.tls13, v) ? 'nginx.protocols' : 'nginx.protocols.old', { v }), [SRC.mozillaTls, SRC.nginxSsl]),
+    S('ssl_ciphers', MOZILLA.intermediateCiphers, t('nginx.ciphers'), [SRC.mozillaTls]),
+    S('ssl_prefer_server_ciphers', 'off', t('nginx.prefer'), [SRC.mozillaTls]),
+    S('ssl_session_timeout', MOZILLA.sessionTimeout, t('nginx.session'), [SRC.mozillaTls, SRC.nginxSsl]),
+    S('ssl_session_cache', 'shared:MozSSL:10m'),
+  ];
+  if (has(NGINX_TLS.sslSessionTickets, v)) out.push(S('ssl_session_tickets', 'off', t('nginx.tickets'), [SRC.mozillaTls]));
+  out.push({ comment: t('nginx.ocsp') });
+  return out;
+}
+
+function listen(ctx, port, { ssl = false } = {}) {
+  const v = ctx.proxyVersion;
+  const h2Param = ssl && has(NGINX_TLS.http2Module, v) && !has(NGINX_TLS.http2Directive, v);
+  return S('listen', [String(port), ...(ssl ? ['ssl'] : []), ...(h2Param ? ['http2'] : []), 'backlog=4096'],
+    t(ssl ? (h2Param ? 'nginx.listen.h2param' : 'nginx.listen.ssl') : 'nginx.backlog', { v }), [SRC.nginxCore, SRC.ipSysctl, DS.sysctl, ...(ssl ? [SRC.nginxHttp2] : [])]);
+}
+
 export function siteBody(ctx) {
   const { a } = ctx;
   const v = ctx.proxyVersion;
   const keepaliveOk = serverKeepsAlive(ctx) && nginxHas('upstreamKeepalive', v) && nginxHas('proxyHttpVersion', v);
   const keepaliveDefault = nginxHas('keepaliveByDefault', v);
+  const https = ctx.tls === 'proxy';
+  const cable = cableEnabled(ctx) && has(NGINX_TLS.websocketProxy, v);
   const upstream = {
     block: 'upstream', args: ['rails_app'],
     why: t('nginx.upstream', { list: ctx.upstreams.map(addr).join(', ') }),
@@ -45,14 +91,14 @@ export function siteBody(ctx) {
       t('nginx.keepalive', { server: SERVER_LABEL[ctx.server] }),
       [SRC.nginxUpstream, DS.keepalive]));
   }
+  const own = serverRequestTimeout(ctx);
+  const readTimeout = S('proxy_read_timeout', `${proxyReadTimeout(ctx)}s`, t(own ? 'nginx.read-timeout.server' : 'nginx.read-timeout', { server: SERVER_LABEL[ctx.server], own }), [SRC.nginxProxy]);
   const proxied = [
     S('proxy_pass', 'http://rails_app'),
-    S('proxy_set_header', ['Host', '$host'], t('nginx.headers'), [SRC.pumaNginx]),
-    S('proxy_set_header', ['X-Forwarded-For', '$proxy_add_x_forwarded_for']),
-    S('proxy_set_header', ['X-Forwarded-Proto', '$scheme']),
-    ...(nginxHas('msecVariable', v) ? [S('proxy_set_header', ['X-Request-Start', 't=${msec}'], t('nginx.request-start'), [SRC.pumaNginx])] : []),
+    ...forwardHeaders(ctx, { explain: true }),
     S('proxy_redirect', 'off', t('nginx.redirect'), [SRC.nginxProxy]),
     S('proxy_buffering', 'on', t(['unicorn', 'pitchfork', 'thin', 'mongrel'].includes(ctx.server) ? 'nginx.buffering.required' : 'nginx.buffering', { server: SERVER_LABEL[ctx.server] }), [SRC.nginxProxy, SRC.unicorn, DS.reverseProxy, ART.proxies]),
+    readTimeout,
   ];
   if (keepaliveOk && !keepaliveDefault) {
     proxied.push(S('proxy_http_version', '1.1', t('nginx.http11'), [SRC.nginxProxy]));
@@ -62,30 +108,92 @@ export function siteBody(ctx) {
     proxied.push(S('proxy_set_header', ['X-Accel-Mapping', `${ctx.root}/private/=/private-files/`],
       t('nginx.accel-mapping'), [SRC.rackSendfile]));
   }
-  const server = {
-    block: 'server',
-    children: [
-      S('listen', ['80', 'backlog=4096'], t('nginx.backlog'), [SRC.nginxCore, SRC.ipSysctl, DS.sysctl]),
-      S('server_name', '_', t('nginx.server-name'), [SRC.nginxHttpCore]),
-      S('root', `${ctx.root}/public`, t('nginx.root'), [SRC.pumaNginx]),
-      S('client_max_body_size', '25m', t('nginx.body-size'), [SRC.nginxCore]),
-      BLANK,
-      ...assetLocations(ctx),
-      BLANK,
-      { block: 'location', args: ['/'], why: t('nginx.try-files'), evidence: [SRC.pumaNginx], children: [S('try_files', ['$uri', '$uri/index.html', '@rails'])] },
-      BLANK,
-      { block: 'location', args: ['@rails'], children: proxied },
-    ],
-  };
+  const assets = assetLocations(ctx);
+  if (https) for (const loc of assets) if (loc.children.some((c) => c.d === 'add_header')) loc.children.push(hsts(ctx));
+  const locations = [
+    ...assets,
+    BLANK,
+    {
+      block: 'location', args: ['=', HEALTH_PATH], why: t('nginx.up'), evidence: [SRC.railsHealth, SRC.nginxLog],
+      children: [S('access_log', 'off'), S('proxy_pass', 'http://rails_app'), ...forwardHeaders(ctx)],
+    },
+  ];
+  if (cable) {
+    locations.push(BLANK, {
+      block: 'location', args: [CABLE_PATH], why: t('nginx.cable'), evidence: [SRC.nginxWebsocket, SRC.actionCable],
+      children: [
+        S('proxy_pass', 'http://rails_app'),
+        ...forwardHeaders(ctx),
+        S('proxy_http_version', '1.1', t('nginx.cable.http11'), [SRC.nginxWebsocket]),
+        S('proxy_set_header', ['Upgrade', '$http_upgrade']),
+        S('proxy_set_header', ['Connection', '$connection_upgrade']),
+        S('proxy_read_timeout', '60s', t('nginx.cable.timeout'), [SRC.actionCable, SRC.nginxWebsocket]),
+      ],
+    });
+  }
+  locations.push(
+    BLANK,
+    { block: 'location', args: ['/'], why: t('nginx.try-files'), evidence: [SRC.pumaNginx], children: [S('try_files', ['$uri', '$uri/index.html', '@rails'])] },
+    BLANK,
+    { block: 'location', args: ['@rails'], children: proxied },
+  );
   if (a.downloads) {
-    server.children.push(BLANK, {
+    locations.push(BLANK, {
       block: 'location', args: ['/private-files/'],
       why: t('nginx.private'),
       evidence: [SRC.nginxInternal, SRC.rackSendfile],
       children: [S('internal', []), S('alias', `${ctx.root}/private/`)],
     });
   }
-  return [upstream, BLANK, server];
+  const common = [
+    S('server_name', ctx.domain, t('nginx.server-name', { domain: ctx.domain }), [SRC.nginxHttpCore]),
+    S('root', `${ctx.root}/public`, t('nginx.root'), [SRC.pumaNginx]),
+    S('client_max_body_size', '25m', t('nginx.body-size'), [SRC.nginxCore]),
+    // Behind the balancer (issue 11): the client's address, not the balancer's, in logs, Rails and rate limits.
+    ...(behindBalancer(ctx) ? [S('set_real_ip_from', ctx.hosts.lb, t('edge.real-ip', { lb: ctx.hosts.lb }), [SRC.nginxRealIp, SRC.nginxconfig]), S('real_ip_header', 'X-Forwarded-For')] : []),
+  ];
+  const top = [];
+  if (cable) {
+    top.push({
+      block: 'map', args: ['$http_upgrade', '$connection_upgrade'], why: t('nginx.map-upgrade'), evidence: [SRC.nginxWebsocket],
+      children: [S('default', 'upgrade'), { d: '""', args: ['close'] }],
+    }, BLANK);
+  }
+  if (ctx.tls === 'upstream') {
+    top.push({
+      block: 'map', args: ['$http_x_forwarded_proto', '$forwarded_proto'], why: t('nginx.map-proto'), evidence: [SRC.nginxMap, SRC.railsConfiguring],
+      children: [S('default', '$http_x_forwarded_proto'), { d: '""', args: ['$scheme'] }],
+    }, BLANK);
+  }
+  top.push(upstream, BLANK);
+  if (!https) {
+    top.push({ block: 'server', children: [listen(ctx, 80), ...common, BLANK, ...locations] });
+    return top;
+  }
+  const h2Directive = has(NGINX_TLS.http2Directive, v);
+  top.push({
+    block: 'server', why: t('nginx.http-server'), evidence: [SRC.certbot, SRC.hsts],
+    children: [
+      S('listen', '80'),
+      S('server_name', ctx.domain),
+      { block: 'location', args: ['^~', '/.well-known/acme-challenge/'], why: t('nginx.acme'), evidence: [SRC.certbot], children: [S('root', ACME_WEBROOT)] },
+      { block: 'location', args: ['/'], why: t('nginx.redirect-https'), evidence: [SRC.nginxRewrite], children: [S('return', ['301', `https://${ctx.domain}$request_uri`])] },
+    ],
+  }, BLANK, {
+    block: 'server',
+    children: [
+      listen(ctx, 443, { ssl: true }),
+      ...(h2Directive ? [S('http2', 'on', t('nginx.http2', { v }), [SRC.nginxHttp2])] : has(NGINX_TLS.http2Module, v) ? [] : [{ comment: t('nginx.no-http2', { v }) }]),
+      ...common,
+      BLANK,
+      ...tlsDirectives(ctx),
+      hsts(ctx),
+      S('proxy_hide_header', 'Strict-Transport-Security', t('nginx.hide-hsts'), [SRC.railsSsl, SRC.nginxProxy]),
+      BLANK,
+      ...locations,
+    ],
+  });
+  return top;
 }
 
 export function mainBody(ctx) {

@@ -1,7 +1,7 @@
 // Phusion Passenger: Apache integration (directives in the Apache site) or Passenger Standalone behind nginx/Caddy.
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
-import { PASSENGER_APACHE } from '../capabilities/passenger.mjs';
+import { PASSENGER_APACHE } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 

@@ -1,6 +1,6 @@
 // config/pitchfork.rb (Shopify Pitchfork; Unicorn-derived, reforking on Linux >= 3.4).
 import { SRC } from '../evidence.mjs';
-import { KERNEL_FEATURES } from '../capabilities/kernel.mjs';
+import { KERNEL_FEATURES } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { listenArg } from './unicorn.mjs';
 import { t } from '../text.mjs';

@@ -1,6 +1,7 @@
 // PostgreSQL: settings as a conf.d include (postgresql.conf syntax) sized with PGTune's "web" formulas on the RAM and
 // cores of the database host; when the database is reached over the network also pg_hba.conf (TLS + SCRAM for the
 // app hosts only) and a role file with per-role timeouts.
+import { databaseNames } from './database-yml.mjs';
 import { SRC, DS, ART } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { pgtune } from '../pgtune.mjs';
@@ -78,7 +79,7 @@ function roleSql(ctx) {
     `-- ${t('pg.roles')}`,
     `-- see: ${SRC.pgClient.url}`,
     "CREATE ROLE app LOGIN PASSWORD 'change-me';",
-    'CREATE DATABASE app_production OWNER app;',
+    ...databaseNames(ctx).map((db) => `CREATE DATABASE ${db} OWNER app;`), // Rails 8: also the cache, queue and cable databases
     `-- ${t('pg.statement-timeout.why')}`,
     "ALTER ROLE app SET statement_timeout = '30s';",
   ];

@@ -1,7 +1,5 @@
 // config/puma.rb for the chosen Puma version (DSL names from capabilities/puma.mjs).
-import { PUMA_DSL } from '../capabilities/puma.mjs';
-import { FEATURES } from '../capabilities/ruby.mjs';
-import { RAILS_API } from '../capabilities/rails.mjs';
+import { PUMA_DSL, PUMA_FACTS, FEATURES, RAILS_API } from '../caps.mjs';
 import { SRC, DS, ART } from '../evidence.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
@@ -27,7 +25,7 @@ export function pumaBody(ctx, { version = ctx.serverVersion, forMigration = fals
   const bind = forMigration || ctx.server !== 'puma'
     ? (ctx.proxy !== 'none' && a.os !== 'macos' ? `unix://${ctx.root}/tmp/sockets/puma.sock` : 'tcp://127.0.0.1:3000')
     : (u.type === 'unix' ? `unix://${u.path}` : `tcp://${u.host}:${u.port}`);
-  const vars = { threads, workers, workload: a.workload, impl: ctx.impl.label, railsThreads: gte(a.rails, '7.2') ? 3 : 5, ram: ctx.ramMb, proxy: ctx.proxy, from: a.server, cores: a.cores };
+  const vars = { threads, workers, per: ctx.threadsPerCore, workload: a.workload, impl: ctx.impl.label, railsThreads: gte(a.rails, '7.2') ? 3 : 5, ram: ctx.ramMb, proxy: ctx.proxy, from: a.server, cores: a.cores };
   const body = [];
   if (forMigration) body.push({ comment: t('puma.migration', vars) }, { blank: true });
   body.push({ call: 'directory', args: [ctx.root], why: t('puma.directory'), evidence: [SRC.pumaConfig] });
@@ -35,16 +33,20 @@ export function pumaBody(ctx, { version = ctx.serverVersion, forMigration = fals
   body.push({ blank: true });
   body.push({
     code: [`max_threads = Integer(ENV.fetch("RAILS_MAX_THREADS") { ${threads} })`],
-    why: t(ctx.mri ? 'puma.threads.mri' : 'puma.threads.jvm', vars),
+    why: t(ctx.mri ? 'puma.threads.mri' : ctx.threadsPerCore && !forMigration ? 'puma.threads.jruby' : 'puma.threads.jvm', vars),
     evidence: [SRC.pumaDeploy, SRC.railsPumaTemplate, DS.pumaProcThreads, ART.concurrency],
   });
   body.push({ call: 'threads', args: [{ raw: 'max_threads' }, { raw: 'max_threads' }], why: t('puma.threads.minmax'), evidence: [SRC.railsPumaTemplate] });
   if (cluster) {
-    body.push({
-      call: 'workers', args: [{ raw: `Integer(ENV.fetch("WEB_CONCURRENCY") { ${workers} })` }],
-      why: `${t('puma.workers', vars)}${ctx.memoryLimited && !forMigration ? t('puma.workers.ram', vars) : ''}.`,
-      evidence: [SRC.pumaDeploy, DS.pumaProcThreads, ART.appServers],
-    });
+    const why = `${t('puma.workers', vars)}${ctx.memoryLimited && !forMigration ? t('puma.workers.ram', vars) : ''}.`;
+    const evidence = [SRC.pumaDeploy, DS.pumaProcThreads, ART.appServers];
+    if (has(PUMA_FACTS.webConcurrencyAuto, version)) {
+      // Puma 6.5+ reads WEB_CONCURRENCY (a number or "auto") itself; Integer() would raise on "auto".
+      const auto = has(PUMA_FACTS.workersAuto, version) && workers === a.cores && !ctx.memoryLimited ? t('puma.workers.auto') : '';
+      body.push({ code: [`workers ${workers} unless ENV.key?("WEB_CONCURRENCY")`], why: `${why} ${t('puma.workers.env', vars)}${auto}.`, evidence: [...evidence, SRC.pumaHistory] });
+    } else {
+      body.push({ call: 'workers', args: [{ raw: `Integer(ENV.fetch("WEB_CONCURRENCY") { ${workers} })` }], why, evidence });
+    }
     body.push({ call: 'preload_app!', why: t('puma.preload') + (gte(version, '7.0') ? t('puma.preload.default') : ''), evidence: [SRC.pumaDeploy] });
   } else {
     body.push({ comment: t(ctx.canFork ? 'puma.single.cores' : 'puma.single.nofork', vars) });
@@ -53,6 +55,12 @@ export function pumaBody(ctx, { version = ctx.serverVersion, forMigration = fals
   body.push({ call: 'bind', args: [bind], why: t(bind.startsWith('unix') ? 'puma.bind.unix' : 'puma.bind.tcp', vars), evidence: [SRC.pumaNginx] });
   body.push({ call: 'pidfile', args: [`${ctx.root}/tmp/pids/puma.pid`], why: t('puma.pidfile'), evidence: [SRC.pumaConfig] });
   body.push({ call: 'state_path', args: [`${ctx.root}/tmp/pids/puma.state`] });
+  if (!forMigration && gte(a.rails, '5.0') && gte(version, '3.0')) {
+    body.push({ call: 'plugin', args: [{ sym: 'tmp_restart' }], why: t('puma.tmp-restart'), evidence: [SRC.railsPumaTemplate, SRC.pumaRestart] });
+  }
+  if (!forMigration && ctx.jobs === 'solid_queue') {
+    body.push({ code: ['plugin :solid_queue if ENV["SOLID_QUEUE_IN_PUMA"]'], why: t('puma.solid-queue'), evidence: [SRC.solidQueue, SRC.railsPumaTemplate] });
+  }
   if (cluster) {
     const fork = ['ActiveRecord::Base.connection_pool.disconnect! if defined?(ActiveRecord::Base)'];
     const warm = ctx.a.ruby === 'cruby' && has(FEATURES.processWarmup, a.ruby_version);

@@ -1,7 +1,7 @@
 // config/ruby.env: GC, JIT and allocator environment for the exact Ruby implementation and version.
 // Only variables the chosen interpreter reads are emitted (capabilities/ruby.mjs GC_ERAS[].reads).
-import { GC_ERAS, JIT } from '../capabilities/ruby.mjs';
-import { RAILS_API } from '../capabilities/rails.mjs';
+import { GC_ERAS } from '../capabilities/ruby.mjs';
+import { JIT, RAILS_API } from '../caps.mjs';
 import { SRC, DS, ART } from '../evidence.mjs';
 import { has, namesAt } from '../pick.mjs';
 import { inRange, gte } from '../version.mjs';
@@ -28,8 +28,7 @@ function gcEntries(ctx) {
   if (!ctx.mri) {
     out.push({ comment: t('env.non-mri', { impl: ctx.impl.label }) });
     if (ctx.a.ruby === 'jruby') {
-      const heap = Math.max(512, Math.round(ctx.perWorkerMb * 0.75));
-      out.push({ key: 'JAVA_OPTS', value: `-Xmx${heap}m`, why: t('env.java', { mb: ctx.perWorkerMb }), evidence: [SRC.pumaDeploy] });
+      out.push({ key: 'JAVA_OPTS', value: `-Xmx${ctx.jvmHeapMb}m`, why: t(ctx.workerMbMeasured ? 'env.java.heap.measured' : 'env.java.heap', { free: ctx.jvmFreeMb, mb: ctx.a.worker_mb }), evidence: [SRC.jrubyTuning] });
     }
     return out;
   }
@@ -77,7 +76,7 @@ function jitEntries(ctx) {
   const out = [];
   if (a.ruby !== 'cruby') return out;
   const v = a.ruby_version;
-  if (inRange(v, JIT.mjit)) {
+  if (JIT.mjit && inRange(v, JIT.mjit)) {
     out.push({ comment: t('env.15') });
   }
   if (ctx.yjitProduction) {
@@ -102,7 +101,7 @@ function allocatorEntries(ctx) {
   const threaded = ['puma', 'falcon', 'webrick'].includes(ctx.server);
   out.push({ key: 'MALLOC_ARENA_MAX', value: 2, why: t('env.arena', { note: threaded ? '' : t('env.arena.single', { server: SERVER_LABEL[ctx.server] }) }), evidence: [SRC.heroku] });
   const triplet = ctx.a.arch === 'arm64' ? 'aarch64-linux-gnu' : 'x86_64-linux-gnu';
-  out.push({ key: 'LD_PRELOAD', value: `/usr/lib/${triplet}/libjemalloc.so.2`, commented: true, why: t('env.11'), evidence: [DS.stackprof, SRC.railsRelease('7.2')] });
+  out.push({ key: 'LD_PRELOAD', value: `/usr/lib/${triplet}/libjemalloc.so.2`, commented: true, why: t('env.11'), evidence: [SRC.railsRelease('7.2'), DS.stackprof] });
   return out;
 }
 

@@ -1,12 +1,19 @@
-// Service unit with LimitNOFILE (systemd), or a PAM limits file (other init systems).
+// Service units (systemd) for the app server, the job runner and kamal-proxy, or a PAM limits file (other
+// init systems). Readiness (Type=notify + WatchdogSec), reload and stop signals per server come from
+// capabilities/process.mjs; secrets come from a root-only EnvironmentFile; the sandbox is checked with
+// `systemd-analyze security` by the sweep test.
 import { SRC, DS } from '../evidence.mjs';
+import { SERVER_PROCESS } from '../capabilities/process.mjs';
+import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
-import { railsServerCommand, SERVER_LABEL, APP_USER } from './util.mjs';
+import { railsServerCommand, SERVER_LABEL } from './util.mjs';
 import { falconCommand } from './falcon.mjs';
 import { standaloneCommand } from './passenger.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'systemd';
+export const SECRETS_FILE = '/etc/rails-app/secrets.env';
+export const WEB_UNIT = 'etc/systemd/system/rails-app.service';
 
 export function execStart(ctx) {
   const u = ctx.upstreams[0];
@@ -23,6 +30,188 @@ export function execStart(ctx) {
   }
 }
 
+/** A command with its program made absolute: bundle and friends from ruby_path. */
+export function absolute(ctx, cmd) {
+  return cmd.replace(/^(bundle|mongrel_rails|ruby)\b/, `${ctx.rubyBin}/$1`);
+}
+
+// An explained entry without its own source cites systemd.exec, where every sandbox setting is documented.
+const E = (key, value, why, evidence = []) => ({ key, value, why, evidence: why && evidence.length === 0 ? [SRC.systemdExec] : evidence });
+
+/** Sandbox settings shared by every Ruby unit; writable: the app's tmp, log and storage directories only. */
+export function hardening(ctx, { bindLowPorts = false, writable = [] } = {}) {
+  const rw = [`${ctx.root}/tmp`, `${ctx.root}/log`, `${ctx.root}/storage`, ...writable];
+  if (ctx.a.database === 'sqlite' && !gte(ctx.a.rails, '5.2')) rw.push(`${ctx.root}/db`);
+  const homeRuby = ctx.rubyBin.startsWith('/home/') || ctx.root.startsWith('/home/');
+  return [
+    E('NoNewPrivileges', 'yes', t('systemd.sandbox'), [SRC.systemdExec, SRC.systemdAnalyze]),
+    E('ProtectSystem', 'strict', t('systemd.protect-system')),
+    E('ReadWritePaths', rw.join(' '), t('systemd.rw')),
+    E('ProtectHome', homeRuby ? 'read-only' : 'yes', t(homeRuby ? 'systemd.home.ro' : 'systemd.home')),
+    E('PrivateTmp', 'yes'),
+    E('PrivateDevices', 'yes'),
+    E('ProtectKernelTunables', 'yes'),
+    E('ProtectKernelModules', 'yes'),
+    E('ProtectKernelLogs', 'yes'),
+    E('ProtectControlGroups', 'yes'),
+    E('ProtectClock', 'yes'),
+    E('ProtectHostname', 'yes'),
+    E('ProtectProc', 'invisible'),
+    E('RestrictNamespaces', 'yes'),
+    E('RestrictRealtime', 'yes'),
+    E('RestrictSUIDSGID', 'yes'),
+    E('LockPersonality', 'yes'),
+    E('RemoveIPC', 'yes'),
+    E('RestrictAddressFamilies', 'AF_UNIX AF_INET AF_INET6 AF_NETLINK', t('systemd.families')),
+    E('SystemCallArchitectures', 'native'),
+    E('SystemCallFilter', '@system-service', t('systemd.syscalls')),
+    E('CapabilityBoundingSet', bindLowPorts ? 'CAP_NET_BIND_SERVICE' : '', t(bindLowPorts ? 'systemd.caps.bind' : 'systemd.caps')),
+    ...(bindLowPorts ? [E('AmbientCapabilities', 'CAP_NET_BIND_SERVICE')] : []),
+    E('UMask', '0027', t('systemd.umask')),
+    { comment: t('systemd.mdwe') },
+  ];
+}
+
+function dbAfter(ctx) {
+  const db = ctx.a.db_host === 'same' && ctx.a.database !== 'sqlite' ? (ctx.a.database === 'postgresql' ? 'postgresql.service' : 'mariadb.service mysql.service') : '';
+  return `network.target${db ? ` ${db}` : ''}${ctx.pooler === 'pgbouncer' ? ' pgbouncer.service' : ''}`;
+}
+
+function environment(ctx, extraFiles = []) {
+  return [
+    E('User', ctx.user, t('systemd.user', { user: ctx.user }), [SRC.systemdExec]),
+    E('Group', ctx.user),
+    E('WorkingDirectory', ctx.root),
+    E('Environment', 'RAILS_ENV=production'),
+    E('Environment', `PATH=${[...new Set([ctx.rubyBin, '/usr/local/bin', '/usr/bin', '/bin'])].join(':')}`, t('systemd.path', { bin: ctx.rubyBin }), [SRC.systemdExec]),
+    E('EnvironmentFile', `${ctx.root}/config/ruby.env`, t('systemd.2'), [SRC.systemdExec]),
+    ...extraFiles.map((f) => E('EnvironmentFile', f)),
+    E('EnvironmentFile', SECRETS_FILE, t('systemd.secrets', { file: SECRETS_FILE }), [SRC.systemdExec, SRC.railsConfiguring]),
+  ];
+}
+
+/** Does this server (and interpreter) send sd_notify readiness and watchdog pings? */
+export function notifies(ctx) {
+  const p = SERVER_PROCESS[ctx.server];
+  return Boolean(p.notify) && has(p.notify, ctx.serverVersion) && ctx.mri;
+}
+
+function reloadEntry(ctx) {
+  const p = SERVER_PROCESS[ctx.server];
+  const pidfile = `${ctx.root}/tmp/pids/${ctx.server}.pid`;
+  switch (p.reload) {
+    case 'USR2':
+      // Under Thruster the main process is thrust; Puma is its child and has a pidfile.
+      return ctx.proxy === 'thruster'
+        ? E('ExecReload', `/bin/sh -c 'kill -USR2 "$(cat ${pidfile})"'`, t('systemd.reload.puma-thruster'), [SRC.pumaRestart])
+        : E('ExecReload', '/bin/kill -USR2 $MAINPID', t('systemd.reload.puma', { preload: ctx.mode === 'cluster' ? t('systemd.reload.preload') : '' }), [SRC.pumaRestart, SRC.pumaSystemd]);
+    case 'HUP': return E('ExecReload', '/bin/kill -HUP $MAINPID', t('systemd.reload.unicorn'), [SRC.unicornSignals]);
+    case 'passenger-config': return E('ExecReload', `${ctx.rubyBin}/bundle exec passenger-config restart-app ${ctx.root} --ignore-app-not-running`, t('systemd.reload.passenger'), [SRC.passengerRestart]);
+    default: return { comment: t('systemd.reload.none', { server: SERVER_LABEL[ctx.server] }) };
+  }
+}
+
+export function webUnit(ctx) {
+  const p = SERVER_PROCESS[ctx.server];
+  const daemonizing = ctx.server === 'mongrel';
+  const notify = notifies(ctx);
+  const thruster = ctx.proxy === 'thruster';
+  let cmd = absolute(ctx, execStart(ctx));
+  const thrusterEnv = [];
+  if (thruster) {
+    cmd = `${ctx.rubyBin}/bundle exec thrust ${cmd}`;
+    const port = ctx.upstreams[0].port;
+    thrusterEnv.push(E('Environment', `TARGET_PORT=${port}`, t('systemd.thruster.port', { port }), [SRC.thruster]));
+    thrusterEnv.push(E('Environment', 'HTTP_PORT=80'));
+    if (ctx.tls === 'proxy') {
+      thrusterEnv.push(E('Environment', `TLS_DOMAIN=${ctx.domain}`, t('systemd.thruster.tls', { domain: ctx.domain }), [SRC.thruster]));
+      thrusterEnv.push(E('Environment', 'HTTPS_PORT=443'));
+    } else thrusterEnv.push({ comment: t(`systemd.thruster.${ctx.tls}`) });
+  }
+  const service = [
+    E('Type', daemonizing ? 'forking' : notify ? 'notify' : 'exec', t(notify ? 'systemd.notify' : daemonizing ? 'systemd.forking' : 'systemd.exec-type', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService, ...(notify ? [SRC.pumaSystemd] : [])]),
+    ...(notify ? [E('WatchdogSec', 10, t('systemd.watchdog'), [SRC.pumaSystemd, SRC.systemdService])] : []),
+    ...(notify && thruster ? [E('NotifyAccess', 'all', t('systemd.notify-all'), [SRC.systemdService])] : []),
+    ...environment(ctx),
+    ...thrusterEnv,
+    E('ExecStart', cmd, t('systemd.exec', { bin: ctx.rubyBin }), [SRC.systemdService]),
+    reloadEntry(ctx),
+    E('KillSignal', p.stopSignal, t(`systemd.kill.${ctx.server}`, { server: SERVER_LABEL[ctx.server] }), [SRC.systemdKill, ...(['unicorn', 'pitchfork'].includes(ctx.server) ? [SRC.unicornSignals, SRC.unicornSystemd] : [SRC.pumaConfig])]),
+    E('KillMode', p.killMode, t(`systemd.killmode.${p.killMode}`), [SRC.systemdKill]),
+    E('TimeoutStopSec', p.stopTimeout, t(['unicorn', 'pitchfork'].includes(ctx.server) ? 'systemd.stop.unicorn' : 'systemd.stop'), [SRC.systemdService, SRC.pumaConfig]),
+    E('Restart', 'always', t('systemd.restart'), [SRC.systemdService]),
+    E('LimitNOFILE', 65536, t('systemd.3'), [SRC.fdLimits, DS.sysctl]),
+    ...hardening(ctx, { bindLowPorts: thruster }),
+  ];
+  return [
+    { section: 'Unit', entries: [E('Description', `Rails application (${SERVER_LABEL[ctx.server]}${thruster ? ' behind Thruster' : ''})`), E('After', dbAfter(ctx)), ...(ctx.proxy === 'kamal-proxy' ? [E('Wants', 'kamal-proxy.service')] : [])] },
+    { section: 'Service', entries: service },
+    { section: 'Install', entries: [E('WantedBy', 'multi-user.target')] },
+  ];
+}
+
+export function jobUnit(ctx) {
+  const r = ctx.jobRunner;
+  const notify = Boolean(r.notify) && ctx.mri; // Sidekiq ≥ 6.0.6 (version of the gem is not asked: current releases qualify)
+  const templated = ctx.jobs !== 'solid_queue';
+  const cmd = ctx.jobs === 'solid_queue' ? `${ctx.rubyBin}/bundle exec bin/jobs start` : absolute(ctx, r.command);
+  const service = [
+    E('Type', notify ? 'notify' : 'exec', t(notify ? 'systemd.jobs.notify' : 'systemd.jobs.exec', { runner: r.label }), [SRC.systemdService, ...(notify ? [SRC.sidekiq] : [])]),
+    ...(notify ? [E('WatchdogSec', 10, t('systemd.watchdog'), [SRC.sidekiq])] : []),
+    ...environment(ctx, [`${ctx.root}/config/jobs.env`]),
+    E('ExecStart', cmd, t(`systemd.jobs.${ctx.jobs}`, { n: ctx.jobProcesses, threads: ctx.jobThreads }), [jobSource(ctx)]),
+    ...(ctx.jobs === 'sidekiq' ? [E('ExecReload', '/bin/kill -TSTP $MAINPID', t('systemd.jobs.quiet'), [SRC.sidekiq])] : []),
+    E('KillSignal', r.stopSignal, t('systemd.jobs.kill', { runner: r.label, s: r.stopTimeout }), [SRC.systemdKill, jobSource(ctx)]),
+    E('KillMode', 'mixed', t('systemd.killmode.mixed'), [SRC.systemdKill]),
+    E('TimeoutStopSec', r.stopTimeout + 10, t('systemd.jobs.timeout'), [SRC.systemdService]),
+    E('Restart', 'always', t('systemd.restart'), [SRC.systemdService]),
+    E('LimitNOFILE', 65536),
+    ...hardening(ctx),
+  ];
+  return {
+    path: `etc/systemd/system/${templated ? 'rails-jobs@.service' : 'rails-jobs.service'}`,
+    body: [
+      { section: 'Unit', entries: [E('Description', `Rails background jobs (${r.label}${templated ? ' process %i' : ''})`), E('After', dbAfter(ctx)), E('PartOf', 'rails-app.service', t('systemd.jobs.partof'), [SRC.systemdService])] },
+      { section: 'Service', entries: service },
+      { section: 'Install', entries: [E('WantedBy', 'multi-user.target')] },
+    ],
+  };
+}
+
+function jobSource(ctx) {
+  return { solid_queue: SRC.solidQueue, sidekiq: SRC.sidekiq, good_job: SRC.goodJob, delayed_job: SRC.delayedJob }[ctx.jobs];
+}
+
+export function kamalProxyUnit(ctx) {
+  return [
+    { section: 'Unit', entries: [E('Description', 'kamal-proxy (HTTP/HTTPS in front of the Rails app)'), E('After', 'network-online.target'), E('Wants', 'network-online.target')] },
+    {
+      section: 'Service', entries: [
+        E('Type', 'exec'),
+        E('User', 'kamal-proxy', t('systemd.kamal.user'), [SRC.systemdExec]),
+        E('Group', 'kamal-proxy'),
+        E('StateDirectory', 'kamal-proxy', t('systemd.kamal.state'), [SRC.kamalProxy]),
+        E('Environment', 'HOME=/var/lib/kamal-proxy'),
+        E('ExecStart', `/usr/local/bin/kamal-proxy run --http-port 80${ctx.tls === 'proxy' ? ' --https-port 443' : ''}`, t('systemd.kamal.exec'), [SRC.kamalProxy]),
+        E('Restart', 'always'),
+        E('AmbientCapabilities', 'CAP_NET_BIND_SERVICE', t('systemd.caps.bind'), [SRC.systemdExec]),
+        E('CapabilityBoundingSet', 'CAP_NET_BIND_SERVICE'),
+        E('NoNewPrivileges', 'yes'),
+        E('ProtectSystem', 'strict'),
+        E('ProtectHome', 'yes'),
+        E('PrivateDevices', 'yes'),
+        E('ProtectKernelTunables', 'yes'),
+        E('ProtectKernelModules', 'yes'),
+        E('ProtectControlGroups', 'yes'),
+        E('RestrictAddressFamilies', 'AF_UNIX AF_INET AF_INET6'),
+        E('SystemCallArchitectures', 'native'),
+        E('SystemCallFilter', '@system-service'),
+      ],
+    },
+    { section: 'Install', entries: [E('WantedBy', 'multi-user.target')] },
+  ];
+}
+
 export function generate(ctx) {
   if (!ctx.linux) return {};
   if (ctx.passengerIntegrated) {
@@ -31,32 +220,14 @@ export function generate(ctx) {
       ? { files: [{ path: 'etc/systemd/system/apache2.service.d/limits.conf', format: 'systemd', body: [{ section: 'Service', entries: [{ key: 'LimitNOFILE', value: 65536, why: t('systemd.1'), evidence: [SRC.fdLimits, DS.sysctl] }] }] }] }
       : { files: [limitsFile(ctx, 'www-data')] };
   }
-  if (ctx.a.init !== 'systemd') return { files: [limitsFile(ctx, APP_USER)] };
-  const db = ctx.a.db_host === 'same' && ctx.a.database !== 'sqlite' ? (ctx.a.database === 'postgresql' ? 'postgresql.service' : 'mariadb.service mysql.service') : '';
-  const daemonizing = ctx.server === 'mongrel';
-  const unit = [
-    {
-      section: 'Unit', entries: [
-        { key: 'Description', value: `Rails application (${SERVER_LABEL[ctx.server]})` },
-        { key: 'After', value: `network.target${db ? ` ${db}` : ''}${ctx.pooler === 'pgbouncer' ? ' pgbouncer.service' : ''}` },
-      ],
-    },
-    {
-      section: 'Service', entries: [
-        { key: 'Type', value: daemonizing ? 'forking' : 'simple' },
-        { key: 'User', value: APP_USER, why: t('systemd.user'), evidence: [SRC.systemdExec] },
-        { key: 'WorkingDirectory', value: ctx.root },
-        { key: 'Environment', value: 'RAILS_ENV=production' },
-        { key: 'EnvironmentFile', value: `${ctx.root}/config/ruby.env`, why: t('systemd.2'), evidence: [SRC.systemdExec] },
-        { key: 'ExecStart', value: `/usr/bin/env ${execStart(ctx)}`, why: t('systemd.exec'), evidence: [SRC.systemdService] },
-        { key: 'Restart', value: 'always', why: t('systemd.restart'), evidence: [SRC.systemdService] },
-        { key: 'LimitNOFILE', value: 65536, why: t('systemd.3'), evidence: [SRC.fdLimits, DS.sysctl] },
-        { key: 'TimeoutStopSec', value: 35, why: t('systemd.stop'), evidence: [SRC.systemdService, SRC.pumaConfig] },
-      ],
-    },
-    { section: 'Install', entries: [{ key: 'WantedBy', value: 'multi-user.target' }] },
-  ];
-  return { files: [{ path: 'etc/systemd/system/rails-app.service', format: 'systemd', body: unit }] };
+  if (ctx.a.init !== 'systemd') return { files: [limitsFile(ctx, ctx.user)] };
+  const files = [{ path: WEB_UNIT, format: 'systemd', body: webUnit(ctx), meta: { role: 'web', server: ctx.server } }];
+  if (ctx.jobRunner) {
+    const j = jobUnit(ctx);
+    files.push({ path: j.path, format: 'systemd', body: j.body, meta: { role: 'jobs', runner: ctx.jobs } });
+  }
+  if (ctx.proxy === 'kamal-proxy') files.push({ path: 'etc/systemd/system/kamal-proxy.service', format: 'systemd', body: kamalProxyUnit(ctx), meta: { role: 'proxy' } });
+  return { files };
 }
 
 function limitsFile(ctx, user) {

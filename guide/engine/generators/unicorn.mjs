@@ -1,6 +1,6 @@
 // config/unicorn.rb (Unicorn::Configurator DSL; hash-rocket syntax so it parses on Ruby 1.8 too).
 import { SRC, DS } from '../evidence.mjs';
-import { RAILS_API } from '../capabilities/rails.mjs';
+import { RAILS_API } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 

@@ -35,3 +35,6 @@ export { SRC };
 /** Files for a separate database host or the load balancer live under their own top directory in the bundle. */
 export const dbPrefix = (ctx) => (ctx.a.db_host === 'separate' ? 'db-host/' : '');
 export const LB_PREFIX = 'lb-host/';
+
+/** The app hosts sit behind a load balancer: their proxy takes the client address from its X-Forwarded-For. */
+export const behindBalancer = (ctx) => ctx.a.app_hosts > 1 && ctx.a.lb !== 'none';

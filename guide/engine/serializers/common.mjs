@@ -1,6 +1,19 @@
 // Shared helpers for serializers: comment wrapping and evidence references.
 
+// The same reasons are wrapped on every answer change: remember the lines (bounded; the page re-renders often).
+const wrapped = new Map();
+
 export function wrap(text, width = 96) {
+  const key = `${width}\u0000${text}`;
+  const hit = wrapped.get(key);
+  if (hit) return hit;
+  const lines = wrapWords(text, width);
+  if (wrapped.size > 4000) wrapped.clear();
+  wrapped.set(key, lines);
+  return lines;
+}
+
+function wrapWords(text, width) {
   const words = String(text).split(/\s+/).filter(Boolean);
   const lines = [];
   let line = '';

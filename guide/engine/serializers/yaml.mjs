@@ -1,5 +1,5 @@
 // Minimal YAML emitter for generated config (database.yml, thin.yml, mongrel_cluster.yml).
-// Nodes: {key, value, why, evidence} | {key, children: [...]} | {comment} | {blank}; a value may be
+// Nodes: {key, value, why, evidence} | {key, children: [...]} | {key, items: [[nodes], …]} (list of maps) | {comment} | {blank}; a value may be
 // a string (quoted when needed), number, boolean, {raw: 'text'} (emitted as is, e.g. ERB) or {alias: '*default'} / {anchor}.
 import { explain, headerLines, commentNode } from './common.mjs';
 
@@ -21,6 +21,17 @@ function emit(nodes, depth, out) {
     if (n.children) {
       out.push(`${ind}${n.key}:${n.anchor ? ` &${n.anchor}` : ''}`);
       emit(n.children, depth + 1, out);
+    } else if (n.items) {
+      // A list of maps: "- " takes the place of the first key's indentation.
+      out.push(`${ind}${n.key}:`);
+      for (const item of n.items) {
+        const lines = [];
+        emit(item, depth + 2, lines);
+        const inner = '  '.repeat(depth + 2);
+        const first = lines.findIndex((l) => !l.trimStart().startsWith('#'));
+        lines[first] = `${'  '.repeat(depth + 1)}- ${lines[first].slice(inner.length)}`;
+        out.push(...lines);
+      }
     } else if (n.merge) {
       out.push(`${ind}<<: *${n.merge}`);
     } else {

@@ -1,6 +1,6 @@
 // ApacheBench (ab) text output → dataset rows, one row per run.
 // Keeps ab's connection-time table (min, mean, sd, median, max) and its percentile table.
-import { col, skeleton, Markers, spreadChart, barChart, toolVersion, fmt, decimalsOf } from './common.mjs';
+import { serverHeaderSoftware, col, skeleton, Markers, spreadChart, barChart, toolVersion, fmt, decimalsOf } from './common.mjs';
 
 const field = (text, name) => {
   const m = new RegExp(`^${name}:\\s+(.*)$`, 'm').exec(text);
@@ -16,6 +16,7 @@ export function parse(text) {
   run.host = field(text, 'Server Hostname') || run.host;
   run.port = field(text, 'Server Port');
   run.path = field(text, 'Document Path');
+  run.server = field(text, 'Server Software');
   run.scheme = /^SSL\/TLS Protocol:/m.test(text) ? 'https' : 'http';
   const num = (name) => { const v = field(text, name); return v === null ? null : Number(v.split(/\s+/)[0]); };
   run.concurrency = num('Concurrency Level');
@@ -105,6 +106,8 @@ function samplesDataset(inputs, opts) {
   const version = toolVersion('ab', ['-V'], /Version (\S+)/);
   return skeleton(opts, {
     toolName: 'ApacheBench',
+    web: true,
+    titleWhat: `time of every single request (ab -g${multi ? `, ${runs.length} runs` : ''})`,
     remote: false,
     title: `ApacheBench: every request${multi ? ` (${runs.length} runs)` : ''}`,
     summary: stats.map((x) => `${multi ? `${x.label}: ` : ''}half of the ${x.n} requests took at most ${x.median} ms, 99% at most ${x.p99} ms and the slowest ${x.max} ms`).join('; ') + '.',
@@ -220,8 +223,18 @@ export function toDataset(inputs, opts) {
   const version = runs.find((r) => r.version)?.version || toolVersion('ab', ['-V'], /Version (\S+)/);
   const conc = same((r) => r.concurrency);
   const complete = same((r) => r.complete);
+  const servers = [...new Set(runs.map((r) => r.server).filter(Boolean))];
+  const one = runs[0];
+  const url1 = urls[0] || one.host || 'an unknown URL';
+  let where = url1;
+  try { const u = new URL(url1); where = `${u.pathname}${u.search} on ${u.host}`; } catch { /* keep as printed */ }
   return skeleton(opts, {
     toolName: 'ApacheBench',
+    web: true,
+    serverSoftware: servers.map(serverHeaderSoftware),
+    titleWhat: `requests per second and time per request of ${where}${conc ? ` at concurrency ${conc}` : ''} (ab${runs.length > 1 ? `, ${runs.length} runs` : ''})`,
+    // ab prints the request count, concurrency and URL, not its command line: rebuilt from them.
+    command: runs.length === 1 && urls[0] && one.concurrency && one.complete && !one.error ? `ab -n ${one.complete} -c ${one.concurrency} ${urls[0]}` : null,
     title: `ApacheBench: ${urls[0] || runs[0].host || 'unknown URL'}${runs.length > 1 ? ` (${runs.length} runs)` : ''}`,
     summary,
     location: inputs.map((i) => i.rawPath || i.file).join(', '),

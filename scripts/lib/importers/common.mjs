@@ -65,6 +65,51 @@ export function isLocalHost(host) {
   return LOCAL.test(String(host || ''));
 }
 
+// App servers a contributor may name with --software; a web benchmark without one gets a TODO.
+const APP_SERVERS = /^(app server|puma|unicorn|falcon|passenger|phusion passenger|pitchfork|iodine|thin|agoo|webrick|itsi|rackup|mongrel)$/i;
+
+// --software NAME=VERSION (repeatable) → [{ name, version }].
+export function softwareOption(values = []) {
+  return [].concat(values).map((v) => {
+    const m = /^([^=]+)=(.+)$/.exec(String(v));
+    if (!m || !m[1].trim() || !m[2].trim()) throw new Error(`--software "${v}": write NAME=VERSION, e.g. --software puma=8.0.0 --software rails=8.1.4`);
+    return { name: m[1].trim(), version: m[2].trim() };
+  });
+}
+
+// A Server response header ("nginx/1.26.0", "WEBrick/1.8.1 (Ruby/3.3.8)") → a software entry.
+export function serverHeaderSoftware(header) {
+  if (!header) return null;
+  const m = /^([^/\s]+)\/(\S.*)$/.exec(header.trim());
+  return m ? { name: m[1], version: `${m[2]} (from the Server response header)` } : { name: header.trim(), version: 'not stated (Server response header without a version)' };
+}
+
+// Software of a dataset: what the contributor named, what the tool output told, and a TODO for
+// whatever a web benchmark of a Rails app must state (app server, Rails) when nobody named it.
+export function provenanceSoftware(given, facts) {
+  const list = [...given];
+  const has = (re) => list.some((s) => re.test(s.name));
+  for (const s of facts.serverSoftware || []) if (!list.some((x) => x.name.toLowerCase() === s.name.toLowerCase())) list.push(s);
+  if (facts.web) {
+    if (!has(APP_SERVERS)) list.push({ name: 'App server', version: 'TODO: name and version of the app server that answered (e.g. --software puma=8.0.0)' });
+    if (!has(/^(rails|ruby on rails)$/i)) list.push({ name: 'Rails', version: 'TODO: Rails version of the app (e.g. --software rails=8.1.4; "not used" if it is not a Rails app)' });
+  }
+  return [...list, ...(facts.software || [])];
+}
+
+// "Puma 8.0.0, Rails 8.1.4: throughput and latency of / on 127.0.0.1:3000 at 8 connections (wrk)"
+export function humanTitle(given, facts) {
+  // Named app server and Rails, short: "(notes)" dropped, "not used" left out, "App server=X" shown as X.
+  const stack = given.filter((s) => (APP_SERVERS.test(s.name) || /^(rails|ruby on rails)$/i.test(s.name)) && !/^not\b/i.test(s.version))
+    .map((s) => {
+      const version = s.version.replace(/\s*\(.*\)\s*$/, '');
+      return /^app server$/i.test(s.name) ? version : `${s.name.replace(/^\w/, (c) => c.toUpperCase())} ${version}`;
+    });
+  const what = facts.titleWhat || facts.title;
+  const title = stack.length ? `${stack.join(', ')}: ${what}` : what.replace(/^\w/, (c) => c.toUpperCase());
+  return title.length > 160 ? `${title.slice(0, 157)}…` : title;
+}
+
 // The fields every imported dataset shares. `facts` comes from the importer; `opts` from the command line.
 // Anything that cannot be known from the tool output or the machine is left as a "TODO: …" placeholder,
 // which scripts/validate rejects, so a half-filled dataset is never published.
@@ -80,11 +125,16 @@ export function skeleton(opts, facts) {
   const caveats = [...(facts.caveats || [])];
   if (local) caveats.push(`The load generator and the server ran on the same machine (${machine.cores} logical cores), so they competed for CPU; absolute numbers are lower than on separate machines.`);
   if (facts.method.runs === 1) caveats.push('Each row is a single run; repeat the run a few times before drawing conclusions from small differences.');
+  const given = softwareOption(opts.software);
+  const method = { ...facts.method };
+  const command = opts.command || facts.command;
+  if (command) method.command = command;
+  if (!opts.command && facts.command) method.description += ' The command line was reconstructed from the output (pass --command to record the exact one).';
   const ds = {
     $schema: SCHEMA_REF,
     format: FORMAT,
     id: opts.id,
-    title: opts.title || facts.title,
+    title: opts.title || humanTitle(given, facts),
     topic: opts.topic || 'TODO: one of the topics in _data/vocabulary.json (e.g. app-server, proxy, ruby, gc)',
     year: opts.year ? Number(opts.year) : new Date().getUTCFullYear(),
     summary: opts.summary || facts.summary,
@@ -97,8 +147,8 @@ export function skeleton(opts, facts) {
     },
     measured: opts.measured || facts.measured,
     hardware,
-    software: softwareList(machine, facts.software || []),
-    method: facts.method,
+    software: softwareList(machine, provenanceSoftware(given, facts)),
+    method,
     columns: facts.columns,
     rows: facts.rows,
     failures: facts.failures,

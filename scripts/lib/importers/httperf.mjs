@@ -9,6 +9,7 @@ export function parse(text) {
   const grab = (re) => { const m = re.exec(text); return m ? m.slice(1) : null; };
   const nums = (re) => { const g = grab(re); return g ? g.map((x) => (x === undefined ? null : Number(x))) : null; };
   const run = {
+    command: cmd ? `httperf ${cmd[1].trim()}` : null,
     server: args.server || null, ssl: Boolean(args.ssl), port: args.port || (args.ssl ? '443' : '80'), uri: args.uri || '/', rate: args.rate ? Number(args.rate) : null,
     numConns: args['num-conns'] ? Number(args['num-conns']) : null, numCalls: args['num-calls'] ? Number(args['num-calls']) : null,
     timeout: args.timeout ? Number(args.timeout) : null,
@@ -126,6 +127,10 @@ export function toDataset(inputs, opts) {
   if (runs.some((r) => r.replyRate && !r.replyRate.samples)) caveats.push('httperf samples the reply rate every 5 seconds; runs shorter than that have no reply-rate statistics (empty cells).');
   return skeleton(opts, {
     toolName: 'httperf',
+    web: true,
+    titleWhat: `request rate and connection times of ${runs[0].uri} on ${runs[0].server || 'an unknown host'}${same((r) => r.rate) ? ` at ${same((r) => r.rate)} connections per second` : ''} (httperf${runs.length > 1 ? `, ${runs.length} runs` : ''})`,
+    // httperf echoes its own command line as the first line of its output.
+    command: runs.length === 1 ? runs[0].command : null,
     title: `httperf: ${urls[0] || 'unknown URL'}${runs.length > 1 ? ` (${runs.length} runs)` : ''}`,
     summary: best
       ? `${runs.length === 1 ? 'The run' : `Best of ${runs.length} runs`} sustained ${best.requestRate} requests per second with a median connection time of ${best.connTime.median} ms${errs ? `; ${errs} errors or 4xx/5xx replies across the runs` : ''}.`

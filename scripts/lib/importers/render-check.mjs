@@ -2,18 +2,18 @@
 // (warnings such as an empty layer's infinite extent) is reported by scripts/validate and scripts/import,
 // not first by the build.
 import { renderChartSvg } from '../chart-render.mjs';
-import { lineIndex, lineOf } from '../json-lines.mjs';
+import { parseJsonPositions, positionOf } from '../json-lines.mjs';
 
 export async function chartRenderProblems(file, text) {
   const data = JSON.parse(text);
-  const lines = lineIndex(text);
+  const { positions } = parseJsonPositions(text);
   const problems = [];
   for (const [i, chart] of (data.charts || []).entries()) {
     try {
       await renderChartSvg(data, chart, 'light');
     } catch (e) {
       problems.push({
-        file, line: lineOf(lines, `/charts/${i}/spec`), field: `/charts/${i}/spec`,
+        file, ...positionOf(positions, `/charts/${i}/spec`), field: `/charts/${i}/spec`,
         message: `chart "${chart.id}" does not render cleanly: ${e.message.replace(/ — change the spec.*$/, '')}`,
         fix: 'remove or change the layer that has no data (e.g. a filter that matches no row), then run scripts/validate again',
       });

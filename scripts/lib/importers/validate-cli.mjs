@@ -7,6 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { join, resolve, relative, basename } from 'node:path';
 import { validateFiles, formatProblem, datasetFiles, DATASET_DIR } from '../dataset-validate.mjs';
 import { chartRenderProblems } from './render-check.mjs';
+import { parseJsonPositions, positionOf } from '../json-lines.mjs';
+import { chartIncludeProblems, pageFiles } from '../chart-includes.mjs';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const REL_DIR = '_data/datasets';
@@ -42,18 +44,27 @@ function rawOutputProblems(file) {
   try { data = JSON.parse(readFileSync(file, 'utf8')); } catch { return []; }
   const raw = data?.source?.raw_output;
   if (typeof raw !== 'string' || /^https?:\/\//.test(raw)) return [];
-  const text = readFileSync(file, 'utf8');
-  const line = text.split('\n').findIndex((l) => l.includes('"raw_output"')) + 1 || 1;
+  const at = positionOf(parseJsonPositions(readFileSync(file, 'utf8')).positions, '/source/raw_output');
   return raw.split(/,\s*/).filter((p) => p.startsWith('raw-output/') && !existsSync(join(ROOT, p))).map((p) => ({
-    file, line, field: '/source/raw_output', message: `raw output "${p}" is not in the repository`,
+    file, ...at, field: '/source/raw_output', message: `raw output "${p}" is not in the repository`,
     fix: `add ${p} to your pull request (scripts/import copies it there) or point raw_output at a URL`,
   }));
+}
+
+// Chart includes in articles and pages must name charts that exist (after this change).
+function includeProblems(files) {
+  const byId = new Map();
+  for (const f of [...datasetFiles(DATASET_DIR), ...files]) {
+    try { byId.set(basename(f, '.json'), JSON.parse(readFileSync(f, 'utf8'))); } catch { /* reported by the dataset check */ }
+  }
+  return chartIncludeProblems(pageFiles(ROOT), [...byId.entries()].map(([id, d]) => ({ id, charts: Array.isArray(d?.charts) ? d.charts : [] })));
 }
 
 const HELP = `Usage: scripts/validate [--all] [FILE…]
 
 Checks dataset files against schemas/dataset-1.schema.json and the rules the schema cannot
-express, and prints one line per problem:  file:line: field: problem — fix: what to do.
+express, and every chart include in the site's pages, and prints one line per problem:
+  file:line:column: field: problem — fix: what to do
 Without FILE: the datasets changed against origin/main (or HEAD), plus new untracked ones;
 every dataset when none changed. --all: every dataset. Exit status 1 when there are problems.`;
 
@@ -67,7 +78,7 @@ export async function main(argv) {
   else { files = datasetFiles(DATASET_DIR); scope = 'all'; }
   for (const f of files) if (!existsSync(f)) throw new Error(`no such file: ${f}`);
   const t0 = Date.now();
-  const problems = [...validateFiles(files), ...files.flatMap(rawOutputProblems)];
+  const problems = [...validateFiles(files), ...files.flatMap(rawOutputProblems), ...includeProblems(files)];
   // Charts of otherwise valid files are rendered as the build renders them.
   for (const f of files) if (!problems.some((p) => p.file === f)) problems.push(...await chartRenderProblems(f, readFileSync(f, 'utf8')));
   const rel = (p) => relative(process.cwd(), p) || basename(p);
@@ -76,7 +87,7 @@ export async function main(argv) {
   if (process.env.GITHUB_ACTIONS === 'true') {
     const esc = (s) => String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
     const escProp = (s) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-    for (const p of problems) console.log(`::error file=${escProp(relative(ROOT, p.file))},line=${p.line},title=${escProp(p.field)}::${esc(`${p.message} — fix: ${p.fix}`)}`);
+    for (const p of problems) console.log(`::error file=${escProp(relative(ROOT, p.file))},line=${p.line},col=${p.column ?? 1},title=${escProp(p.field)}::${esc(`${p.message} — fix: ${p.fix}`)}`);
   }
   const bad = new Set(problems.map((p) => p.file)).size;
   const what = scope === 'changed' ? 'changed dataset(s)' : scope === 'all' ? 'dataset(s) (all)' : 'dataset(s)';

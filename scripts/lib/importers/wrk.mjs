@@ -53,6 +53,14 @@ export function parse(text) {
   return run;
 }
 
+// "/ on 127.0.0.1:3000" from a URL, for titles.
+export function target(url) {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search} on ${u.host}`;
+  } catch { return url || 'an unknown URL'; }
+}
+
 const PCTS = [['50', 'p50_ms', 'p50'], ['75', 'p75_ms', 'p75'], ['90', 'p90_ms', 'p90'], ['99', 'p99_ms', 'p99'], ['99.9', 'p99_9_ms', 'p99.9'], ['99.99', 'p99_99_ms', 'p99.99']];
 
 export function toDataset(inputs, opts) {
@@ -132,8 +140,15 @@ export function toDataset(inputs, opts) {
     }),
   ];
   const version = toolVersion('wrk', ['-v'], /^wrk (\S+)/m);
+  const first = runs.find((r) => !r.error) || runs[0];
+  const connList = [...new Set(runs.map((r) => r.connections).filter(Boolean))].sort((a, b) => a - b);
+  const load = connList.length > 1 ? `${connList[0]}–${connList[connList.length - 1]} connections` : connList.length ? `${connList[0]} connection${connList[0] === 1 ? '' : 's'}` : null;
   const facts = {
     toolName: 'wrk',
+    web: true,
+    titleWhat: `throughput and latency of ${target(first.url)}${load ? ` at ${load}` : ''} (wrk${runs.length > 1 ? `, ${runs.length} runs` : ''})`,
+    // wrk does not echo its command line; this rebuilds it from what it printed.
+    command: runs.length === 1 && first.url && first.threads ? `wrk -t${first.threads} -c${first.connections} -d${first.durationS}s${Object.keys(first.percentiles).length || first.lua ? ' --latency' : ''}${first.lua ? ' -s scripts/lib/importers/wrk-report.lua' : ''} ${first.url}` : null,
     title: `wrk: ${runs[0].url}${runs.length > 1 ? ` (${runs.length} runs)` : ''}`,
     summary,
     location: inputs.map((i) => i.rawPath || i.file).join(', '),

@@ -1,0 +1,44 @@
+// Edge facts: HTTPS, HTTP/2, TLS settings and WebSocket support per proxy and version (config-facts §5; sources
+// in the catalog's url.* entries). since inclusive, until exclusive.
+
+export const NGINX_TLS = {
+  http2Module: { since: '1.9.5' }, // ngx_http_v2_module replaced SPDY in 1.9.5
+  http2Directive: { since: '1.25.1' }, // `http2 on;`; the `listen … http2` parameter is deprecated from 1.25.1
+  tls13: { since: '1.13.0' }, // TLSv1.3 parameter of ssl_protocols
+  sslProtocolsDefaultModern: { since: '1.23.4' }, // default "TLSv1.2 TLSv1.3" (TLSv1/1.1 dropped)
+  sslSessionTickets: { since: '1.5.9' },
+  websocketProxy: { since: '1.3.13' }, // Upgrade/Connection hop-by-hop headers passed on request
+};
+
+export const APACHE_TLS = {
+  http2: { since: '2.4.17' }, // mod_http2 and `Protocols h2 http/1.1`
+  tls13: { since: '2.4.36' }, // with OpenSSL 1.1.1
+  sessionTickets: { since: '2.4.11' },
+  proxyWstunnel: { since: '2.4.5' }, // mod_proxy_wstunnel
+  upgradeWebsocket: { since: '2.4.47' }, // ProxyPass … upgrade=websocket in mod_proxy_http
+  unixSocketProxy: { since: '2.4.7' },
+};
+
+export const CADDY_EDGE = {
+  automaticHttps: { since: '2.0' }, // a site address with a host name turns on ACME, HTTP→HTTPS redirects and HTTP/2+3
+  trustedProxies: { since: '2.5' }, // reverse_proxy trusts X-Forwarded-* only from trusted_proxies
+};
+
+// Mozilla Server Side TLS guideline 5.7 (ssl-config.mozilla.org): "intermediate" for general-purpose servers.
+export const MOZILLA = {
+  version: '5.7',
+  intermediateProtocols: ['TLSv1.2', 'TLSv1.3'],
+  intermediateCiphers: 'ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305',
+  sessionTimeout: '1d',
+  hstsMaxAge: 63072000, // two years
+};
+
+/** Where certificates live: certbot's layout for the domain. */
+export function certificatePaths(domain) {
+  return { cert: `/etc/letsencrypt/live/${domain}/fullchain.pem`, key: `/etc/letsencrypt/live/${domain}/privkey.pem` };
+}
+
+export const ACME_WEBROOT = '/var/www/letsencrypt';
+
+// Proxies that are one Go binary in front of one upstream (no configuration file).
+export const SINGLE_TARGET_PROXIES = ['thruster', 'kamal-proxy'];

@@ -1,0 +1,29 @@
+// Capability tables as the engine modules see them. The tables are written in capabilities/*.mjs; the catalog
+// carries them as "cap.<id>" (catalog-versions.mjs), so on the page they arrive with the words as JSON instead of
+// in the JavaScript bundle (40 KB budget). Each export reads the installed table on every property access, so
+// `RAILS_API.loadAsync`, `rows.find(…)` and `for (const r of rows)` work as on the original objects.
+import { cap } from './text.mjs';
+
+const lazy = (id) => new Proxy({}, {
+  get(_, k) {
+    const table = cap(id);
+    const v = table[k];
+    return typeof v === 'function' ? v.bind(table) : v;
+  },
+  has: (_, k) => k in cap(id),
+});
+
+export const RAILS_API = lazy('rails-api');
+export const RAILS_MIN_RUBY = lazy('rails-min-ruby');
+export const RAILS_PUMA_THREADS = lazy('rails-puma-threads');
+export const RAILS_RUBY_BREAKS = lazy('rails-ruby-breaks');
+export const PUMA_DSL = lazy('puma-dsl');
+export const PUMA_FACTS = lazy('puma-facts');
+export const FEATURES = lazy('features');
+export const KERNEL_FEATURES = lazy('kernel-features');
+export const IO_SCHEDULERS = lazy('io-schedulers');
+export const LIFECYCLE = lazy('lifecycle');
+export const NGINX = lazy('nginx');
+export const PASSENGER_APACHE = lazy('passenger-apache');
+export const IMPLEMENTATIONS = lazy('implementations');
+export const JIT = lazy('jit');

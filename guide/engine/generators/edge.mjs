@@ -1,0 +1,32 @@
+// Shared edge facts for the proxy generators: which scheme Rails must see, HSTS, certificate paths, the
+// Action Cable path and the per-server request timeout the proxy has to outlast.
+import { MOZILLA, certificatePaths } from '../capabilities/edge.mjs';
+import { gte } from '../version.mjs';
+
+export const CABLE_PATH = '/cable'; // Action Cable's default mount path (config.action_cable.mount_path)
+export const HEALTH_PATH = '/up'; // Rails 7.1+ health check route (rails/health#show)
+
+export function hstsValue() {
+  return `max-age=${MOZILLA.hstsMaxAge}`;
+}
+
+export function certs(ctx) {
+  return certificatePaths(ctx.domain);
+}
+
+/** Seconds after which the app server itself gives up on a request (null = it has no such timeout). */
+export function serverRequestTimeout(ctx) {
+  if (['unicorn', 'pitchfork'].includes(ctx.server)) return 30; // `timeout 30` in the generated config
+  return null;
+}
+
+/** Seconds the proxy waits for a response: longer than the server's own timeout so that one fires (and logs) first. */
+export function proxyReadTimeout(ctx) {
+  const own = serverRequestTimeout(ctx);
+  return own ? own + 30 : 60;
+}
+
+/** Whether the proxy serves WebSockets for this stack (Action Cable needs Rails 5.0). */
+export function cableEnabled(ctx) {
+  return Boolean(ctx.websockets) && gte(ctx.a.rails, '5.0');
+}

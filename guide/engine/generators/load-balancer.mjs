@@ -1,0 +1,125 @@
+// The load balancer in front of several app hosts (lb = nginx | haproxy): lb-host/etc/haproxy/haproxy.cfg or
+// lb-host/etc/nginx/nginx.conf. It speaks HTTP to port 80 of every app host (their proxy), spreads requests to the
+// host with the fewest in flight, takes a host out when its health check or connections fail, and retries a request
+// that never reached an app on another host, so stopping one host loses no request. TLS ends here when tls = upstream
+// (derive.mjs moves it here from the app hosts when a balancer is chosen).
+import { SRC } from '../evidence.mjs';
+import { gte } from '../version.mjs';
+import { t } from '../text.mjs';
+import { S, BLANK, LB_PREFIX } from './util.mjs';
+import { nginxHas } from './nginx.mjs';
+
+export const id = 'load-balancer';
+
+/** The app hosts as the balancer sees them, with the requests each can work on at once. */
+export function backends(ctx) {
+  return { hosts: ctx.hosts.app.map((addr, i) => ({ name: `app${i + 1}`, addr })), perHost: ctx.processes * ctx.threads, health: gte(ctx.a.rails, '7.1') ? '/up' : '/' };
+}
+
+export function haproxyBody(ctx) {
+  const { hosts, perHost, health } = backends(ctx);
+  const tls = ctx.tls === 'upstream';
+  const vars = { n: hosts.length, per: perHost, health, domain: ctx.domain };
+  const front = [
+    S('bind', [':::80', 'v4v6'], t('lb.bind'), [SRC.haproxy]),
+    ...(tls ? [
+      S('bind', [':::443', 'v4v6', 'ssl', 'crt', `/etc/haproxy/certs/${ctx.domain}.pem`, 'alpn', 'h2,http/1.1'], t('lb.haproxy.tls', vars), [SRC.haproxy, SRC.mozillaTls]),
+      S('http-request', ['redirect', 'scheme', 'https', 'unless', '{', 'ssl_fc', '}'], t('lb.redirect'), [SRC.haproxy]),
+    ] : []),
+    S('http-request', ['set-header', 'X-Forwarded-Proto', tls ? '%[ssl_fc,iif(https,http)]' : 'http'], t('lb.proto'), [SRC.haproxy, SRC.railsSsl]),
+    S('default_backend', 'rails_hosts'),
+  ];
+  return [
+    { section: 'global', children: [
+      S('log', ['/dev/log', 'local0']),
+      S('maxconn', Math.max(4096, perHost * hosts.length * 4), t('lb.haproxy.maxconn', vars), [SRC.haproxy]),
+      ...(tls ? [S('ssl-default-bind-options', ['ssl-min-ver', 'TLSv1.2'], t('lb.tls-min'), [SRC.mozillaTls])] : []),
+    ] },
+    BLANK,
+    { section: 'defaults', children: [
+      S('mode', 'http'),
+      S('log', 'global'),
+      S('option', 'httplog'),
+      S('option', 'forwardfor', t('lb.forwardfor'), [SRC.haproxy, SRC.nginxRealIp]),
+      S('option', 'redispatch', t('lb.redispatch'), [SRC.haproxy]),
+      S('retries', 2),
+      S('retry-on', ['conn-failure', 'empty-response', 'response-timeout'], t('lb.retry-on'), [SRC.haproxy]),
+      S('timeout', ['connect', '5s'], t('lb.timeouts'), [SRC.haproxy, SRC.nginxconfig]),
+      S('timeout', ['client', '60s']),
+      S('timeout', ['server', '60s']),
+      S('timeout', ['http-request', '10s']),
+      S('timeout', ['http-keep-alive', '10s']),
+      S('timeout', ['queue', '30s']),
+    ] },
+    BLANK,
+    { section: 'frontend', args: ['www'], children: front },
+    BLANK,
+    { section: 'backend', args: ['rails_hosts'], children: [
+      S('balance', 'leastconn', t('lb.leastconn'), [SRC.haproxy]),
+      // Only requests that are safe to send twice are retried after they reached an app host.
+      S('http-request', ['disable-l7-retry', 'unless', 'METH_GET', 'or', 'METH_HEAD'], t('lb.no-retry-post'), [SRC.haproxy]),
+      S('option', 'httpchk', t('lb.health', vars), [SRC.haproxy, SRC.railsHealth]),
+      S('http-check', ['send', 'meth', 'GET', 'uri', health, 'ver', 'HTTP/1.1', 'hdr', 'Host', ctx.domain]),
+      S('http-check', ['expect', 'status', '200']),
+      S('default-server', ['check', 'inter', '2s', 'fall', '2', 'rise', '2', 'maxconn', perHost], t('lb.maxconn', vars), [SRC.haproxy]),
+      ...hosts.map((h) => S('server', [h.name, `${h.addr}:80`])),
+    ] },
+  ];
+}
+
+export function nginxLbBody(ctx) {
+  const { hosts, perHost, health } = backends(ctx);
+  const v = ctx.a.proxy === 'nginx' ? ctx.proxyVersion : '1.26';
+  const tls = ctx.tls === 'upstream';
+  const vars = { n: hosts.length, per: perHost, health, domain: ctx.domain };
+  const keepaliveDefault = nginxHas('keepaliveByDefault', v);
+  const proxy = [
+    S('proxy_pass', 'http://rails_hosts'),
+    ...(keepaliveDefault ? [] : [S('proxy_http_version', '1.1', t('lb.nginx.keepalive'), [SRC.nginxUpstream]), S('proxy_set_header', ['Connection', ''])]),
+    S('proxy_set_header', ['Host', '$host']),
+    S('proxy_set_header', ['X-Forwarded-For', '$proxy_add_x_forwarded_for'], t('lb.forwardfor'), [SRC.nginxProxy, SRC.nginxRealIp]),
+    S('proxy_set_header', ['X-Forwarded-Proto', '$scheme'], t('lb.proto'), [SRC.nginxProxy, SRC.railsSsl]),
+    S('proxy_next_upstream', ['error', 'timeout', 'http_502', 'http_503'], t('lb.nginx.next'), [SRC.nginxProxy]),
+    S('proxy_next_upstream_tries', 2),
+    S('proxy_connect_timeout', '5s', t('lb.timeouts'), [SRC.nginxProxy, SRC.nginxconfig]),
+    S('proxy_read_timeout', '60s'),
+  ];
+  const servers = [];
+  if (tls) {
+    servers.push({ block: 'server', children: [S('listen', '80'), S('listen', '[::]:80', t('lb.ipv6'), [SRC.nginxCore]), S('return', ['301', `https://${ctx.domain}$request_uri`], t('lb.redirect'), [SRC.nginxRewrite])] }, BLANK);
+    servers.push({ block: 'server', children: [
+      S('listen', ['443', 'ssl']), S('listen', ['[::]:443', 'ssl'], t('lb.ipv6'), [SRC.nginxCore]), S('server_name', ctx.domain),
+      S('ssl_certificate', `/etc/letsencrypt/live/${ctx.domain}/fullchain.pem`, t('lb.nginx.tls', vars), [SRC.mozillaTls]),
+      S('ssl_certificate_key', `/etc/letsencrypt/live/${ctx.domain}/privkey.pem`),
+      S('ssl_protocols', ['TLSv1.2', 'TLSv1.3'], t('lb.tls-min'), [SRC.mozillaTls]),
+      { block: 'location', args: ['/'], children: proxy },
+    ] });
+  } else {
+    servers.push({ block: 'server', children: [S('listen', '80'), S('listen', '[::]:80', t('lb.ipv6'), [SRC.nginxCore]), { block: 'location', args: ['/'], children: proxy }] });
+  }
+  return [
+    S('user', 'www-data'),
+    S('worker_processes', 'auto'),
+    S('pid', '/run/nginx.pid'),
+    S('worker_rlimit_nofile', 65536),
+    { block: 'events', children: [S('worker_connections', 16384, t('lb.nginx.connections'), [SRC.nginxCore])] },
+    BLANK,
+    { block: 'http', children: [
+      { block: 'upstream', args: ['rails_hosts'], why: t('lb.nginx.upstream', vars), evidence: [SRC.nginxUpstream], children: [
+        S('least_conn', []),
+        ...hosts.map((h) => S('server', [`${h.addr}:80`, 'max_fails=2', 'fail_timeout=10s'])),
+        S('keepalive', 32),
+      ] },
+      BLANK,
+      ...servers,
+    ] },
+  ];
+}
+
+export function generate(ctx) {
+  if (ctx.a.app_hosts < 2 || (ctx.a.lb !== 'nginx' && ctx.a.lb !== 'haproxy')) return {};
+  const file = ctx.a.lb === 'haproxy'
+    ? { path: `${LB_PREFIX}etc/haproxy/haproxy.cfg`, format: 'haproxy', body: haproxyBody(ctx) }
+    : { path: `${LB_PREFIX}etc/nginx/nginx.conf`, format: 'nginx', body: nginxLbBody(ctx) };
+  return { files: [file] };
+}

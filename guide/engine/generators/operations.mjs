@@ -1,0 +1,82 @@
+// Operations files: job runner configuration (config/queue.yml, config/sidekiq.yml, config/jobs.env), the
+// secrets EnvironmentFile template and log rotation for the app's log/ directory.
+import { SRC } from '../evidence.mjs';
+import { t } from '../text.mjs';
+import { SECRETS_FILE } from './systemd.mjs';
+
+export const id = 'operations';
+
+function jobsEnv(ctx) {
+  const out = [
+    { comment: t('ops.jobs-env', { runner: ctx.jobRunner.label }) },
+    { key: 'RAILS_MAX_THREADS', value: ctx.jobThreads, why: t('ops.jobs-threads', { threads: ctx.jobThreads }), evidence: [SRC.railsPool, SRC.solidQueue] },
+  ];
+  if (ctx.jobs === 'solid_queue') out.push({ key: 'JOB_CONCURRENCY', value: ctx.jobProcesses, why: t('ops.job-concurrency', { n: ctx.jobProcesses }), evidence: [SRC.solidQueue, SRC.railsDbTemplate] });
+  if (ctx.jobs === 'good_job') out.push({ key: 'GOOD_JOB_MAX_THREADS', value: ctx.jobThreads, why: t('ops.good-job-threads'), evidence: [SRC.goodJob] });
+  return out;
+}
+
+function queueYml(ctx) {
+  const worker = [
+    { key: 'queues', value: '*' },
+    { key: 'threads', value: ctx.jobThreads, why: t('ops.queue-threads', { pool: ctx.jobThreads + 2 }), evidence: [SRC.solidQueue] },
+    { key: 'processes', value: { raw: `<%= ENV.fetch("JOB_CONCURRENCY") { ${ctx.jobProcesses} } %>` } },
+    { key: 'polling_interval', value: 0.1 },
+  ];
+  return [{
+    key: 'production', why: t('ops.queue-yml'), evidence: [SRC.solidQueue],
+    children: [
+      { key: 'dispatchers', items: [[{ key: 'polling_interval', value: 1 }, { key: 'batch_size', value: 500 }]] },
+      { key: 'workers', items: [worker] },
+    ],
+  }];
+}
+
+function sidekiqYml(ctx) {
+  return [
+    { key: 'concurrency', value: ctx.jobThreads, why: t('ops.sidekiq-concurrency', { n: ctx.jobThreads }), evidence: [SRC.sidekiq, SRC.railsPool] },
+    { key: 'timeout', value: 25, why: t('ops.sidekiq-timeout'), evidence: [SRC.sidekiq] },
+    { key: 'queues', value: { raw: '[default, mailers]' } },
+  ];
+}
+
+function secretsEnv(ctx) {
+  const db = ctx.a.database !== 'sqlite';
+  return [
+    { comment: t('ops.secrets', { file: SECRETS_FILE }) },
+    { key: 'RAILS_MASTER_KEY', value: '', why: t('ops.master-key'), evidence: [SRC.railsConfiguring] },
+    ...(db ? [{ key: 'DATABASE_PASSWORD', value: '', why: t('ops.db-password'), evidence: [SRC.railsConfiguring] }] : []),
+  ];
+}
+
+function logrotate(ctx) {
+  return [
+    `# ${t('ops.logrotate')}`,
+    `# see: ${SRC.logrotate.url}`,
+    `${ctx.root}/log/*.log {`,
+    '    daily',
+    '    rotate 14',
+    '    maxsize 100M',
+    '    missingok',
+    '    notifempty',
+    '    compress',
+    '    delaycompress',
+    `    # ${t('ops.copytruncate')}`,
+    '    copytruncate',
+    `    su ${ctx.user} ${ctx.user}`,
+    '}',
+  ];
+}
+
+export function generate(ctx) {
+  if (!ctx.linux) return {};
+  const files = [];
+  if (ctx.jobRunner) {
+    files.push({ path: 'config/jobs.env', format: 'env', body: jobsEnv(ctx) });
+    if (ctx.jobs === 'solid_queue') files.push({ path: 'config/queue.yml', format: 'yaml', body: queueYml(ctx) });
+    if (ctx.jobs === 'sidekiq') files.push({ path: 'config/sidekiq.yml', format: 'yaml', body: sidekiqYml(ctx) });
+  }
+  if (ctx.a.init === 'systemd' && !ctx.passengerIntegrated) files.push({ path: 'etc/rails-app/secrets.env', format: 'env', body: secretsEnv(ctx) });
+  files.push({ path: 'etc/logrotate.d/rails-app', format: 'lines', body: logrotate(ctx) });
+  return { files };
+}

@@ -1,0 +1,95 @@
+// The operations part of the bundle README: the commands that take the files to a running, HTTPS-serving app,
+// then restart, roll back and read logs. Shell blocks are exact (tests run them in the lab); words are in
+// catalog-prod.mjs ("ops.readme.*").
+import { SERVER_PROCESS, HARDENING } from '../capabilities/process.mjs';
+import { ACME_WEBROOT } from '../capabilities/edge.mjs';
+import { SECRETS_FILE } from './systemd.mjs';
+import { SERVER_LABEL } from './util.mjs';
+import { t } from '../text.mjs';
+
+export function jobUnitNames(ctx) {
+  if (!ctx.jobRunner) return [];
+  if (ctx.jobs === 'solid_queue') return ['rails-jobs.service'];
+  return Array.from({ length: ctx.jobProcesses }, (_, i) => `rails-jobs@${i + 1}.service`);
+}
+
+export function opsBlocks(ctx, files) {
+  if (!ctx.linux || ctx.a.init !== 'systemd' || ctx.passengerIntegrated) return [];
+  const { root, user, rubyBin, domain } = ctx;
+  const has = (p) => files.some((f) => f.path === p);
+  const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.intro') }];
+  const sh = (code) => ({ code, lang: 'sh' });
+  // 1. User and directories.
+  blocks.push({ h: 3, text: t('ops.readme.host') }, sh([
+    `id ${user} >/dev/null 2>&1 || adduser --system --group --home ${root} --no-create-home ${user}`,
+    `install -d -o ${user} -g ${user} ${root} ${root}/tmp ${root}/tmp/sockets ${root}/tmp/pids ${root}/log ${root}/storage`,
+  ].join('\n')));
+  // 2. Secrets.
+  const secretNames = ctx.a.database === 'sqlite' ? 'RAILS_MASTER_KEY' : 'RAILS_MASTER_KEY, DATABASE_PASSWORD';
+  blocks.push({ h: 3, text: t('ops.readme.secrets') }, { p: t('ops.readme.secrets.p', { file: SECRETS_FILE, names: secretNames }) }, sh([
+    'install -d -m 0700 /etc/rails-app',
+    `install -m 0600 etc/rails-app/secrets.env ${SECRETS_FILE}`,
+    `editor ${SECRETS_FILE}`,
+  ].join('\n')));
+  // 3. System files (everything under etc/ except the secrets template, which step 2 installed).
+  const etc = files.map((f) => f.path).filter((p) => p.startsWith('etc/') && p !== 'etc/rails-app/secrets.env');
+  const sys = etc.map((p) => `install -D -m 0644 ${p} /${p}`);
+  if (etc.some((p) => p.startsWith('etc/sysctl.d/'))) sys.push('sysctl --system');
+  if (etc.some((p) => p.startsWith('etc/postgresql/'))) sys.push('systemctl restart postgresql');
+  if (etc.some((p) => p.startsWith('etc/mysql/'))) sys.push(`systemctl restart ${ctx.a.database === 'mariadb' ? 'mariadb' : 'mysql'}`);
+  blocks.push({ h: 3, text: t('ops.readme.system') }, { p: t('ops.readme.system.p') }, sh(sys.join('\n')));
+  // 4. App configuration and databases.
+  const conf = files.map((f) => f.path).filter((p) => /^config\/[^/]+$/.test(p));
+  const asUser = (cmd) => `runuser -u ${user} --preserve-environment -- env RAILS_ENV=production ${cmd}`;
+  const db = [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${root}/config/`];
+  if (has('setup/postgresql-roles.sql')) db.push('editor setup/postgresql-roles.sql', 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 -f setup/postgresql-roles.sql');
+  db.push(`cd ${root} && set -a && . ${SECRETS_FILE} && set +a`, asUser(`${rubyBin}/bundle exec bin/rails db:prepare`));
+  blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
+  // 5. Certificates.
+  blocks.push({ h: 3, text: t('ops.readme.certs') });
+  if (ctx.tls === 'proxy' && (ctx.proxy === 'nginx' || ctx.proxy === 'apache')) {
+    const svc = ctx.proxy === 'nginx' ? 'nginx' : 'apache2';
+    blocks.push({ p: t('ops.readme.certs.certbot', { domain }) }, sh([
+      `install -d ${ACME_WEBROOT}`,
+      `systemctl stop ${svc}`,
+      `certbot certonly --standalone -d ${domain}`,
+      `systemctl start ${svc}`,
+      `certbot reconfigure --cert-name ${domain} --webroot -w ${ACME_WEBROOT} --deploy-hook "systemctl reload ${svc}"`,
+    ].join('\n')));
+  } else if (ctx.tls === 'proxy') {
+    blocks.push({ p: t(`ops.readme.certs.auto`, { proxy: ctx.proxy, domain }) });
+  } else {
+    blocks.push({ p: t(`ops.readme.certs.${ctx.tls}`) });
+  }
+  // 6. Services.
+  const units = ['rails-app.service', ...jobUnitNames(ctx)];
+  const start = ['systemctl daemon-reload'];
+  if (ctx.proxy === 'kamal-proxy') start.push('id kamal-proxy >/dev/null 2>&1 || adduser --system --group --no-create-home kamal-proxy', 'systemctl enable --now kamal-proxy.service');
+  start.push(`systemctl enable --now ${units.join(' ')}`);
+  if (ctx.proxy === 'nginx') start.push('nginx -t && systemctl reload nginx');
+  if (ctx.proxy === 'apache') start.push('apache2ctl configtest && systemctl reload apache2');
+  if (ctx.proxy === 'caddy') start.push('caddy validate --config /etc/caddy/Caddyfile && systemctl reload caddy');
+  if (ctx.proxy === 'kamal-proxy') {
+    const u = ctx.upstreams[0];
+    start.push(`runuser -u kamal-proxy -- env HOME=/var/lib/kamal-proxy kamal-proxy deploy rails-app --target ${u.host}:${u.port} --host ${domain}${ctx.tls === 'proxy' ? ' --tls' : ''}`);
+  }
+  const scheme = ctx.tls === 'none' ? 'http' : 'https';
+  start.push(`curl -fsS ${scheme}://${domain}/up`);
+  blocks.push({ h: 3, text: t('ops.readme.start') }, sh(start.join('\n')));
+  // 6. Deploy and restart.
+  const p = SERVER_PROCESS[ctx.server];
+  const reload = p.reload ? 'systemctl reload rails-app' : 'systemctl restart rails-app';
+  blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t(p.reload ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart', { server: SERVER_LABEL[ctx.server], signal: p.reload, stop: p.stopSignal }) }, sh([
+    `cd ${root} && set -a && . ${SECRETS_FILE} && set +a`,
+    asUser(`${rubyBin}/bundle config set --local deployment true`),
+    asUser(`${rubyBin}/bundle install`),
+    asUser(`${rubyBin}/bundle exec bin/rails assets:precompile db:migrate`),
+    reload,
+    ...(ctx.jobRunner ? [`systemctl restart ${jobUnitNames(ctx).join(' ')}`] : []),
+  ].join('\n')));
+  blocks.push({ h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.p') });
+  // 7. Logs and sandbox.
+  blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t('ops.readme.logs.p', { root }) });
+  blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));
+  return blocks;
+}

@@ -1,0 +1,4 @@
+class Post < ApplicationRecord
+  belongs_to :author
+  has_many :comments, dependent: :destroy
+end

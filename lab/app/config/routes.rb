@@ -1,0 +1,24 @@
+Rails.application.routes.draw do
+  # Health check: 200 when the app boots without exceptions (load balancers and the lab's tests use it).
+  get "up" => "rails/health#show", as: :rails_health_check
+
+  # The research's page types
+  get "api" => "pages#api"
+  get "heavy" => "pages#heavy"
+  get "regular" => "pages#regular"
+
+  # The Rails code patterns, e.g. /patterns/n_plus_one against /patterns/eager
+  get "patterns/:name" => "patterns#show", as: :pattern
+
+  # Background jobs, WebSockets and file downloads
+  post "jobs" => "jobs#create"
+  get "jobs/:token" => "jobs#show", as: :job
+  post "broadcasts" => "broadcasts#create"
+  get "download" => "downloads#show"
+
+  # Synthetic load for the concurrency sweep
+  get "io" => "load#io"
+  get "cpu" => "load#cpu"
+
+  root "pages#regular"
+end

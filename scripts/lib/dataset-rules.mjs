@@ -1,0 +1,86 @@
+// Small rules of the dataset validator that need their own data: spelling suggestions,
+// licence identifiers and chart widths. Kept apart so dataset-validate.mjs reads as a list of checks.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const parseSpdx = require('spdx-expression-parse');
+const SPDX_IDS = require('spdx-license-ids');
+
+// The plot area may be this wide: the text column is 44rem (704 px) and axes, titles and
+// legends take the rest. Wider charts are scaled down and their text becomes too small to read.
+export const MAX_CHART_WIDTH = 560;
+
+// Third-party figures are not ours to licence: they keep their source's terms, and we quote
+// them for commentary. This statement is the one non-SPDX value a dataset may carry.
+export const QUOTED_LICENSE = 'Quoted for commentary from the cited source; © the author';
+
+// Edits between two words, a swap of neighbours counting as one ("rsp" → "rps").
+function distance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+// Common spellings of vocabulary words that are not typos of them.
+const ALIASES = {
+  rps: 'req/s', 'requests/s': 'req/s', 'req/sec': 'req/s', 'requests/sec': 'req/s', ips: 'iter/s', 'i/s': 'iter/s',
+  sec: 's', seconds: 's', msec: 'ms', millis: 'ms', 'µs': 'us', 'μs': 'us', usec: 'us', bytes: 'B', percent: '%',
+  average: 'mean', avg: 'mean', best: 'best of n', 'apache-bench': 'ab', apachebench: 'ab', unicorn: 'app-server', puma: 'app-server', nginx: 'proxy',
+};
+
+export function didYouMean(word, allowed) {
+  if (typeof word !== 'string' || !word) return null;
+  const alias = ALIASES[word.toLowerCase()];
+  if (alias && allowed.includes(alias)) return alias;
+  const norm = (s) => s.toLowerCase().replace(/[\s_\-/.]+/g, '');
+  const w = norm(word);
+  let best = null;
+  let bestD = Infinity;
+  for (const a of allowed) {
+    const d = distance(w, norm(a));
+    if (d < bestD) { best = a; bestD = d; }
+  }
+  return best !== null && best !== word && bestD <= Math.max(1, Math.floor(w.length / 3)) ? best : null;
+}
+
+// null when the licence is an SPDX expression (MIT, CC-BY-4.0, CC0-1.0 OR MIT, LicenseRef-…) or
+// the statement for quoted third-party figures; otherwise { message, fix }.
+export function licenseProblem(license) {
+  if (license === QUOTED_LICENSE) return null;
+  try {
+    parseSpdx(license);
+    return null;
+  } catch {
+    const squashed = String(license).trim().replace(/\s+/g, '-');
+    const exact = SPDX_IDS.find((id) => id.toLowerCase() === squashed.toLowerCase());
+    const guess = exact || didYouMean(squashed, SPDX_IDS);
+    return {
+      message: `licence "${license}" is not an SPDX licence identifier`,
+      fix: `${guess ? `did you mean "${guess}"? ` : ''}use an id from https://spdx.org/licenses/ (your own measurements: "CC-BY-4.0"), or for figures quoted from someone else's publication exactly "${QUOTED_LICENSE}"`,
+    };
+  }
+}
+
+// Every plot width a Vega-Lite spec asks for, as { pointer, value }: a view's own width, and
+// for side-by-side views (hconcat) the sum of theirs. Mark properties named width (bar width) are not views.
+export function chartWidths(spec, pointer = '') {
+  const out = [];
+  if (!spec || typeof spec !== 'object') return out;
+  if (typeof spec.width === 'number') out.push({ pointer: `${pointer}/width`, value: spec.width });
+  for (const key of ['layer', 'vconcat', 'concat']) {
+    (Array.isArray(spec[key]) ? spec[key] : []).forEach((s, i) => out.push(...chartWidths(s, `${pointer}/${key}/${i}`)));
+  }
+  if (Array.isArray(spec.hconcat)) {
+    const inner = spec.hconcat.map((s, i) => chartWidths(s, `${pointer}/hconcat/${i}`));
+    inner.forEach((list) => out.push(...list));
+    const total = inner.reduce((sum, list) => sum + Math.max(0, ...list.map((w) => w.value)), 0);
+    if (spec.hconcat.length > 1 && total) out.push({ pointer: `${pointer}/hconcat`, value: total });
+  }
+  if (spec.spec) out.push(...chartWidths(spec.spec, `${pointer}/spec`));
+  return out;
+}

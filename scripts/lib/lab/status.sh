@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Prints what the lab holds: exact package versions (dpkg), the Rails app's locked gem versions, the Rubies'
+# own version strings, size and cache state. Called by `scripts/lab status` with REPO, ROOTFS, STATE, SIZE, JSON.
+set -euo pipefail
+
+packages=(ruby3.3 ruby3.4 postgresql-17 pgbouncer mariadb-server sqlite3 nginx apache2 libapache2-mod-xsendfile
+  caddy haproxy libjemalloc2 wrk apache2-utils hyperfine curl)
+gems=(rails puma solid_queue solid_cache solid_cable pg sqlite3 mysql2 thruster unicorn pitchfork falcon)
+
+rows=()
+while read -r name version; do rows+=("deb|$name|$version"); done < <(
+  chroot "$ROOTFS" dpkg-query -W -f '${Package} ${Version}\n' "${packages[@]}" 2>/dev/null || true)
+lock="$REPO/lab/app/Gemfile.lock"
+if [ -f "$lock" ]; then
+  for g in "${gems[@]}"; do
+    v=$(grep -m1 -E "^    $g \(" "$lock" | sed -E 's/.*\((.*)\)/\1/' || true)
+    [ -n "$v" ] && rows+=("gem|$g|$v")
+  done
+fi
+for r in ruby3.3 ruby3.4; do
+  v=$(chroot "$ROOTFS" "/usr/bin/$r" -e 'print RUBY_DESCRIPTION, (defined?(RubyVM::YJIT) ? " (YJIT available)" : " (built without YJIT)")' 2>/dev/null || echo "not runnable")
+  rows+=("ruby|$r|$v")
+done
+host_ruby=$(ruby -e 'print RUBY_DESCRIPTION, (defined?(RubyVM::YJIT) ? " (YJIT available)" : " (built without YJIT)")' 2>/dev/null || echo none)
+rows+=("host|ruby (host, Debian 12)|$host_ruby")
+built=$(cat "$ROOTFS/.lab/built-at" 2>/dev/null || echo unknown)
+
+if [ "$JSON" = true ]; then
+  esc() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
+  printf '{"state":"%s","path":"%s","size":"%s","built_at":"%s","components":[' "$(esc "$STATE")" "$(esc "$ROOTFS")" "$SIZE" "$built"
+  sep=""
+  for row in "${rows[@]}"; do
+    IFS='|' read -r kind name version <<< "$row"
+    printf '%s{"kind":"%s","name":"%s","version":"%s"}' "$sep" "$kind" "$(esc "$name")" "$(esc "$version")"
+    sep=","
+  done
+  printf ']}\n'
+else
+  printf 'state:    %s\npath:     %s\nsize:     %s\nbuilt at: %s\n\n' "$STATE" "$ROOTFS" "$SIZE" "$built"
+  printf '%-6s %-26s %s\n' kind name version
+  for row in "${rows[@]}"; do
+    IFS='|' read -r kind name version <<< "$row"
+    printf '%-6s %-26s %s\n' "$kind" "$name" "$version"
+  done
+fi

