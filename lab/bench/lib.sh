@@ -29,7 +29,8 @@ rb_versions() {
   done
   if [ -f "${RB_APP_SRC:-$REPO/lab/app}/Gemfile.lock" ]; then
     for g in rails puma pg mysql2 sqlite3 solid_cache solid_queue unicorn pitchfork falcon webrick rackup thruster; do
-      v=$(awk -v g="$g" '$1 == g && $2 ~ /^\(/ { gsub(/[()]/, "", $2); print $2; exit }' "${RB_GEMFILE_LOCK:-$REPO/lab/app/Gemfile.lock}")
+      # A gem locked for several platforms: the entry for this machine's CPU, else the plain one.
+      v=$(awk -v g="$g" -v arch="$(uname -m)" '$1 == g && $2 ~ /^\(/ { gsub(/[()]/, "", $2); if (index($2, arch "-linux-gnu")) { print $2; found = 1; exit } if ($2 !~ /-/ && plain == "") plain = $2 } END { if (!found && plain != "") print plain }' "${RB_GEMFILE_LOCK:-$REPO/lab/app/Gemfile.lock}")
       [ -n "$v" ] && printf '%s (gem)\t%s\n' "$g" "$v"
     done
   fi

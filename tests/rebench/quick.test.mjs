@@ -100,6 +100,8 @@ test('an interrupted run writes no dataset and leaves no servers or staging behi
   const all = fs.readdirSync(out, { recursive: true }).map(String);
   assert.ok(!all.some((f) => f.endsWith('.json')), `no dataset file: ${all}`);
   assert.ok(!all.some((f) => f.includes('.partial-')), `no staging left: ${all}`);
-  assert.deepEqual(processesMatching(`static-${child.pid}-`), [], 'lab driver stopped');
-  assert.deepEqual(processesMatching('/tmp/rb/nginx.conf'), [], 'nginx stopped');
+  // scripts/lab finishes its own teardown (TERM, grace, KILL inside, unmount) within its grace period.
+  const gone = () => processesMatching(`static-${child.pid}-`).length === 0;
+  assert.ok(await waitFor(gone, 30000), `lab run still there: ${JSON.stringify(processesMatching(`static-${child.pid}-`))}`);
+  assert.deepEqual(fs.readdirSync(WORK_ROOT).filter((d) => d.startsWith(`static-${child.pid}-`)), [], 'work directory removed');
 });

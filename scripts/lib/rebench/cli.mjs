@@ -87,6 +87,7 @@ export async function main(argv) {
     const t1 = Date.now();
     log(`rebench: ${exp.name}: ${exp.title} (seed ${seed})`);
     const files = await runExperiment(exp, { quick: opts.quick, runs: opts.runs, outDir, seed, log, keepWork: opts['keep-work'], tag: opts.tag });
+    if (files.interrupted) return files.interrupted === 'SIGINT' ? 130 : 143;
     for (const file of files) {
       const found = await validate(file);
       problems += found.length;

@@ -139,7 +139,7 @@ export function readMemory(file) {
 export const rawName = (entry, measurement) => `${String(entry.idx).padStart(3, '0')}-${entry.cell}-r${entry.run}${measurement ? `-${measurement}` : ''}`;
 
 /**
- * Run an experiment. Returns the paths of the datasets written.
+ * Run an experiment. Returns the paths of the datasets written, or { interrupted: SIGNAL } (nothing written).
  * opts: { quick, runs, outDir, seed, log(line), labBin, beforeCommit }
  */
 export async function runExperiment(exp, opts) {
@@ -159,19 +159,13 @@ export async function runExperiment(exp, opts) {
   const tagged = (id) => (opts.tag ? `${id}-${opts.tag}` : id);
   const ids = exp.datasetIds().map(tagged);
   const stages = Object.fromEntries(ids.map((id) => [id, stageRaw(outDir, id)]));
-  let interrupted = false;
-  const cleanup = () => {
-    for (const d of Object.values(stages)) discardStage(d);
-    fs.rmSync(work, { recursive: true, force: true });
-  };
+  let interrupted = null;
+  // Ctrl-C / TERM: stop the lab (TERM first, so that scripts/lab stops its servers and undoes its mounts); the
+  // finally block below then discards the staged files, and the caller exits with 130/143 without a dataset.
   onInterrupt((sig) => {
-    interrupted = true;
+    interrupted = sig;
     log(`rebench: ${sig}: stopping ${exp.name}; no dataset is written`);
-    // TERM first, so that scripts/lab can stop its servers and undo its mounts.
-    Promise.all([...children].map((pid) => stopGroup(pid, 15000))).finally(() => {
-      cleanup();
-      process.exit(sig === 'SIGINT' ? 130 : 143);
-    });
+    for (const pid of children) stopGroup(pid, 15000);
   });
   try {
     const params = { ...size.params, RB_QUICK: quick ? 1 : 0 };
@@ -212,7 +206,7 @@ export async function runExperiment(exp, opts) {
       invocations.push({ place: batch.place, command: [cmd, ...args].map((a) => a.replace(REPO_ROOT, '<repo>')).join(' '), exit: res.code, signal: res.signal, seconds: Math.round((Date.now() - t0) / 100) / 10 });
       if (res.code !== 0) log(`rebench: ${exp.name}: batch ${i + 1} exited with ${res.code ?? res.signal}; see driver.log (its cells are recorded as failed)`);
     }
-    if (interrupted) return [];
+    if (interrupted) return { interrupted };
     const loadAfter = loadAverage();
     const finished = new Date();
     // Read every measurement back.
@@ -259,7 +253,7 @@ export async function runExperiment(exp, opts) {
   } finally {
     onInterrupt(null);
     for (const d of Object.values(stages)) discardStage(d);
-    if (!opts.keepWork) fs.rmSync(work, { recursive: true, force: true });
+    if (!opts.keepWork || interrupted) fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
