@@ -34,6 +34,8 @@ Options:
   --then-and-now  after the experiments (or alone), write rebench-2026-then-now-EXPERIMENT
                 datasets: the research's result beside the 2026 one, each era relative
                 to its own baseline (hardware differs, so never value against value)
+  --cells A,B   run only these configurations of one experiment (ids in the dataset's raw
+                runs.csv); combine with --tag so the result is its own dataset
   --tag NAME    append -NAME to every dataset id (e.g. your machine: --tag hetzner-cx22),
                 so that your datasets sit beside the published ones instead of replacing
                 them; datasets from different machines are separate series
@@ -48,7 +50,7 @@ A full run of every experiment takes about 50 minutes on 2 cores.
 const SPEC = {
   list: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' },
   runs: { type: 'integer', min: 1, max: 50 }, out: { type: 'string' }, seed: { type: 'integer', min: 0 },
-  author: { type: 'string' }, tag: { type: 'string' }, 'keep-work': { type: 'boolean' }, 'then-and-now': { type: 'boolean' },
+  author: { type: 'string' }, tag: { type: 'string' }, cells: { type: 'string' }, 'keep-work': { type: 'boolean' }, 'then-and-now': { type: 'boolean' },
 };
 
 export async function main(argv) {
@@ -86,7 +88,7 @@ export async function main(argv) {
   for (const exp of chosen) {
     const t1 = Date.now();
     log(`rebench: ${exp.name}: ${exp.title} (seed ${seed})`);
-    const files = await runExperiment(exp, { quick: opts.quick, runs: opts.runs, outDir, seed, log, keepWork: opts['keep-work'], tag: opts.tag });
+    const files = await runExperiment(exp, { quick: opts.quick, runs: opts.runs, outDir, seed, log, keepWork: opts['keep-work'], tag: opts.tag, cells: opts.cells ? opts.cells.split(',') : null });
     if (files.interrupted) return files.interrupted === 'SIGINT' ? 130 : 143;
     for (const file of files) {
       const found = await validate(file);

@@ -165,6 +165,7 @@ export function base(ctx, { id, title, topic, summary, measured, software, metho
     caveats: [
       `Measured ${ctx.started.toISOString().slice(0, 16).replace('T', ' ')}–${ctx.finished.toISOString().slice(11, 16)} UTC on a ${ctx.machine.logical_cpus}-core machine that other programs were using at the same time (load average ${ctx.load.before[0]} before, ${ctx.load.after[0]} after); the spread columns show how much that moved the results.`,
       'Absolute numbers belong to this machine only; compare configurations within this dataset, and read a difference only where the verdict column says better or worse.',
+      ...(ctx.subset ? [`A partial re-run: only ${ctx.subset.join(', ')} were measured (scripts/rebench --cells), in their own random rounds; compare them with each other, not with rows of the full run.`] : []),
       ...caveats,
     ],
     attribution: `Measured by ${who} with scripts/rebench (Scaling Rails), ${YEAR}.`,

@@ -145,7 +145,10 @@ export const rawName = (entry, measurement) => `${String(entry.idx).padStart(3, 
 export async function runExperiment(exp, opts) {
   const quick = Boolean(opts.quick);
   const size = quick ? exp.quick : exp.full;
-  const cells = exp.cells(size);
+  const all = exp.cells(size);
+  // --cells a,b: only these configurations (for re-measuring a few; say so where the dataset is used).
+  const cells = opts.cells ? all.filter((c) => opts.cells.includes(c.id)) : all;
+  if (!cells.length) throw new Error(`${exp.name}: none of the cells ${opts.cells} exists; cells: ${all.map((c) => c.id).join(', ')}`);
   const runs = opts.runs ?? (quick ? 2 : 5);
   const seed = opts.seed ?? randomSeed();
   const plan = drawPlan(cells, runs, seed);
@@ -231,7 +234,7 @@ export async function runExperiment(exp, opts) {
       }
     }
     const context = {
-      exp, quick, runs, seed, plan, cells, results, machine, started, finished,
+      exp, quick, runs, seed, plan, cells, results, machine, started, finished, subset: opts.cells ? cells.map((c) => c.id) : null,
       load: { before: loadBefore, after: loadAfter }, invocations, params, raw,
       versions: readVersions(raw),
     };
