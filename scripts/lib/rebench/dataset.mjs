@@ -101,7 +101,7 @@ export function summaryRows(ctx, spec) {
 export function failuresOf(markers) {
   return {
     markers,
-    meaning: 'FAILED: no run of this configuration produced a reading (the server did not start or the load tool could not connect; driver.log in the raw output says why). ' +
+    meaning: 'FAILED: no run of this configuration produced a reading: the server did not start, the load tool could not connect, or more than 1 % of the responses were HTTP errors or timeouts (error responses are not throughput); driver.log and runs.csv in the raw output say which. ' +
       'NOT-INSTALLED: the software is not available in the lab on this machine, so the configuration was not run. Individual failed requests are counted in failed_requests, not hidden.',
   };
 }
