@@ -95,9 +95,9 @@ export const PAIRS = [
   {
     exp: 'concurrency', topic: 'concurrency', newId: 'rebench-2026-concurrency',
     title: 'Processes and threads then and now: throughput relative to one process with 16 threads, 2017 and 2026',
-    old: [{ id: 'rrb-puma-processes-threads', rows: (x) => x.printed_in === 'table' || (x.puma_processes === 2 && x.puma_threads === 16), group: () => 'Rails Ruby Bench (Discourse)', config: (x) => `${x.puma_processes} × ${x.puma_threads ?? '?'}`, value: (x) => (num(x.time_min) ? 1 / x.time_min : null), unit: 'ratio', shown: (x) => num(x.time_min), shownUnit: 's' }],
-    now: { rows: () => true, group: (x) => `2026 ${x.route}`, config: (x) => `${x.workers} × ${x.threads}`, value: (x) => num(x.rps_median), unit: 'req/s' },
-    baselineOld: '1 × 16', baselineNow: '1 × 16', higherIsBetter: true,
+    old: [{ id: 'rrb-puma-processes-threads', rows: (x) => x.printed_in === 'table' || (x.puma_processes === 2 && x.puma_threads === 16), group: () => 'Rails Ruby Bench (Discourse)', config: (x) => `${x.puma_processes} × ${x.puma_threads ?? '?'}${x.load_threads ? `, ${x.load_threads} load threads` : ''}`, value: (x) => (num(x.time_min) ? 1 / x.time_min : null), unit: 'ratio', shown: (x) => num(x.time_min), shownUnit: 's' }],
+    now: { rows: () => true, group: (x) => x.route, config: (x) => `${x.workers} × ${x.threads}`, value: (x) => num(x.rps_median), unit: 'req/s' },
+    baselineOld: '1 × 16, 12 load threads', baselineNow: '1 × 16', higherIsBetter: true,
     measure: 'throughput relative to one process with 16 threads in the same era (2017: inverse of the fastest time for 1500 requests; 2026: requests per second)',
   },
 ];
