@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Page-weight benchmark: what each page type ships (HTML, CSS, JS, SVG; raw and gzip), the full
 // build time, and the same figures for a baseline that draws the same charts in the browser with
-// vega-embed. Prints a Markdown table. Usage: node scripts/bench-pages.mjs [--no-build]
+// vega-embed, and the smallest chart text as drawn in Chromium at a 390 px phone and a 1280 px desktop
+// viewport (scripts/lib/chart-legibility.mjs). Prints Markdown tables. Usage: node scripts/bench-pages.mjs [--no-build]
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -9,6 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { pageWeight, htmlFiles } from './lib/page-weight.mjs';
 import { datasetFiles } from './lib/dataset-validate.mjs';
 import { fullSpec } from './lib/chart-spec.mjs';
+import { measureCharts, siteSvgReader, MIN_TEXT_PX } from './lib/chart-legibility.mjs';
+import { startSiteServer } from './lib/site-server.mjs';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const SITE = join(ROOT, '_site');
@@ -82,6 +85,40 @@ if (base) {
   out.push('');
   out.push(`Static SVG article vs vega-embed baseline: ${(base.w.total.gzip / article.w.total.gzip).toFixed(1)}× less to download (gzip), ` +
     `${article.w.js.gzip} vs ${base.w.js.gzip} bytes of JavaScript.`);
+}
+// Smallest chart text as drawn, per page with charts and viewport (Chromium, same measure as tests/charts/).
+async function legibility(pages) {
+  const { chromium } = await import('playwright-core');
+  const server = await startSiteServer(SITE);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  const readSvg = siteSvgReader(SITE);
+  const rows = [];
+  try {
+    for (const p of pages) {
+      const row = { p, px: {} };
+      for (const width of [390, 1280]) {
+        const page = await browser.newPage({ viewport: { width, height: 900 } });
+        await page.goto(server.url + p.rel.replace(/index\.html$/, ''), { waitUntil: 'load' });
+        const charts = await measureCharts(page, readSvg);
+        const px = charts.map((c) => c.px).sort((a, b) => a - b);
+        row.px[width] = { min: px[0], median: px[px.length >> 1], under: px.filter((x) => x < MIN_TEXT_PX).length, n: px.length };
+        await page.close();
+      }
+      rows.push(row);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return rows;
+}
+const cell = (m) => `${m.min.toFixed(1)} / ${m.median.toFixed(1)} / ${m.under} of ${m.n}`;
+const charted = rows.filter((r) => r.w.charts > 0);
+if (charted.length) {
+  out.push('', `Smallest chart text as drawn, CSS px (Chromium; min / median over the page's charts / charts under ${MIN_TEXT_PX} px):`, '',
+    '| Page | Charts | 390 px phone | 1280 px desktop |', '| --- | --- | --- | --- |');
+  for (const r of await legibility(charted)) out.push(`| ${r.p.label} (${r.p.rel.replace(/index\.html$/, '')}) | ${r.p.w.charts} | ${cell(r.px[390])} | ${cell(r.px[1280])} |`);
+  out.push('');
 }
 out.push(buildSeconds === null ? 'Build time: not measured (--no-build).' : `Full build (validate + render charts + Jekyll): ${buildSeconds.toFixed(1)} s.`);
 console.log(out.join('\n'));

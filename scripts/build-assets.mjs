@@ -6,8 +6,11 @@ import { mkdirSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node
 import { join, dirname } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { datasetFiles, validateAll, formatProblem, loadVocabulary } from './lib/dataset-validate.mjs';
-import { renderChartSvg } from './lib/chart-render.mjs';
-import { figureHtml, datasetPageHtml, errataHtml } from './lib/dataset-html.mjs';
+import { renderChart, layoutSpec } from './lib/chart-render.mjs';
+import { figureHtml, datasetPageHtml, errataHtml, chartAsset, chartPointsAsset } from './lib/dataset-html.mjs';
+
+const chartFile = (...a) => chartAsset(...a).slice(1);
+const chartPointsFile = (...a) => chartPointsAsset(...a).slice(1);
 import { toCsv } from './lib/dataset-cells.mjs';
 import { chartIncludeProblems, pageFiles } from './lib/chart-includes.mjs';
 
@@ -49,13 +52,22 @@ export async function buildAssets({ quiet = false } = {}) {
   let charts = 0;
   for (const d of datasets) {
     for (const chart of d.charts || []) {
-      let size;
-      for (const theme of ['light', 'dark']) {
-        const r = await renderChartSvg(d, chart, theme);
-        write(join(OUT.assets, 'charts', d.id, `${chart.id}-${theme}.svg`), r.svg);
-        size = r;
+      // Each chart twice (desktop and phone layouts), each layout in both themes; the light pass also
+      // records where every value is drawn, for the hover/tap value layer.
+      const sizes = {};
+      for (const variant of ['wide', 'narrow']) {
+        const spec = await layoutSpec(d, chart, variant);
+        for (const theme of ['light', 'dark']) {
+          const r = await renderChart(d, chart, { theme, variant, spec, points: theme === 'light' });
+          write(join(ROOT, chartFile(d.id, chart.id, variant, theme)), r.svg);
+          if (r.points) {
+            sizes[variant] = { width: r.width, height: r.height };
+            write(join(ROOT, chartPointsFile(d.id, chart.id, variant)), JSON.stringify({ width: r.width, height: r.height, points: r.points }));
+          }
+        }
       }
-      write(join(OUT.includes, 'charts', `${d.id}--${chart.id}.html`), figureHtml(d, chart, size));
+      write(join(OUT.includes, 'charts', `${d.id}--${chart.id}.html`), figureHtml(d, chart, sizes));
+      write(join(OUT.includes, 'charts-full', `${d.id}--${chart.id}.html`), figureHtml(d, chart, sizes, { full: true }));
       charts++;
     }
     write(join(OUT.includes, 'datasets', `${d.id}.html`), datasetPageHtml(d, vocabulary, titles));

@@ -144,6 +144,7 @@ export function detect(files, given = {}) {
   for (const g of ['solid_queue', 'sidekiq', 'good_job', 'delayed_job']) {
     const s = gem(g) || (g === 'delayed_job' ? gem('delayed_job_active_record') : null);
     if (s) set('jobs', g, lock, s.line, `${s.name} (${s.value})`);
+    else if (!lock && gemfileGem(g)) set('jobs', g, gemfile, gemfileGem(g).line, `gem "${g}"`);
   }
 
   // Where the app lives, its domain, TLS and the service user, from the server configs.

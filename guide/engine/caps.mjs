@@ -27,3 +27,14 @@ export const NGINX = lazy('nginx');
 export const PASSENGER_APACHE = lazy('passenger-apache');
 export const IMPLEMENTATIONS = lazy('implementations');
 export const JIT = lazy('jit');
+export const DISTRO_FAMILIES = lazy('distro-families');
+export const OS_FAMILIES = lazy('os-families');
+// Issue 10 (production edge, job runners, process supervision).
+export const NGINX_TLS = lazy('nginx-tls');
+export const APACHE_TLS = lazy('apache-tls');
+export const CADDY_EDGE = lazy('caddy-edge');
+export const MOZILLA = lazy('mozilla-tls');
+export const JOB_RUNNERS = lazy('job-runners');
+export const SERVER_PROCESS = lazy('server-process');
+export const HARDENING = lazy('hardening');
+export const SANDBOX = lazy('systemd-sandbox');

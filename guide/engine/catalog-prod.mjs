@@ -1,6 +1,19 @@
 // Words for the production parts of the bundle: HTTPS and HTTP/2 at the edge, WebSockets, health checks,
 // background jobs, Rails 8 databases, systemd units, secrets and log rotation. Merged into CATALOG (catalog.mjs).
+// The "cap.*" entries are the capability tables of issue 10, read through caps.mjs (JSON on the page).
+import { NGINX_TLS, APACHE_TLS, CADDY_EDGE, MOZILLA } from './capabilities/edge.mjs';
+import { JOB_RUNNERS } from './capabilities/jobs.mjs';
+import { SERVER_PROCESS, HARDENING, SYSTEMD_SANDBOX } from './capabilities/process.mjs';
+
 export const PROD_CATALOG = {
+  "cap.nginx-tls": NGINX_TLS,
+  "cap.apache-tls": APACHE_TLS,
+  "cap.caddy-edge": CADDY_EDGE,
+  "cap.mozilla-tls": MOZILLA,
+  "cap.job-runners": JOB_RUNNERS,
+  "cap.server-process": SERVER_PROCESS,
+  "cap.hardening": HARDENING,
+  "cap.systemd-sandbox": SYSTEMD_SANDBOX,
   // ---- questions (labels, help, option labels) ----
   "q.proxy.o.thruster": "Thruster (Rails 8, wraps Puma)",
   "q.proxy.o.kamal-proxy": "kamal-proxy (Kamal 2)",
@@ -274,6 +287,7 @@ export const PROD_CATALOG = {
   "ops.readme.title": "Operations",
   "ops.readme.intro": "Run these as root on a fresh Debian host, from the directory that holds this bundle, after the Rails app is in place with its gems installed (bundle install) and assets precompiled.",
   "ops.readme.host": "1. Service user and directories",
+  "ops.readme.host.p": "The units run {bin}/bundle. Debian 13's ruby package installs bundle3.3 but no plain bundle (seen in the project's Debian 13 lab; Debian 12's ruby-bundler package provides /usr/bin/bundle): make sure the file exists, or answer ruby_path with the directory of an rbenv/chruby Ruby.",
   "ops.readme.secrets": "2. Secrets",
   "ops.readme.secrets.p": "{names} go into {file}: root-only (0600), read by systemd, never committed. Edit the copy and fill in the values.",
   "ops.readme.system": "3. System files",

@@ -9,6 +9,7 @@ import { FEATURES, IMPLEMENTATIONS, JIT } from './capabilities/ruby.mjs';
 import { KERNEL_FEATURES, IO_SCHEDULERS } from './capabilities/kernel.mjs';
 import { NGINX } from './capabilities/nginx.mjs';
 import { PASSENGER_APACHE } from './capabilities/passenger.mjs';
+import { DISTRO_FAMILIES, OS_FAMILIES } from './capabilities/distros.mjs';
 
 export const VERSIONS_CATALOG = {
   "cap.lifecycle": LIFECYCLE,
@@ -25,6 +26,8 @@ export const VERSIONS_CATALOG = {
   "cap.io-schedulers": IO_SCHEDULERS,
   "cap.nginx": NGINX,
   "cap.passenger-apache": PASSENGER_APACHE,
+  "cap.distro-families": DISTRO_FAMILIES,
+  "cap.os-families": OS_FAMILIES,
   "w.end-of-life.m": "{name} {v} is past its end of life (support ended by {eol}): no more fixes, including security fixes.",
   "w.end-of-life.s": "Plan the upgrade to a supported series. The settings in this bundle are the right ones for the version you run.",
   "w.security-only.m": "{name} {v} receives security fixes only (since {security}) until {eol}.",

@@ -271,7 +271,7 @@ export const CATALOG = {
   "nginx.tokens": "Do not advertise the nginx version in headers and error pages.",
   "nginx.try-files": "Files that exist under public/ are sent by nginx; every other request goes to Rails.",
   "nginx.upstream": "The app server's address(es): must match its bind ({list}).",
-  "nginx.user": "Debian’s nginx user, pid and log paths; the workers need read access to public/ and write access to the app server’s socket.",
+  "nginx.user": "The nginx user of this distribution family (Debian www-data, RHEL and Alpine nginx, FreeBSD www); the workers need read access to public/ and write access to the app server’s socket.",
   "nginx.workers": "One worker per CPU core.",
   "nginx.workers.auto": "One worker per CPU core (auto since nginx 1.2.5/1.3.8).",
   "passenger.min": "Keep processes warm instead of spawning them on the first request after an idle period.",

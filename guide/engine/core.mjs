@@ -8,7 +8,7 @@ import { derive, modelOf } from './derive.mjs';
 import { serializeFile, settingsOf } from './serialize.mjs';
 import { GENERATORS } from './generators/index.mjs';
 import { compatibilityWarnings } from './rules.mjs';
-import { setCatalog, hasCatalog, t } from './text.mjs';
+import { setCatalog, hasCatalog, t, catalogStamp } from './text.mjs';
 
 export const GENERATOR_VERSION = '1.0.0';
 export { QUESTIONS, DEFAULTS, parseAnswers, validateAnswers, toQuery, fromQuery, allowedValues, setCatalog, hasCatalog };
@@ -73,8 +73,15 @@ export function generate(rawAnswers = {}, options = {}) {
 }
 
 /** Evidence for output: {label, url} with the label from the catalog (the URL when no catalog is installed). */
+// {label, url} per evidence object and installed catalog: the same sources recur in every file and every render.
+const labels = { stamp: null, map: new WeakMap() };
 function labelled(list = []) {
-  return list.map((e) => ({ label: (e.key && t(e.key, e.vars)) || e.label || e.url, url: e.url }));
+  if (labels.stamp !== catalogStamp()) { labels.stamp = catalogStamp(); labels.map = new WeakMap(); }
+  return list.map((e) => {
+    let x = labels.map.get(e);
+    if (!x) { x = { label: (e.key && t(e.key, e.vars)) || e.label || e.url, url: e.url }; labels.map.set(e, x); }
+    return x;
+  });
 }
 
 function dedupe(list) {

@@ -1,8 +1,7 @@
 // answers → context: effective stack (after substitutions for impossible combinations), sizing and the
 // cross-file facts (bind addresses, pool, connection and memory budgets). Pure; no formatting here.
-import { IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS } from './caps.mjs';
-import { JOB_RUNNERS } from './capabilities/jobs.mjs';
-import { SINGLE_TARGET_PROXIES } from './capabilities/edge.mjs';
+import { DISTRO_FAMILIES, OS_FAMILIES, IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS, JOB_RUNNERS } from './caps.mjs';
+import { SINGLE_TARGET_PROXIES } from './generators/edge.mjs';
 import { firstSince, has } from './pick.mjs';
 import { gte, lt } from './version.mjs';
 import { t } from './text.mjs';
@@ -34,6 +33,9 @@ export function derive(a, options = {}) {
   ctx.user = a.deploy_user || APP_USER;
   ctx.rubyBin = a.ruby_path || '/usr/bin';
   ctx.linux = a.os === 'linux';
+  // Distribution family (capabilities/distros.mjs): users, paths, libc, firewall and SELinux of the app hosts.
+  ctx.family = OS_FAMILIES[a.os] || [...(DISTRO_FAMILIES.length ? DISTRO_FAMILIES : [])].find((f) => new RegExp(f.match, 'i').test(a.distro)) || { id: 'debian', webUser: 'www-data', libc: 'glibc' };
+  ctx.familyGuessed = a.os === 'linux' && ctx.family.id === 'debian' && !/^(debian|ubuntu|raspbian|linuxmint|mint|pop|devuan|kali)/i.test(a.distro);
   ctx.mri = a.ruby === 'cruby' || a.ruby === 'ree';
   ctx.canFork = impl.fork;
 
@@ -99,6 +101,8 @@ export function derive(a, options = {}) {
 
   // Background jobs: a runner the Rails version supports, or none.
   ctx.jobs = a.jobs;
+  // (Without the catalog, on the page before it has loaded, there are no runner facts yet: no job runner then.)
+  if (ctx.jobs !== 'none' && !JOB_RUNNERS[ctx.jobs]) ctx.jobs = 'none';
   if (ctx.jobs !== 'none' && lt(a.rails, JOB_RUNNERS[ctx.jobs].railsSince)) {
     subs.push({ key: 'jobs', from: ctx.jobs, to: 'none', reason: 'rails' });
     ctx.jobs = 'none';
@@ -203,7 +207,7 @@ function jobSizing(ctx) {
     const cache = roles.has('cache') ? t : 0;
     switch (ctx.jobs) {
       case 'solid_queue': perJob = t + queuePool(t) + cache; extra = 3 * 2; break; // supervisor, dispatcher, scheduler: 2 each
-      case 'good_job': perJob = ctx.jobRunner.queuePool(t) + cache; break;
+      case 'good_job': perJob = t + ctx.jobRunner.poolPlus + cache; break;
       case 'sidekiq': perJob = t + cache; break;
       default: perJob = 1 + cache; // delayed_job: one job at a time
     }

@@ -4,19 +4,25 @@
 
 // Evidence objects carry catalog keys: the label ("ev.<key>", resolved by core.mjs) and, for external sources,
 // the URL ("url.<key>"); dataset and article URLs are derived from their ids.
-import { t } from './text.mjs';
+import { t, catalogStamp } from './text.mjs';
 
 export const ds = (id) => ({ key: `ds.${id}`, url: `/datasets/${id}/` });
-const ext = (key, vars) => ({
-  key: `ev.${key}`,
-  ...(vars ? { vars } : {}),
-  get url() {
-    return t(`url.${key}`, vars);
-  },
-});
+const ext = (key, vars) => {
+  let stamp = null;
+  let url = '';
+  return {
+    key: `ev.${key}`,
+    ...(vars ? { vars } : {}),
+    // Resolved once per installed catalog (every generated file reads it for its "see:" lines).
+    get url() {
+      if (stamp !== catalogStamp()) { stamp = catalogStamp(); url = t(`url.${key}`, vars); }
+      return url;
+    },
+  };
+};
 
 // Plain external sources: SRC.<name> has the label "ev.<name>" and the URL "url.<name>" in the catalog.
-const PLAIN = 'rubyGcC reeGc gc193 yjitDoc heroku autotuner pumaDeploy pumaHistory puma7 pumaNginx pumaConfig unicorn unicornConf pitchfork pitchforkRefork passenger passengerStandalone thin falcon rubyBranches railsMaintenance railsMysqlRemoved railsAdvisoryOption railsConfiguring railsPumaTemplate railsCaching railsQuery railsAssoc nginxCore nginxEvents nginxProxy nginxUpstream nginxChanges nginxInternal nginxGzipStatic apacheProxy apacheMpm xsendfile caddyProxy rackSendfile nginxHttpCore systemdService systemdExec apacheCore apacheBalancer caddyEncode caddyMatchers caddyHandle pgResource pgConnection pgtune pgbouncer pgbouncerChangelog mysqlDedicated mysqlVars mariadbVars railsPool sqliteRails trilogy pgHba pgSsl pgClient pgLogging pgWikiConnections mysqlRedo mysqlSlowLog mysqlBinlog mysqlCreateUser haproxy nginxRealIp nginxconfig ipSysctl pgVersioning mysqlReleases mariadbMaintenance jrubyTuning railsAsyncExecutor pgBackup mysqlBackup sqliteBackup pgMonitoring apacheRemoteIp pgbouncerShow timeWait twRecycle fdLimits ioSched';
+const PLAIN = 'rubyGcC reeGc gc193 yjitDoc heroku autotuner pumaDeploy pumaHistory puma7 pumaNginx pumaConfig unicorn unicornConf pitchfork pitchforkRefork passenger passengerStandalone thin falcon rubyBranches railsMaintenance railsMysqlRemoved railsAdvisoryOption railsConfiguring railsPumaTemplate railsCaching railsQuery railsAssoc nginxCore nginxEvents nginxProxy nginxUpstream nginxChanges nginxInternal nginxGzipStatic apacheProxy apacheMpm xsendfile caddyProxy rackSendfile nginxHttpCore systemdService systemdExec apacheCore apacheBalancer caddyEncode caddyMatchers caddyHandle pgResource pgConnection pgtune pgbouncer pgbouncerChangelog mysqlDedicated mysqlVars mariadbVars railsPool sqliteRails trilogy pgHba pgSsl pgClient pgLogging pgWikiConnections mysqlRedo mysqlSlowLog mysqlBinlog mysqlCreateUser haproxy nginxRealIp nginxconfig ipSysctl pgVersioning mysqlReleases mariadbMaintenance jrubyTuning railsAsyncExecutor pgBackup mysqlBackup sqliteBackup pgMonitoring apacheRemoteIp muslMalloc selinuxHttpd firewalld freebsdTuning freebsdRc alpineNginx ufw pgbouncerShow timeWait twRecycle fdLimits ioSched';
 
 export const SRC = {
   rubyNews: (v) => ext('rubyNews', { v }),

@@ -1,11 +1,17 @@
 // Prose indirection. Engine code refers to texts by id; the catalog (catalog.mjs in Node, or the same object
 // fetched as JSON by the page, which keeps the page's JavaScript small) supplies the words.
 let catalog = {};
+const compiled = new Map();
 /** Ids asked for but absent from the installed catalog (tests assert it stays empty). */
 export const missing = new Set();
 
 export function setCatalog(c) {
   catalog = c && typeof c === 'object' ? c : {};
+}
+
+/** The installed catalog object (identity only: lets callers cache what they derived from it). */
+export function catalogStamp() {
+  return catalog;
 }
 
 export function hasCatalog() {
@@ -19,7 +25,16 @@ export function t(id, vars) {
     missing.add(id);
     return '';
   }
-  return vars ? s.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, k) => (Object.prototype.hasOwnProperty.call(vars, k) ? String(vars[k]) : m)) : s;
+  if (!vars) return s;
+  // Texts are split at their {placeholders} once (the page generates on every answer change).
+  let parts = compiled.get(s);
+  if (!parts) { parts = s.split(/\{([A-Za-z_][A-Za-z0-9_]*)\}/); compiled.set(s, parts); }
+  let out = parts[0];
+  for (let i = 1; i < parts.length; i += 2) {
+    const k = parts[i];
+    out += (Object.prototype.hasOwnProperty.call(vars, k) ? String(vars[k]) : `{${k}}`) + parts[i + 1];
+  }
+  return out;
 }
 
 /**

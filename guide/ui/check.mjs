@@ -78,6 +78,10 @@ export async function mountCheckIn(section, { base = '/', catalogUrl, applyAnswe
   }
   function add(entry) {
     if (inputs.length >= LIMITS.files) { say(`At most ${LIMITS.files} files; ${entry.path} was not added.`); return; }
+    const total = inputs.reduce((n, x) => n + (x.text ? x.text.length : 0), 0) + (entry.text ? entry.text.length : 0);
+    if (total > LIMITS.totalBytes) {
+      entry = { path: entry.path, problem: { code: 'too-much-input', file: entry.path, line: 0, message: `over ${LIMITS.totalBytes} bytes in all: not added`, fix: 'check fewer or smaller files at a time' } };
+    }
     const i = inputs.findIndex((x) => x.path === entry.path);
     if (i >= 0) inputs[i] = entry; else inputs.push(entry);
     renderList();
@@ -159,6 +163,13 @@ function link(e, base) {
   return href ? h('a', { href }, e.label) : h('span', null, e.label);
 }
 
+// The page's own rendering of the generated file (output.mjs gives each an id), so the finding sits
+// next to the line the wizard writes; after "Fill in these answers" the page shows the same bundle.
+function generatedLink(path) {
+  const sec = document.querySelector(`.guide-file[data-path="${CSS.escape(path)}"]`);
+  return sec && sec.id ? h('a', { href: `#${sec.id}` }, h('code', null, path)) : h('code', null, path);
+}
+
 function renderReport(root, r, { base, applyAnswers }) {
   const detected = Object.entries(r.detected);
   const parts = [];
@@ -185,6 +196,7 @@ function renderReport(root, r, { base, applyAnswers }) {
     h('p', null, h('strong', { class: 'guide-finding-severity' }, f.severity), ' ', h('code', null, `${f.file}${f.line ? `:${f.line}` : ''}`), ' ', f.message),
     f.assumes ? h('p', { class: 'guide-help' }, `Depends on answers that were not detected: ${f.assumes.join(', ')}.`) : null,
     f.reason ? h('p', null, 'Why: ', f.reason) : null,
+    f.generated ? h('p', null, 'Generated file: ', generatedLink(f.generated)) : null,
     (f.evidence || []).length ? h('p', { class: 'guide-evidence' }, 'Evidence: ', (f.evidence || []).map((e, k) => [k ? ', ' : '', link(e, base)])) : null,
     f.diff ? h('details', null, h('summary', null, 'Suggested change'), h('pre', { tabindex: '0' }, h('code', null, f.diff))) : null))));
   root.replaceChildren(...parts);

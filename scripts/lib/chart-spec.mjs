@@ -28,14 +28,16 @@ export function chartRecords(dataset) {
   });
 }
 
-export function fullSpec(dataset, chart, themeName = 'light') {
+// `spec` replaces the chart's own spec (a phone or desktop variant of it); `config` (fonts, ticks)
+// goes between the theme's colours and whatever the chart's spec configures itself.
+export function fullSpec(dataset, chart, themeName = 'light', { spec: variant = null, config = {} } = {}) {
   const theme = THEMES[themeName];
-  const spec = structuredClone(chart.spec);
+  const spec = structuredClone(variant || chart.spec);
   return {
     $schema: VEGA_LITE_SCHEMA,
     ...spec,
     data: { values: chartRecords(dataset) },
-    config: mergeConfig(theme, spec.config || {}),
+    config: mergeConfig(mergeConfig(theme, config), spec.config || {}),
   };
 }
 

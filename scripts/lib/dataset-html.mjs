@@ -2,8 +2,12 @@
 import { esc, siteUrl } from './html.mjs';
 import { formatCell, columnHeading, UNKNOWN } from './dataset-cells.mjs';
 import { isNumeric } from './chart-spec.mjs';
+import { NARROW_MEDIA } from './chart-variants.mjs';
 
-export const chartAsset = (datasetId, chartId, theme) => `/assets/generated/charts/${datasetId}/${chartId}-${theme}.svg`;
+// The desktop rendering keeps its historical name (<chart>-light.svg); the phone one is <chart>-narrow-light.svg.
+export const chartAsset = (datasetId, chartId, variant, theme) => `/assets/generated/charts/${datasetId}/${chartId}-${variant === 'narrow' ? 'narrow-' : ''}${theme}.svg`;
+export const chartPointsAsset = (datasetId, chartId, variant) => `/assets/generated/charts/${datasetId}/${chartId}-${variant}.json`;
+export const CHART_VALUES_SCRIPT = '/assets/js/chart-values.mjs';
 export const datasetUrl = (id) => `/datasets/${id}/`;
 export const downloadUrl = (id, ext) => `/assets/generated/datasets/${id}.${ext}`;
 
@@ -41,18 +45,36 @@ ${body}
 <p class="table-key">${esc(UNKNOWN)} = unknown or withheld (see errata); † = flagged in errata${dataset.failures.markers.length ? `; ${esc(dataset.failures.markers.join(', '))} = failed run (${esc(dataset.failures.meaning)})` : ''}.</p>`;
 }
 
-export function figureHtml(dataset, chart, size) {
-  const light = chartAsset(dataset.id, chart.id, 'light');
-  const dark = chartAsset(dataset.id, chart.id, 'dark');
-  return `<figure class="chart" id="chart-${esc(dataset.id)}-${esc(chart.id)}">
+// A figure with four renderings: phone and desktop layouts, light and dark. The first <source> whose
+// media matches wins, so the phone ones come first. data-values-* name the value layer's data, which
+// assets/js/chart-values.mjs (a deferred module; without JavaScript nothing changes) fetches on first use.
+// On article pages a long table would cost more than the rest of the page (DOM size, style and layout
+// work, bytes): above INLINE_TABLE_ROWS rows the figure links the dataset page's full table instead.
+// Dataset pages (full: true) always carry the table.
+export const INLINE_TABLE_ROWS = 12;
+
+function chartTableHtml(dataset, chart, full) {
+  if (full || dataset.rows.length <= INLINE_TABLE_ROWS) {
+    return `<details class="chart-data"><summary>Data table for this chart</summary>
+${tableHtml(dataset, { columns: chart.columns || null, caption: `Data for: ${chart.title}` })}
+</details>`;
+  }
+  return `<p class="chart-data"><a href="${siteUrl(datasetUrl(dataset.id))}#data">Data table for this chart: ${dataset.rows.length} rows, on the dataset page</a></p>`;
+}
+
+export function figureHtml(dataset, chart, sizes, { full = false } = {}) {
+  const src = (variant, theme) => siteUrl(chartAsset(dataset.id, chart.id, variant, theme));
+  const dims = (variant) => `width="${sizes[variant].width}" height="${sizes[variant].height}"`;
+  return `<figure class="chart" id="chart-${esc(dataset.id)}-${esc(chart.id)}" data-values-wide="${siteUrl(chartPointsAsset(dataset.id, chart.id, 'wide'))}" data-values-narrow="${siteUrl(chartPointsAsset(dataset.id, chart.id, 'narrow'))}">
 <picture>
-<source srcset="${siteUrl(dark)}" media="(prefers-color-scheme: dark)">
-<img src="${siteUrl(light)}" alt="${esc(chart.alt)}" width="${size.width}" height="${size.height}" loading="lazy" decoding="async">
+<source srcset="${src('narrow', 'dark')}" media="${NARROW_MEDIA} and (prefers-color-scheme: dark)" ${dims('narrow')}>
+<source srcset="${src('narrow', 'light')}" media="${NARROW_MEDIA}" ${dims('narrow')}>
+<source srcset="${src('wide', 'dark')}" media="(prefers-color-scheme: dark)" ${dims('wide')}>
+<img src="${src('wide', 'light')}" alt="${esc(chart.alt)}" ${dims('wide')} loading="lazy" decoding="async">
 </picture>
 <figcaption><strong>${esc(chart.title)}.</strong> ${esc(chart.caption)} <a href="${siteUrl(datasetUrl(dataset.id))}">Dataset: ${esc(dataset.title)}</a> (${esc(dataset.source.location)}).</figcaption>
-<details class="chart-data"><summary>Data table for this chart</summary>
-${tableHtml(dataset, { columns: chart.columns || null, caption: `Data for: ${chart.title}` })}
-</details>
+${chartTableHtml(dataset, chart, full)}
+<script type="module" src="${siteUrl(CHART_VALUES_SCRIPT)}"></script>
 </figure>`;
 }
 
@@ -118,7 +140,7 @@ export function provenanceHtml(dataset, vocabulary) {
 }
 
 export function datasetPageHtml(dataset, vocabulary, relatedTitles = {}) {
-  const charts = (dataset.charts || []).map((c) => `{% include generated/charts/${dataset.id}--${c.id}.html %}`).join('\n');
+  const charts = (dataset.charts || []).map((c) => `{% include generated/charts-full/${dataset.id}--${c.id}.html %}`).join('\n');
   const caveats = dataset.caveats.length ? `<h2 id="caveats">Caveats</h2>\n<ul class="caveats">${dataset.caveats.map((c) => `<li>${esc(c)}</li>`).join('\n')}</ul>` : '';
   const related = (dataset.related || []).length ? `<h2 id="related">Related datasets</h2><ul>${dataset.related.map((id) => `<li><a href="${siteUrl(datasetUrl(id))}">${esc(relatedTitles[id] || id)}</a></li>`).join('')}</ul>` : '';
   return `<p class="lead">${esc(dataset.summary)}</p>

@@ -106,9 +106,9 @@ export function validateDataset({ file, text, vocabulary = loadVocabulary(), kno
     return [{ file, line: e.line, column: e.column, field: '(file)', message: `not valid JSON: ${e.message}`, fix: 'correct the JSON at this line and column; an editor with JSON support shows the same spot' }];
   }
   const { value: data, positions, duplicates } = parsed;
-  // key: report at the member's name (unknown or duplicate fields), otherwise at its value.
+  // key: report at the member's name (unknown fields), otherwise at its value.
   const at = (pointer, key = false) => positionOf(positions, pointer, { key });
-  const add = (pointer, message, fix, { key = false } = {}) => problems.push({ file, ...at(pointer, key), field: pointer || '(root)', message, fix });
+  const add = (pointer, message, fix) => problems.push({ file, ...at(pointer), field: pointer || '(root)', message, fix });
 
   // JSON allows two equal keys and keeps the last one silently; a dataset must not (one of them was meant).
   for (const d of duplicates) problems.push({ file, line: d.line, column: d.column, field: d.pointer, message: `field given twice in the same object (first on line ${d.firstLine})`, fix: 'keep one of them: remove or rename the other' });

@@ -33,7 +33,8 @@ test('every fenced block names a known language', () => {
   for (const b of all) assert.ok(LANGS.has(b.lang), `${b.where}: fence language "${b.lang}" (use one of ${[...LANGS].join(', ')})`);
 });
 
-test('ruby samples pass ruby -c', { skip: !have('ruby') && 'ruby not installed' }, () => {
+test('ruby samples pass ruby -c', () => {
+  assert.ok(have('ruby'), 'ruby is missing: scripts/setup installs it');
   const rb = all.filter((b) => b.lang === 'ruby');
   assert.ok(rb.length >= 10);
   for (const b of rb) {
@@ -67,7 +68,8 @@ test('yaml samples parse; a bench-ruby-settings file is accepted by the script',
   assert.ok(settings >= 1, 'the benchmarking article shows a settings file');
 });
 
-test('the checks reject broken samples', { skip: !have('ruby') && 'ruby not installed' }, () => {
+test('the checks reject broken samples', () => {
+  assert.ok(have('ruby'), 'ruby is missing: scripts/setup installs it');
   assert.notEqual(spawnSync('ruby', ['-c', '-e', 'def x; ('], { encoding: 'utf8' }).status, 0);
   assert.notEqual(spawnSync('bash', ['-n'], { input: 'if then fi', encoding: 'utf8' }).status, 0);
   assert.throws(() => parseSettings('configurations: []\n', 'x.yml'), /non-empty list/);

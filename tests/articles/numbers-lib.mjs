@@ -18,7 +18,8 @@
 // nginx, Linux, Debian…, chains like "2.0 to 2.3", and any a.b.c), references (Table 5.4, Figure,
 // section, part, Appendix, chapter, line, RFC, PR, issue), ordinals (1st, 99th), identifiers with
 // letters attached (p99, x86, m4.2xlarge, Q9300, 3x3), code spans, link targets, URLs, Liquid, and
-// single-digit integers (0–9), which the articles use as counts of things.
+// single-digit integers (0–9), which the articles use as counts of things. Markdown tables are not
+// units: on this site they list settings, defaults and versions with their sources, not measurements.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, loadPosts, loadDatasets } from './lib.mjs';

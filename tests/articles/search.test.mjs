@@ -51,7 +51,8 @@ test('the search script builds results without innerHTML and stays small', () =>
   assert.ok(gz < 4096, `search JS is ${gz} bytes gzip; keep it under 4 KB`);
 });
 
-test('search.json lists every article and every dataset page with escaped, complete fields', { skip: !built && 'site not built' }, () => {
+test('search.json lists every article and every dataset page with escaped, complete fields', () => {
+  assert.ok(built, 'the site is not built: run scripts/build first (scripts/test does)');
   const index = JSON.parse(readFileSync(join(SITE, 'search.json'), 'utf8'));
   assert.equal(index.version, 1);
   const articles = index.items.filter((i) => i.type === 'article');
@@ -78,7 +79,8 @@ test('search.json lists every article and every dataset page with escaped, compl
   for (const id of ids) assert.ok([...pages].some((u) => u.endsWith(`/datasets/${id}/`)), `dataset ${id} is missing from search.json`);
 });
 
-test('the real index answers real questions', { skip: !built && 'site not built' }, () => {
+test('the real index answers real questions', () => {
+  assert.ok(built, 'the site is not built: run scripts/build first (scripts/test does)');
   const index = prepare(JSON.parse(readFileSync(join(SITE, 'search.json'), 'utf8')).items);
   const top = (q, n = 3) => search(index, q).slice(0, n).map((h) => h.item.url);
   assert.ok(top('puma workers threads').some((u) => u.endsWith('/articles/app-servers/')), 'app servers article for "puma workers threads"');
@@ -87,7 +89,8 @@ test('the real index answers real questions', { skip: !built && 'site not built'
   assert.deepEqual(search(index, 'zzzzqqq'), []);
 });
 
-test('without JavaScript the search page lists every article and dataset', { skip: !built && 'site not built' }, () => {
+test('without JavaScript the search page lists every article and dataset', () => {
+  assert.ok(built, 'the site is not built: run scripts/build first (scripts/test does)');
   const html = readFileSync(join(SITE, 'search/index.html'), 'utf8');
   for (const p of posts) assert.ok(html.includes(`${p.data.permalink}"`), `search page lacks a link to ${p.data.permalink}`);
   const index = JSON.parse(readFileSync(join(SITE, 'search.json'), 'utf8'));
@@ -100,7 +103,9 @@ test('without JavaScript the search page lists every article and dataset', { ski
 });
 
 const chromium = existsSync('/usr/bin/chromium');
-test('in Chromium: index loads on demand, keyboard works, results are escaped', { skip: (!built && 'site not built') || (!chromium && 'Debian chromium not installed (scripts/setup installs it)'), timeout: 120000 }, async () => {
+test('in Chromium: index loads on demand, keyboard works, results are escaped', { timeout: 120000 }, async () => {
+  assert.ok(chromium, '/usr/bin/chromium is missing: scripts/setup installs Debian\'s chromium');
+  assert.ok(built, 'the site is not built: run scripts/build first (scripts/test does)');
   const { startStaticServer } = await import('../helpers/static-server.mjs');
   const { launchBrowser } = await import('../helpers/browser.mjs');
   const server = await startStaticServer(SITE, { maxLifetimeMs: 110000 });

@@ -63,6 +63,12 @@ test('provenance: ab Server header, rebuilt command, --command override, TODOs f
 
   const wrk = importDataset('wrk', [{ label: 'c2', file: 'w.txt', text: fixture('wrk-no-latency-flag.txt') }], { id: 'prov-wrk', ...META });
   assert.match(wrk.method.command, /^wrk -t1 -c2 -d1s http:\/\/127\.0\.0\.1:\d+\/$/);
+  // Titles for the tools that do not measure a web server: what ran, in words, and no web TODOs.
+  const hf = importDataset('hyperfine', [{ label: 'h', file: 'h.json', text: fixture('hyperfine-nonzero-exit.json') }], { id: 'prov-hf', topic: 'ruby', author: 'Tess' });
+  assert.equal(hf.title, 'Run time of false vs sh -c "exit 3" (hyperfine)');
+  assert.ok(!hf.software.some((x) => x.name === 'App server' || x.name === 'Rails'));
+  const ips = importDataset('benchmark-ips', [{ label: 'i', file: 'i.txt', text: fixture('benchmark-ips-2.15.txt') }], { id: 'prov-ips', topic: 'ruby', author: 'Tess', software: ['rails=8.1.4'] });
+  assert.equal(ips.title, 'Rails 8.1.4: iterations per second of Array#map vs Array#each+push vs sleep (benchmark-ips)');
   assert.match(wrk.title, /^Node\.js [\d.]+ http module: throughput and latency of \/ on 127\.0\.0\.1:\d+ at 2 connections \(wrk\)$/);
 });
 

@@ -87,4 +87,20 @@ test('Preview: build without write access; the comment job runs only the default
   assert.doesNotMatch(script, /npm (ci|install)|scripts\/(build|setup|test)|bundle /, 'no dependency or project code of the pull request runs');
   assert.match(script, /scripts\/lib\/preview\/cli\.mjs comment/);
   assert.match(JSON.stringify(steps), /download-artifact@/);
+  // The fork's branch name reaches the API only as a field gh encodes, never pasted into the URL.
+  assert.match(script, /gh api -X GET "repos\/\$REPO\/pulls" -f state=open -f "head=\$HEAD_OWNER:\$HEAD_BRANCH"/);
+  assert.doesNotMatch(script, /pulls\?[^"]*\$HEAD_BRANCH/, 'no branch name inside a URL');
+});
+
+// Text from an event (branch names, titles, the run's head) is attacker-chosen for a fork: a run script
+// reads it from the environment ("$HEAD_BRANCH"), never through a ${{ }} expression, which would be
+// pasted into the shell source before it runs.
+test('workflows: no ${{ }} expression inside any run script', () => {
+  for (const f of files) {
+    for (const [name, job] of Object.entries(wf(f).jobs)) {
+      for (const step of job.steps || []) {
+        if (step.run) assert.doesNotMatch(step.run, /\$\{\{/, `${f} ${name}: ${step.name || step.run.split('\n')[0]}`);
+      }
+    }
+  }
 });

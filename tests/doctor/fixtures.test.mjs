@@ -1,4 +1,4 @@
-// Table-driven: real projects' defaults (rails new 6.1–7.2 and, once generated in the lab, 8.0/8.1; Puma's
+// Table-driven: real projects' defaults (rails new 6.1–8.1, 8.x generated in the lab's Ruby 3.3; Puma's
 // and Unicorn's example configs; a PGTune postgresql.conf) → detected answers and expected findings.
 // Errors are asserted exactly (they come from the doctor's own rules); warnings and notes that depend on
 // what the engine generates are asserted as "at least these", so new engine settings do not break the table.
@@ -39,11 +39,11 @@ const TABLE = [
     includes: ['note differs pool', 'note missing bind', 'note missing environment'],
   },
   {
-    name: 'rails new 8.0', paths: [F('rails-8.0')], optional: true,
+    name: 'rails new 8.0', paths: [F('rails-8.0')],
     detected: { ...RAILS_APP('8.0'), jobs: 'solid_queue' }, errors: [], includes: ['note missing bind'],
   },
   {
-    name: 'rails new 8.1', paths: [F('rails-8.1')], optional: true,
+    name: 'rails new 8.1', paths: [F('rails-8.1')],
     detected: { ...RAILS_APP('8.1'), jobs: 'solid_queue' }, errors: [], includes: ['note missing bind'],
   },
   {
@@ -99,8 +99,7 @@ function run(row) {
 
 for (const row of TABLE) {
   const present = row.paths.every((p) => existsSync(p));
-  // 8.0/8.1 need the lab's Ruby 3.3 (scripts/doctor-fixtures 8.0 8.1); until generated they are listed as missing.
-  test(row.name, { skip: !present && row.optional ? 'fixture not generated yet (scripts/doctor-fixtures 8.0 8.1 needs the lab)' : false }, () => {
+  test(row.name, () => {
     assert.ok(present, `fixture missing: ${row.paths.join(', ')}`);
     const { code, report } = run(row);
     assert.deepEqual(report.problems, []);

@@ -104,3 +104,23 @@ test('usage errors exit 64', () => {
   assert.equal(runCli(['--check', '.', '--format', 'files']).code, 64);
   assert.equal(runCli(['--check', '.', '--fail-on', 'fatal']).code, 64);
 });
+
+test('random and truncated text in every reader: a report, never an exception', async () => {
+  await import('../../guide/engine/index.mjs'); // installs the catalog
+  const { check } = await import('../../guide/check/index.mjs');
+  const { generate } = await import('../../guide/engine/index.mjs');
+  const names = ['config/puma.rb', 'config/database.yml', 'Gemfile', 'Gemfile.lock', '.ruby-version', 'nginx.conf', 'apache2.conf', 'Caddyfile',
+    'postgresql.conf', 'pgbouncer.ini', 'my.cnf', 'app.service', 'sysctl.d/x.conf', 'app.env', 'config/environments/production.rb', 'config/unicorn.rb'];
+  const seeds = generate({}).files.map((f) => f.content);
+  let state = 42;
+  const rand = (n) => { state = (state * 1103515245 + 12345) % 2147483648; return state % n; };
+  const alphabet = 'a{}[]();:"\'`#%<>=|&!?\\\n\t ,.$@*-+/0123456789ENV.fetch do end if <%= %> &a *a <<: ';
+  for (let k = 0; k < 120; k++) {
+    const seed = seeds[rand(seeds.length)];
+    const cut = seed.slice(0, rand(seed.length + 1));
+    const noise = Array.from({ length: rand(200) }, () => alphabet[rand(alphabet.length)]).join('');
+    const text = rand(2) ? cut + noise : noise + cut.slice(rand(cut.length + 1));
+    const report = check([{ path: names[rand(names.length)], text }]);
+    assert.ok(Array.isArray(report.findings) && Array.isArray(report.problems));
+  }
+});

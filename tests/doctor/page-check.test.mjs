@@ -5,10 +5,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { serveSite, launchBrowser, watch, openGuide } from '../wizard/page-helpers.mjs';
 import { FIXTURES } from './helpers.mjs';
 
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 let server;
 let browser;
 let page;
@@ -79,8 +81,24 @@ test('paste a puma.rb and drop a database.yml and a Gemfile.lock: findings with 
   assert.match(text, /database\.yml:\d+/);
   assert.ok(await page.locator('.guide-check-findings a[href^="https://"]').count() > 0, 'evidence links');
   assert.ok(await page.locator('.guide-check-findings details pre').count() > 0, 'suggested diffs');
+  // Each compared setting links to the generated file the page shows.
+  const href = await page.getAttribute('.guide-check-findings a[href^="#guide-file-"]', 'href');
+  assert.ok(await page.locator(href).count() === 1, `${href} exists on the page`);
   // Nothing left the browser: no request after the checker loaded carries the files' text.
   assert.ok(!requests.slice(before).some((r) => r.method !== 'GET' || /RAILS_MAX_THREADS|establish_connection/.test(r.url + r.body)));
+});
+
+test('the checker and its report pass axe (WCAG 2.1 AA), light and dark', async () => {
+  await page.evaluate(AXE);
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const violations = await page.evaluate(async () => {
+      const r = await window.axe.run(document.querySelector('.guide-check'), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+      return r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    });
+    assert.deepEqual(violations, [], scheme);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 });
 
 test('"Fill in these answers" updates the form and the URL', async () => {

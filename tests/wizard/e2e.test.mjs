@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { generate, DEFAULTS } from '../../guide/engine/index.mjs';
 import { REPO, which } from './validators.mjs';
+import { serviceSection } from './unit-file.mjs';
 
 const GEMFILE = join(REPO, 'tests', 'wizard', 'e2e', 'Gemfile');
 const BUNDLE_ENV = {
@@ -63,19 +64,6 @@ function parseEnvFile(text) {
     if (m) env[m[1]] = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3];
   }
   return env;
-}
-
-/** [Service] settings of a generated unit: {Key: [values…]} (repeated keys keep their order). */
-function parseUnit(text) {
-  const out = {};
-  let section = null;
-  for (const line of text.split('\n')) {
-    const sec = /^\[(\w+)\]$/.exec(line);
-    if (sec) { section = sec[1]; continue; }
-    const m = /^([A-Za-z]+)=(.*)$/.exec(line);
-    if (m && section === 'Service') (out[m[1]] ||= []).push(m[2]);
-  }
-  return out;
 }
 
 /** A test CA and a server certificate for `name`, made with openssl. */
@@ -142,7 +130,7 @@ test('generated nginx (then Caddy) + Puma + PostgreSQL bundle: HTTPS with HTTP/2
     const file = (p) => bundle.files.find((f) => f.path === p || f.path.endsWith(p))?.content;
     for (const p of ['config/puma.rb', 'config/database.yml', 'config/ruby.env']) writeFileSync(join(app, p), file(p));
     assert.equal(bundle.model.mode, 'cluster');
-    const unit = parseUnit(file('etc/systemd/system/rails-app.service'));
+    const unit = serviceSection(file('etc/systemd/system/rails-app.service'));
     assert.equal(unit.WorkingDirectory[0], app);
     assert.deepEqual(unit.Type, ['notify']);
 

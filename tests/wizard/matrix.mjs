@@ -4,7 +4,7 @@
 import { QUESTIONS, DEFAULTS } from '../../guide/engine/index.mjs';
 
 export const VERSION_VALUES = {
-  distro: ['debian-12', 'ubuntu-10.04', 'gentoo', 'centos-5'],
+  distro: ['debian-12', 'ubuntu-10.04', 'gentoo', 'centos-5', 'rocky-9', 'alpine-3.20'],
   kernel: ['2.6.26', '2.6.32', '3.10', '4.9', '4.11', '4.19', '5.4', '5.10', '6.1', '6.8'],
   ruby_version: { cruby: ['1.8.7', '1.9.1', '1.9.3', '2.0', '2.1', '2.4', '2.6', '2.7', '3.0', '3.1', '3.2', '3.3.0', '3.3', '3.4', '4.0'], ree: ['1.8.7'], jruby: ['1.7', '9.2', '9.4', '10.0'], truffleruby: ['23.0', '24.0'], rubinius: ['2.5', '3.0'] },
   rails: ['2.3.5', '3.0', '3.2', '4.0', '4.2', '5.0', '5.2', '6.0', '6.1', '7.0', '7.1', '7.2', '8.0', '8.1'],

@@ -12,20 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from '../../guide/engine/index.mjs';
 import { REPO, which, E2E_BUNDLE_ENV } from './validators.mjs';
+import { serviceSection } from './unit-file.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function serviceOf(unitText) {
-  const out = {};
-  let section = null;
-  for (const line of unitText.split('\n')) {
-    const s = /^\[(\w+)\]$/.exec(line);
-    if (s) { section = s[1]; continue; }
-    const m = /^([A-Za-z]+)=(.*)$/.exec(line);
-    if (m && section === 'Service') (out[m[1]] ||= []).push(m[2]);
-  }
-  return out;
-}
 
 /** Requests that take one second each, in flight together; resolves to their HTTP codes ('000' = failed). */
 function inFlight(sock, n) {
@@ -46,7 +35,7 @@ async function runServer(server, signal) {
   const file = (p) => bundle.files.find((f) => f.path === p).content;
   writeFileSync(join(root, `config/${server}.rb`), file(`config/${server}.rb`));
   writeFileSync(join(root, 'config.ru'), 'run lambda { |env| sleep(env["PATH_INFO"] == "/slow" ? 1 : 0); [200, { "content-type" => "text/plain" }, ["ok"]] }\n');
-  const unit = serviceOf(file('etc/systemd/system/rails-app.service'));
+  const unit = serviceSection(file('etc/systemd/system/rails-app.service'));
   const argv = unit.ExecStart[0].split(' ');
   // The unit's program is <ruby_path>/bundle; the gems come from the project's bundles (unicorn: Gemfile, pitchfork: e2e).
   const env = { ...process.env, ...(server === 'pitchfork' ? E2E_BUNDLE_ENV : { BUNDLE_GEMFILE: join(REPO, 'Gemfile') }), RACK_ENV: 'production' };

@@ -74,6 +74,14 @@ export function withTestCert(conf) {
   return conf.replace(/\/etc\/letsencrypt\/live\/[^/\s]+\/fullchain\.pem/g, c.cert).replace(/\/etc\/letsencrypt\/live\/[^/\s]+\/privkey\.pem/g, c.key);
 }
 
+/**
+ * The `user` of another distribution family (nginx on RHEL and Alpine, www on FreeBSD) does not exist on this Debian
+ * validator host, and nginx -t would stop at getpwnam(): check the file with www-data instead (the rest unchanged).
+ */
+export function onThisHost(conf) {
+  return conf.replace(/^user (\S+);$/m, (line, user) => (spawnSync('id', ['-u', user]).status === 0 ? line : 'user www-data;'));
+}
+
 /** nginx -t on the generated main config + site, in a temporary prefix (certificate paths point at a test certificate). */
 export function nginxTest(mainConf, siteConf) {
   const nginx = requireTool('nginx', 'nginx');
@@ -84,10 +92,13 @@ export function nginxTest(mainConf, siteConf) {
     siteConf = siteConf.replace(/^(\s*)http2 on;$/m, '$1# http2 on; (validated as a listen parameter)').replace(/^(\s*listen 443 ssl)/m, '$1 http2');
   }
   const dir = tmp('wizard-nginx-');
-  writeFileSync(join(dir, 'nginx.conf'), mainConf);
+  // The site goes where the main file includes it (sites-enabled on Debian, conf.d on RHEL, http.d on Alpine).
+  const siteDir = (/^\s*include (\S+)\/\*\.conf;$/m.exec(mainConf) || [null, 'sites-enabled'])[1];
+  if (siteDir.startsWith('/')) throw new Error(`nginx.conf includes its sites from ${siteDir}: expected a directory relative to the prefix`);
+  writeFileSync(join(dir, 'nginx.conf'), onThisHost(mainConf));
   copyFileSync('/etc/nginx/mime.types', join(dir, 'mime.types'));
-  mkdirSync(join(dir, 'sites-enabled'));
-  writeFileSync(join(dir, 'sites-enabled', 'rails-app.conf'), siteConf);
+  mkdirSync(join(dir, siteDir));
+  writeFileSync(join(dir, siteDir, 'rails-app.conf'), siteConf);
   mkdirSync(join(dir, 'logs'));
   return check(run(nginx, ['-t', '-q', '-p', dir, '-c', join(dir, 'nginx.conf')]), 'nginx -t');
 }
@@ -110,7 +121,7 @@ export function haproxyTest(conf) {
 export function nginxLbTest(conf) {
   const nginx = requireTool('nginx', 'nginx');
   const dir = tmp('wizard-nginx-lb-');
-  writeFileSync(join(dir, 'nginx.conf'), withTestCert(conf).replace(/^pid .*;$/m, `pid ${join(dir, 'nginx.pid')};`));
+  writeFileSync(join(dir, 'nginx.conf'), onThisHost(withTestCert(conf)).replace(/^pid .*;$/m, `pid ${join(dir, 'nginx.pid')};`));
   mkdirSync(join(dir, 'logs'));
   return check(run(nginx, ['-t', '-q', '-p', dir, '-c', join(dir, 'nginx.conf')]), 'nginx -t (load balancer)');
 }

@@ -1,5 +1,5 @@
 // Edge facts: HTTPS, HTTP/2, TLS settings and WebSocket support per proxy and version (config-facts §5; sources
-// in the catalog's url.* entries). since inclusive, until exclusive.
+// in the catalog's url.* entries). since inclusive, until exclusive. Read through caps.mjs ("cap.*" in the catalog).
 
 export const NGINX_TLS = {
   http2Module: { since: '1.9.5' }, // ngx_http_v2_module replaced SPDY in 1.9.5
@@ -33,12 +33,3 @@ export const MOZILLA = {
   hstsMaxAge: 63072000, // two years
 };
 
-/** Where certificates live: certbot's layout for the domain. */
-export function certificatePaths(domain) {
-  return { cert: `/etc/letsencrypt/live/${domain}/fullchain.pem`, key: `/etc/letsencrypt/live/${domain}/privkey.pem` };
-}
-
-export const ACME_WEBROOT = '/var/www/letsencrypt';
-
-// Proxies that are one Go binary in front of one upstream (no configuration file).
-export const SINGLE_TARGET_PROXIES = ['thruster', 'kamal-proxy'];

@@ -1,18 +1,19 @@
 // Background job runners as data: command, database pool rule, stop behaviour (sources in the catalog).
-// pool(threads) = connections one job process may hold per database it uses.
+// poolPlus: connections a job process holds beyond one per thread on the database that keeps the jobs.
+// Read by the engine through caps.mjs (the catalog carries it as "cap.job-runners", JSON on the page).
 
 export const JOB_RUNNERS = {
   solid_queue: {
     label: 'Solid Queue', railsSince: '7.1', command: 'bin/jobs start', gem: 'solid_queue',
     // README "Threads, processes and signals": each worker thread uses one connection, two more for polling and heartbeat.
-    queuePool: (threads) => threads + 2,
+    poolPlus: 2,
     extraProcesses: 1, // the supervisor (dispatcher and scheduler run as forked processes; counted with it)
     stopSignal: 'SIGTERM', stopTimeout: 5, // SolidQueue.shutdown_timeout default 5 s
     notify: false, threaded: true,
   },
   sidekiq: {
     label: 'Sidekiq', railsSince: '6.0', command: 'bundle exec sidekiq -e production -C config/sidekiq.yml', gem: 'sidekiq',
-    queuePool: () => 0, // jobs live in Redis
+    poolPlus: 0, // jobs live in Redis
     extraProcesses: 0,
     stopSignal: 'SIGTERM', stopTimeout: 25, // Sidekiq waits 25 s (-t) for jobs, then pushes them back to Redis
     notify: { since: '6.0.6' }, threaded: true, // Sidekiq::SdNotify: Type=notify and WatchdogSec
@@ -21,14 +22,14 @@ export const JOB_RUNNERS = {
     label: 'GoodJob', railsSince: '6.1', command: 'bundle exec good_job start', gem: 'good_job',
     // GoodJob keeps jobs in the primary database: execution threads plus its LISTEN/NOTIFY listener, the cron
     // scheduler and one spare (GoodJob README, "Database connections"; an upper bound).
-    queuePool: (threads) => threads + 3,
+    poolPlus: 3,
     extraProcesses: 0,
     stopSignal: 'SIGTERM', stopTimeout: 25, // GOOD_JOB_SHUTDOWN_TIMEOUT -1 waits forever; systemd bounds it
     notify: false, threaded: true,
   },
   delayed_job: {
     label: 'Delayed Job', railsSince: '3.0', command: 'bundle exec rake jobs:work', gem: 'delayed_job_active_record',
-    queuePool: () => 1,
+    poolPlus: 0,
     extraProcesses: 0,
     stopSignal: 'SIGTERM', stopTimeout: 30, // finishes the current job, then exits
     notify: false, threaded: false,

@@ -4,9 +4,9 @@ import { gte } from '../version.mjs';
 import { passengerApacheDirectives, passengerVhostDirectives } from './passenger.mjs';
 import { t } from '../text.mjs';
 import { SERVER_LABEL, behindBalancer } from './util.mjs';
-import { APACHE_TLS, MOZILLA, ACME_WEBROOT } from '../capabilities/edge.mjs';
+import { APACHE_TLS, MOZILLA } from '../caps.mjs';
 import { has } from '../pick.mjs';
-import { certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, cableEnabled } from './edge.mjs';
+import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, cableEnabled } from './edge.mjs';
 
 export const id = 'apache';
 

@@ -1,7 +1,7 @@
 // Caddy 2 Caddyfile. A host-name site address turns on Caddy's automatic HTTPS (certificates, HTTP→HTTPS
 // redirect, HTTP/2 and HTTP/3); "localhost" gets a certificate from Caddy's own local CA.
 import { SRC } from '../evidence.mjs';
-import { CADDY_EDGE } from '../capabilities/edge.mjs';
+import { CADDY_EDGE } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { SERVER_LABEL } from './util.mjs';

@@ -4,6 +4,23 @@ import { SRC } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 
 /** Operations items for this stack: [text, evidence] pairs (health checks, backups, restarts, logs, connections). */
+/** Host set-up that depends on the distribution family (capabilities/distros.mjs): firewall, SELinux, init, kernel. */
+export function familyItems(ctx) {
+  const { a, family: f, hosts } = ctx;
+  const out = [];
+  const port = ctx.pooler === 'pgbouncer' ? 6432 : a.database === 'postgresql' ? 5432 : 3306;
+  const db = a.db_host === 'separate' && a.database !== 'sqlite' ? { addr: hosts.app.length > 3 ? `${hosts.app[0]} … ${hosts.app.at(-1)}` : hosts.app.join(', '), port, n: hosts.app.length } : null;
+  if (ctx.familyGuessed) out.push([t('ops.family-unknown', { distro: a.distro }), SRC.nginxCore]);
+  if (f.selinux && ctx.proxy !== 'none') {
+    out.push(ctx.upstreams.some((u) => u.type === 'unix') ? [t('ops.selinux.unix', { root: ctx.root }), SRC.selinuxHttpd] : [t('ops.selinux.tcp'), SRC.selinuxHttpd]);
+  }
+  if (f.firewall === 'firewalld') out.push([t('ops.firewalld'), SRC.firewalld], ...(db ? [[t('ops.firewalld.db', db), SRC.firewalld]] : []));
+  if (f.firewall === 'ufw' && ctx.linux && !ctx.familyGuessed) out.push([t('ops.ufw', { lb: hosts.lb }), SRC.ufw], ...(db ? [[t('ops.ufw.db', db), SRC.ufw]] : []));
+  if (f.id === 'alpine') out.push([t('ops.openrc'), SRC.alpineNginx]);
+  if (f.id === 'freebsd') out.push([t('ops.freebsd.sysctl'), SRC.freebsdTuning], [t('ops.freebsd.rc'), SRC.freebsdRc]);
+  return out;
+}
+
 export function operations(ctx, { restart: withRestart = true } = {}) {
   const { a } = ctx;
   const db = a.database === 'mariadb' ? 'mysql' : a.database;
@@ -15,6 +32,7 @@ export function operations(ctx, { restart: withRestart = true } = {}) {
   ];
   // systemd hosts get the unit's reload as their deploy step (issue 10's items); the others get the server's own.
   if (withRestart) items.splice(2, 0, [t(`ops.restart.${restart === 'puma' && ctx.mode !== 'cluster' ? 'other' : restart}`), SRC[{ puma: 'pumaRestart', unicorn: 'unicornSignals', passenger: 'passengerRestart', other: 'systemdService' }[restart]]]);
+  items.push(...familyItems(ctx));
   if (ctx.pooler === 'pgbouncer') items.push([t('ops.connections.pgbouncer', { pool: ctx.pgbouncerPoolSize }), SRC.pgbouncerShow]);
   if (db === 'postgresql') items.push([t('ops.connections.pg', { max: ctx.maxConnections }), SRC.pgMonitoring]);
   if (db === 'mysql') items.push([t('ops.connections.mysql', { max: ctx.maxConnections }), SRC.mysqlVars]);

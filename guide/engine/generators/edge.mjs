@@ -1,7 +1,16 @@
 // Shared edge facts for the proxy generators: which scheme Rails must see, HSTS, certificate paths, the
 // Action Cable path and the per-server request timeout the proxy has to outlast.
-import { MOZILLA, certificatePaths } from '../capabilities/edge.mjs';
+import { MOZILLA } from '../caps.mjs';
 import { gte } from '../version.mjs';
+
+export const ACME_WEBROOT = '/var/www/letsencrypt';
+// Proxies that are one Go binary in front of one upstream (no configuration file).
+export const SINGLE_TARGET_PROXIES = ['thruster', 'kamal-proxy'];
+
+/** Where certificates live: certbot's layout for the domain. */
+export function certificatePaths(domain) {
+  return { cert: `/etc/letsencrypt/live/${domain}/fullchain.pem`, key: `/etc/letsencrypt/live/${domain}/privkey.pem` };
+}
 
 export const CABLE_PATH = '/cable'; // Action Cable's default mount path (config.action_cable.mount_path)
 export const HEALTH_PATH = '/up'; // Rails 7.1+ health check route (rails/health#show)

@@ -98,7 +98,7 @@ export function nginxLbBody(ctx) {
     servers.push({ block: 'server', children: [S('listen', '80'), S('listen', '[::]:80', t('lb.ipv6'), [SRC.nginxCore]), { block: 'location', args: ['/'], children: proxy }] });
   }
   return [
-    S('user', 'www-data'),
+    S('user', ctx.family.webUser || 'www-data'),
     S('worker_processes', 'auto'),
     S('pid', '/run/nginx.pid'),
     S('worker_rlimit_nofile', 65536),

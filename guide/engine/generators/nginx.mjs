@@ -1,10 +1,9 @@
 // nginx: main nginx.conf and the Rails site (upstream = the app server's bind).
 import { SRC, DS, ART } from '../evidence.mjs';
 import { gte, lt, inRange } from '../version.mjs';
-import { NGINX } from '../caps.mjs';
-import { NGINX_TLS, MOZILLA, ACME_WEBROOT } from '../capabilities/edge.mjs';
+import { NGINX, NGINX_TLS, MOZILLA } from '../caps.mjs';
 import { has } from '../pick.mjs';
-import { certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled } from './edge.mjs';
+import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled } from './edge.mjs';
 import { behindBalancer, S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
 
@@ -200,7 +199,7 @@ export function mainBody(ctx) {
   const nofile = 65536;
   const autoOk = nginxHas('workerProcessesAuto', ctx.proxyVersion);
   return [
-    S('user', 'www-data', t('nginx.user'), [SRC.nginxCore]),
+    ...(ctx.family.webUser ? [S('user', ctx.family.webUser, t('nginx.user'), [SRC.nginxCore])] : []),
     S('worker_processes', autoOk ? 'auto' : String(ctx.a.cores), t(autoOk ? 'nginx.workers.auto' : 'nginx.workers'), [SRC.nginxCore]),
     S('worker_rlimit_nofile', String(nofile), t('nginx.nofile'), [SRC.nginxCore, DS.sysctl]),
     S('pid', '/run/nginx.pid'),
@@ -226,7 +225,7 @@ export function mainBody(ctx) {
         S('access_log', '/var/log/nginx/access.log'),
         S('gzip', 'on', t('nginx.gzip'), [SRC.nginxGzipStatic]),
         S('gzip_types', ['text/css', 'application/javascript', 'application/json', 'image/svg+xml']),
-        S('include', 'sites-enabled/*.conf', t('nginx.include'), [SRC.nginxCore]),
+        S('include', `${ctx.family.nginxInclude || 'sites-enabled'}/*.conf`, t('nginx.include'), [SRC.nginxCore]), // the family's site directory (README names it)
       ],
     },
   ];

@@ -1,8 +1,8 @@
 // The operations part of the bundle README: the commands that take the files to a running, HTTPS-serving app,
 // then restart, roll back and read logs. Shell blocks are exact (tests run them in the lab); words are in
 // catalog-prod.mjs ("ops.readme.*").
-import { SERVER_PROCESS, HARDENING } from '../capabilities/process.mjs';
-import { ACME_WEBROOT } from '../capabilities/edge.mjs';
+import { SERVER_PROCESS, HARDENING } from '../caps.mjs';
+import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
@@ -20,7 +20,8 @@ export function opsBlocks(ctx, files) {
   const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.intro') }];
   const sh = (code) => ({ code, lang: 'sh' });
   // 1. User and directories.
-  blocks.push({ h: 3, text: t('ops.readme.host') }, sh([
+  blocks.push({ h: 3, text: t('ops.readme.host') }, { p: t('ops.readme.host.p', { bin: rubyBin }) }, sh([
+    `test -x ${rubyBin}/bundle || { echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path"; exit 1; }`,
     `id ${user} >/dev/null 2>&1 || adduser --system --group --home ${root} --no-create-home ${user}`,
     `install -d -o ${user} -g ${user} ${root} ${root}/tmp ${root}/tmp/sockets ${root}/tmp/pids ${root}/log ${root}/storage`,
   ].join('\n')));
@@ -77,7 +78,7 @@ export function opsBlocks(ctx, files) {
   start.push(`curl -fsS ${scheme}://${domain}/up`);
   blocks.push({ h: 3, text: t('ops.readme.start') }, sh(start.join('\n')));
   // 6. Deploy and restart.
-  const p = SERVER_PROCESS[ctx.server];
+  const p = SERVER_PROCESS[ctx.server] || {};
   const reload = p.reload ? 'systemctl reload rails-app' : 'systemctl restart rails-app';
   blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t(p.reload ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart', { server: SERVER_LABEL[ctx.server], signal: p.reload, stop: p.stopSignal }) }, sh([
     `cd ${root} && set -a && . ${SECRETS_FILE} && set +a`,

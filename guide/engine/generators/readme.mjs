@@ -2,6 +2,7 @@
 import { SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
 import { opsBlocks } from './readme-ops.mjs';
+import { execStart, absolute } from './systemd.mjs';
 
 export const id = 'readme';
 
@@ -14,9 +15,27 @@ const INSTALL = [
   [/^config\//, 'config'], [/^migrate-to\//, 'migrate'], [/^etc\/rails-app\//, 'secrets'], [/^etc\/logrotate\.d\//, 'logrotate'],
 ];
 
+/** Where a file goes on a non-Debian family (capabilities/distros.mjs), or null when the bundle path is the place. */
+export function familyDestination(ctx, path) {
+  const f = ctx.family;
+  if (!f || f.id === 'debian') return null;
+  const p = path.replace(/^(db-host|lb-host)\//, '');
+  let m;
+  if (/^etc\/nginx\/sites-enabled\/rails-app\.conf$/.test(p)) return f.nginxSite;
+  if (/^etc\/apache2\/sites-available\/rails-app\.conf$/.test(p)) return f.apacheSite;
+  if ((m = /^etc\/postgresql\/([\d.]+)\/main\/(.+)$/.exec(p))) return `${f.pgDir.replace('{v}', m[1]).replace('{major}', m[1].split('.')[0])}/${m[2]}`;
+  if ((m = /^etc\/mysql\/(?:mariadb\.)?conf\.d\/(.+)$/.exec(p))) return `${f.mysqlDir}/${m[1]}`;
+  if (f.id === 'freebsd' && /^etc\/(nginx|pgbouncer)\//.test(p)) return `/usr/local/${p}`;
+  return null;
+}
+
 export function finish({ files, warnings, ctx }) {
   const { a } = ctx;
-  const rows = files.map((f) => [f.path, t(`readme.install.${(INSTALL.find(([re]) => re.test(f.path)) || [null, 'other'])[1]}`)]);
+  const rows = files.map((f) => {
+    const how = t(`readme.install.${(INSTALL.find(([re]) => re.test(f.path)) || [null, 'other'])[1]}`);
+    const dest = familyDestination(ctx, f.path);
+    return [f.path, dest ? `${how} ${t('readme.install.family', { family: ctx.family.id, dest })}` : how];
+  });
   rows.push(['CHECKLIST.md', t('readme.checklist')]);
   const vars = {
     impl: ctx.impl.label, ruby: a.ruby_version, rails: a.rails, server: SERVER_LABEL[ctx.server], serverVersion: ctx.serverVersion, proxy: a.proxy, proxyVersion: a.proxy_version,
@@ -41,6 +60,8 @@ export function finish({ files, warnings, ctx }) {
           [t('readme.tls'), t(`readme.tls.${ctx.tls}`, { proxy: ctx.proxy, domain: ctx.domain })],
           [t('readme.limit'), ctx.appSideLimit === null ? t('readme.na') : String(ctx.appSideLimit)],
           [t('readme.memory'), t('readme.memory.value', { total: ctx.memoryTotalMb, ram: ctx.ramMb })],
+          // Without systemd (init = other, FreeBSD, Alpine's OpenRC, macOS) the reader's init system runs this in the foreground.
+          ...(ctx.a.init !== 'systemd' && !ctx.passengerIntegrated ? [[t('readme.foreground'), t('readme.foreground.value', { cmd: absolute(ctx, execStart(ctx)), root: ctx.root, user: ctx.user })]] : []),
           [t('readme.worker-mb'), ctx.workerMbMeasured ? t('mem.worker.measured', { mb: ctx.perWorkerMb }) : t('mem.worker.estimate', { mb: ctx.perWorkerMb, why: `${t(`mem.worker.${ctx.workerMbWhy}`)}.` })],
           [t('readme.hosts'), t('readme.hosts.value', { app: [...new Set([ctx.hosts.app[0], ctx.hosts.app.at(-1)])].join(' … '), db: ctx.hosts.db, lb: `${a.lb} ${ctx.hosts.lb}` })],
         ],

@@ -99,9 +99,15 @@ function allocatorEntries(ctx) {
     return out;
   }
   const threaded = ['puma', 'falcon', 'webrick'].includes(ctx.server);
-  out.push({ key: 'MALLOC_ARENA_MAX', value: 2, why: t('env.arena', { note: threaded ? '' : t('env.arena.single', { server: SERVER_LABEL[ctx.server] }) }), evidence: [SRC.heroku] });
   const triplet = ctx.a.arch === 'arm64' ? 'aarch64-linux-gnu' : 'x86_64-linux-gnu';
-  out.push({ key: 'LD_PRELOAD', value: `/usr/lib/${triplet}/libjemalloc.so.2`, commented: true, why: t('env.11'), evidence: [SRC.railsRelease('7.2'), DS.stackprof] });
+  const jemalloc = (ctx.family.jemalloc || '/usr/lib/{triplet}/libjemalloc.so.2').replace('{triplet}', triplet);
+  if (ctx.family.libc === 'musl') {
+    // musl has no malloc arenas (MALLOC_ARENA_MAX is a glibc variable); its allocator is the one to replace.
+    out.push({ key: 'LD_PRELOAD', value: jemalloc, commented: true, why: t('env.musl', { pkg: ctx.family.jemallocPkg }), evidence: [SRC.muslMalloc, SRC.railsRelease('7.2'), DS.stackprof] });
+    return out;
+  }
+  out.push({ key: 'MALLOC_ARENA_MAX', value: 2, why: t('env.arena', { note: threaded ? '' : t('env.arena.single', { server: SERVER_LABEL[ctx.server] }) }), evidence: [SRC.heroku] });
+  out.push({ key: 'LD_PRELOAD', value: jemalloc, commented: true, why: t('env.11'), evidence: [SRC.railsRelease('7.2'), DS.stackprof] });
   return out;
 }
 

@@ -3,7 +3,7 @@
 // capabilities/process.mjs; secrets come from a root-only EnvironmentFile; the sandbox is checked with
 // `systemd-analyze security` by the sweep test.
 import { SRC, DS } from '../evidence.mjs';
-import { SERVER_PROCESS } from '../capabilities/process.mjs';
+import { SERVER_PROCESS, SANDBOX } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
 import { railsServerCommand, SERVER_LABEL } from './util.mjs';
@@ -43,31 +43,11 @@ export function hardening(ctx, { bindLowPorts = false, writable = [] } = {}) {
   const rw = [`${ctx.root}/tmp`, `${ctx.root}/log`, `${ctx.root}/storage`, ...writable];
   if (ctx.a.database === 'sqlite' && !gte(ctx.a.rails, '5.2')) rw.push(`${ctx.root}/db`);
   const homeRuby = ctx.rubyBin.startsWith('/home/') || ctx.root.startsWith('/home/');
+  const fill = { '{rw}': rw.join(' '), '{home}': homeRuby ? 'read-only' : 'yes', '{caps}': bindLowPorts ? 'CAP_NET_BIND_SERVICE' : '' };
+  const why = { '{home}': homeRuby ? 'systemd.home.ro' : 'systemd.home', '{caps}': bindLowPorts ? 'systemd.caps.bind' : 'systemd.caps' };
   return [
-    E('NoNewPrivileges', 'yes', t('systemd.sandbox'), [SRC.systemdExec, SRC.systemdAnalyze]),
-    E('ProtectSystem', 'strict', t('systemd.protect-system')),
-    E('ReadWritePaths', rw.join(' '), t('systemd.rw')),
-    E('ProtectHome', homeRuby ? 'read-only' : 'yes', t(homeRuby ? 'systemd.home.ro' : 'systemd.home')),
-    E('PrivateTmp', 'yes'),
-    E('PrivateDevices', 'yes'),
-    E('ProtectKernelTunables', 'yes'),
-    E('ProtectKernelModules', 'yes'),
-    E('ProtectKernelLogs', 'yes'),
-    E('ProtectControlGroups', 'yes'),
-    E('ProtectClock', 'yes'),
-    E('ProtectHostname', 'yes'),
-    E('ProtectProc', 'invisible'),
-    E('RestrictNamespaces', 'yes'),
-    E('RestrictRealtime', 'yes'),
-    E('RestrictSUIDSGID', 'yes'),
-    E('LockPersonality', 'yes'),
-    E('RemoveIPC', 'yes'),
-    E('RestrictAddressFamilies', 'AF_UNIX AF_INET AF_INET6 AF_NETLINK', t('systemd.families')),
-    E('SystemCallArchitectures', 'native'),
-    E('SystemCallFilter', '@system-service', t('systemd.syscalls')),
-    E('CapabilityBoundingSet', bindLowPorts ? 'CAP_NET_BIND_SERVICE' : '', t(bindLowPorts ? 'systemd.caps.bind' : 'systemd.caps')),
+    ...SANDBOX.map(([key, value, id]) => E(key, value in fill ? fill[value] : value, id ? t(why[id] || id) : undefined, id === 'systemd.sandbox' ? [SRC.systemdExec, SRC.systemdAnalyze] : [])),
     ...(bindLowPorts ? [E('AmbientCapabilities', 'CAP_NET_BIND_SERVICE')] : []),
-    E('UMask', '0027', t('systemd.umask')),
     { comment: t('systemd.mdwe') },
   ];
 }
@@ -92,12 +72,12 @@ function environment(ctx, extraFiles = []) {
 
 /** Does this server (and interpreter) send sd_notify readiness and watchdog pings? */
 export function notifies(ctx) {
-  const p = SERVER_PROCESS[ctx.server];
+  const p = SERVER_PROCESS[ctx.server] || {};
   return Boolean(p.notify) && has(p.notify, ctx.serverVersion) && ctx.mri;
 }
 
 function reloadEntry(ctx) {
-  const p = SERVER_PROCESS[ctx.server];
+  const p = SERVER_PROCESS[ctx.server] || {};
   const pidfile = `${ctx.root}/tmp/pids/${ctx.server}.pid`;
   switch (p.reload) {
     case 'USR2':
@@ -112,7 +92,7 @@ function reloadEntry(ctx) {
 }
 
 export function webUnit(ctx) {
-  const p = SERVER_PROCESS[ctx.server];
+  const p = SERVER_PROCESS[ctx.server] || {};
   const daemonizing = ctx.server === 'mongrel';
   const notify = notifies(ctx);
   const thruster = ctx.proxy === 'thruster';
@@ -218,7 +198,7 @@ export function generate(ctx) {
     // Passenger lives inside Apache; Apache's own unit applies. Still raise its file limit.
     return ctx.a.init === 'systemd'
       ? { files: [{ path: 'etc/systemd/system/apache2.service.d/limits.conf', format: 'systemd', body: [{ section: 'Service', entries: [{ key: 'LimitNOFILE', value: 65536, why: t('systemd.1'), evidence: [SRC.fdLimits, DS.sysctl] }] }] }] }
-      : { files: [limitsFile(ctx, 'www-data')] };
+      : { files: [limitsFile(ctx, ctx.family.apacheUser || 'www-data')] };
   }
   if (ctx.a.init !== 'systemd') return { files: [limitsFile(ctx, ctx.user)] };
   const files = [{ path: WEB_UNIT, format: 'systemd', body: webUnit(ctx), meta: { role: 'web', server: ctx.server } }];

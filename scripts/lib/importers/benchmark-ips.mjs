@@ -133,6 +133,7 @@ export function toDataset(inputs, opts) {
   return skeleton(opts, {
     toolName: 'benchmark-ips',
     remote: false,
+    titleWhat: `iterations per second of ${entries.map((e) => e.label).slice(0, 3).join(' vs ')}${entries.length > 3 ? ` and ${entries.length - 3} more` : ''} (benchmark-ips)`,
     title: `benchmark-ips: ${entries.map((e) => e.label).slice(0, 3).join(' vs ')}${entries.length > 3 ? ' …' : ''}`,
     summary: entries.length > 1
       ? `${fastest.label} ran fastest at ${fmt(fastest.ips, 1)} iterations per second, ${fmt(fastest.ips / slowest.ips, 2)} times the rate of ${slowest.label} (${fmt(slowest.ips, 1)} i/s).`

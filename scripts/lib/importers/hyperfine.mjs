@@ -89,6 +89,7 @@ export function toDataset(inputs, opts) {
   return skeleton(opts, {
     toolName: 'hyperfine',
     remote: false,
+    titleWhat: `run time of ${results.map((r) => r.command).slice(0, 3).join(' vs ')}${results.length > 3 ? ` and ${results.length - 3} more` : ''} (hyperfine)`,
     title: `hyperfine: ${results.map((r) => r.command).slice(0, 3).join(' vs ')}${results.length > 3 ? ' …' : ''}`,
     summary: results.length > 1
       ? `${label(fastest)} had the lowest mean time (${fmt(fastest.stats.mean * 1000, 3)} ms), ${fmt(ratio, 2)} times faster than ${label(slowest)} (${fmt(slowest.stats.mean * 1000, 3)} ms)${failedRuns ? `; ${failedRuns} run(s) exited non-zero` : ''}.`

@@ -73,7 +73,17 @@ while kill -0 "$child" 2>/dev/null; do wait "$child" || rc=$?; done
 
 # Teardown: TERM everything still running in this PID namespace, give it GRACE seconds, then KILL.
 # (We are PID 1 here, so -1 means "every other process of the lab run".)
-others() { local p n=0; for p in /proc/[0-9]*; do p=${p#/proc/}; [ "$p" != 1 ] && [ "$p" != $$ ] && [ "$p" != "$BASHPID" ] && n=$((n + 1)); done; echo "$n"; }
+# Live processes other than this shell (zombies are already dead: the namespace reaps them when it ends).
+others() {
+  local p n=0 state
+  for p in /proc/[0-9]*; do
+    p=${p#/proc/}
+    [ "$p" = 1 ] || [ "$p" = $$ ] || [ "$p" = "$BASHPID" ] && continue
+    state=$(sed -E 's/^[0-9]+ \(.*\) ([A-Za-z]).*/\1/' "/proc/$p/stat" 2>/dev/null) || continue
+    [ "$state" = Z ] || n=$((n + 1))
+  done
+  echo "$n"
+}
 if [ "$(others)" -gt 0 ]; then
   kill -TERM -1 2>/dev/null || true
   deadline=$((SECONDS + grace))
@@ -81,7 +91,9 @@ if [ "$(others)" -gt 0 ]; then
   if [ "$(others)" -gt 0 ]; then
     say "processes still running ${grace}s after TERM: sending KILL"
     kill -KILL -1 2>/dev/null || true
-    sleep 0.2
+    # SIGKILL cannot be ignored, but dying takes a moment: return only once they are gone.
+    deadline=$((SECONDS + 5))
+    while [ "$(others)" -gt 0 ] && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
   fi
 fi
 

@@ -1,0 +1,44 @@
+// Distribution families as data (issue 11). The `distro` answer ("debian-12", "rocky-9", "alpine-3.20", …) picks a
+// family by its name; `os` = freebsd or macos picks those. Read by the engine through caps.mjs (JSON on the page).
+// Sources: Debian — nginx/apache2/postgresql-common packaging (www-data, /etc/apache2/sites-available,
+// /etc/postgresql/<v>/main); RHEL family — nginx and httpd packages run as "nginx"/"apache", include
+// /etc/nginx/conf.d and /etc/httpd/conf.d, PGDG keeps its configuration in /var/lib/pgsql/<v>/data, MySQL/MariaDB read
+// /etc/my.cnf.d; firewalld is the default firewall and SELinux's httpd_can_network_connect boolean lets nginx/httpd
+// open TCP connections to an app server (Red Hat "Using SELinux", "Configuring firewalls and packet filters");
+// Alpine — nginx includes /etc/nginx/http.d, OpenRC, musl libc (MALLOC_ARENA_MAX is a glibc variable; the jemalloc
+// package installs /usr/lib/libjemalloc.so.2); FreeBSD — ports under /usr/local/etc, user www, rc.d scripts started
+// with service(8), the listen queue limit is kern.ipc.soacceptqueue (FreeBSD Handbook, "Tuning with sysctl");
+// macOS — Homebrew under /opt/homebrew (Apple silicon), launchd, a development machine.
+export const DISTRO_FAMILIES = [
+  {
+    id: 'rhel', match: '^(rhel|redhat|centos|rocky|alma|almalinux|ol|oracle|fedora|amzn|amazon)',
+    webUser: 'nginx', apacheUser: 'apache', nginxInclude: 'conf.d', nginxSite: '/etc/nginx/conf.d/rails-app.conf', apacheSite: '/etc/httpd/conf.d/rails-app.conf',
+    pgDir: '/var/lib/pgsql/{v}/data', mysqlDir: '/etc/my.cnf.d', libc: 'glibc', jemalloc: '/usr/lib64/libjemalloc.so.2', jemallocPkg: 'jemalloc (EPEL)',
+    firewall: 'firewalld', selinux: true, pkg: 'dnf install',
+  },
+  {
+    id: 'alpine', match: '^alpine',
+    webUser: 'nginx', apacheUser: 'apache', nginxInclude: 'http.d', nginxSite: '/etc/nginx/http.d/rails-app.conf', apacheSite: '/etc/apache2/conf.d/rails-app.conf',
+    pgDir: '/etc/postgresql{major}', mysqlDir: '/etc/my.cnf.d', libc: 'musl', jemalloc: '/usr/lib/libjemalloc.so.2', jemallocPkg: 'jemalloc',
+    firewall: 'awall', selinux: false, pkg: 'apk add',
+  },
+  {
+    id: 'debian', match: '',
+    webUser: 'www-data', apacheUser: 'www-data', nginxSite: '/etc/nginx/sites-enabled/rails-app.conf', apacheSite: '/etc/apache2/sites-available/rails-app.conf',
+    pgDir: '/etc/postgresql/{v}/main', mysqlDir: '/etc/mysql/conf.d', libc: 'glibc', jemalloc: '/usr/lib/{triplet}/libjemalloc.so.2', jemallocPkg: 'libjemalloc2',
+    firewall: 'ufw', selinux: false, pkg: 'apt-get install',
+  },
+];
+
+export const OS_FAMILIES = {
+  freebsd: {
+    id: 'freebsd', webUser: 'www', apacheUser: 'www', nginxSite: '/usr/local/etc/nginx/sites-enabled/rails-app.conf', apacheSite: '/usr/local/etc/apache24/Includes/rails-app.conf',
+    pgDir: '/var/db/postgres/data{v}', mysqlDir: '/usr/local/etc/mysql/conf.d', libc: 'freebsd', jemalloc: null, jemallocPkg: null,
+    firewall: 'pf', selinux: false, pkg: 'pkg install', listenQueue: 'kern.ipc.soacceptqueue',
+  },
+  macos: {
+    id: 'macos', webUser: null, apacheUser: null, nginxSite: '/opt/homebrew/etc/nginx/servers/rails-app.conf', apacheSite: '/opt/homebrew/etc/httpd/extra/rails-app.conf',
+    pgDir: '/opt/homebrew/var/postgresql@{v}', mysqlDir: '/opt/homebrew/etc/my.cnf.d', libc: 'darwin', jemalloc: null, jemallocPkg: null,
+    firewall: null, selinux: false, pkg: 'brew install', development: true,
+  },
+};
