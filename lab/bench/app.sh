@@ -33,11 +33,12 @@ rb_has_gem() { (cd "$APP" && bundle exec ruby -e "Gem::Specification.find_by_nam
 
 # Start a server for DIR with CMD… and wait until URL answers. Sets RB_SERVER_PID (its process group).
 rb_boot() { # NAME DIR URL CMD…
-  local name=$1 dir=$2 url=$3; shift 3
+  local name=$1 dir=$2 url=$3 t0=$SECONDS; shift 3
   rb_log "boot $name: $*"
   rb_start "$name" "$dir" "$@"
   RB_SERVER_PID=$RB_LAST_PID
-  if ! rb_wait_http "$url" "${RB_BOOT_TIMEOUT_S:-90}"; then rb_stop "$RB_SERVER_PID"; return 1; fi
+  if ! rb_wait_http "$url" "${RB_BOOT_TIMEOUT_S:-120}" "$RB_SERVER_PID"; then rb_stop "$RB_SERVER_PID"; return 1; fi
+  rb_log "boot $name: answered after $((SECONDS - t0)) s"
 }
 
 # Measure each page named in MEASUREMENTS (a space-separated list, in the plan's random order) with wrk,

@@ -29,7 +29,8 @@ rb_versions() {
   done
   if [ -f "${RB_APP_SRC:-$REPO/lab/app}/Gemfile.lock" ]; then
     for g in rails puma pg mysql2 sqlite3 solid_cache solid_queue unicorn pitchfork falcon webrick rackup thruster; do
-      v=$(awk -v g="$g" '$1 == g && $2 ~ /^\(/ { gsub(/[()]/, "", $2); print $2; exit }' "${RB_GEMFILE_LOCK:-$REPO/lab/app/Gemfile.lock}")
+      # A gem locked for several platforms: the entry for this machine's CPU, else the plain one.
+      v=$(awk -v g="$g" -v arch="$(uname -m)" '$1 == g && $2 ~ /^\(/ { gsub(/[()]/, "", $2); if (index($2, arch "-linux-gnu")) { print $2; found = 1; exit } if ($2 !~ /-/ && plain == "") plain = $2 } END { if (!found && plain != "") print plain }' "${RB_GEMFILE_LOCK:-$REPO/lab/app/Gemfile.lock}")
       [ -n "$v" ] && printf '%s (gem)\t%s\n' "$g" "$v"
     done
   fi
@@ -54,11 +55,12 @@ rb_stop() { # PID: TERM the group, wait up to 10 s, then KILL
 }
 rb_stop_all() { local p; for p in "${RB_PIDS[@]}"; do rb_stop "$p"; done; RB_PIDS=(); }
 
-rb_wait_http() { # URL TIMEOUT_S: until any HTTP answer below 500
-  local url=$1 limit=${2:-60} code i
-  for i in $(seq 1 $((limit * 5))); do
+rb_wait_http() { # URL TIMEOUT_S [PID]: until any HTTP answer below 500, or the process PID has exited
+  local url=$1 limit=${2:-60} pid=${3:-} code deadline=$((SECONDS + ${2:-60}))
+  while [ "$SECONDS" -lt "$deadline" ]; do
     code=$(curl -s -o /dev/null -m 2 -w '%{http_code}' "$url" 2>/dev/null)
     case "$code" in 2*|3*|4*) return 0 ;; esac
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then rb_log "$url: the server exited before answering"; return 1; fi
     sleep 0.2
   done
   rb_log "no answer from $url after ${limit}s"

@@ -8,8 +8,10 @@ BENCH=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$BENCH/../.." && pwd)
 abi=$(ruby -e 'print RbConfig::CONFIG["ruby_version"]')
 dir="$REPO/tmp/rebench-gems/$abi"
-stamp=$(cat "$BENCH/Gemfile" "$BENCH/Gemfile.lock" "$REPO/lab/app/Gemfile" "$REPO/lab/app/Gemfile.lock" 2>/dev/null | sha256sum | cut -c1-16)
-if [ -f "$dir/.complete" ] && [ "$(cat "$dir/.complete")" = "$stamp" ]; then
+# Start from the app's lock file, so every gem keeps the app's version and only WEBrick is added.
+[ -f "$BENCH/Gemfile.lock" ] || cp "$REPO/lab/app/Gemfile.lock" "$BENCH/Gemfile.lock"
+stamp() { cat "$BENCH/Gemfile" "$BENCH/Gemfile.lock" "$REPO/lab/app/Gemfile" "$REPO/lab/app/Gemfile.lock" | sha256sum | cut -c1-16; }
+if [ -f "$dir/.complete" ] && [ "$(cat "$dir/.complete")" = "$(stamp)" ]; then
   echo "rebench: extra server gems for Ruby $abi are current ($dir)"
   exit 0
 fi
@@ -17,7 +19,7 @@ rm -rf "$dir"
 mkdir -p "$dir"
 export BUNDLE_GEMFILE="$BENCH/Gemfile" GEM_HOME="$dir" GEM_PATH="$dir:${BUNDLE_PATH:-/opt/lab/bundle}/ruby/$abi"
 unset BUNDLE_PATH BUNDLE_FROZEN BUNDLE_DEPLOYMENT
-export BUNDLE_JOBS=2 BUNDLE_RETRY=2
+export BUNDLE_JOBS=2 BUNDLE_RETRY=2 BUNDLE_VERSION=system
 bundle install --quiet
-bundle exec ruby -e 'puts Gem.loaded_specs.values_at("unicorn", "pitchfork", "falcon", "webrick", "thruster").compact.map { |s| "#{s.name} #{s.version}" }'
-echo "$stamp" > "$dir/.complete"
+bundle exec ruby -e 'require "webrick"; puts "webrick #{WEBrick::VERSION}"'
+stamp > "$dir/.complete"

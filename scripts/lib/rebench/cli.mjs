@@ -6,7 +6,7 @@ import { parseArgs, UsageError, randomSeed } from '../measure/common.mjs';
 import { validateDataset, formatProblem, DATASET_DIR } from '../dataset-validate.mjs';
 import { chartRenderProblems } from '../importers/render-check.mjs';
 import { EXPERIMENTS, byName } from './experiments/index.mjs';
-import { runExperiment } from './runner.mjs';
+import { runExperiment, rebuildFromRaw } from './runner.mjs';
 import { writeThenNow } from './thennow.mjs';
 
 export const HELP = `Usage: scripts/rebench EXPERIMENT… [--quick] [--runs N] [--out DIR] [--seed N]
@@ -34,6 +34,11 @@ Options:
   --then-and-now  after the experiments (or alone), write rebench-2026-then-now-EXPERIMENT
                 datasets: the research's result beside the 2026 one, each era relative
                 to its own baseline (hardware differs, so never value against value)
+  --cells A,B   run only these configurations of one experiment (ids in the dataset's raw
+                runs.csv); combine with --tag so the result is its own dataset
+  --rebuild     recompute the named experiments' datasets from their raw output in DIR
+                (raw-output/ID/provenance.json and the tool outputs), without measuring
+  --caveat TEXT with --rebuild: add a caveat (repeatable), e.g. what else ran at the time
   --tag NAME    append -NAME to every dataset id (e.g. your machine: --tag hetzner-cx22),
                 so that your datasets sit beside the published ones instead of replacing
                 them; datasets from different machines are separate series
@@ -48,7 +53,7 @@ A full run of every experiment takes about 50 minutes on 2 cores.
 const SPEC = {
   list: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' },
   runs: { type: 'integer', min: 1, max: 50 }, out: { type: 'string' }, seed: { type: 'integer', min: 0 },
-  author: { type: 'string' }, tag: { type: 'string' }, 'keep-work': { type: 'boolean' }, 'then-and-now': { type: 'boolean' },
+  author: { type: 'string' }, tag: { type: 'string' }, cells: { type: 'string' }, rebuild: { type: 'boolean' }, caveat: { type: 'string', multiple: true }, 'keep-work': { type: 'boolean' }, 'then-and-now': { type: 'boolean' },
 };
 
 export async function main(argv) {
@@ -75,6 +80,7 @@ export async function main(argv) {
     return e;
   });
   if (opts.author) process.env.SCALING_RAILS_AUTHOR = opts.author;
+  if (opts.rebuild) return rebuild(chosen, path.resolve(opts.out || 'measurements'), opts.caveat || [], opts.tag);
   if (opts.tag !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(opts.tag)) throw new UsageError(`--tag must be lower-case letters, digits and single hyphens (e.g. "hetzner-cx22"), got "${opts.tag}"`);
   if (opts.tag && opts['then-and-now']) throw new UsageError('--then-and-now reads the untagged datasets; run it without --tag');
   const outDir = path.resolve(opts.out || 'measurements');
@@ -86,7 +92,8 @@ export async function main(argv) {
   for (const exp of chosen) {
     const t1 = Date.now();
     log(`rebench: ${exp.name}: ${exp.title} (seed ${seed})`);
-    const files = await runExperiment(exp, { quick: opts.quick, runs: opts.runs, outDir, seed, log, keepWork: opts['keep-work'], tag: opts.tag });
+    const files = await runExperiment(exp, { quick: opts.quick, runs: opts.runs, outDir, seed, log, keepWork: opts['keep-work'], tag: opts.tag, cells: opts.cells ? opts.cells.split(',') : null });
+    if (files.interrupted) return files.interrupted === 'SIGINT' ? 130 : 143;
     for (const file of files) {
       const found = await validate(file);
       problems += found.length;
@@ -115,4 +122,29 @@ export async function validate(file) {
   const problems = validateDataset({ file, text, knownIds });
   if (!problems.length) problems.push(...await chartRenderProblems(file, text));
   return problems;
+}
+
+async function rebuild(experiments, outDir, extraCaveats, tag) {
+  let problems = 0;
+  for (const exp of experiments) {
+    const mainId = `${exp.datasetIds()[0]}${tag ? `-${tag}` : ''}`;
+    const rawDir = path.join(outDir, 'raw-output', mainId);
+    if (!fs.existsSync(path.join(rawDir, 'provenance.json'))) throw new UsageError(`no ${path.relative(process.cwd(), rawDir)}/provenance.json to rebuild ${exp.name} from`);
+    const { datasets, runsCsv } = rebuildFromRaw(exp, rawDir);
+    for (let ds of datasets) {
+      if (tag) ds = JSON.parse(JSON.stringify(ds).replace(/rebench-2026-[a-z0-9-]+/g, (id) => (id === ds.id || (ds.related || []).includes(id) ? `${id}-${tag}` : id)));
+      ds.caveats.push(...extraCaveats);
+      const file = path.join(outDir, '_data', 'datasets', `${ds.id}.json`);
+      const tmp = `${file}.partial-${process.pid}`;
+      fs.writeFileSync(tmp, `${JSON.stringify(ds, null, 2)}\n`);
+      fs.renameSync(tmp, file);
+      const dsRaw = path.join(outDir, 'raw-output', ds.id);
+      if (fs.existsSync(dsRaw)) fs.writeFileSync(path.join(dsRaw, 'runs.csv'), runsCsv);
+      const found = await validate(file);
+      problems += found.length;
+      for (const p of found) process.stderr.write(`${formatProblem(p, `${outDir}/`)}\n`);
+      process.stdout.write(`${path.relative(process.cwd(), file) || file}\n`);
+    }
+  }
+  return problems ? 1 : 0;
 }

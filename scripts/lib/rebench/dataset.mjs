@@ -101,7 +101,7 @@ export function summaryRows(ctx, spec) {
 export function failuresOf(markers) {
   return {
     markers,
-    meaning: 'FAILED: no run of this configuration produced a reading (the server did not start or the load tool could not connect; driver.log in the raw output says why). ' +
+    meaning: 'FAILED: no run of this configuration produced a reading: the server did not start, the load tool could not connect, or more than 1 % of the responses were HTTP errors or timeouts (error responses are not throughput); driver.log and runs.csv in the raw output say which. ' +
       'NOT-INSTALLED: the software is not available in the lab on this machine, so the configuration was not run. Individual failed requests are counted in failed_requests, not hidden.',
   };
 }
@@ -165,6 +165,7 @@ export function base(ctx, { id, title, topic, summary, measured, software, metho
     caveats: [
       `Measured ${ctx.started.toISOString().slice(0, 16).replace('T', ' ')}–${ctx.finished.toISOString().slice(11, 16)} UTC on a ${ctx.machine.logical_cpus}-core machine that other programs were using at the same time (load average ${ctx.load.before[0]} before, ${ctx.load.after[0]} after); the spread columns show how much that moved the results.`,
       'Absolute numbers belong to this machine only; compare configurations within this dataset, and read a difference only where the verdict column says better or worse.',
+      ...(ctx.subset ? [`A partial re-run: only ${ctx.subset.join(', ')} were measured (scripts/rebench --cells), in their own random rounds; compare them with each other, not with rows of the full run.`] : []),
       ...caveats,
     ],
     attribution: `Measured by ${who} with scripts/rebench (Scaling Rails), ${YEAR}.`,
@@ -175,10 +176,11 @@ export function base(ctx, { id, title, topic, summary, measured, software, metho
 }
 
 /** Bar of the median with a min–max rule per row; text marks rows that failed. */
-export function medianChart({ id, title, caption, alt, yField, yTitle, key, xTitle, offsetField, columns, hasFailures }) {
+export function medianChart({ id, title, caption, alt, yField, yTitle, key, xTitle, offsetField, columns, hasFailures, hasValues = true }) {
   // Grouped bars: one band per configuration, one bar per page (or load) inside it.
   const enc = { y: { field: yField, type: 'nominal', sort: null, title: yTitle, axis: { labelLimit: 200 } }, ...(offsetField ? { yOffset: { field: offsetField, type: 'nominal', sort: null } } : {}) };
-  const layers = [
+  // A layer without data makes Vega warn (and the build fail): bars only when some run measured something.
+  const layers = !hasValues ? [] : [
     { mark: { type: 'bar' }, encoding: { ...enc, x: { field: `${key}_median`, type: 'quantitative', title: xTitle }, ...(offsetField ? { color: { field: offsetField, type: 'nominal', sort: null, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 } } } : {}) } },
     { mark: { type: 'rule' }, encoding: { ...enc, x: { field: `${key}_min`, type: 'quantitative' }, x2: { field: `${key}_max` } } },
   ];

@@ -84,6 +84,12 @@ export function readMeasurement(tool, file) {
       if (r.error) return { error: r.error };
       const l = r.lua;
       const errors = r.socket.connect + r.socket.read + r.socket.write + r.socket.timeout + r.non2xx;
+      // Error responses are not throughput: a run where more than 1 % of the responses were HTTP errors (or timed
+      // out) has no reading. Socket read errors alone are not failures: a server that closes the connection after
+      // each response (Unicorn, no keep-alive) makes wrk count one per request.
+      const requests = l ? l.requests : r.requests;
+      const bad = r.non2xx + r.socket.timeout;
+      if (requests && bad > 0.01 * requests) return { error: `${r.non2xx} HTTP error responses and ${r.socket.timeout} timeouts among ${requests} requests`, errors };
       return {
         rps: r.rps ?? (l ? l.requests / (l.duration_us / 1e6) : null),
         p50_ms: l ? l.latency_us.percentiles['50'] / 1000 : r.percentiles['50'] ?? null,
@@ -115,6 +121,46 @@ export function readMeasurement(tool, file) {
   throw new Error(`no reader for tool ${tool}`);
 }
 
+/** Every measurement of the plan read back from the raw directory through the importers. */
+export function readResults(plan, cells, raw) {
+  const results = [];
+  const text = (f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim() : null);
+  for (const entry of plan) {
+    const cell = cells.find((c) => c.id === entry.cell);
+    const skipped = text(path.join(raw, `${rawName(entry)}.skip`));
+    const failed = text(path.join(raw, `${rawName(entry)}.failed`));
+    for (const m of cell.measurements) {
+      const base = rawName(entry, m.id);
+      const file = path.join(raw, `${base}.${m.ext || 'txt'}`);
+      const status = text(path.join(raw, `${base}.status`));
+      const badStatus = status !== null && !/^2/.test(status) ? { error: `the page answered HTTP ${status || 'nothing'} before the measurement, so it was not measured` } : null;
+      const metrics = skipped ? { error: skipped, skipped: true } : failed ? { error: failed } : badStatus || readMeasurement(m.tool, file);
+      const memory = m.memory ? readMemory(path.join(raw, `${base}.pss.csv`)) : null;
+      results.push({ entry, cell, measurement: m, metrics, memory, load: text(path.join(raw, `${base}.load`)), file: fs.existsSync(file) ? path.basename(file) : null });
+    }
+  }
+  return results;
+}
+
+/**
+ * Rebuild the dataset(s) of a finished run from its raw output directory alone (provenance.json has the
+ * plan, parameters, machine facts and versions), for example after the way a raw file is read changed.
+ */
+export function rebuildFromRaw(exp, rawDirPath) {
+  const prov = JSON.parse(fs.readFileSync(path.join(rawDirPath, 'provenance.json'), 'utf8'));
+  const size = prov.quick ? exp.quick : exp.full;
+  const ids = [...new Set(prov.order.map((o) => o.cell))];
+  const cells = exp.cells(size).filter((c) => ids.includes(c.id));
+  const plan = prov.order.map((o) => ({ ...o }));
+  const results = readResults(plan, cells, rawDirPath);
+  const ctx = {
+    exp, quick: prov.quick, runs: prov.runs_per_cell, seed: prov.seed, plan, cells, results, machine: prov.machine,
+    started: new Date(prov.started), finished: new Date(prov.finished), subset: prov.subset || null,
+    load: prov.load_average, invocations: prov.invocations, params: prov.parameters, raw: rawDirPath, versions: prov.versions,
+  };
+  return { ctx, datasets: exp.datasets(ctx), runsCsv: runsCsv(results) };
+}
+
 /** Peak PSS of a process tree from the driver's sampler CSV (t_s,pid,ppid,comm,rss_kib,pss_kib). */
 export function readMemory(file) {
   if (!fs.existsSync(file)) return null;
@@ -139,13 +185,16 @@ export function readMemory(file) {
 export const rawName = (entry, measurement) => `${String(entry.idx).padStart(3, '0')}-${entry.cell}-r${entry.run}${measurement ? `-${measurement}` : ''}`;
 
 /**
- * Run an experiment. Returns the paths of the datasets written.
+ * Run an experiment. Returns the paths of the datasets written, or { interrupted: SIGNAL } (nothing written).
  * opts: { quick, runs, outDir, seed, log(line), labBin, beforeCommit }
  */
 export async function runExperiment(exp, opts) {
   const quick = Boolean(opts.quick);
   const size = quick ? exp.quick : exp.full;
-  const cells = exp.cells(size);
+  const all = exp.cells(size);
+  // --cells a,b: only these configurations (for re-measuring a few; say so where the dataset is used).
+  const cells = opts.cells ? all.filter((c) => opts.cells.includes(c.id)) : all;
+  if (!cells.length) throw new Error(`${exp.name}: none of the cells ${opts.cells} exists; cells: ${all.map((c) => c.id).join(', ')}`);
   const runs = opts.runs ?? (quick ? 2 : 5);
   const seed = opts.seed ?? randomSeed();
   const plan = drawPlan(cells, runs, seed);
@@ -159,19 +208,13 @@ export async function runExperiment(exp, opts) {
   const tagged = (id) => (opts.tag ? `${id}-${opts.tag}` : id);
   const ids = exp.datasetIds().map(tagged);
   const stages = Object.fromEntries(ids.map((id) => [id, stageRaw(outDir, id)]));
-  let interrupted = false;
-  const cleanup = () => {
-    for (const d of Object.values(stages)) discardStage(d);
-    fs.rmSync(work, { recursive: true, force: true });
-  };
+  let interrupted = null;
+  // Ctrl-C / TERM: stop the lab (TERM first, so that scripts/lab stops its servers and undoes its mounts); the
+  // finally block below then discards the staged files, and the caller exits with 130/143 without a dataset.
   onInterrupt((sig) => {
-    interrupted = true;
+    interrupted = sig;
     log(`rebench: ${sig}: stopping ${exp.name}; no dataset is written`);
-    // TERM first, so that scripts/lab can stop its servers and undo its mounts.
-    Promise.all([...children].map((pid) => stopGroup(pid, 15000))).finally(() => {
-      cleanup();
-      process.exit(sig === 'SIGINT' ? 130 : 143);
-    });
+    for (const pid of children) stopGroup(pid, 15000);
   });
   try {
     const params = { ...size.params, RB_QUICK: quick ? 1 : 0 };
@@ -212,32 +255,12 @@ export async function runExperiment(exp, opts) {
       invocations.push({ place: batch.place, command: [cmd, ...args].map((a) => a.replace(REPO_ROOT, '<repo>')).join(' '), exit: res.code, signal: res.signal, seconds: Math.round((Date.now() - t0) / 100) / 10 });
       if (res.code !== 0) log(`rebench: ${exp.name}: batch ${i + 1} exited with ${res.code ?? res.signal}; see driver.log (its cells are recorded as failed)`);
     }
-    if (interrupted) return [];
+    if (interrupted) return { interrupted };
     const loadAfter = loadAverage();
     const finished = new Date();
-    // Read every measurement back.
-    const results = [];
-    for (const entry of plan) {
-      const cell = cells.find((c) => c.id === entry.cell);
-      const skipFile = path.join(raw, `${rawName(entry)}.skip`);
-      const skipped = fs.existsSync(skipFile) ? fs.readFileSync(skipFile, 'utf8').trim() : null;
-      const failFile = path.join(raw, `${rawName(entry)}.failed`);
-      const failed = fs.existsSync(failFile) ? fs.readFileSync(failFile, 'utf8').trim() : null;
-      for (const m of cell.measurements) {
-        const base = rawName(entry, m.id);
-        const file = path.join(raw, `${base}.${m.ext || 'txt'}`);
-        const statusFile = path.join(raw, `${base}.status`);
-        const status = fs.existsSync(statusFile) ? fs.readFileSync(statusFile, 'utf8').trim() : null;
-        const badStatus = status && !/^2/.test(status) ? { error: `the page answered HTTP ${status || 'nothing'} before the measurement, so it was not measured` } : null;
-        const metrics = skipped ? { error: skipped, skipped: true } : failed ? { error: failed } : badStatus || readMeasurement(m.tool, file);
-        const memory = m.memory ? readMemory(path.join(raw, `${base}.pss.csv`)) : null;
-        const loadFile = path.join(raw, `${base}.load`);
-        const load = fs.existsSync(loadFile) ? fs.readFileSync(loadFile, 'utf8').trim() : null;
-        results.push({ entry, cell, measurement: m, metrics, memory, load, file: fs.existsSync(file) ? path.basename(file) : null });
-      }
-    }
+    const results = readResults(plan, cells, raw);
     const context = {
-      exp, quick, runs, seed, plan, cells, results, machine, started, finished,
+      exp, quick, runs, seed, plan, cells, results, machine, started, finished, subset: opts.cells ? cells.map((c) => c.id) : null,
       load: { before: loadBefore, after: loadAfter }, invocations, params, raw,
       versions: readVersions(raw),
     };
@@ -259,7 +282,7 @@ export async function runExperiment(exp, opts) {
   } finally {
     onInterrupt(null);
     for (const d of Object.values(stages)) discardStage(d);
-    if (!opts.keepWork) fs.rmSync(work, { recursive: true, force: true });
+    if (!opts.keepWork || interrupted) fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
@@ -295,6 +318,7 @@ function provenance(ctx) {
     tool: 'scripts/rebench',
     experiment: ctx.exp.name,
     quick: ctx.quick,
+    subset: ctx.subset || null,
     runs_per_cell: ctx.runs,
     seed: ctx.seed,
     started: ctx.started.toISOString(),

@@ -64,6 +64,14 @@ export const PAIRS = [
     measure: 'speed relative to the oldest Ruby of the same era (2019: Rails route throughput; 2026: inverse of the workload\'s CPU time)',
   },
   {
+    exp: 'interpreters', name: 'jit', topic: 'jit', newId: 'rebench-2026-interpreters',
+    title: 'A JIT then and now: speed with the JIT relative to the same Ruby without it, 2019 and 2026',
+    old: [{ id: 'rrb-ruby27-preview2-jit', rows: (x) => /^2\.7\.0/.test(x.ruby_version), group: () => 'Same Ruby, JIT off and on', config: (x) => (x.jit === 'on' ? 'Ruby 2.7.0-preview2 with MJIT' : 'Ruby 2.7.0-preview2'), value: (x) => num(x.median), unit: 'req/s' }],
+    now: { rows: (x) => /^Ruby 3\.1/.test(x.ruby), group: () => 'Same Ruby, JIT off and on', config: (x) => (/YJIT/.test(x.ruby) ? 'Ruby 3.1 with YJIT' : 'Ruby 3.1'), value: (x) => (num(x.cpu_s_median) ? 1 / x.cpu_s_median : null), unit: 'ratio', shown: (x) => num(x.cpu_s_median), shownUnit: 's' },
+    baselineOld: 'Ruby 2.7.0-preview2', baselineNow: 'Ruby 3.1', higherIsBetter: true,
+    measure: 'speed with the JIT relative to the same Ruby without it, in the same era (2019: Rails Ruby Bench requests per second; 2026: inverse of the workload\'s CPU time)',
+  },
+  {
     exp: 'gc', topic: 'gc', newId: 'rebench-2026-gc-settings',
     title: 'GC tuning then and now: tuned settings relative to the defaults, 2010 and 2026',
     old: [{ id: 'thesis-ruby-yarv-gc-tuning', aggregate: true, group: () => 'Ruby Benchmark Suite / heavy page', config: () => 'Tuned GC (thesis settings)', value: (rows) => median(rows.map((x) => (num(x.default_s) && num(x.tweaked_s) ? x.default_s / x.tweaked_s : null))), unit: 'ratio', baselineRow: 'Defaults' }],
@@ -87,9 +95,9 @@ export const PAIRS = [
   {
     exp: 'concurrency', topic: 'concurrency', newId: 'rebench-2026-concurrency',
     title: 'Processes and threads then and now: throughput relative to one process with 16 threads, 2017 and 2026',
-    old: [{ id: 'rrb-puma-processes-threads', rows: (x) => x.printed_in === 'table' || (x.puma_processes === 2 && x.puma_threads === 16), group: () => 'Rails Ruby Bench (Discourse)', config: (x) => `${x.puma_processes} × ${x.puma_threads ?? '?'}`, value: (x) => (num(x.time_min) ? 1 / x.time_min : null), unit: 'ratio', shown: (x) => num(x.time_min), shownUnit: 's' }],
-    now: { rows: () => true, group: (x) => `2026 ${x.route}`, config: (x) => `${x.workers} × ${x.threads}`, value: (x) => num(x.rps_median), unit: 'req/s' },
-    baselineOld: '1 × 16', baselineNow: '1 × 16', higherIsBetter: true,
+    old: [{ id: 'rrb-puma-processes-threads', rows: (x) => x.printed_in === 'table' || (x.puma_processes === 2 && x.puma_threads === 16), group: () => 'Rails Ruby Bench (Discourse)', config: (x) => `${x.puma_processes} × ${x.puma_threads ?? '?'}${x.load_threads ? `, ${x.load_threads} load threads` : ''}`, value: (x) => (num(x.time_min) ? 1 / x.time_min : null), unit: 'ratio', shown: (x) => num(x.time_min), shownUnit: 's' }],
+    now: { rows: () => true, group: (x) => x.route, config: (x) => `${x.workers} × ${x.threads}`, value: (x) => num(x.rps_median), unit: 'req/s' },
+    baselineOld: '1 × 16, 12 load threads', baselineNow: '1 × 16', higherIsBetter: true,
     measure: 'throughput relative to one process with 16 threads in the same era (2017: inverse of the fastest time for 1500 requests; 2026: requests per second)',
   },
 ];
@@ -195,7 +203,7 @@ export function thenNowDataset(pair, dirs) {
   const built = buildThenNow(pair, dirs);
   if (!built || !built.rows.length) return null;
   const { now, olds, columns, rows } = built;
-  const id = `rebench-2026-then-now-${pair.exp}`;
+  const id = `rebench-2026-then-now-${pair.name || pair.exp}`;
   const eras = [...new Set(rows.map((x) => x[0]))];
   const caption = `Hardware differs between the eras (${eras.join(' versus ')}), so the bars are not comparable across eras: each era is divided by its own baseline (${pair.measure}). Read the shape within each era, not the lengths across them.`;
   const text = rows.filter((x) => x[6] !== null).map((x) => `${x[0].slice(0, 4)} ${x[2]}, ${x[3]}: ${x[6]}`).join('; ');
@@ -260,7 +268,7 @@ export function writeThenNow(outDir, log) {
   const written = [];
   for (const pair of PAIRS) {
     const ds = thenNowDataset(pair, dirs);
-    if (!ds) { log(`rebench: then-and-now ${pair.exp}: ${pair.newId} not found, skipped`); continue; }
+    if (!ds) { log(`rebench: then-and-now ${pair.name || pair.exp}: ${pair.newId} not found, skipped`); continue; }
     const file = path.join(outDir, '_data', 'datasets', `${ds.id}.json`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.partial-${process.pid}`;

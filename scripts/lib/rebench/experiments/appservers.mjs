@@ -58,6 +58,8 @@ export default {
       caveats: [
         'The database server, the app server and wrk share the same two cores, as in a one-machine deployment; the pages spend part of their time waiting for PostgreSQL.',
         'PSS divides pages shared between forked workers among them, so the whole-tree PSS is the memory the server really holds; RSS summed over workers would count shared pages several times.',
+        'Unicorn does not keep connections alive: it closes the connection after every response, and wrk counts each close as a socket read error, so Unicorn\'s failed-request count equals its request count without any request failing, and each of its requests pays for a new connection.',
+        'Falcon runs each request in a fiber; the reference app keeps Rails\' default thread isolation level, and under load Falcon answered part of the requests with HTTP 500 (ActionView::Template::Error in server-falcon.log). The Rails configuration guide asks for config.active_support.isolation_level = :fiber with fiber-based servers such as Falcon; without it the runs count as failed here.',
       ],
       related: ['thesis-thin-vs-unicorn', 'thesis-passenger-apache-vs-nginx', 'thesis-webserver-memory-workers'],
       charts: [
@@ -66,7 +68,7 @@ export default {
           caption: 'Bars: median of the runs; lines: slowest to fastest run. Read a difference only where the verdict column says better or worse.',
           alt: alt(records, 'requests per second'),
           yField: 'server', offsetField: 'page', yTitle: 'Server', key: 'rps', xTitle: 'Requests per second (median)',
-          columns: ['server', 'page', 'rps_median', 'rps_min', 'rps_max', 'p99_ms', 'verdict'], hasFailures: markers.length > 0,
+          columns: ['server', 'page', 'rps_median', 'rps_min', 'rps_max', 'p99_ms', 'verdict'], hasFailures: markers.length > 0, hasValues: records.some((r) => r.spread.n > 0),
         }),
         ...(records.some((r) => r.group.results.some((x) => x.memory && x.memory.series.length)) ? [memoryChart(records)] : []),
       ],

@@ -59,8 +59,10 @@ export default {
           spec: {
             width: 220, height: 200,
             layer: [
+              ...(records.some((r) => r.spread.n > 0) ? [
               { transform: [{ filter: 'isValid(datum.rps_median)' }], mark: { type: 'line', point: true }, encoding: { x: { field: 'thread_count', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'Threads per worker' }, y: { field: 'rps_median', type: 'quantitative', title: 'Requests per second (median)' }, color: { field: 'workers', type: 'nominal', title: 'Workers' } } },
               { transform: [{ filter: 'isValid(datum.rps_median)' }], mark: { type: 'rule' }, encoding: { x: { field: 'thread_count', type: 'quantitative' }, y: { field: 'rps_min', type: 'quantitative' }, y2: { field: 'rps_max' }, color: { field: 'workers', type: 'nominal' } } },
+              ] : []),
               ...(markers.length ? [{
                 transform: [{ calculate: 'datum.rps_median_failure || datum.rps_min_failure || datum.rps_max_failure', as: 'failure' }, { filter: 'datum.failure' }, { calculate: "datum.workers + ' worker(s): ' + datum.failure", as: 'failure_label' }],
                 mark: { type: 'text', align: 'left', dx: 4 },

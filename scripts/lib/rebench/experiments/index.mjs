@@ -7,6 +7,7 @@ import allocators from './allocators.mjs';
 import gc from './gc.mjs';
 import patterns from './patterns.mjs';
 import concurrency from './concurrency.mjs';
+import caching from './caching.mjs';
 
-export const EXPERIMENTS = [staticFiles, appservers, proxies, interpreters, allocators, gc, patterns, concurrency];
+export const EXPERIMENTS = [staticFiles, appservers, proxies, interpreters, allocators, gc, patterns, concurrency, caching];
 export const byName = (name) => EXPERIMENTS.find((e) => e.name === name);

@@ -52,7 +52,7 @@ export default {
         caption: 'Bars: median of the runs; lines: slowest to fastest run. Lower is faster.',
         alt: records.map((r) => `${r.row[0]}: ${typeof r.row[2] === 'number' ? `${r.row[2]} s` : r.row[2]}`).join('; ') + '.',
         yField: 'ruby', yTitle: 'Ruby', key: 'cpu_s', xTitle: 'CPU seconds (median)',
-        columns: ['ruby', 'cpu_s_median', 'cpu_s_min', 'cpu_s_max', 'ratio', 'verdict'], hasFailures: markers.length > 0,
+        columns: ['ruby', 'cpu_s_median', 'cpu_s_min', 'cpu_s_max', 'ratio', 'verdict'], hasFailures: markers.length > 0, hasValues: records.some((r) => r.spread.n > 0),
       })],
     })];
   },

@@ -70,7 +70,7 @@ export default {
         caption: 'Bars: median per-request time over the runs; lines: slowest to fastest run. Compare each pair on the same database.',
         alt: records.map((r) => `${r.row[0]}, ${r.row[1]}: ${typeof r.row[3] === 'number' ? `${r.row[3]} ms` : r.row[3]}`).join('; ') + '.',
         yField: 'pattern', offsetField: 'database', yTitle: 'Code', key: 'p50_ms', xTitle: 'Median time per request (ms)',
-        columns: ['database', 'pattern', 'p50_ms_median', 'p50_ms_min', 'p50_ms_max', 'ratio', 'verdict'], hasFailures: markers.length > 0,
+        columns: ['database', 'pattern', 'p50_ms_median', 'p50_ms_min', 'p50_ms_max', 'ratio', 'verdict'], hasFailures: markers.length > 0, hasValues: records.some((r) => r.spread.n > 0),
       })],
     })];
   },

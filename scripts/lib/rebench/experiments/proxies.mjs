@@ -55,7 +55,7 @@ export default {
         caption: 'Bars: median of the runs; lines: slowest to fastest run. The proxy shares the two cores with Puma and wrk.',
         alt: alt(records, 'requests per second'),
         yField: 'proxy', offsetField: 'page', yTitle: 'In front of Puma', key: 'rps', xTitle: 'Requests per second (median)',
-        columns: ['proxy', 'page', 'rps_median', 'rps_min', 'rps_max', 'p99_ms', 'verdict'], hasFailures: markers.length > 0,
+        columns: ['proxy', 'page', 'rps_median', 'rps_min', 'rps_max', 'p99_ms', 'verdict'], hasFailures: markers.length > 0, hasValues: records.some((r) => r.spread.n > 0),
       })],
     })];
   },

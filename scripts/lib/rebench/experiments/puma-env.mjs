@@ -56,7 +56,7 @@ export function pumaEnvExperiment(def) {
             caption: 'Bars: median of the runs; lines: slowest to fastest run.',
             alt: records.map((r) => `${r.row[0]}, ${r.row[2]}: ${typeof r.row[4] === 'number' ? `${Math.round(r.row[4])} requests per second` : r.row[4]}`).join('; ') + '.',
             yField: 'setting', offsetField: 'page', yTitle: def.settingLabel, key: 'rps', xTitle: 'Requests per second (median)',
-            columns: ['setting', 'page', 'rps_median', 'rps_min', 'rps_max', 'pss_total_mib', 'verdict'], hasFailures: markers.length > 0,
+            columns: ['setting', 'page', 'rps_median', 'rps_min', 'rps_max', 'pss_total_mib', 'verdict'], hasFailures: markers.length > 0, hasValues: records.some((r) => r.spread.n > 0),
           }),
           ...(records.some((r) => typeof r.row[columns.findIndex((c) => c.key === 'pss_total_mib')] === 'number') ? [{
             id: 'memory', title: `Memory of the whole server (PSS) by ${def.settingLabel.toLowerCase()}`,

@@ -55,7 +55,7 @@ export default {
         caption: 'Bars: median of the runs; lines: the slowest to the fastest run. Both load tools on the same two cores as the server.',
         alt: altText(records, spec),
         yField: 'server', offsetField: 'load', yTitle: 'Server', key: 'rps', xTitle: 'Requests per second (median)',
-        columns: ['server', 'load', 'rps_median', 'rps_min', 'rps_max', 'verdict'], hasFailures: markers.length > 0,
+        columns: ['server', 'load', 'rps_median', 'rps_min', 'rps_max', 'verdict'], hasFailures: markers.length > 0, hasValues: records.some((r) => r.spread.n > 0),
       })],
     })];
   },
