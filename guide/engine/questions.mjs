@@ -8,8 +8,8 @@ const o = (value) => ({ value });
 export const QUESTIONS = [
   { key: 'os', group: 'Host', type: 'enum', default: 'linux',
     options: [o('linux'), o('freebsd'), o('macos')] },
-  { key: 'distro', group: 'Host', type: 'string', default: 'debian-12' },
-  { key: 'kernel', group: 'Host', type: 'string', format: 'version', default: '6.1' },
+  { key: 'distro', group: 'Host', type: 'string', default: 'debian-13' },
+  { key: 'kernel', group: 'Host', type: 'string', format: 'version', default: '6.12' },
   { key: 'arch', group: 'Host', type: 'enum', default: 'x86_64',
     options: [o('x86_64'), o('arm64')] },
   { key: 'cores', group: 'Host', type: 'integer', default: 2, min: 1, max: 512 },
@@ -24,12 +24,12 @@ export const QUESTIONS = [
     options: [o('cruby'), o('ree'), o('jruby'),
       o('truffleruby'), o('rubinius')] },
   { key: 'ruby_version', group: 'Ruby', type: 'string', format: 'version', default: '3.3' },
-  { key: 'rails', group: 'Ruby', type: 'string', format: 'version', default: '7.2' },
+  { key: 'rails', group: 'Ruby', type: 'string', format: 'version', default: '8.1' },
 
   { key: 'server', group: 'App server', type: 'enum', default: 'puma',
     options: [o('puma'), o('unicorn'), o('pitchfork'), o('passenger'),
       o('thin'), o('falcon'), o('webrick'), o('mongrel')] },
-  { key: 'server_version', group: 'App server', type: 'string', format: 'version', default: '6.4' },
+  { key: 'server_version', group: 'App server', type: 'string', format: 'version', default: '8.0' },
   { key: 'workload', group: 'App server', type: 'enum', default: 'mixed',
     options: [o('io'), o('cpu'), o('mixed')] },
   { key: 'downloads', group: 'App server', type: 'boolean', default: false },
@@ -38,7 +38,7 @@ export const QUESTIONS = [
 
   { key: 'proxy', group: 'Reverse proxy', type: 'enum', default: 'nginx',
     options: [o('nginx'), o('apache'), o('caddy'), o('thruster'), o('kamal-proxy'), o('cherokee'), o('none')] },
-  { key: 'proxy_version', group: 'Reverse proxy', type: 'string', format: 'version', default: '1.22' },
+  { key: 'proxy_version', group: 'Reverse proxy', type: 'string', format: 'version', default: '1.26' },
   // Production (issue 10): where TLS ends, the site's name, WebSockets.
   { key: 'tls', group: 'Reverse proxy', type: 'enum', default: 'proxy', options: [o('proxy'), o('upstream'), o('none')] },
   { key: 'domain', group: 'Reverse proxy', type: 'string', format: 'domain', default: 'example.com' },
@@ -46,7 +46,7 @@ export const QUESTIONS = [
 
   { key: 'database', group: 'Database', type: 'enum', default: 'postgresql',
     options: [o('postgresql'), o('mysql'), o('mariadb'), o('sqlite')] },
-  { key: 'database_version', group: 'Database', type: 'string', format: 'version', default: '15' },
+  { key: 'database_version', group: 'Database', type: 'string', format: 'version', default: '17' },
   { key: 'adapter', group: 'Database', type: 'enum', default: 'pg',
     options: [o('pg'), o('mysql2'), o('trilogy'), o('mysql'),
       o('sqlite3'), o('jdbc')] },

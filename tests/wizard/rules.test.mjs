@@ -118,7 +118,8 @@ test('Puma sizing: threads by Rails version and workload, workers by cores, sing
     { over: { ruby: 'truffleruby', ruby_version: '24.0' }, threads: 8, workers: null },
   ];
   for (const c of cases) {
-    const r = gen(c.over);
+    // Puma 6.4 writes `workers Integer(ENV.fetch("WEB_CONCURRENCY") { N })`; 6.5+ reads WEB_CONCURRENCY itself.
+    const r = gen({ server_version: '6.4', ...c.over });
     const p = file(r, 'config/puma.rb');
     assert.match(p, new RegExp(`RAILS_MAX_THREADS"\\) \\{ ${c.threads} \\}`), JSON.stringify(c.over));
     if (c.workers) assert.match(p, new RegExp(`WEB_CONCURRENCY"\\) \\{ ${c.workers} \\}`));
@@ -258,11 +259,11 @@ test('database.yml: pool key and PgBouncer settings by version', () => {
 
 test('connections: max_connections follows hosts × processes × pool, with a remedy when it gets large', () => {
   // Without a job runner and before Rails 8's extra databases: hosts × processes × pool.
-  const small = gen({ jobs: 'none' });
+  const small = gen({ jobs: 'none', rails: '7.2' });
   assert.equal(small.model.connections_needed, 6);
   assert.equal(small.model.db_server_max_connections, 100);
   assert.ok(!warningIds(small).includes('max-connections-raised'));
-  const raised = gen({ app_hosts: 11, cores: 4, ram_gb: 16, workload: 'io', jobs: 'none' });
+  const raised = gen({ app_hosts: 11, cores: 4, ram_gb: 16, workload: 'io', jobs: 'none', rails: '7.2' });
   assert.equal(raised.model.connections_needed, 11 * 4 * 5);
   assert.ok(raised.model.db_server_max_connections >= 220 + 5 + 3);
   assert.ok(warningIds(raised).includes('max-connections-raised'));
