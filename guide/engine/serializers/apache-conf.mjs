@@ -1,5 +1,5 @@
 // Apache httpd configuration serializer. Nodes: {d, args} | {section, args, children} | {comment} | {blank}.
-import { explain, headerLines, commentNode } from './common.mjs';
+import { serializeTree } from './block-tree.mjs';
 
 export function quoteApache(arg) {
   const s = String(arg);
@@ -7,26 +7,17 @@ export function quoteApache(arg) {
   return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-function emit(nodes, depth, out) {
-  const ind = '    '.repeat(depth);
-  for (const n of nodes) {
-    if (n.blank) { out.push(''); continue; }
-    if (n.comment) { out.push(...commentNode(n, '# ', ind)); continue; }
-    out.push(...explain(n, '# ', ind));
-    const args = (n.args || []).map((a) => (n.raw ? String(a) : quoteApache(a))).join(' ');
-    if (n.section) {
-      out.push(`${ind}<${n.section}${args ? ` ${args}` : ''}>`);
-      emit(n.children || [], depth + 1, out);
-      out.push(`${ind}</${n.section}>`);
-    } else {
-      out.push(`${ind}${n.d}${args ? ` ${args}` : ''}`);
-    }
-  }
-}
+const APACHE = {
+  indent: '    ',
+  name: (n) => n.section || n.d,
+  // A `raw` node passes its arguments through as written (for arguments a generator has already quoted).
+  args: (n) => (n.args || []).map((a) => (n.raw ? String(a) : quoteApache(a))),
+  children: (n) => (n.section ? n.children || [] : undefined),
+  open: (head) => `<${head}>`,
+  close: (n) => `</${n.section}>`,
+  line: (head) => head,
+};
 
 export function serializeApache(nodes, header) {
-  const out = headerLines(header, '# ');
-  out.push('');
-  emit(nodes, 0, out);
-  return `${out.join('\n')}\n`;
+  return serializeTree(nodes, header, APACHE);
 }
