@@ -57,7 +57,7 @@ export const TOPOLOGY_CATALOG = {
   "pg.idle-in-tx": "End sessions that sit inside an open transaction for 60 s: they hold locks and block VACUUM.",
   "pg.statement-timeout": "statement_timeout is set for the app role only (setup/postgresql-roles.sql): in postgresql.conf it would also cut off migrations, pg_dump and maintenance.",
   "pg.statement-timeout.why": "The PostgreSQL docs advise against statement_timeout in postgresql.conf, since it would affect all sessions; a role setting limits only the app's queries.",
-  "pg.roles": "Run once as the postgres superuser (psql -f); replace the password and put the same one into DATABASE_PASSWORD.",
+  "pg.roles": "Run once as the postgres superuser (psql < this file); replace the password and put the same one into DATABASE_PASSWORD.",
   "pg.listen": "Listen on loopback and on {addr}, the address the app hosts use; pg_hba.conf decides who may connect.",
   "pg.listen.bouncer": "Only PgBouncer on this host talks to PostgreSQL; the app hosts connect to PgBouncer on {addr}.",
   "pg.ssl": "The app hosts' passwords and data cross the network: TLS on (pg_hba.conf accepts them only with hostssl).",
@@ -101,7 +101,7 @@ export const TOPOLOGY_CATALOG = {
 
   // Bundle README
   "readme.install.db-host": "On the database host: install without the leading db-host/ (e.g. db-host/etc/… → /etc/…), then reload the service.",
-  "readme.install.setup": "Run once on the database host as its superuser (psql -f / mysql <); replace the placeholder password first.",
+  "readme.install.setup": "Run once on the database host as its superuser (psql < / mysql <); replace the placeholder password first.",
   "readme.install.pg-hba": "Replaces the host's pg_hba.conf (keep a copy of the old one); reload PostgreSQL.",
   "readme.hosts": "Addresses (app hosts, first … last; database; load balancer)",
   "readme.hosts.value": "{app}; {db}; {lb} (\"auto\" answers use these defaults: change them in the answers, not in the files)",

@@ -20,8 +20,11 @@ export function opsBlocks(ctx, files) {
   const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.intro') }];
   const sh = (code) => ({ code, lang: 'sh' });
   // 1. User and directories.
-  blocks.push({ h: 3, text: t('ops.readme.host') }, { p: t('ops.readme.host.p', { bin: rubyBin }) }, sh([
-    `test -x ${rubyBin}/bundle || { echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path"; exit 1; }`,
+  // Debian 13's ruby3.3 package ships only bundle3.3; the distribution's `bundler` package adds /usr/bin/bundle.
+  const aptBundler = rubyBin === '/usr/bin' && ctx.family.id === 'debian';
+  blocks.push({ h: 3, text: t('ops.readme.host') }, { p: t(aptBundler ? 'ops.readme.host.p.apt' : 'ops.readme.host.p', { bin: rubyBin }) }, sh([
+    aptBundler ? 'test -x /usr/bin/bundle || apt-get install -y bundler'
+      : `test -x ${rubyBin}/bundle || { echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path"; exit 1; }`,
     `id ${user} >/dev/null 2>&1 || adduser --system --group --home ${root} --no-create-home ${user}`,
     `install -d -o ${user} -g ${user} ${root} ${root}/tmp ${root}/tmp/sockets ${root}/tmp/pids ${root}/log ${root}/storage`,
   ].join('\n')));
@@ -43,7 +46,9 @@ export function opsBlocks(ctx, files) {
   const conf = files.map((f) => f.path).filter((p) => /^config\/[^/]+$/.test(p));
   const asUser = (cmd) => `runuser -u ${user} --preserve-environment -- env RAILS_ENV=production ${cmd}`;
   const db = [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${root}/config/`];
-  if (has('setup/postgresql-roles.sql')) db.push('editor setup/postgresql-roles.sql', 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 -f setup/postgresql-roles.sql');
+  // The file goes in on stdin: the shell opens it as root, while the postgres user could not read the bundle's
+  // directory (typically under /root).
+  if (has('setup/postgresql-roles.sql')) db.push('editor setup/postgresql-roles.sql', 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
   db.push(`cd ${root} && set -a && . ${SECRETS_FILE} && set +a`, asUser(`${rubyBin}/bundle exec bin/rails db:prepare`));
   blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
   // 5. Certificates.
