@@ -32,7 +32,8 @@ exp_cell() { # SERVER RUN MEASUREMENTS OUTPREFIX
     puma-cluster) cmd=(bundle exec puma -C - -e production -b "tcp://127.0.0.1:$APP_PORT" -w "$W" -t "$T:$T" --preload) ;;
     unicorn) cmd=(bundle exec unicorn -E production -c /tmp/rb/unicorn.rb config.ru) ;;
     pitchfork) cmd=(bundle exec pitchfork -c /tmp/rb/pitchfork.rb config.ru) ;;
-    falcon) cmd=(bundle exec falcon serve --bind "http://127.0.0.1:$APP_PORT" --count "$W" --config config.ru) ;;
+    # Rails' fiber isolation level, as the Rails configuration guide asks for fiber-based servers.
+    falcon) cmd=(env LAB_ISOLATION_LEVEL=fiber bundle exec falcon serve --bind "http://127.0.0.1:$APP_PORT" --count "$W" --config config.ru) ;;
     # bin/rails, not a gem launcher: the launchers of the lab's gems are not in the extra gem folder's bin.
     webrick) cmd=(env "${RB_BENCH_ENV[@]}" bin/rails server -u webrick -e production -b 127.0.0.1 -p "$APP_PORT" -P /tmp/rb/webrick.pid) ;;
     passenger) rb_skip "$out" "Phusion Passenger is not packaged for the lab (Debian 13); not measured"; return 0 ;;

@@ -31,6 +31,11 @@ Rails.application.configure do
   # Force all access to the app over SSL, use Strict-Transport-Security, and use secure cookies.
   config.force_ssl = ENV["RAILS_FORCE_SSL"] == "true"
 
+  # Falcon serves each request in a fiber of one thread: Active Support's per-request state, and with it the
+  # Active Record connection a request has checked out, must follow the fiber, or concurrent requests share one
+  # PostgreSQL connection and fail. rebench sets LAB_ISOLATION_LEVEL=fiber for Falcon; the other servers keep :thread.
+  config.active_support.isolation_level = :fiber if ENV["LAB_ISOLATION_LEVEL"] == "fiber"
+
   # Skip http-to-https redirect for the default health check endpoint.
   # config.ssl_options = { redirect: { exclude: ->(request) { request.path == "/up" } } }
 

@@ -49,7 +49,7 @@ export default {
       software: softwareOf(ctx, ['lab-3.3']),
       method: methodOf(ctx, {
         tool: 'rebench',
-        description: `Every run boots the server fresh (Puma with no config file, puma -C -; Unicorn and Pitchfork with ${p.RB_WORKERS} workers and preload where the server offers it; Falcon --count ${p.RB_WORKERS}; WEBrick through rackup), waits for /up, then measures the three pages in a random order with wrk -c ${p.RB_CONNECTIONS} while a sampler reads /proc/PID/smaps_rollup of every process in the server's tree every 0.5 s.`,
+        description: `Every run boots the server fresh (Puma with no config file, puma -C -; Unicorn and Pitchfork with ${p.RB_WORKERS} workers and preload where the server offers it; Falcon --count ${p.RB_WORKERS}; WEBrick through bin/rails server), waits for /up, then measures the three pages in a random order with wrk -c ${p.RB_CONNECTIONS} while a sampler reads /proc/PID/smaps_rollup of every process in the server's tree every 0.5 s.`,
         concurrency: p.RB_CONNECTIONS,
         duration: p.RB_DURATION_S,
         warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk (2 connections) on each page right before it is measured, not recorded` : 'none (quick run)',
@@ -59,7 +59,7 @@ export default {
         'The database server, the app server and wrk share the same two cores, as in a one-machine deployment; the pages spend part of their time waiting for PostgreSQL.',
         'PSS divides pages shared between forked workers among them, so the whole-tree PSS is the memory the server really holds; RSS summed over workers would count shared pages several times.',
         'Unicorn does not keep connections alive: it closes the connection after every response, and wrk counts each close as a socket read error, so Unicorn\'s failed-request count equals its request count without any request failing, and each of its requests pays for a new connection.',
-        'Falcon runs each request in a fiber; the reference app keeps Rails\' default thread isolation level, and under load Falcon answered part of the requests with HTTP 500 (ActionView::Template::Error in server-falcon.log). The Rails configuration guide asks for config.active_support.isolation_level = :fiber with fiber-based servers such as Falcon; without it the runs count as failed here.',
+        'Falcon runs each request in a fiber of one thread per process; for Falcon the reference app switches Rails to the fiber isolation level (config.active_support.isolation_level = :fiber, set when LAB_ISOLATION_LEVEL=fiber), as Rails asks for fiber-based servers, so each request holds its own database connection. Without it (the first 2026 run) concurrent requests shared a connection and part of them failed with HTTP 500.',
       ],
       related: ['thesis-thin-vs-unicorn', 'thesis-passenger-apache-vs-nginx', 'thesis-webserver-memory-workers'],
       charts: [
