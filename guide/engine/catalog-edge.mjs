@@ -9,7 +9,7 @@ export const EDGE_CATALOG = {
   "lb.haproxy.maxconn": "Connections the balancer accepts in total: four times what the {n} app hosts work on at once ({per} each), so bursts queue here instead of failing.",
   "lb.forwardfor": "The client's address in X-Forwarded-For; the app hosts trust it only from this balancer's address (set_real_ip_from / RemoteIPInternalProxy on their side).",
   "lb.redispatch": "A request retried after a failed connection goes to another app host, not the same one.",
-  "lb.retry-on": "Retry when an app host refuses the connection, closes it without answering (stopped mid-request) or times out: with redispatch the request lands on a working host.",
+  "lb.retry-on": "Retry when an app host refuses the connection, closes it without answering (stopped mid-request), times out, or answers 502/503 (its proxy is up but the app server is stopping or stopped, until the health check takes the host out): with redispatch the request lands on a working host.",
   "lb.no-retry-post": "Only GET and HEAD are sent twice: a POST that reached an app host may have changed data already.",
   "lb.timeouts": "Give up connecting after 5 s and waiting for an answer after 60 s; idle browser connections close after 10 s.",
   "lb.leastconn": "Each request goes to the app host with the fewest requests in flight: slow requests do not pile up on one host.",

@@ -75,6 +75,7 @@ export const TOPOLOGY_CATALOG = {
   "pgb.auth-hba": "Client addresses and methods come from the HBA file next to this one: TLS and SCRAM, app host addresses only.",
   "pgb.tls": "Clients must use TLS (PgBouncer 1.7+); the distribution's self-signed certificate stands in for yours.",
   "pgb.max": "All app connections ({needed} from {hosts} host(s)) plus admin headroom; bounded by the 65536 file descriptors of the service.",
+  "pgb.max-user": "default_pool_size counts per database and user, and the app uses {dbs} databases: the app role gets at most {n} server connections over all of them, the budget max_connections was sized for.",
   "pgb.pool": "PostgreSQL backends doing work for all app hosts: 2 × {cores} cores + spindles (PostgreSQL wiki), at least PgBouncer's default 20 unless the app needs fewer: {n}.",
   "pgb.db-local": "PgBouncer runs on the database host and reaches PostgreSQL over loopback.",
   "pgb.hba": "Who may connect to PgBouncer: loopback, and the {n} app host address(es) with TLS only. Anything else is refused.",

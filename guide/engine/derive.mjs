@@ -3,7 +3,7 @@
 import { DISTRO_FAMILIES, OS_FAMILIES, IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS, JOB_RUNNERS } from './caps.mjs';
 import { SINGLE_TARGET_PROXIES } from './generators/edge.mjs';
 import { firstSince, has } from './pick.mjs';
-import { gte, lt } from './version.mjs';
+import { gte, inRange, lt } from './version.mjs';
 import { t } from './text.mjs';
 import { LIMITS, placeHosts } from './topology.mjs';
 import { autovacuumWorkers, pgParallelWorkers, rawWorkMemKb } from './pgtune.mjs';
@@ -124,6 +124,10 @@ export function derive(a, options = {}) {
   const yjit = JIT.yjit;
   ctx.yjitAvailable = Boolean(yjit) && a.ruby === 'cruby' && gte(a.ruby_version, yjit.since)
     && (a.arch === 'x86_64' || gte(a.ruby_version, yjit.arm64Since));
+  // A distribution Ruby built without YJIT: no YJIT memory in the budget, no setting that cannot take effect.
+  ctx.yjitNotBuilt = ctx.yjitAvailable && ctx.linux && (JIT.yjitMissing || []).some((m) =>
+    new RegExp(m.distro, 'i').test(a.distro || '') && ctx.rubyBin.replace(/\/+$/, '') === m.bin && inRange(a.ruby_version, m));
+  if (ctx.yjitNotBuilt) ctx.yjitAvailable = false;
   ctx.yjitProduction = ctx.yjitAvailable && gte(a.ruby_version, yjit.production);
 
   placeHosts(ctx);

@@ -57,6 +57,7 @@ export const DS = {
   extendLeak: ds('oldmoe-object-extend-leak'),
   startup: ds('rrb-discourse-startup-time'),
   warmup: ds('rrb-warmup-iterations'),
+  interpreters2026: ds('rebench-2026-interpreters'),
 };
 
 // Articles of this site (site-relative; the page prefixes the baseurl).

@@ -60,14 +60,27 @@ test('YJIT: experimental in 3.1, env var on 3.2, Rails 7.2 config.yjit on 3.3+, 
     { v: '3.4', rails: '8.0', env: false, comment: /config\.yjit/ },
     { v: '3.1', rails: '7.0', arch: 'arm64', env: false, warn: 'yjit-arm64-needs-3-2' },
     { v: '3.2', rails: '7.1', arch: 'arm64', env: true },
+    // Debian's own Ruby 3.3/3.4 (bin /usr/bin) is built without YJIT: nothing to enable, no memory to budget.
+    { v: '3.3', rails: '8.1', path: '/usr/bin', env: false, comment: /built without it/, missing: true },
+    { v: '3.4', rails: '8.1', path: '/usr/bin/', env: false, comment: /built without it/, missing: true },
+    { v: '3.3', rails: '7.1', path: '/usr/bin', env: false, comment: /built without it/, missing: true },
+    { v: '3.3', rails: '8.1', path: '/usr/bin', distro: 'ubuntu-24.04', env: false, comment: /config\.yjit/ },
+    { v: '4.0', rails: '8.1', path: '/usr/bin', env: false, comment: /config\.yjit/ },
+    { v: '3.1', rails: '7.0', path: '/usr/bin', distro: 'debian-12', env: false, comment: /experimental/ },
   ];
   for (const c of cases) {
-    const r = gen({ ruby_version: c.v, rails: c.rails, arch: c.arch || 'x86_64' });
+    // An rbenv Ruby unless the case says otherwise: the YJIT rules are about the version, not the build.
+    const r = gen({ ruby_version: c.v, rails: c.rails, arch: c.arch || 'x86_64', ruby_path: c.path || '/home/deploy/.rbenv/versions/x/bin', distro: c.distro || 'debian-13' });
     const env = file(r, 'config/ruby.env');
     assert.equal(/^RUBY_YJIT_ENABLE=1$/m.test(env), c.env, `${c.v}/${c.rails}/${c.arch}`);
     if (c.comment) assert.match(env, c.comment);
     if (c.warn) assert.ok(warningIds(r).includes(c.warn));
     assert.equal(r.model.memory.some((m) => m.kind === 'jit'), c.env || /config\.yjit/.test(env), `YJIT memory counted for ${c.v}`);
+    const yjitAdvice = advice(r, 'ruby-yjit');
+    if (c.missing) {
+      assert.ok(yjitAdvice.evidence.some((e) => e.url === '/datasets/rebench-2026-interpreters/'), 'cites the lab measurement');
+      assert.match(JSON.stringify(yjitAdvice), /ruby_path/);
+    } else if (yjitAdvice) assert.doesNotMatch(JSON.stringify(yjitAdvice), /built without/);
   }
   // MJIT is never enabled, and Rails advice warns against it on 2.6–3.2.
   for (const v of ['2.6', '3.2']) assert.ok(advice(gen({ ruby_version: v, rails: '6.1' }), 'ruby-no-mjit'));

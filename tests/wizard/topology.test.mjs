@@ -109,6 +109,11 @@ test('one PgBouncer on the database host: more app hosts add clients, never Post
   assert.ok(pool + 5 + 3 <= ten.model.db_server_max_connections);
   const hba = file(ten, /^db-host\/etc\/pgbouncer\/pg_hba\.conf$/).content.split('\n').filter((l) => l.startsWith('hostssl'));
   assert.equal(hba.length, 10);
+  // Rails 8's four databases: PgBouncer lists and admits each, and one budget caps the app role over all of them.
+  const bouncerIni = file(ten, /pgbouncer\.ini$/).content;
+  for (const db of ['app_production', 'app_production_cache', 'app_production_queue', 'app_production_cable']) assert.match(bouncerIni, new RegExp(`^${db} = host=127\\.0\\.0\\.1 port=5432 dbname=${db}$`, 'm'));
+  assert.match(bouncerIni, new RegExp(`^max_user_connections = ${ten.model.pooler_pool_size ?? '\\d+'}$`, 'm'));
+  assert.ok(hba.every((l) => l.split(/\s+/)[1] === 'app_production,app_production_cache,app_production_queue,app_production_cable'));
   assert.deepEqual(hba.map((l) => l.split(/\s+/)[3]), Array.from({ length: 10 }, (_, i) => `10.0.1.${11 + i}/32`));
   // PostgreSQL itself stays on loopback behind its PgBouncer.
   assert.equal(conf(file(ten, /conf\.d\/60-rails\.conf$/)).listen_addresses, 'localhost');
@@ -123,7 +128,10 @@ test('PostgreSQL reached directly: listen address, TLS, and pg_hba lines for exa
   assert.equal(c.ssl, 'on');
   assert.equal(c.password_encryption, 'scram-sha-256');
   const hba = file(r, /^db-host\/etc\/postgresql\/17\/main\/pg_hba\.conf$/).content.split('\n').filter((l) => /^(host|local)/.test(l));
-  assert.deepEqual(hba.filter((l) => l.startsWith('hostssl')), ['192.168.50.21', '192.168.50.22', '192.168.50.30'].map((a) => `hostssl app_production app ${a}/32 scram-sha-256`));
+  assert.deepEqual(hba.filter((l) => l.startsWith('hostssl')), ['192.168.50.21', '192.168.50.22', '192.168.50.30'].map((a) => `hostssl app_production,app_production_cache,app_production_queue,app_production_cable app ${a}/32 scram-sha-256`));
+  // Rails 7.2 has one database: one name.
+  const one = generate({ app_hosts: 2, db_host: 'separate', lb: 'nginx', rails: '7.2', jobs: 'none' });
+  assert.match(file(one, /pg_hba\.conf$/).content, /^hostssl app_production app /m);
   assert.ok(!hba.some((l) => /0\.0\.0\.0|\ball\b.*\/0/.test(l)), 'no catch-all network line');
   const roles = file(r, /postgresql-roles\.sql$/).content;
   assert.match(roles, /ALTER ROLE app SET statement_timeout = '30s';/);

@@ -82,15 +82,17 @@ export function onThisHost(conf) {
   return conf.replace(/^user (\S+);$/m, (line, user) => (spawnSync('id', ['-u', user]).status === 0 ? line : 'user www-data;'));
 }
 
+// `http2 on;` (nginx 1.25.1+) means the same as the older `listen … http2` parameter: on an older validator host,
+// check the file in that spelling (the lab's newer nginx checks the directive itself).
+function http2AsHostSpells(conf) {
+  if (!/^\s*http2 on;/m.test(conf) || hostNginxAtLeast('1.25.1')) return conf;
+  return conf.replace(/^(\s*)http2 on;$/gm, '$1# http2 on; (validated as a listen parameter)').replace(/^(\s*listen (?:\[::\]:)?443 ssl)/gm, '$1 http2');
+}
+
 /** nginx -t on the generated main config + site, in a temporary prefix (certificate paths point at a test certificate). */
 export function nginxTest(mainConf, siteConf) {
   const nginx = requireTool('nginx', 'nginx');
-  siteConf = withTestCert(siteConf);
-  // `http2 on;` (nginx 1.25.1+) means the same as the older `listen … http2` parameter: on an older validator
-  // host, check the file in that spelling (the lab's newer nginx checks the directive itself).
-  if (/^\s*http2 on;/m.test(siteConf) && !hostNginxAtLeast('1.25.1')) {
-    siteConf = siteConf.replace(/^(\s*)http2 on;$/m, '$1# http2 on; (validated as a listen parameter)').replace(/^(\s*listen 443 ssl)/m, '$1 http2');
-  }
+  siteConf = http2AsHostSpells(withTestCert(siteConf));
   const dir = tmp('wizard-nginx-');
   // The site goes where the main file includes it (sites-enabled on Debian, conf.d on RHEL, http.d on Alpine).
   const siteDir = (/^\s*include (\S+)\/\*\.conf;$/m.exec(mainConf) || [null, 'sites-enabled'])[1];
@@ -121,7 +123,7 @@ export function haproxyTest(conf) {
 export function nginxLbTest(conf) {
   const nginx = requireTool('nginx', 'nginx');
   const dir = tmp('wizard-nginx-lb-');
-  writeFileSync(join(dir, 'nginx.conf'), onThisHost(withTestCert(conf)).replace(/^pid .*;$/m, `pid ${join(dir, 'nginx.pid')};`));
+  writeFileSync(join(dir, 'nginx.conf'), onThisHost(http2AsHostSpells(withTestCert(conf))).replace(/^pid .*;$/m, `pid ${join(dir, 'nginx.pid')};`));
   mkdirSync(join(dir, 'logs'));
   return check(run(nginx, ['-t', '-q', '-p', dir, '-c', join(dir, 'nginx.conf')]), 'nginx -t (load balancer)');
 }

@@ -71,6 +71,10 @@ export const JIT = {
   yjitEnv: { impl: 'cruby', since: '3.1' }, // RUBY_YJIT_ENABLE
   yjitExecMemMiB: [{ since: '3.3.1', value: 48 }, { since: '3.2', value: 64 }],
   yjitMemSizeMiB: { since: '3.4', value: 128 },
+  // Distribution builds without YJIT (YJIT needs rustc at build time): Debian's ruby3.3 (trixie) and ruby3.4
+  // (experimental) print no +YJIT and have no RubyVM::YJIT, as the lab's interpreters re-run recorded. Only the
+  // distribution's own Ruby (bin /usr/bin) is meant; rbenv, ruby-build and the official image build with rustc.
+  yjitMissing: [{ distro: '^debian', bin: '/usr/bin', since: '3.3', until: '3.5' }],
 };
 
 export const FEATURES = {

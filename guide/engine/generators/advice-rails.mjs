@@ -81,6 +81,7 @@ export const ADVICE_RULES = [
     return A('rails-bootsnap', [has(RAILS_API.bootsnapDefault, ctx.a.rails) ? 'bootsnap.default' : 'bootsnap.add'], {}, [DS.startup]);
   },
   function yjit(ctx) {
+    if (ctx.yjitNotBuilt) return A('ruby-yjit', ['yjit.missing'], { v: ctx.a.ruby_version }, [DS.interpreters2026, SRC.yjitDoc, ART.jit]);
     if (!ctx.yjitProduction) return null;
     const r = ctx.a.rails;
     return A('ruby-yjit', [has(RAILS_API.configYjit, r) ? 'yjit.config' : 'yjit.env'], { rails: r }, [SRC.railsRelease('7.2'), SRC.yjitDoc, ART.jit]);

@@ -5,6 +5,9 @@
 // (derive.mjs moves it here from the app hosts when a balancer is chosen).
 import { SRC } from '../evidence.mjs';
 import { gte } from '../version.mjs';
+import { has } from '../pick.mjs';
+import { NGINX_TLS } from '../caps.mjs';
+import { CABLE_PATH, cableEnabled } from './edge.mjs';
 import { t } from '../text.mjs';
 import { S, BLANK, LB_PREFIX } from './util.mjs';
 import { nginxHas } from './nginx.mjs';
@@ -43,7 +46,7 @@ export function haproxyBody(ctx) {
       S('option', 'forwardfor', t('lb.forwardfor'), [SRC.haproxy, SRC.nginxRealIp]),
       S('option', 'redispatch', t('lb.redispatch'), [SRC.haproxy]),
       S('retries', 2),
-      S('retry-on', ['conn-failure', 'empty-response', 'response-timeout'], t('lb.retry-on'), [SRC.haproxy]),
+      S('retry-on', ['conn-failure', 'empty-response', 'response-timeout', '502', '503'], t('lb.retry-on'), [SRC.haproxy]),
       S('timeout', ['connect', '5s'], t('lb.timeouts'), [SRC.haproxy, SRC.nginxconfig]),
       S('timeout', ['client', '60s']),
       S('timeout', ['server', '60s']),
@@ -84,6 +87,15 @@ export function nginxLbBody(ctx) {
     S('proxy_connect_timeout', '5s', t('lb.timeouts'), [SRC.nginxProxy, SRC.nginxconfig]),
     S('proxy_read_timeout', '60s'),
   ];
+  // Action Cable through the balancer: the location / above drops the hop-by-hop Upgrade header, so /cable passes it.
+  const cable = cableEnabled(ctx) && has(NGINX_TLS.websocketProxy, v);
+  const cableLocation = cable ? [BLANK, { block: 'location', args: [CABLE_PATH], why: t('nginx.cable'), evidence: [SRC.nginxWebsocket, SRC.actionCable], children: [
+    ...proxy.filter((d) => d.d !== 'proxy_http_version' && !(d.d === 'proxy_set_header' && d.args?.[0] === 'Connection')),
+    S('proxy_http_version', '1.1', t('nginx.cable.http11'), [SRC.nginxWebsocket]),
+    S('proxy_set_header', ['Upgrade', '$http_upgrade']),
+    S('proxy_set_header', ['Connection', '$connection_upgrade']),
+  ] }] : [];
+  const h2 = has(NGINX_TLS.http2Directive, v) ? [S('http2', 'on', t('nginx.http2', { v }), [SRC.nginxHttp2])] : [];
   const servers = [];
   if (tls) {
     servers.push({ block: 'server', children: [S('listen', '80'), S('listen', '[::]:80', t('lb.ipv6'), [SRC.nginxCore]), S('return', ['301', `https://${ctx.domain}$request_uri`], t('lb.redirect'), [SRC.nginxRewrite])] }, BLANK);
@@ -91,11 +103,13 @@ export function nginxLbBody(ctx) {
       S('listen', ['443', 'ssl']), S('listen', ['[::]:443', 'ssl'], t('lb.ipv6'), [SRC.nginxCore]), S('server_name', ctx.domain),
       S('ssl_certificate', `/etc/letsencrypt/live/${ctx.domain}/fullchain.pem`, t('lb.nginx.tls', vars), [SRC.mozillaTls]),
       S('ssl_certificate_key', `/etc/letsencrypt/live/${ctx.domain}/privkey.pem`),
+      ...h2,
       S('ssl_protocols', ['TLSv1.2', 'TLSv1.3'], t('lb.tls-min'), [SRC.mozillaTls]),
       { block: 'location', args: ['/'], children: proxy },
+      ...cableLocation,
     ] });
   } else {
-    servers.push({ block: 'server', children: [S('listen', '80'), S('listen', '[::]:80', t('lb.ipv6'), [SRC.nginxCore]), { block: 'location', args: ['/'], children: proxy }] });
+    servers.push({ block: 'server', children: [S('listen', '80'), S('listen', '[::]:80', t('lb.ipv6'), [SRC.nginxCore]), { block: 'location', args: ['/'], children: proxy }, ...cableLocation] });
   }
   return [
     S('user', ctx.family.webUser || 'www-data'),
@@ -105,6 +119,7 @@ export function nginxLbBody(ctx) {
     { block: 'events', children: [S('worker_connections', 16384, t('lb.nginx.connections'), [SRC.nginxCore])] },
     BLANK,
     { block: 'http', children: [
+      ...(cable ? [{ block: 'map', args: ['$http_upgrade', '$connection_upgrade'], why: t('nginx.map-upgrade'), evidence: [SRC.nginxWebsocket], children: [S('default', 'upgrade'), { d: '""', args: ['close'] }] }, BLANK] : []),
       { block: 'upstream', args: ['rails_hosts'], why: t('lb.nginx.upstream', vars), evidence: [SRC.nginxUpstream], children: [
         S('least_conn', []),
         ...hosts.map((h) => S('server', [`${h.addr}:80`, 'max_fails=2', 'fail_timeout=10s'])),

@@ -4,6 +4,7 @@
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { dbPrefix } from './util.mjs';
+import { databaseNames } from './database-yml.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'pgbouncer';
@@ -17,6 +18,7 @@ export function generate(ctx) {
   const v = ctx.a.pooler_version;
   const net = ctx.hosts.dbNetworked;
   const dir = `${dbPrefix(ctx)}etc/pgbouncer`;
+  const dbs = databaseNames(ctx);
   const entries = [
     { key: 'listen_addr', value: net ? `127.0.0.1,${ctx.hosts.db}` : '127.0.0.1', why: t(net ? 'pgb.listen-net' : 'pgb.listen-local', { addr: ctx.hosts.db, n: ctx.a.app_hosts }), evidence: [SRC.pgbouncer] },
     { key: 'listen_port', value: 6432, why: t('pgb.listen'), evidence: [SRC.pgbouncer] },
@@ -34,13 +36,16 @@ export function generate(ctx) {
     { key: 'max_client_conn', value: ctx.pgbouncerMaxClient, why: t('pgb.max', { needed: ctx.connectionsNeeded, hosts: ctx.a.app_hosts }), evidence: [DS.pumaProcThreads, SRC.pgbouncer] },
     { key: 'default_pool_size', value: ctx.pgbouncerPoolSize, why: t('pgb.pool', { cores: ctx.dbCores, n: ctx.pgbouncerPoolSize }), evidence: [SRC.pgbouncer, SRC.pgWikiConnections] },
   );
+  // Pools are per database and user: with Rails 8's four databases the server side could open four pools' worth.
+  if (dbs.length > 1) entries.push({ key: 'max_user_connections', value: ctx.pgbouncerPoolSize, why: t('pgb.max-user', { n: ctx.pgbouncerPoolSize, dbs: dbs.length }), evidence: [SRC.pgbouncer] });
   if (gte(v, '1.21')) {
     entries.push({ key: 'max_prepared_statements', value: 200, why: t('pgb.prepared', { v }), evidence: [SRC.pgbouncerChangelog] });
   } else {
     entries.push({ comment: t('pgb.no-prepared', { v }) });
   }
   const sections = [
-    { section: 'databases', entries: [{ key: 'app_production', value: 'host=127.0.0.1 port=5432 dbname=app_production', why: t('pgb.db-local'), evidence: [SRC.pgbouncer] }] },
+    // One entry per database of the app (Rails 8: also cache, queue and cable): PgBouncer refuses a name it does not list.
+    { section: 'databases', entries: dbs.map((db, i) => ({ key: db, value: `host=127.0.0.1 port=5432 dbname=${db}`, ...(i ? {} : { why: t('pgb.db-local'), evidence: [SRC.pgbouncer] }) })) },
     { section: 'pgbouncer', entries },
   ];
   const files = [{ path: `${dir}/pgbouncer.ini`, format: 'ini-semicolon', body: sections }];
@@ -51,7 +56,7 @@ export function generate(ctx) {
       body: [
         `# ${t('pgb.hba', { n: ctx.hosts.app.length })}`, `# see: ${SRC.pgbouncer.url}`,
         `host all all 127.0.0.1/32 ${m}`,
-        ...ctx.hosts.app.map((addr) => `hostssl app_production app ${addr}/32 ${m}`),
+        ...ctx.hosts.app.map((addr) => `hostssl ${dbs.join(',')} app ${addr}/32 ${m}`),
       ],
     });
   }

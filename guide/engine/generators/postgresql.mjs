@@ -57,7 +57,9 @@ export function pgSettings(ctx) {
 export function hbaRules(ctx) {
   const m = gte(ctx.a.database_version, '10') ? 'scram-sha-256' : 'md5';
   const rules = ['local all postgres peer', 'local all all peer', `host all all 127.0.0.1/32 ${m}`];
-  if (ctx.pooler !== 'pgbouncer') for (const addr of ctx.hosts.app) rules.push(`hostssl app_production app ${addr}/32 ${m}`);
+  // Every database of the app (Rails 8: also cache, queue and cable), or those connections are refused.
+  const dbs = databaseNames(ctx).join(',');
+  if (ctx.pooler !== 'pgbouncer') for (const addr of ctx.hosts.app) rules.push(`hostssl ${dbs} app ${addr}/32 ${m}`);
   return rules;
 }
 

@@ -4,7 +4,8 @@
 import { SERVER_PROCESS, HARDENING } from '../caps.mjs';
 import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
-import { SERVER_LABEL } from './util.mjs';
+import { SERVER_LABEL, behindBalancer } from './util.mjs';
+import { dbHostBlocks, lbBlocks } from './readme-hosts.mjs';
 import { t } from '../text.mjs';
 
 export function jobUnitNames(ctx) {
@@ -17,7 +18,7 @@ export function opsBlocks(ctx, files) {
   if (!ctx.linux || ctx.a.init !== 'systemd' || ctx.passengerIntegrated) return [];
   const { root, user, rubyBin, domain } = ctx;
   const has = (p) => files.some((f) => f.path === p);
-  const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.intro') }];
+  const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.intro') }, ...dbHostBlocks(ctx, files)];
   const sh = (code) => ({ code, lang: 'sh' });
   // 1. User and directories.
   // Debian 13's ruby3.3 package ships only bundle3.3; the distribution's `bundler` package adds /usr/bin/bundle.
@@ -80,7 +81,9 @@ export function opsBlocks(ctx, files) {
     start.push(`runuser -u kamal-proxy -- env HOME=/var/lib/kamal-proxy kamal-proxy deploy rails-app --target ${u.host}:${u.port} --host ${domain}${ctx.tls === 'proxy' ? ' --tls' : ''}`);
   }
   const scheme = ctx.tls === 'none' ? 'http' : 'https';
-  start.push(`curl -fsS ${scheme}://${domain}/up`);
+  // Behind a balancer the name points at the balancer (set up last): ask this host's proxy directly, as the balancer does.
+  if (behindBalancer(ctx) && ctx.tls === 'upstream') start.push(`curl -fsS -H 'Host: ${domain}' -H 'X-Forwarded-Proto: https' http://127.0.0.1/up`);
+  else start.push(`curl -fsS ${scheme}://${domain}/up`);
   blocks.push({ h: 3, text: t('ops.readme.start') }, sh(start.join('\n')));
   // 6. Deploy and restart.
   const p = SERVER_PROCESS[ctx.server] || {};
@@ -97,5 +100,6 @@ export function opsBlocks(ctx, files) {
   // 7. Logs and sandbox.
   blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t('ops.readme.logs.p', { root }) });
   blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));
+  blocks.push(...lbBlocks(ctx, files));
   return blocks;
 }

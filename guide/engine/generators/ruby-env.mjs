@@ -87,6 +87,8 @@ function jitEntries(ctx) {
     }
   } else if (ctx.yjitAvailable) {
     out.push({ comment: t('env.yjit-experimental', { v }) });
+  } else if (ctx.yjitNotBuilt) {
+    out.push({ comment: t('env.yjit-missing', { v }) });
   }
   return out;
 }
