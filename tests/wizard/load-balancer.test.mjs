@@ -12,8 +12,8 @@ test('HAProxy: every app host is a checked server; failed connections and stoppe
   const r = gen({ app_hosts: 3, lb: 'haproxy', app_addresses: '192.168.7.20', rails: '8.1', ruby_version: '3.4' });
   const cfg = file(r, /^lb-host\/etc\/haproxy\/haproxy\.cfg$/).content;
   assert.deepEqual([...cfg.matchAll(/^\s*server (app\d) (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`), ['app1 192.168.7.20:80', 'app2 192.168.7.21:80', 'app3 192.168.7.22:80']);
-  for (const re of [/^\s*option redispatch$/m, /^\s*retry-on conn-failure empty-response response-timeout 502 503$/m, /^\s*http-request disable-l7-retry unless METH_GET or METH_HEAD$/m,
-    /^\s*http-check send meth GET uri \/up /m, /^\s*balance leastconn$/m, /^\s*bind :::80 v4v6$/m, /^\s*option forwardfor$/m]) assert.match(cfg, re);
+  for (const re of [/^\s*option redispatch 1$/m, /^\s*retry-on conn-failure empty-response response-timeout 502 503$/m, /^\s*http-request disable-l7-retry unless METH_GET or METH_HEAD$/m,
+    /^\s*http-check send meth GET uri \/up /m, /^\s*default-server check .*observe layer7 error-limit 1 on-error mark-down/m, /^\s*http-request redirect scheme https code 301 unless \{ ssl_fc \}$/m, /^\s*balance leastconn$/m, /^\s*bind :::80 v4v6$/m, /^\s*option forwardfor$/m]) assert.match(cfg, re);
   // Per-host limit = what one host works on at once.
   assert.match(cfg, new RegExp(`maxconn ${r.model.processes * r.model.threads}$`, 'm'));
   // Rails before 7.1 has no /up: the check asks for /.

@@ -172,7 +172,7 @@ test('the load balancer: haproxy -c / nginx -t accept every distinct lb-host fil
     seen[haproxy ? 'haproxy' : 'nginx']++;
     const servers = [...file.content.matchAll(/^\s*server (?:app\d+ )?(\d+\.\d+\.\d+\.\d+):80\b/gm)].map((m) => m[1]);
     assert.deepEqual(servers, appAddresses(bundle.answers), file.path);
-    assert.match(file.content, haproxy ? /^\s*option redispatch$/m : /^\s*proxy_next_upstream error timeout/m);
+    assert.match(file.content, haproxy ? /^\s*option redispatch 1$/m : /^\s*proxy_next_upstream error timeout/m);
   }
   assert.ok(seen.haproxy >= 2 && seen.nginx >= 2, JSON.stringify(seen));
   // No balancer file for one app host, or for a cloud balancer.

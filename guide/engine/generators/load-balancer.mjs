@@ -27,7 +27,7 @@ export function haproxyBody(ctx) {
     S('bind', [':::80', 'v4v6'], t('lb.bind'), [SRC.haproxy]),
     ...(tls ? [
       S('bind', [':::443', 'v4v6', 'ssl', 'crt', `/etc/haproxy/certs/${ctx.domain}.pem`, 'alpn', 'h2,http/1.1'], t('lb.haproxy.tls', vars), [SRC.haproxy, SRC.mozillaTls]),
-      S('http-request', ['redirect', 'scheme', 'https', 'unless', '{', 'ssl_fc', '}'], t('lb.redirect'), [SRC.haproxy]),
+      S('http-request', ['redirect', 'scheme', 'https', 'code', '301', 'unless', '{', 'ssl_fc', '}'], t('lb.redirect'), [SRC.haproxy]),
     ] : []),
     S('http-request', ['set-header', 'X-Forwarded-Proto', tls ? '%[ssl_fc,iif(https,http)]' : 'http'], t('lb.proto'), [SRC.haproxy, SRC.railsSsl]),
     S('default_backend', 'rails_hosts'),
@@ -44,7 +44,7 @@ export function haproxyBody(ctx) {
       S('log', 'global'),
       S('option', 'httplog'),
       S('option', 'forwardfor', t('lb.forwardfor'), [SRC.haproxy, SRC.nginxRealIp]),
-      S('option', 'redispatch', t('lb.redispatch'), [SRC.haproxy]),
+      S('option', ['redispatch', '1'], t('lb.redispatch'), [SRC.haproxy]),
       S('retries', 2),
       S('retry-on', ['conn-failure', 'empty-response', 'response-timeout', '502', '503'], t('lb.retry-on'), [SRC.haproxy]),
       S('timeout', ['connect', '5s'], t('lb.timeouts'), [SRC.haproxy, SRC.nginxconfig]),
@@ -64,7 +64,7 @@ export function haproxyBody(ctx) {
       S('option', 'httpchk', t('lb.health', vars), [SRC.haproxy, SRC.railsHealth]),
       S('http-check', ['send', 'meth', 'GET', 'uri', health, 'ver', 'HTTP/1.1', 'hdr', 'Host', ctx.domain]),
       S('http-check', ['expect', 'status', '200']),
-      S('default-server', ['check', 'inter', '2s', 'fall', '2', 'rise', '2', 'maxconn', perHost], t('lb.maxconn', vars), [SRC.haproxy]),
+      S('default-server', ['check', 'inter', '2s', 'fall', '2', 'rise', '2', 'observe', 'layer7', 'error-limit', '1', 'on-error', 'mark-down', 'maxconn', perHost], t('lb.maxconn', vars), [SRC.haproxy]),
       ...hosts.map((h) => S('server', [h.name, `${h.addr}:80`])),
     ] },
   ];

@@ -5,6 +5,7 @@
 import { LB_PREFIX, behindBalancer } from './util.mjs';
 import { pgMajor } from './postgresql.mjs';
 import { t } from '../text.mjs';
+import { UP_CHECK } from './readme-ops.mjs';
 
 const sh = (lines) => ({ code: lines.join('\n'), lang: 'sh' });
 const installAll = (files, prefix) => files.map((f) => f.path).filter((p) => p.startsWith(`${prefix}etc/`))
@@ -50,6 +51,6 @@ export function lbBlocks(ctx, files) {
     lines.push(`certbot certonly --standalone -d ${domain} ${hooks.join(' ')}`);
   }
   lines.push(svc === 'haproxy' ? 'haproxy -c -q -f /etc/haproxy/haproxy.cfg && systemctl reload haproxy' : 'nginx -t && systemctl reload nginx',
-    `curl -fsS ${tls ? 'https' : 'http'}://${domain}/up`);
+    `curl ${UP_CHECK} ${tls ? 'https' : 'http'}://${domain}/up`);
   return [{ h: 3, text: t('ops.readme.lb') }, { p: t(tls ? 'ops.readme.lb.tls' : 'ops.readme.lb.p', { lb: svc, n: a.app_hosts, domain }) }, sh(lines)];
 }

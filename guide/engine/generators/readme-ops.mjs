@@ -8,6 +8,8 @@ import { SERVER_LABEL, behindBalancer } from './util.mjs';
 import { dbHostBlocks, lbBlocks } from './readme-hosts.mjs';
 import { t } from '../text.mjs';
 
+export const UP_CHECK = '-fsS --retry 5 --retry-all-errors --retry-delay 1';
+
 export function jobUnitNames(ctx) {
   if (!ctx.jobRunner) return [];
   if (ctx.jobs === 'solid_queue') return ['rails-jobs.service'];
@@ -82,8 +84,9 @@ export function opsBlocks(ctx, files) {
   }
   const scheme = ctx.tls === 'none' ? 'http' : 'https';
   // Behind a balancer the name points at the balancer (set up last): ask this host's proxy directly, as the balancer does.
-  if (behindBalancer(ctx) && ctx.tls === 'upstream') start.push(`curl -fsS -H 'Host: ${domain}' -H 'X-Forwarded-Proto: https' http://127.0.0.1/up`);
-  else start.push(`curl -fsS ${scheme}://${domain}/up`);
+  // A reload returns before the new workers run, so the check retries for a few seconds instead of failing on the old ones.
+  if (behindBalancer(ctx) && ctx.tls === 'upstream') start.push(`curl ${UP_CHECK} -H 'Host: ${domain}' -H 'X-Forwarded-Proto: https' http://127.0.0.1/up`);
+  else start.push(`curl ${UP_CHECK} ${scheme}://${domain}/up`);
   blocks.push({ h: 3, text: t('ops.readme.start') }, sh(start.join('\n')));
   // 6. Deploy and restart.
   const p = SERVER_PROCESS[ctx.server] || {};
