@@ -32,6 +32,8 @@ export function derive(a, options = {}) {
   const ctx = { a, impl, lang, subs, root: safeRoot(options.appRoot || a.app_root), date: options.date || new Date().toISOString().slice(0, 10) };
   ctx.user = a.deploy_user || APP_USER;
   ctx.rubyBin = a.ruby_path || '/usr/bin';
+  // FreeBSD's packages install Ruby and Bundler under /usr/local/bin; the default /usr/bin has neither there.
+  if (a.os === 'freebsd' && ctx.rubyBin === '/usr/bin') ctx.rubyBin = '/usr/local/bin';
   ctx.linux = a.os === 'linux';
   // Distribution family (capabilities/distros.mjs): users, paths, libc, firewall and SELinux of the app hosts.
   ctx.family = OS_FAMILIES[a.os] || [...(DISTRO_FAMILIES.length ? DISTRO_FAMILIES : [])].find((f) => new RegExp(f.match, 'i').test(a.distro)) || { id: 'debian', webUser: 'www-data', libc: 'glibc' };

@@ -26,6 +26,8 @@ export const SERIALIZERS = {
   markdown: { fn: serializeMarkdown, language: 'markdown' },
   haproxy: { fn: serializeHaproxy, language: 'plaintext' },
   sql: { fn: (body, header) => `${[...header.map((l) => `-- ${l}`), '', ...body].join('\n')}\n`, language: 'plaintext' }, // highlighted as plain text with -- comments
+  // A shell script: the interpreter line first, the generated header after it.
+  sh: { fn: (body, header) => `${['#!/bin/sh', ...header.map((l) => `# ${l}`), '', ...body].join('\n')}\n`, language: 'bash' },
   lines: { fn: (body, header) => `${[...header.map((l) => `# ${l}`), '', ...body].join('\n')}\n`, language: 'plaintext' },
 };
 

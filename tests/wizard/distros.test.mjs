@@ -4,6 +4,7 @@
 // Debian host does not have).
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { generate } from '../../guide/engine/index.mjs';
 
 const gen = (a) => generate(a, { date: '2026-11-23' });
@@ -78,4 +79,31 @@ test('init = other: README gives the foreground command for the init system the 
   assert.match(row({ init: 'other' }), /`cd \/var\/www\/app && RAILS_ENV=production \/usr\/bin\/bundle exec puma -C config\/puma\.rb` as deploy, in the foreground/);
   assert.match(row({ os: 'freebsd', init: 'other', server: 'unicorn', server_version: '6.1' }), /bundle exec unicorn -c config\/unicorn\.rb -E production/);
   assert.equal(row({}), undefined, 'systemd hosts get the unit file instead');
+});
+
+test('FreeBSD: rc.d scripts under daemon(8) for servers that stop on SIGTERM, secrets readable by the app user, sh -n clean', () => {
+  const r = gen({ os: 'freebsd', domain: 'app.test' });
+  const app = file(r, /^usr\/local\/etc\/rc\.d\/rails_app$/);
+  const jobs = file(r, /^usr\/local\/etc\/rc\.d\/rails_jobs$/);
+  for (const [name, script] of [['rails_app', app], ['rails_jobs', jobs]]) {
+    assert.ok(script.startsWith('#!/bin/sh\n'), `${name}: the interpreter line comes first`);
+    for (const re of [new RegExp(`^# PROVIDE: ${name}$`, 'm'), /^# REQUIRE: LOGIN DAEMON NETWORKING$/m, /^# KEYWORD: shutdown$/m, /^\. \/etc\/rc\.subr$/m,
+      new RegExp(`^rcvar="${name}_enable"$`, 'm'), /^command="\/usr\/sbin\/daemon"$/m, /^run_rc_command "\$1"$/m]) assert.match(script, re, name);
+    // daemon drops to the app user, supervises, and the secrets file is sourced by that user.
+    assert.match(script, new RegExp(`-u \\$\\{${name}_user\\} /bin/sh -c 'cd \\$\\{${name}_dir\\} && set -a; \\. /usr/local/etc/rails-app/secrets\\.env; \\. config/ruby\\.env;`), name);
+    const check = spawnSync('sh', ['-n'], { input: script });
+    assert.equal(check.status, 0, `${name}: sh -n: ${check.stderr}`);
+  }
+  // The same command as the README's foreground line, with FreeBSD's /usr/local/bin Ruby.
+  assert.match(app, /exec \/usr\/local\/bin\/bundle exec puma -C config\/puma\.rb'"$/m);
+  assert.match(app, /^reload_cmd="kill -USR2 \\\$\(cat \$child_pidfile\)"$/m);
+  assert.match(jobs, /\. config\/jobs\.env; set \+a && RAILS_ENV=production exec \/usr\/local\/bin\/bundle exec bin\/jobs start'"$/m);
+  assert.match(file(r, /^usr\/local\/etc\/rails-app\/secrets\.env$/), /mode 0640/);
+  assert.ok(!r.files.some((f) => f.path.startsWith('etc/rails-app/') || f.path.startsWith('etc/systemd/') || f.path.startsWith('etc/logrotate.d/')), 'no Linux-only files');
+  // Unicorn stops gracefully on SIGQUIT, which daemon(8) does not pass on: no app script, the README's foreground command instead.
+  const unicorn = gen({ os: 'freebsd', server: 'unicorn' });
+  assert.ok(!unicorn.files.some((f) => f.path === 'usr/local/etc/rc.d/rails_app'));
+  assert.ok(unicorn.files.some((f) => f.path === 'usr/local/etc/rc.d/rails_jobs'));
+  // An explicit Ruby directory wins over the FreeBSD default.
+  assert.match(file(gen({ os: 'freebsd', ruby_path: '/home/deploy/.rbenv/versions/3.4.7/bin' }), /rc\.d\/rails_app$/), /exec \/home\/deploy\/\.rbenv\/versions\/3\.4\.7\/bin\/bundle exec puma/);
 });

@@ -1,6 +1,7 @@
 // Generator registry: one module per output target. Order = order of files in the bundle.
 import * as sysctl from './sysctl.mjs';
 import * as systemd from './systemd.mjs';
+import * as rcFreebsd from './rc-freebsd.mjs';
 import * as rubyEnv from './ruby-env.mjs';
 import * as puma from './puma.mjs';
 import * as unicorn from './unicorn.mjs';
@@ -26,5 +27,5 @@ import * as checklist from './checklist.mjs';
 export const GENERATORS = [
   puma, unicorn, pitchfork, passenger, thin, mongrel, falcon,
   rubyEnv, databaseYml, nginx, apache, caddy, postgresql, mysql, pgbouncer, loadBalancer,
-  sysctl, systemd, operations, adviceRails, adviceProd, readme, checklist,
+  sysctl, systemd, rcFreebsd, operations, adviceRails, adviceProd, readme, checklist,
 ];

@@ -1,5 +1,6 @@
 // Operations files: job runner configuration (config/queue.yml, config/sidekiq.yml, config/jobs.env), the
 // secrets EnvironmentFile template and log rotation for the app's log/ directory.
+import { FREEBSD_SECRETS } from './rc-freebsd.mjs';
 import { SRC } from '../evidence.mjs';
 import { t } from '../text.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
@@ -40,10 +41,10 @@ function sidekiqYml(ctx) {
   ];
 }
 
-function secretsEnv(ctx) {
+function secretsEnv(ctx, freebsd = false) {
   const db = ctx.a.database !== 'sqlite';
   return [
-    { comment: t('ops.secrets', { file: SECRETS_FILE }) },
+    { comment: freebsd ? t('ops.secrets.freebsd', { file: FREEBSD_SECRETS, user: ctx.user }) : t('ops.secrets', { file: SECRETS_FILE }) },
     { key: 'RAILS_MASTER_KEY', value: '', why: t('ops.master-key'), evidence: [SRC.railsConfiguring] },
     ...(db ? [{ key: 'DATABASE_PASSWORD', value: '', why: t('ops.db-password'), evidence: [SRC.railsConfiguring] }] : []),
   ];
@@ -69,14 +70,17 @@ function logrotate(ctx) {
 }
 
 export function generate(ctx) {
-  if (!ctx.linux) return {};
+  // FreeBSD too: its rc.d scripts read the same job settings and secrets (no logrotate there: newsyslog).
+  if (!ctx.linux && ctx.a.os !== 'freebsd') return {};
   const files = [];
   if (ctx.jobRunner) {
     files.push({ path: 'config/jobs.env', format: 'env', body: jobsEnv(ctx) });
     if (ctx.jobs === 'solid_queue') files.push({ path: 'config/queue.yml', format: 'yaml', body: queueYml(ctx) });
     if (ctx.jobs === 'sidekiq') files.push({ path: 'config/sidekiq.yml', format: 'yaml', body: sidekiqYml(ctx) });
   }
-  if (ctx.a.init === 'systemd' && !ctx.passengerIntegrated) files.push({ path: 'etc/rails-app/secrets.env', format: 'env', body: secretsEnv(ctx) });
-  files.push({ path: 'etc/logrotate.d/rails-app', format: 'lines', body: logrotate(ctx) });
+  if (ctx.linux && ctx.a.init === 'systemd' && !ctx.passengerIntegrated) files.push({ path: 'etc/rails-app/secrets.env', format: 'env', body: secretsEnv(ctx) });
+  // FreeBSD's rc.d scripts (rc-freebsd.mjs) read theirs after daemon(8) has dropped to the app user.
+  if (ctx.a.os === 'freebsd' && !ctx.passengerIntegrated) files.push({ path: 'usr/local/etc/rails-app/secrets.env', format: 'env', body: secretsEnv(ctx, true) });
+  if (ctx.linux) files.push({ path: 'etc/logrotate.d/rails-app', format: 'lines', body: logrotate(ctx) });
   return { files };
 }
