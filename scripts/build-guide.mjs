@@ -12,8 +12,10 @@ import yaml from 'js-yaml';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const OUT = join(ROOT, 'assets/generated');
-// 52 KB since issue 10 (production bundle: TLS per proxy, jobs, systemd units and operations steps added ≈ 9 KB gzip).
-export const BUDGET_GZIP = 52 * 1024;
+// 52 KB since issue 10 (production bundle: TLS per proxy, jobs, systemd units and operations steps added ≈ 9 KB gzip);
+// 48 KB since the pictures (d3-selection and their drawing code, ≈ 7 KB gzip) became a chunk fetched after the
+// first render (guide/ui/main.mjs). Still above issue 3's 40 KB: the engine core alone is about 40 KB.
+export const BUDGET_GZIP = 48 * 1024;
 
 function siteUrl() {
   try {

@@ -8,7 +8,6 @@ import { GENERATOR_VERSION, QUESTIONS, parseAnswers, generate, toQuery, fromQuer
 import { h, basePath } from './dom.mjs';
 import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
 import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText } from './output.mjs';
-import { drawRequestPath, drawMemory } from './pictures.mjs';
 import { bundleFiles } from './readme.mjs';
 import { enableOffline } from './offline.mjs';
 
@@ -99,6 +98,34 @@ export async function start(root) {
     el.status.textContent = text;
   }
 
+  // The two pictures (d3-selection and the drawing code, about 7 KB gzip) are a chunk of their own, fetched with
+  // the first render: the form, lists and files do not wait for them. The newest render draws; an older one that
+  // resolves late is dropped. data-guide-pictures names the answers drawn (the page tests wait for it).
+  let picturesModule = null;
+  let picturesFor = null;
+  function drawPictures(result, answers, warnings) {
+    const mine = (picturesFor = state.permalink);
+    picturesModule ??= import('./pictures.mjs');
+    return picturesModule.then(({ drawRequestPath, drawMemory }) => {
+      if (mine !== picturesFor) return;
+      const model = result.model || {};
+      const labels = {
+        proxy: answers.proxy === 'none' ? 'No proxy' : optionLabel('proxy', answers.proxy),
+        proxyVersion: answers.proxy === 'none' ? '' : String(answers.proxy_version),
+        server: optionLabel('server', answers.server),
+        database: optionLabel('database', answers.database),
+        databaseVersion: String(answers.database_version),
+      };
+      const ids = new Set(warnings.map((w) => w.id));
+      el.pathText.textContent = drawRequestPath(el.path, model, answers, labels,
+        { tooMany: ids.has('too-many-db-connections'), raised: ids.has('max-connections-raised') }).desc;
+      el.memText.textContent = drawMemory(el.mem, model).desc;
+      document.documentElement.setAttribute('data-guide-pictures', mine);
+    }, () => {
+      el.pathText.textContent = 'The pictures could not be loaded; the files and lists above are complete.';
+    });
+  }
+
   function render(answers) {
     const t0 = performance.now();
     state.answers = answers;
@@ -127,20 +154,7 @@ export async function start(root) {
     const t2 = performance.now();
     renderFiles(el.toc, el.files, files, onCopy);
     const t3 = performance.now();
-    const model = result.model || {};
-    const labels = {
-      proxy: answers.proxy === 'none' ? 'No proxy' : optionLabel('proxy', answers.proxy),
-      proxyVersion: answers.proxy === 'none' ? '' : String(answers.proxy_version),
-      server: optionLabel('server', answers.server),
-      database: optionLabel('database', answers.database),
-      databaseVersion: String(answers.database_version),
-    };
-    const ids = new Set(warnings.map((w) => w.id));
-    const p = drawRequestPath(el.path, model, answers, labels,
-      { tooMany: ids.has('too-many-db-connections'), raised: ids.has('max-connections-raised') });
-    el.pathText.textContent = p.desc;
-    const m = drawMemory(el.mem, model);
-    el.memText.textContent = m.desc;
+    drawPictures(result, answers, warnings);
     el.summary.textContent = `${files.length} files, ${advice.length} checklist items, ${warnings.length} warning${warnings.length === 1 ? '' : 's'} `
       + `— generator ${GENERATOR_VERSION}.`;
     el.permalink.href = state.permalink;
@@ -241,12 +255,15 @@ export async function start(root) {
     applyQuery,
     syncUrl,
     bundleFiles: () => bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS }),
+    get permalink() {
+      return state.permalink;
+    },
     get answers() {
       return { ...state.answers };
     },
   };
   document.documentElement.setAttribute('data-guide', 'ready');
-  enableOffline(base, [new URL('./guide-archive.js', import.meta.url).pathname]).then((ok) => document.documentElement.setAttribute('data-guide-offline', ok ? 'ready' : 'unavailable'));
+  enableOffline(base, [new URL('./guide-archive.js', import.meta.url).pathname, new URL('./guide-pictures.js', import.meta.url).pathname]).then((ok) => document.documentElement.setAttribute('data-guide-offline', ok ? 'ready' : 'unavailable'));
   return first;
 }
 

@@ -45,8 +45,12 @@ test('sizing article: threads per worker match the engine for each workload and 
 
 test('sizing article: memory per worker, YJIT share and fixed items match the engine', () => {
   const text = section('sizing-a-deployment', 'What the wizard computes');
-  const r34 = engine(`cores=2&ram_gb=64&ruby_version=3.4`);
-  const r33 = engine(`cores=2&ram_gb=64&ruby_version=3.3.5`);
+  // A Ruby built with YJIT (rbenv); Debian's own 3.3/3.4 under /usr/bin has none, which the article says too.
+  const rbenv = 'ruby_path=%2Fhome%2Fdeploy%2F.rbenv%2Fversions%2F3.4.7%2Fbin';
+  const r34 = engine(`cores=2&ram_gb=64&ruby_version=3.4&${rbenv}`);
+  const r33 = engine(`cores=2&ram_gb=64&ruby_version=3.3.5&${rbenv}`);
+  assert.equal(engine('cores=2&ram_gb=64&ruby_version=3.4&ruby_path=%2Fusr%2Fbin').ctx.yjitMbPerProcess, 0);
+  assert.ok(text.includes("Debian's own Ruby 3.3 and 3.4 packages are built without YJIT"), 'the Debian case is stated');
   assert.ok(text.includes(`Memory per worker = ${r34.ctx.perWorkerMb} MB unless you enter your measured figure`), `per-worker memory ${r34.ctx.perWorkerMb} MB`);
   assert.ok(text.includes(`${r34.ctx.yjitMbPerProcess} MB on Ruby 3.4`), `YJIT ${r34.ctx.yjitMbPerProcess} MB on Ruby 3.4`);
   assert.ok(text.includes(`${r33.ctx.yjitMbPerProcess} MB (48 × 3.5) on Ruby 3.3`), `YJIT ${r33.ctx.yjitMbPerProcess} MB on Ruby 3.3`);

@@ -45,4 +45,10 @@ export function watch(page) {
 export async function openGuide(page, base, search = '') {
   await page.goto(`${base}/guide/${search}`, { waitUntil: 'load' });
   await page.waitForSelector('html[data-guide="ready"]', { timeout: 20000 });
+  await picturesDrawn(page);
+}
+
+// The pictures are their own chunk (guide/ui/main.mjs): wait until they show the current answers.
+export async function picturesDrawn(page) {
+  await page.waitForFunction(() => document.documentElement.getAttribute('data-guide-pictures') === window.__guide.permalink, null, { timeout: 20000 });
 }
