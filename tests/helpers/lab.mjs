@@ -2,7 +2,8 @@
 // commands inside it with a time limit. Every run is bounded: the lab itself stops the command after
 // `timeout` seconds, and this side kills `scripts/lab` (which tears the run down) if it hangs past that.
 import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -52,4 +53,15 @@ export function labRun(command, { timeout = 300, ruby, net, env } = {}) {
 // A bash script inside the lab, failing on the first error.
 export function labScript(script, options = {}) {
   return labRun(['bash', '-euo', 'pipefail', '-c', script], options);
+}
+
+// Writes a generated bundle into a fresh directory of the checkout (the lab sees the checkout at /repo) and
+// returns that directory and its path inside the lab. The caller removes `dir`.
+export function writeBundle(bundle, prefix) {
+  const dir = mkdtempSync(join(REPO, prefix));
+  for (const f of bundle.files) {
+    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+    writeFileSync(join(dir, f.path), f.content);
+  }
+  return { dir, inLab: `/repo/${relative(REPO, dir)}` };
 }

@@ -16,3 +16,11 @@ export function readmeSteps(markdown) {
   }
   return steps;
 }
+
+const shQuote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+// Shell lines that run README step n's blocks as written (in directory `cd` when given) and print stepN=ok.
+export function stepScript(steps, n, { cd } = {}) {
+  const run = `bash -euo pipefail -c ${shQuote(steps.get(n).join('\n'))}`;
+  return `echo "--- README step ${n}"\n${cd ? `(cd ${cd} && ${run})` : run}\nprintf '\\nstep${n}=ok\\n'`;
+}

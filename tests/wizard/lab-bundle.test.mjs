@@ -7,9 +7,8 @@
 // nginx (101, subscription, a broadcast arrives), and the unit's reload under a bounded wrk load with no errors.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, rmSync, mkdtempSync } from 'node:fs';
-import { join, dirname, relative } from 'node:path';
-import { ensureLab, labScript, REPO } from '../helpers/lab.mjs';
+import { rmSync } from 'node:fs';
+import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
 import { generate } from '../../guide/engine/index.mjs';
 
 const DOMAIN = 'app.test';
@@ -20,13 +19,8 @@ test('lab: the generated bundle serves the Rails 8.1 app over HTTPS/2 with jobs,
   const answers = { rails: '8.1', ruby_version: '3.3', server: 'puma', server_version: '8.0', proxy: 'nginx', proxy_version: '1.26', database: 'postgresql', database_version: '17', tls: 'proxy', domain: DOMAIN, jobs: 'solid_queue', websockets: true, app_root: '/srv/app', ruby_path: '/opt/lab/ruby-3.3/bin', // the lab's Ruby (Debian's ruby3.3 with bundle3.3)
     cores: 2, ram_gb: 8 };
   const bundle = generate(answers, { date: '2026-11-23' });
-  const dir = mkdtempSync(join(REPO, '.wizard-lab-'));
+  const { dir, inLab: B } = writeBundle(bundle, '.wizard-lab-');
   try {
-    for (const f of bundle.files) {
-      mkdirSync(dirname(join(dir, f.path)), { recursive: true });
-      writeFileSync(join(dir, f.path), f.content);
-    }
-    const B = `/repo/${relative(REPO, dir)}`;
     const script = String.raw`
 cd ${B}
 lab-app prepare >/dev/null

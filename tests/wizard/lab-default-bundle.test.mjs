@@ -16,15 +16,13 @@
 // this host (/etc/hosts) with the test CA trusted, so README's own curl works.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, rmSync, mkdtempSync } from 'node:fs';
-import { join, dirname, relative } from 'node:path';
-import { ensureLab, labScript, REPO } from '../helpers/lab.mjs';
+import { rmSync } from 'node:fs';
+import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
 import { generate, DEFAULTS } from '../../guide/engine/index.mjs';
-import { readmeSteps } from '../helpers/readme.mjs';
+import { readmeSteps, stepScript } from '../helpers/readme.mjs';
 
 const DOMAIN = 'app.test';
 
-const shQuote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 test('lab: the default bundle, applied by its own README steps 1–6, serves the Rails 8.1 app over HTTPS', { timeout: 1200000 }, async () => {
   const lab = await ensureLab();
@@ -36,14 +34,9 @@ test('lab: the default bundle, applied by its own README steps 1–6, serves the
   const root = DEFAULTS.app_root;
   assert.equal(root, '/var/www/app');
 
-  const dir = mkdtempSync(join(REPO, '.wizard-default-'));
+  const { dir, inLab: B } = writeBundle(bundle, '.wizard-default-');
   try {
-    for (const f of bundle.files) {
-      mkdirSync(dirname(join(dir, f.path)), { recursive: true });
-      writeFileSync(join(dir, f.path), f.content);
-    }
-    const B = `/repo/${relative(REPO, dir)}`;
-    const run = [1, 2, 3, 4, 5, 6].map((n) => `echo "--- README step ${n}"\n(cd ${B} && bash -euo pipefail -c ${shQuote(steps.get(n).join('\n'))})\nprintf '\\nstep${n}=ok\\n'`).join('\n');
+    const run = [1, 2, 3, 4, 5, 6].map((n) => stepScript(steps, n, { cd: B })).join('\n');
     const script = String.raw`
 # The README's precondition: the app in place with its gems (the lab's bundle, recorded in the app's own
 # .bundle/config as a deployment would) and its assets precompiled.

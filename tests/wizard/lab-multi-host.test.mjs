@@ -11,16 +11,15 @@
 // the middle of a bounded wrk load costs no request.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, rmSync, mkdtempSync } from 'node:fs';
-import { join, dirname, relative } from 'node:path';
-import { ensureLab, labScript, REPO } from '../helpers/lab.mjs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
 import { generate } from '../../guide/engine/index.mjs';
-import { readmeSteps } from '../helpers/readme.mjs';
+import { readmeSteps, stepScript } from '../helpers/readme.mjs';
 
 const DOMAIN = 'app.test';
 const NET = '198.18.0';
 const HOSTS = { lb: 2, app1: 11, app2: 12, db: 20, outsider: 99 };
-const shQuote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 test('lab: a two-app-host bundle behind HAProxy with PgBouncer on a database host, across network namespaces', { timeout: 1500000 }, async () => {
   const lab = await ensureLab();
@@ -31,16 +30,11 @@ test('lab: a two-app-host bundle behind HAProxy with PgBouncer on a database hos
   const readme = bundle.files.find((f) => f.path === 'README.md').content;
   const steps = readmeSteps(readme);
   for (const n of [0, 1, 2, 3, 4, 6, 11]) assert.ok(steps.has(n), `README has a shell block for step ${n}`);
-  const block = (ns) => ns.map((n) => `echo "--- README step ${n}"\nbash -euo pipefail -c ${shQuote(steps.get(n).join('\n'))}\nprintf '\\nstep${n}=ok\\n'`).join('\n');
+  const block = (ns) => ns.map((n) => stepScript(steps, n)).join('\n');
   const root = '/var/www/app';
 
-  const dir = mkdtempSync(join(REPO, '.wizard-multi-'));
+  const { dir, inLab: B } = writeBundle(bundle, '.wizard-multi-');
   try {
-    for (const f of bundle.files) {
-      mkdirSync(dirname(join(dir, f.path)), { recursive: true });
-      writeFileSync(join(dir, f.path), f.content);
-    }
-    const B = `/repo/${relative(REPO, dir)}`;
     writeFileSync(join(dir, 'db.sh'), block([0]));
     writeFileSync(join(dir, 'app.sh'), block([1, 2, 3, 4, 6]));
     writeFileSync(join(dir, 'lb.sh'), block([11]));

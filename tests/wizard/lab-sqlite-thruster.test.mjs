@@ -8,9 +8,8 @@
 // bounded wrk load with no failed or non-2xx request.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, rmSync, mkdtempSync } from 'node:fs';
-import { join, dirname, relative } from 'node:path';
-import { ensureLab, labScript, REPO } from '../helpers/lab.mjs';
+import { rmSync } from 'node:fs';
+import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
 import { generate } from '../../guide/engine/index.mjs';
 
 const DOMAIN = 'app.test';
@@ -27,13 +26,8 @@ test('lab: the SQLite + Thruster bundle serves the Rails 8.1 app with jobs, WebS
   for (const p of ['config/database.yml', 'config/puma.rb', 'etc/systemd/system/rails-app.service', 'etc/systemd/system/rails-jobs.service']) {
     assert.ok(paths.includes(p), `${p} in the bundle`);
   }
-  const dir = mkdtempSync(join(REPO, '.wizard-lab-'));
+  const { dir, inLab: B } = writeBundle(bundle, '.wizard-lab-');
   try {
-    for (const f of bundle.files) {
-      mkdirSync(dirname(join(dir, f.path)), { recursive: true });
-      writeFileSync(join(dir, f.path), f.content);
-    }
-    const B = `/repo/${relative(REPO, dir)}`;
     const script = String.raw`
 cd ${B}
 lab-app prepare --db sqlite >/dev/null

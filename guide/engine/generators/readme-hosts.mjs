@@ -2,10 +2,9 @@
 // which migrate against it) and "11." the load balancer (after them, so its health checks find them up). Shell
 // blocks are exact: tests/wizard/lab-multi-host.test.mjs runs them in network namespaces. Debian family only; on
 // other families the file table says where each file goes.
-import { LB_PREFIX, behindBalancer } from './util.mjs';
+import { LB_PREFIX, behindBalancer, UP_CHECK } from './util.mjs';
 import { pgMajor } from './postgresql.mjs';
 import { t } from '../text.mjs';
-import { UP_CHECK } from './readme-ops.mjs';
 
 const sh = (lines) => ({ code: lines.join('\n'), lang: 'sh' });
 const installAll = (files, prefix) => files.map((f) => f.path).filter((p) => p.startsWith(`${prefix}etc/`))

@@ -4,11 +4,9 @@
 import { SERVER_PROCESS, HARDENING } from '../caps.mjs';
 import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
-import { SERVER_LABEL, behindBalancer } from './util.mjs';
+import { SERVER_LABEL, behindBalancer, UP_CHECK } from './util.mjs';
 import { dbHostBlocks, lbBlocks } from './readme-hosts.mjs';
 import { t } from '../text.mjs';
-
-export const UP_CHECK = '-fsS --retry 5 --retry-all-errors --retry-delay 1';
 
 export function jobUnitNames(ctx) {
   if (!ctx.jobRunner) return [];

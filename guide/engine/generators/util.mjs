@@ -37,4 +37,6 @@ export const dbPrefix = (ctx) => (ctx.a.db_host === 'separate' ? 'db-host/' : ''
 export const LB_PREFIX = 'lb-host/';
 
 /** The app hosts sit behind a load balancer: their proxy takes the client address from its X-Forwarded-For. */
+// curl options of the README's /up checks: a reload returns before the new workers run, so retry a few seconds.
+export const UP_CHECK = '-fsS --retry 5 --retry-all-errors --retry-delay 1';
 export const behindBalancer = (ctx) => ctx.a.app_hosts > 1 && ctx.a.lb !== 'none';
