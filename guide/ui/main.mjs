@@ -2,12 +2,14 @@
 // answers in the URL (history.replaceState), re-renders files, advice,
 // warnings and pictures on every change, and offers the bundle downloads.
 // Nothing from the URL or the engine is ever parsed as HTML.
-// core.mjs is the engine without its words; the catalog (every reason, warning and piece of
-// advice) is fetched as JSON and installed with setCatalog, which keeps the page's JavaScript small.
-import { GENERATOR_VERSION, QUESTIONS, parseAnswers, generate, toQuery, fromQuery, setCatalog } from '../engine/core.mjs';
+// pipeline.mjs is the engine without its words and without its optional generators: the catalog (every reason,
+// warning and piece of advice) is fetched as JSON and installed with setCatalog, and the generators the answers
+// do not need yet are fetched when they do (generators.mjs), which keeps the page's JavaScript small.
+import { GENERATOR_VERSION, QUESTIONS, parseAnswers, generateWith, toQuery, fromQuery, setCatalog } from '../engine/pipeline.mjs';
+import * as registry from './generators.mjs';
 import { h, basePath } from './dom.mjs';
 import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
-import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText } from './output.mjs';
+import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText, useHighlighter } from './output.mjs';
 import { bundleFiles } from './readme.mjs';
 import { enableOffline } from './offline.mjs';
 
@@ -85,7 +87,8 @@ export async function start(root) {
     permalink: $('guide-permalink'),
   };
   const checked = loadChecked();
-  const state = { answers: null, result: null, permalink: '' };
+  // pending: the fetch of generators the newest answers need, while it runs (downloads wait for it).
+  const state = { answers: null, result: null, permalink: '', pending: null };
 
   buildForm(form, QUESTIONS);
 
@@ -126,13 +129,32 @@ export async function start(root) {
     });
   }
 
+  // Renders the answers now, or, when they need a generator the page has not fetched yet, once it arrives (then
+  // returns null). Only the newest answers are rendered.
   function render(answers) {
     const t0 = performance.now();
     state.answers = answers;
     state.permalink = permalinkFor(answers);
+    const missing = registry.missingFor(answers);
+    if (missing.length) {
+      const mine = state.permalink;
+      announce('Loading the generators for these answers…');
+      state.pending = registry.load(missing).then(() => {
+        if (mine === state.permalink) {
+          state.pending = null;
+          render(state.answers);
+        }
+      }, (err) => {
+        state.pending = null;
+        el.error.textContent = 'The generators for these answers could not be loaded (' + String((err && err.message) || err)
+          + '); the files below are for the previous answers. Reload the page to try again.';
+        el.error.hidden = false;
+      });
+      return null;
+    }
     let result;
     try {
-      result = generate(answers, { date: today(), permalink: state.permalink });
+      result = generateWith(registry.current(), answers, { date: today(), permalink: state.permalink });
       el.error.hidden = true;
     } catch (err) {
       el.error.textContent = 'The generator failed for these answers: ' + String((err && err.message) || err);
@@ -227,6 +249,7 @@ export async function start(root) {
   $('guide-print').addEventListener('click', () => window.print());
 
   async function download(kind) {
+    await state.pending;
     const files = bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS });
     // The archive writers are a separate chunk (guide-archive.js), fetched on the first download.
     const { zip, tarGz } = await import('./archive.mjs');
@@ -249,12 +272,19 @@ export async function start(root) {
   for (const n of document.querySelectorAll('.guide-static')) n.hidden = true;
   el.app.hidden = false;
   const first = applyQuery(location.search);
+  // The highlighter is a chunk of its own (about 2 KB gzip), fetched once the files are on the page as plain text.
+  import('./highlight.mjs').then((m) => {
+    useHighlighter(m, el.files);
+    document.documentElement.setAttribute('data-guide-highlight', 'ready');
+  }, () => document.documentElement.setAttribute('data-guide-highlight', 'unavailable'));
 
   window.__guide = {
     render: (answers) => render(parseAnswers(answers).answers),
     applyQuery,
     syncUrl,
-    bundleFiles: () => bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS }),
+    // Fetches every optional generator, so that render() is synchronous for any answers (tests, benchmarks).
+    loadGenerators: () => registry.load(),
+    bundleFiles: async () => (await state.pending, bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS })),
     get permalink() {
       return state.permalink;
     },
@@ -263,7 +293,8 @@ export async function start(root) {
     },
   };
   document.documentElement.setAttribute('data-guide', 'ready');
-  enableOffline(base, [new URL('./guide-archive.js', import.meta.url).pathname, new URL('./guide-pictures.js', import.meta.url).pathname]).then((ok) => document.documentElement.setAttribute('data-guide-offline', ok ? 'ready' : 'unavailable'));
+  // guide-chunks.json (scripts/build-guide.mjs) names every chunk fetched on demand: cached now for offline use.
+  enableOffline(base, new URL('./guide-chunks.json', import.meta.url).href).then((ok) => document.documentElement.setAttribute('data-guide-offline', ok ? 'ready' : 'unavailable'));
   return first;
 }
 

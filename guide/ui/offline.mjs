@@ -2,11 +2,18 @@
 // page and every asset the page loaded, so the wizard works offline once loaded.
 // Resolves to true once the cache is filled, false when there is no service worker.
 
-/** `later`: same-origin paths the page fetches only on demand (the archive chunk), cached now for offline use. */
-export async function enableOffline(base, later = []) {
+/** `chunkList`: URL of a JSON {chunks: [file names]} of the scripts the page fetches only on demand (chunks of guide.js). */
+async function onDemand(chunkList) {
+  const res = await fetch(chunkList, { credentials: 'same-origin' });
+  const { chunks } = res.ok ? await res.json() : {};
+  return Array.isArray(chunks) ? chunks.filter((c) => typeof c === 'string' && /^[\w.-]+\.js$/.test(c)).map((c) => new URL(c, chunkList).pathname) : [];
+}
+
+export async function enableOffline(base, chunkList) {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return false;
   const scope = base + 'guide/';
   try {
+    const later = await onDemand(chunkList);
     await navigator.serviceWorker.register(scope + 'sw.js', { scope });
     const reg = await navigator.serviceWorker.ready;
     const worker = reg.active;

@@ -2,7 +2,26 @@
 // highlighted block per generated file with a copy button. Only text nodes and
 // createElement; links pass safeHref().
 import { h, safeHref } from './dom.mjs';
-import { updateHighlight } from './highlight.mjs';
+
+// The highlighter (highlight.mjs) is a chunk the page fetches after its first render (main.mjs): until it
+// arrives a file is plain text, then useHighlighter colours every file on the page.
+let highlighter = null;
+
+function paint(sec) {
+  const code = sec.querySelector('pre code');
+  if (highlighter) {
+    highlighter.updateHighlight(code, sec._lang, sec._content);
+  } else {
+    code.textContent = sec._content;
+    code._lines = null;
+  }
+}
+
+/** Installs the highlighter module and colours the files already in `list`. */
+export function useHighlighter(mod, list) {
+  highlighter = mod;
+  for (const sec of list.children) paint(sec);
+}
 
 /** Text with `code` spans (the engine's texts use Markdown backticks) as text nodes and <code>. */
 export function inline(text) {
@@ -93,12 +112,11 @@ export function renderFiles(toc, list, files, onCopy) {
     const lang = String(f.language || 'text');
     const badge = sec.querySelector('.guide-lang');
     if (badge.textContent !== lang) badge.textContent = lang;
-    const code = sec.querySelector('pre code');
     if (sec._content !== content || sec._lang !== lang) {
-      code.className = 'language-' + lang.replace(/[^a-z0-9_-]/gi, '');
-      updateHighlight(code, lang, content);
+      sec.querySelector('pre code').className = 'language-' + lang.replace(/[^a-z0-9_-]/gi, '');
       sec._content = content;
       sec._lang = lang;
+      paint(sec);
     }
     sections.push(sec);
     links.push(anchor + '\u0001' + path);

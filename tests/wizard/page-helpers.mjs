@@ -46,9 +46,13 @@ export async function openGuide(page, base, search = '') {
   await page.goto(`${base}/guide/${search}`, { waitUntil: 'load' });
   await page.waitForSelector('html[data-guide="ready"]', { timeout: 20000 });
   await picturesDrawn(page);
+  // The highlighter is a chunk fetched after the first render (guide/ui/main.mjs).
+  await page.waitForSelector('html[data-guide-highlight="ready"]', { timeout: 20000 });
 }
 
-// The pictures are their own chunk (guide/ui/main.mjs): wait until they show the current answers.
+// The pictures are their own chunk (guide/ui/main.mjs): wait until they show the current answers. Answers that
+// need a generator the page has not fetched yet render when it arrives, and draw their pictures then, so this
+// also waits for that render.
 export async function picturesDrawn(page) {
   await page.waitForFunction(() => document.documentElement.getAttribute('data-guide-pictures') === window.__guide.permalink, null, { timeout: 20000 });
 }

@@ -7,6 +7,7 @@ import { SERVER_LABEL, behindBalancer } from './util.mjs';
 import { APACHE_TLS, MOZILLA } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, cableEnabled } from './edge.mjs';
+import { APPLIES } from './applies.mjs';
 
 export const id = 'apache';
 
@@ -143,7 +144,7 @@ export function siteBody(ctx) {
 }
 
 export function generate(ctx) {
-  if (ctx.proxy !== 'apache') return {};
+  if (!APPLIES.apache(ctx)) return {};
   const advice = [{
     id: 'apache-mpm', title: t('a.apache-mpm.title'),
     body: t('a.apache.mpm', { mods: apacheModules(ctx).join(' ') }),

@@ -6,6 +6,7 @@ import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { SERVER_LABEL } from './util.mjs';
 import { hstsValue, HEALTH_PATH } from './edge.mjs';
+import { APPLIES } from './applies.mjs';
 
 export const id = 'caddy';
 
@@ -44,7 +45,7 @@ export function caddyBody(ctx) {
 }
 
 export function generate(ctx) {
-  if (ctx.proxy !== 'caddy') return {};
+  if (!APPLIES.caddy(ctx)) return {};
   const advice = [];
   if (ctx.a.downloads) {
     advice.push({ id: 'caddy-downloads', title: t('a.caddy-downloads.title'), body: t('a.caddy.downloads'), evidence: [SRC.caddyProxy] });

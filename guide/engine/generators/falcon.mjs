@@ -3,16 +3,13 @@ import { SRC, DS } from '../evidence.mjs';
 import { RAILS_API } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
+import { falconCommand } from './commands.mjs';
+import { APPLIES } from './applies.mjs';
 
 export const id = 'falcon';
 
-export function falconCommand(ctx) {
-  const u = ctx.upstreams[0];
-  return `bundle exec falcon serve --bind http://${u.host}:${u.port} --count ${ctx.processes}`;
-}
-
 export function generate(ctx) {
-  if (ctx.server !== 'falcon') return {};
+  if (!APPLIES.falcon(ctx)) return {};
   const advice = [{ id: 'falcon-serve-vs-host', title: t('a.falcon-serve-vs-host.title'), body: t('a.falcon.host', { cmd: falconCommand(ctx) }), evidence: [SRC.falcon] }];
   if (ctx.a.database !== 'sqlite') advice.push({ id: 'falcon-pool', title: t('a.falcon-pool.title'), body: t('falcon.pool', { pool: ctx.pool, hosts: ctx.a.app_hosts, processes: ctx.processes, limit: ctx.appSideLimit }), evidence: [SRC.railsPool, SRC.falcon, DS.fibers] });
   if (has(RAILS_API.isolationLevel, ctx.a.rails)) advice.push({ id: 'falcon-isolation-level', title: t('a.falcon-isolation-level.title'), body: t('a.falcon.body'), evidence: [SRC.railsConfiguring, SRC.falcon, DS.fibers] });

@@ -1,4 +1,6 @@
-// Generator registry: one module per output target. Order = order of files in the bundle.
+// Generator registry for Node (the command line, the checker, the tests): every generator, in bundle order
+// (order.mjs). The page assembles the same list lazily (guide/ui/generators.mjs).
+import { ORDER } from './order.mjs';
 import * as sysctl from './sysctl.mjs';
 import * as systemd from './systemd.mjs';
 import * as rcFreebsd from './rc-freebsd.mjs';
@@ -24,8 +26,12 @@ import * as operations from './operations.mjs';
 import * as readme from './readme.mjs';
 import * as checklist from './checklist.mjs';
 
-export const GENERATORS = [
-  puma, unicorn, pitchfork, passenger, thin, mongrel, falcon,
-  rubyEnv, databaseYml, nginx, apache, caddy, postgresql, mysql, pgbouncer, loadBalancer,
-  sysctl, systemd, rcFreebsd, operations, adviceRails, adviceProd, readme, checklist,
-];
+const ALL = [puma, unicorn, pitchfork, passenger, thin, mongrel, falcon, rubyEnv, databaseYml, nginx, apache, caddy,
+  postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, rcFreebsd, operations, adviceRails, adviceProd, readme, checklist];
+const byId = new Map(ALL.map((g) => [g.id, g]));
+
+export const GENERATORS = ORDER.map((id) => {
+  const g = byId.get(id);
+  if (!g) throw new Error(`generators/order.mjs names "${id}", which no generator module declares`);
+  return g;
+});

@@ -11,6 +11,7 @@ import { CABLE_PATH, cableEnabled } from './edge.mjs';
 import { t } from '../text.mjs';
 import { S, BLANK, LB_PREFIX } from './util.mjs';
 import { nginxHas } from './nginx.mjs';
+import { APPLIES } from './applies.mjs';
 
 export const id = 'load-balancer';
 
@@ -132,7 +133,7 @@ export function nginxLbBody(ctx) {
 }
 
 export function generate(ctx) {
-  if (ctx.a.app_hosts < 2 || (ctx.a.lb !== 'nginx' && ctx.a.lb !== 'haproxy')) return {};
+  if (!APPLIES['load-balancer'](ctx)) return {};
   const file = ctx.a.lb === 'haproxy'
     ? { path: `${LB_PREFIX}etc/haproxy/haproxy.cfg`, format: 'haproxy', body: haproxyBody(ctx) }
     : { path: `${LB_PREFIX}etc/nginx/nginx.conf`, format: 'nginx', body: nginxLbBody(ctx) };

@@ -1,11 +1,12 @@
 // config/mongrel_cluster.yml for the legacy mongrel_cluster gem.
 import { SRC } from '../evidence.mjs';
 import { t } from '../text.mjs';
+import { APPLIES } from './applies.mjs';
 
 export const id = 'mongrel';
 
 export function generate(ctx) {
-  if (ctx.server !== 'mongrel') return {};
+  if (!APPLIES.mongrel(ctx)) return {};
   const u = ctx.upstreams[0];
   const body = [
     { key: 'cwd', value: ctx.root },

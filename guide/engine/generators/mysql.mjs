@@ -5,6 +5,7 @@ import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { dbPrefix } from './util.mjs';
 import { t } from '../text.mjs';
+import { APPLIES } from './applies.mjs';
 
 export const id = 'mysql';
 
@@ -63,7 +64,7 @@ export function grantsSql(ctx) {
 }
 
 export function generate(ctx) {
-  if (ctx.a.database !== 'mysql' && ctx.a.database !== 'mariadb') return {};
+  if (!APPLIES.mysql(ctx)) return {};
   const pre = dbPrefix(ctx);
   const path = ctx.a.database === 'mariadb' ? `${pre}etc/mysql/mariadb.conf.d/60-rails.cnf` : `${pre}etc/mysql/conf.d/60-rails.cnf`;
   const files = [{ path, format: 'ini', body: mysqlSettings(ctx) }];

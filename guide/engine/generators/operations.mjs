@@ -1,6 +1,6 @@
 // Operations files: job runner configuration (config/queue.yml, config/sidekiq.yml, config/jobs.env), the
 // secrets EnvironmentFile template and log rotation for the app's log/ directory.
-import { FREEBSD_SECRETS } from './rc-freebsd.mjs';
+import { FREEBSD_SECRETS } from './util.mjs';
 import { SRC } from '../evidence.mjs';
 import { t } from '../text.mjs';
 import { SECRETS_FILE } from './systemd.mjs';

@@ -4,6 +4,7 @@ import { gte } from '../version.mjs';
 import { PASSENGER_APACHE } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
+import { APPLIES } from './applies.mjs';
 
 export const id = 'passenger';
 
@@ -27,13 +28,8 @@ export function passengerVhostDirectives(ctx) {
   return out.filter((d) => has(PASSENGER_APACHE[d.d], v));
 }
 
-export function standaloneCommand(ctx) {
-  const u = ctx.upstreams[0];
-  return `bundle exec passenger start --address ${u.host} --port ${u.port} --environment production --max-pool-size ${ctx.processes} --min-instances ${Math.min(ctx.processes, ctx.a.cores)} --spawn-method ${ctx.canFork ? 'smart' : 'direct'}`;
-}
-
 export function generate(ctx) {
-  if (ctx.server !== 'passenger') return {};
+  if (!APPLIES.passenger(ctx)) return {};
   const advice = [{ id: 'passenger-max-requests', title: t('a.passenger-max-requests.title'), body: t('a.passenger.max-requests'), evidence: [DS.passengerOptions, SRC.passenger] }];
   if (ctx.proxy !== 'apache') {
     const u = ctx.upstreams[0];

@@ -6,6 +6,7 @@ import { gte } from '../version.mjs';
 import { dbPrefix } from './util.mjs';
 import { databaseNames } from './database-yml.mjs';
 import { t } from '../text.mjs';
+import { APPLIES } from './applies.mjs';
 
 export const id = 'pgbouncer';
 
@@ -14,7 +15,7 @@ export function hbaMethod(v) {
 }
 
 export function generate(ctx) {
-  if (ctx.pooler !== 'pgbouncer') return {};
+  if (!APPLIES.pgbouncer(ctx)) return {};
   const v = ctx.a.pooler_version;
   const net = ctx.hosts.dbNetworked;
   const dir = `${dbPrefix(ctx)}etc/pgbouncer`;

@@ -4,11 +4,12 @@ import { KERNEL_FEATURES } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { listenArg } from './unicorn.mjs';
 import { t } from '../text.mjs';
+import { APPLIES } from './applies.mjs';
 
 export const id = 'pitchfork';
 
 export function generate(ctx) {
-  if (ctx.server !== 'pitchfork') return {};
+  if (!APPLIES.pitchfork(ctx)) return {};
   const u = ctx.upstreams[0];
   const refork = ctx.linux && has(KERNEL_FEATURES.childSubreaper, ctx.a.kernel);
   const body = [

@@ -8,10 +8,11 @@ import { SRC } from '../evidence.mjs';
 import { SERVER_PROCESS } from '../caps.mjs';
 import { absolute, execStart } from './systemd.mjs';
 import { t } from '../text.mjs';
+import { APPLIES } from './applies.mjs';
+import { FREEBSD_SECRETS } from './util.mjs';
 
 export const id = 'rc-freebsd';
 export const RC_DIR = 'usr/local/etc/rc.d';
-export const FREEBSD_SECRETS = '/usr/local/etc/rails-app/secrets.env';
 
 /** The rc.d script as lines: name (rc variable prefix), the foreground command, the extra environment files. */
 export function rcScript(ctx, { name, description, command, envFiles, reload }) {
@@ -51,7 +52,7 @@ export function rcScript(ctx, { name, description, command, envFiles, reload }) 
 }
 
 export function generate(ctx) {
-  if (ctx.a.os !== 'freebsd' || ctx.passengerIntegrated) return {};
+  if (!APPLIES['rc-freebsd'](ctx)) return {};
   const p = SERVER_PROCESS[ctx.server] || {};
   const files = [];
   if (p.stopSignal === 'SIGTERM') {

@@ -7,8 +7,7 @@ import { SERVER_PROCESS, SANDBOX } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
 import { railsServerCommand, SERVER_LABEL } from './util.mjs';
-import { falconCommand } from './falcon.mjs';
-import { standaloneCommand } from './passenger.mjs';
+import { falconCommand, standaloneCommand } from './commands.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'systemd';

@@ -1,11 +1,12 @@
 // config/thin.yml for `thin start -C config/thin.yml` (Thin cluster).
 import { SRC, DS } from '../evidence.mjs';
 import { t } from '../text.mjs';
+import { APPLIES } from './applies.mjs';
 
 export const id = 'thin';
 
 export function generate(ctx) {
-  if (ctx.server !== 'thin') return {};
+  if (!APPLIES.thin(ctx)) return {};
   const u = ctx.upstreams[0];
   const n = ctx.processes;
   const body = [{ key: 'chdir', value: ctx.root }, { key: 'environment', value: 'production' }];

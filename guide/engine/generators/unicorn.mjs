@@ -3,6 +3,7 @@ import { SRC, DS } from '../evidence.mjs';
 import { RAILS_API } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
+import { APPLIES } from './applies.mjs';
 
 export const id = 'unicorn';
 
@@ -11,7 +12,7 @@ export function listenArg(u) {
 }
 
 export function generate(ctx) {
-  if (ctx.server !== 'unicorn') return {};
+  if (!APPLIES.unicorn(ctx)) return {};
   const { a } = ctx;
   const u = ctx.upstreams[0];
   const vars = { processes: ctx.processes, cores: a.cores, workload: a.workload, per: t(`unicorn.per.${a.workload}`), ram: ctx.memoryLimited ? t('unicorn.ram') : '', what: t(u.type === 'unix' ? 'unicorn.what.socket' : 'unicorn.what.address'), rails: a.rails };

@@ -40,3 +40,6 @@ export const LB_PREFIX = 'lb-host/';
 // curl options of the README's /up checks: a reload returns before the new workers run, so retry a few seconds.
 export const UP_CHECK = '-fsS --retry 5 --retry-all-errors --retry-delay 1';
 export const behindBalancer = (ctx) => ctx.a.app_hosts > 1 && ctx.a.lb !== 'none';
+
+/** Where the FreeBSD rc.d script reads the app's secrets (the rc-freebsd unit and the operations file name it). */
+export const FREEBSD_SECRETS = '/usr/local/etc/rails-app/secrets.env';

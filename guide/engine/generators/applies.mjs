@@ -1,0 +1,18 @@
+// When each optional generator has something to say. One predicate per generator that most answer sets do not
+// need (another app server, proxy, database, a pooler, a load balancer, FreeBSD): the generator's own guard, and
+// the page's reason to fetch that generator's code (guide/ui/generators.mjs). Sharing the predicate is what keeps
+// the page's lazily assembled output identical to the command line's (tests/wizard/page-registry.test.mjs).
+export const APPLIES = {
+  unicorn: (ctx) => ctx.server === 'unicorn',
+  pitchfork: (ctx) => ctx.server === 'pitchfork',
+  passenger: (ctx) => ctx.server === 'passenger',
+  thin: (ctx) => ctx.server === 'thin',
+  mongrel: (ctx) => ctx.server === 'mongrel',
+  falcon: (ctx) => ctx.server === 'falcon',
+  apache: (ctx) => ctx.proxy === 'apache',
+  caddy: (ctx) => ctx.proxy === 'caddy',
+  mysql: (ctx) => ctx.a.database === 'mysql' || ctx.a.database === 'mariadb',
+  pgbouncer: (ctx) => ctx.pooler === 'pgbouncer',
+  'load-balancer': (ctx) => ctx.a.app_hosts >= 2 && (ctx.a.lb === 'nginx' || ctx.a.lb === 'haproxy'),
+  'rc-freebsd': (ctx) => ctx.a.os === 'freebsd' && !ctx.passengerIntegrated,
+};

@@ -1,0 +1,7 @@
+// The generators in bundle order (the order of files in the download and on the page). The registry for Node
+// (index.mjs) and the page's lazy registry (guide/ui/generators.mjs) both follow it.
+export const ORDER = [
+  'puma', 'unicorn', 'pitchfork', 'passenger', 'thin', 'mongrel', 'falcon',
+  'ruby-env', 'database-yml', 'nginx', 'apache', 'caddy', 'postgresql', 'mysql', 'pgbouncer', 'load-balancer',
+  'sysctl', 'systemd', 'rc-freebsd', 'operations', 'advice-rails', 'advice-prod', 'readme', 'checklist',
+];
