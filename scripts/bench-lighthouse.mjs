@@ -3,7 +3,8 @@
 // served with gzip from 127.0.0.1, in Debian's Chromium. Each page runs --runs times (default 3) in
 // random order after one warm-up run per page; the table gives the median and the range.
 // Not a test: Lighthouse's numbers move with the machine's load, so read them against their range.
-// Usage: node scripts/bench-lighthouse.mjs [--runs N] [--json FILE]   (after scripts/build)
+// Usage: node scripts/bench-lighthouse.mjs [--runs N] [--only LABEL] [--json FILE]   (after scripts/build)
+// --only keeps the pages whose label contains LABEL (e.g. wizard); failed audits are listed with their elements.
 import { existsSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir, cpus, totalmem, loadavg } from 'node:os';
@@ -17,6 +18,7 @@ const SITE = join(ROOT, '_site');
 const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : dflt; };
 const RUNS = Number(arg('--runs', 3));
 const JSON_OUT = arg('--json', null);
+const ONLY = arg('--only', '');
 if (!existsSync(join(SITE, 'index.html'))) { console.error('no _site: run scripts/build first'); process.exit(1); }
 
 // The same page choice as scripts/bench-pages.mjs: the article and the dataset page with the most charts.
@@ -27,7 +29,7 @@ const PAGES = [
   { label: 'article (most charts)', page: most((p) => /^\/articles\/[^/]+\/$/.test(p.rel)) },
   { label: 'dataset page (most charts)', page: most((p) => /^\/datasets\/[^/]+\/$/.test(p.rel)) },
   { label: 'wizard', page: all.find((p) => p.rel === '/guide/') },
-].filter((p) => p.page);
+].filter((p) => p.page && p.label.includes(ONLY));
 
 // Chromium with a DevTools port for Lighthouse; a fresh profile, stopped by its process id.
 async function startChromium() {
@@ -81,6 +83,9 @@ try {
       bytes: a['total-byte-weight'].numericValue,
       dom: a['dom-size']?.numericValue ?? null,
       failed: Object.values(a).filter((x) => x.score !== null && x.score < 1 && x.scoreDisplayMode === 'binary').map((x) => x.id),
+      // The elements behind each failed audit (selectors), so that a failure says where to look.
+      where: Object.fromEntries(Object.values(a).filter((x) => x.score !== null && x.score < 1 && x.scoreDisplayMode === 'binary')
+        .map((x) => [x.id, [...new Set((x.details?.items || []).map((i) => i.node?.selector).filter(Boolean))].slice(0, 6)])),
     };
   };
   for (const p of PAGES) await runOnce(p); // warm-up: server caches, Chromium's first-run work
@@ -105,6 +110,14 @@ const lines = [
   }),
 ];
 const failing = PAGES.map((p) => [p.label, [...new Set(results.get(p.label).flatMap((r) => r.failed))]]).filter(([, f]) => f.length);
-if (failing.length) lines.push('', 'Audits not passed: ' + failing.map(([l, f]) => `${l}: ${f.join(', ')}`).join('; '));
+if (failing.length) {
+  lines.push('', 'Audits not passed: ' + failing.map(([l, f]) => `${l}: ${f.join(', ')}`).join('; '));
+  for (const [l, f] of failing) {
+    for (const id of f) {
+      const where = [...new Set(results.get(l).flatMap((r) => r.where[id] || []))];
+      if (where.length) lines.push(`- ${l}, ${id}: ${where.slice(0, 6).join(' | ')}`);
+    }
+  }
+}
 console.log(lines.join('\n'));
 if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify(Object.fromEntries(results), null, 2));

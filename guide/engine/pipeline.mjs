@@ -45,6 +45,18 @@ export function headerFor(answers, options = {}) {
  * to defaults and produce notes.
  */
 export function generateWith(generators, rawAnswers = {}, options = {}) {
+  const steps = generateSteps(generators, rawAnswers, options);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * The same work as generateWith, pausing (yield) after each stage: the page runs its first render in slices
+ * between which the browser may paint and handle input (the first run of each generator is the slow one, while
+ * the JavaScript engine compiles it). The value of the last step is the result.
+ */
+export function* generateSteps(generators, rawAnswers = {}, options = {}) {
   const { answers, notes } = parseAnswers(rawAnswers);
   const ctx = derive(answers, { ...options, date: dateOf(options) });
   const header = headerFor(answers, options);
@@ -54,11 +66,13 @@ export function generateWith(generators, rawAnswers = {}, options = {}) {
   const files = [];
   const advice = [];
   const warnings = compatibilityWarnings(ctx);
+  yield;
   for (const g of generators) {
     const out = g.generate(ctx) || {};
     for (const spec of out.files || []) files.push({ ...absolute(serializeFile(spec, header)), settings: settingsOf(spec), generator: g.id, ...(spec.meta ? { meta: spec.meta } : {}) });
     for (const x of out.advice || []) advice.push({ applies: true, ...x });
     for (const w of out.warnings || []) warnings.push(w);
+    yield;
   }
   // README and checklist see everything the other generators produced.
   const summary = { files, advice, warnings, ctx };
@@ -67,6 +81,7 @@ export function generateWith(generators, rawAnswers = {}, options = {}) {
   for (const g of generators) {
     if (!g.finish) continue;
     for (const spec of g.finish(summary) || []) files.push({ ...absolute(serializeFile(spec, header)), settings: [], generator: g.id });
+    yield;
   }
   return { answers, files, advice, warnings: dedupe(warnings), model: modelOf(ctx), notes };
 }

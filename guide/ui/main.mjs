@@ -5,7 +5,7 @@
 // pipeline.mjs is the engine without its words and without its optional generators: the catalog (every reason,
 // warning and piece of advice) is fetched as JSON and installed with setCatalog, and the generators the answers
 // do not need yet are fetched when they do (generators.mjs), which keeps the page's JavaScript small.
-import { GENERATOR_VERSION, QUESTIONS, parseAnswers, generateWith, toQuery, fromQuery, setCatalog } from '../engine/pipeline.mjs';
+import { GENERATOR_VERSION, QUESTIONS, parseAnswers, generateWith, generateSteps, toQuery, fromQuery, setCatalog } from '../engine/pipeline.mjs';
 import * as registry from './generators.mjs';
 import { h, basePath } from './dom.mjs';
 import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
@@ -155,13 +155,59 @@ export async function start(root) {
     let result;
     try {
       result = generateWith(registry.current(), answers, { date: today(), permalink: state.permalink });
-      el.error.hidden = true;
     } catch (err) {
-      el.error.textContent = 'The generator failed for these answers: ' + String((err && err.message) || err);
-      el.error.hidden = false;
-      window.__guideRenderMs = performance.now() - t0;
-      return window.__guideRenderMs;
+      return failed(err, t0);
     }
+    return show(answers, result, t0);
+  }
+
+  function failed(err, t0) {
+    el.error.textContent = 'The generator failed for these answers: ' + String((err && err.message) || err);
+    el.error.hidden = false;
+    window.__guideRenderMs = performance.now() - t0;
+    return window.__guideRenderMs;
+  }
+
+  // The first render runs the generators in slices of about 10 ms with a task boundary between them: the first
+  // run of each is slow (the JavaScript engine compiles it; ~200 ms in all on a phone-speed CPU), and one long
+  // task would block input and paint. Later renders are synchronous and take a few milliseconds.
+  async function renderFirst(answers) {
+    const t0 = performance.now();
+    state.answers = answers;
+    state.permalink = permalinkFor(answers);
+    const mine = state.permalink;
+    const missing = registry.missingFor(answers);
+    if (missing.length) {
+      try {
+        await registry.load(missing);
+      } catch {
+        return render(answers); // reports the failure to load
+      }
+    }
+    let result;
+    try {
+      const steps = generateSteps(registry.current(), answers, { date: today(), permalink: mine });
+      let slice = performance.now();
+      for (let step = steps.next(); ; step = steps.next()) {
+        if (step.done) {
+          result = step.value;
+          break;
+        }
+        if (performance.now() - slice > 10) {
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          slice = performance.now();
+        }
+      }
+    } catch (err) {
+      return failed(err, t0);
+    }
+    // A reader who changed an answer meanwhile has been served by render(); these answers are stale.
+    if (mine !== state.permalink) return null;
+    return show(answers, result, t0);
+  }
+
+  function show(answers, result, t0) {
+    el.error.hidden = true;
     const t1 = performance.now();
     state.result = result;
     const files = result.files || [];
@@ -219,12 +265,13 @@ export async function start(root) {
     render(answers);
   }
 
-  function applyQuery(search) {
+  // first: the page's first render (sliced; ms is then a promise).
+  function applyQuery(search, first = false) {
     const { answers, notes } = fromQuery(search);
     writeForm(form, QUESTIONS, answers);
     showFieldNotes(form, QUESTIONS, []);
     renderNotes(el.notes, el.notesList, notes);
-    const ms = render(answers);
+    const ms = first ? renderFirst(answers) : render(answers);
     return { answers, notes, ms };
   }
 
@@ -271,12 +318,9 @@ export async function start(root) {
 
   for (const n of document.querySelectorAll('.guide-static')) n.hidden = true;
   el.app.hidden = false;
-  const first = applyQuery(location.search);
-  // The highlighter is a chunk of its own (about 2 KB gzip), fetched once the files are on the page as plain text.
-  import('./highlight.mjs').then((m) => {
-    useHighlighter(m, el.files);
-    document.documentElement.setAttribute('data-guide-highlight', 'ready');
-  }, () => document.documentElement.setAttribute('data-guide-highlight', 'unavailable'));
+  const first = applyQuery(location.search, true);
+  const firstRender = first.ms;
+  state.pending = firstRender;
 
   window.__guide = {
     render: (answers) => render(parseAnswers(answers).answers),
@@ -292,7 +336,13 @@ export async function start(root) {
       return { ...state.answers };
     },
   };
+  first.ms = await firstRender;
+  if (state.pending === firstRender) state.pending = null;
   document.documentElement.setAttribute('data-guide', 'ready');
+  // The highlighter is a chunk of its own (about 2 KB gzip), fetched once the files are on the page as plain text.
+  import('./highlight.mjs').then((m) => useHighlighter(m, el.files)).then(() => {
+    document.documentElement.setAttribute('data-guide-highlight', 'ready');
+  }, () => document.documentElement.setAttribute('data-guide-highlight', 'unavailable'));
   // guide-chunks.json (scripts/build-guide.mjs) names every chunk fetched on demand: cached now for offline use.
   enableOffline(base, new URL('./guide-chunks.json', import.meta.url).href).then((ok) => document.documentElement.setAttribute('data-guide-offline', ok ? 'ready' : 'unavailable'));
   return first;

@@ -17,10 +17,20 @@ function paint(sec) {
   }
 }
 
-/** Installs the highlighter module and colours the files already in `list`. */
-export function useHighlighter(mod, list) {
+/**
+ * Installs the highlighter module and colours the files already in `list`, a few at a time with a task boundary
+ * between (colouring all of them at once was one long task on a phone-speed CPU). Resolves when done.
+ */
+export async function useHighlighter(mod, list) {
   highlighter = mod;
-  for (const sec of list.children) paint(sec);
+  let slice = performance.now();
+  for (const sec of [...list.children]) {
+    if (sec.isConnected) paint(sec);
+    if (performance.now() - slice > 10) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      slice = performance.now();
+    }
+  }
 }
 
 /** Text with `code` spans (the engine's texts use Markdown backticks) as text nodes and <code>. */
