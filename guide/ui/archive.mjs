@@ -1,28 +1,10 @@
-// Bundle writers for the wizard download: a store-only ZIP and a ustar TAR
-// (gzipped with CompressionStream). No DOM here, so Node can use it too
-// (scripts/build-guide.mjs writes the default bundle with it).
+// Bundle writers for the wizard download: a deflated ZIP (fflate) and a gzipped ustar TAR (the TAR headers written
+// here, gzip by fflate). No DOM here, so Node can use it too (scripts/build-guide.mjs writes the default bundle
+// with it). fflate writes the ZIP, its CRC-32 and DEFLATE; no maintained TAR writer fits: nanotar 0.3 puts names
+// in the 100-byte ustar field only (no prefix field, no PAX header), which would cut the bundle's longer paths.
+import { zipSync, gzipSync } from 'fflate';
 
 const encoder = new TextEncoder();
-
-let crcTable = null;
-function table() {
-  if (crcTable) return crcTable;
-  crcTable = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    crcTable[n] = c >>> 0;
-  }
-  return crcTable;
-}
-
-/** CRC-32 (IEEE 802.3, as used by ZIP and gzip) of a byte array. */
-export function crc32(bytes) {
-  const t = table();
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = t[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 /**
  * Turns an engine path into a safe relative archive path: no leading slash,
@@ -53,13 +35,6 @@ export function prepare(files, root) {
   return out;
 }
 
-function dosDateTime(date) {
-  const y = Math.max(1980, date.getUTCFullYear());
-  const time = (date.getUTCHours() << 11) | (date.getUTCMinutes() << 5) | (date.getUTCSeconds() >> 1);
-  const day = ((y - 1980) << 9) | ((date.getUTCMonth() + 1) << 5) | date.getUTCDate();
-  return { time, day };
-}
-
 function concat(chunks) {
   let len = 0;
   for (const c of chunks) len += c.length;
@@ -72,61 +47,14 @@ function concat(chunks) {
   return out;
 }
 
-/** A store-only (uncompressed) ZIP archive with UTF-8 names. */
+/** A ZIP archive (DEFLATE, UTF-8 names, Unix modes so that unzip keeps scripts executable). */
 export function zip(files, { root = '', date = new Date() } = {}) {
-  const entries = prepare(files, root);
-  const { time, day } = dosDateTime(date);
-  const chunks = [];
-  const central = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = encoder.encode(e.name);
-    const crc = crc32(e.data);
-    const local = new Uint8Array(30 + name.length);
-    const v = new DataView(local.buffer);
-    v.setUint32(0, 0x04034b50, true);
-    v.setUint16(4, 20, true); // version needed
-    v.setUint16(6, 0x0800, true); // UTF-8 names
-    v.setUint16(8, 0, true); // stored
-    v.setUint16(10, time, true);
-    v.setUint16(12, day, true);
-    v.setUint32(14, crc, true);
-    v.setUint32(18, e.data.length, true);
-    v.setUint32(22, e.data.length, true);
-    v.setUint16(26, name.length, true);
-    v.setUint16(28, 0, true);
-    local.set(name, 30);
-    chunks.push(local, e.data);
-
-    const cd = new Uint8Array(46 + name.length);
-    const w = new DataView(cd.buffer);
-    w.setUint32(0, 0x02014b50, true);
-    w.setUint16(4, (3 << 8) | 20, true); // made by Unix, spec 2.0
-    w.setUint16(6, 20, true);
-    w.setUint16(8, 0x0800, true);
-    w.setUint16(10, 0, true);
-    w.setUint16(12, time, true);
-    w.setUint16(14, day, true);
-    w.setUint32(16, crc, true);
-    w.setUint32(20, e.data.length, true);
-    w.setUint32(24, e.data.length, true);
-    w.setUint16(28, name.length, true);
-    // extra, comment, disk, internal attributes stay 0
-    w.setUint32(38, ((0o100000 | e.mode) << 16) >>> 0, true);
-    w.setUint32(42, offset, true);
-    cd.set(name, 46);
-    central.push(cd);
-    offset += local.length + e.data.length;
+  const entries = {};
+  for (const e of prepare(files, root)) {
+    // os 3 = Unix: the high 16 bits of the external attributes are the file's mode (S_IFREG | permissions).
+    entries[e.name] = [e.data, { level: 6, mtime: date, os: 3, attrs: ((0o100000 | e.mode) << 16) >>> 0 }];
   }
-  const cdBytes = concat(central);
-  const end = new Uint8Array(22);
-  const x = new DataView(end.buffer);
-  x.setUint32(0, 0x06054b50, true);
-  x.setUint16(8, entries.length, true);
-  x.setUint16(10, entries.length, true);
-  x.setUint32(12, cdBytes.length, true);
-  x.setUint32(16, offset, true);
-  return concat([...chunks, cdBytes, end]);
+  return zipSync(entries);
 }
 
 function field(block, at, len, text) {
@@ -183,12 +111,12 @@ export function tar(files, { root = '', date = new Date() } = {}) {
   return concat(chunks);
 }
 
-/** gzip through the platform's CompressionStream (browsers, Node ≥ 18). */
-export async function gzip(bytes) {
-  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+/** gzip (fflate), with the bundle's date as the member's modification time. */
+export function gzip(bytes, date = new Date()) {
+  return gzipSync(bytes, { level: 9, mtime: date });
 }
 
-export async function tarGz(files, options) {
-  return gzip(tar(files, options));
+/** Async for the callers' sake (it used to stream through CompressionStream); the work is synchronous. */
+export async function tarGz(files, options = {}) {
+  return gzip(tar(files, options), options.date);
 }

@@ -5,15 +5,30 @@
 // 2026-11-25). esbuild then minifies each file, as it did before.
 import { rollup } from 'rollup';
 import { transform } from 'esbuild';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-// Bare specifiers (d3-selection) resolve as Node resolves an import, which honours the packages' "exports".
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+// Bare specifiers (d3-selection, fflate) resolve to the package's browser ES module: its "exports" read with the
+// conditions a browser bundler uses (import, default; never node or require), else its "module" field.
+const CONDITIONS = ['browser', 'import', 'default'];
+function pick(target) {
+  if (typeof target === 'string') return target;
+  for (const c of CONDITIONS) if (target && target[c] !== undefined) return pick(target[c]);
+  return null;
+}
 const nodeResolve = {
-  name: 'node-resolve',
+  name: 'browser-resolve',
   resolveId(source) {
     if (source.startsWith('.') || source.startsWith('/') || source.startsWith('\0')) return null;
-    return new URL(import.meta.resolve(source)).pathname;
+    const [, pkg, sub = ''] = /^((?:@[^/]+\/)?[^/]+)(\/.*)?$/.exec(source);
+    const dir = join(ROOT, 'node_modules', pkg);
+    const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const exported = meta.exports && pick(typeof meta.exports === 'string' || !('.' in meta.exports) ? meta.exports : meta.exports['.' + sub]);
+    const file = exported || (!sub && (meta.module || meta.main)) || sub.slice(1);
+    if (!file) throw new Error(`cannot resolve ${source} for the browser`);
+    return join(dir, file);
   },
 };
 

@@ -1,5 +1,5 @@
 // Downloads the bundle from the wizard page as .zip and .tar.gz (keyboard: focus + Enter) and
-// unpacks both: the ZIP with an independent parser (CRC-32 from node:zlib) and `unzip -t` when
+// unpacks both: the ZIP with an independent parser (inflate and CRC-32 from node:zlib) and `unzip -t` when
 // installed, the tar.gz with node:zlib + a ustar reader and with the system `tar`. Both must hold
 // the README, answers.json and every generated file, byte for byte.
 import { test, before, after } from 'node:test';
@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
-import { gunzipSync, crc32 } from 'node:zlib';
+import { gunzipSync, inflateRawSync, crc32 } from 'node:zlib';
 import { serveSite, launchBrowser, watch, openGuide } from './page-helpers.mjs';
 
 const ROOT = 'scaling-rails-config';
@@ -48,10 +48,11 @@ function unzip(buf) {
     const commentLen = buf.readUInt16LE(at + 32);
     const local = buf.readUInt32LE(at + 42);
     const name = buf.toString('utf8', at + 46, at + 46 + nameLen);
-    assert.equal(method, 0, 'stored');
+    assert.equal(method, 8, 'deflated');
     assert.equal(buf.readUInt32LE(local), 0x04034b50, 'local header');
     const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    const data = buf.subarray(start, start + size);
+    const data = inflateRawSync(buf.subarray(start, start + size));
+    assert.equal(data.length, buf.readUInt32LE(at + 24), `uncompressed size of ${name}`);
     assert.equal(crc32(data) >>> 0, crc, `CRC-32 of ${name}`);
     files.set(name, data.toString('utf8'));
     at += 46 + nameLen + extraLen + commentLen;

@@ -3,11 +3,11 @@
 // back with CRC-32 from node:zlib; tar read back after gunzip).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gunzipSync, crc32 } from 'node:zlib';
+import { gunzipSync, inflateRawSync, crc32 } from 'node:zlib';
 import * as engine from '../../guide/engine/index.mjs';
 import { safeHref } from '../../guide/ui/dom.mjs';
 import { tokenize, family } from '../../guide/ui/highlight.mjs';
-import { zip, tar, tarGz, crc32 as ourCrc, safePath } from '../../guide/ui/archive.mjs';
+import { zip, tar, tarGz, safePath } from '../../guide/ui/archive.mjs';
 import { bundleFiles } from '../../guide/ui/readme.mjs';
 
 test('safeHref allows http(s) and site-relative URLs only', () => {
@@ -61,19 +61,24 @@ test('tokenize loses nothing and finds comments and keys in every generated file
   }
 });
 
+let modes = {};
 function readZip(buf) {
   const b = Buffer.from(buf);
   const eocd = b.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
   const out = {};
+  modes = {};
   let at = b.readUInt32LE(eocd + 16);
   for (let i = 0; i < b.readUInt16LE(eocd + 10); i++) {
-    const size = b.readUInt32LE(at + 24);
+    const size = b.readUInt32LE(at + 20); // compressed
+    assert.equal(b.readUInt16LE(at + 10), 8, 'deflated');
     const nameLen = b.readUInt16LE(at + 28);
     const local = b.readUInt32LE(at + 42);
     const name = b.toString('utf8', at + 46, at + 46 + nameLen);
     const start = local + 30 + b.readUInt16LE(local + 26) + b.readUInt16LE(local + 28);
-    const data = b.subarray(start, start + size);
+    const data = inflateRawSync(b.subarray(start, start + size));
     assert.equal(crc32(data) >>> 0, b.readUInt32LE(at + 16), name);
+    // Unix mode in the high bits of the external attributes (made by Unix): unzip restores it.
+    modes[name] = (b.readUInt32LE(at + 38) >>> 16) & 0o777;
     out[name] = data.toString('utf8');
     at += 46 + nameLen + b.readUInt16LE(at + 30) + b.readUInt16LE(at + 32);
   }
@@ -102,7 +107,6 @@ test('archives round-trip: UTF-8 names and content, long paths, unsafe paths, ex
     { path: 'bin/setup.sh', content: '#!/bin/sh\necho ok\n' },
     { path: 'empty.txt', content: '' },
   ];
-  assert.equal(ourCrc(new TextEncoder().encode('123456789')), 0xcbf43926);
   assert.equal(safePath('/etc/../../nginx/x.conf'), 'etc/nginx/x.conf');
   assert.equal(safePath('../..'), 'file');
   const date = new Date(Date.UTC(2026, 0, 2, 3, 4, 6));
@@ -110,6 +114,10 @@ test('archives round-trip: UTF-8 names and content, long paths, unsafe paths, ex
   assert.deepEqual(Object.keys(z), ['r/README.md', 'r/etc/nginx/x.conf', `r/${long}`, 'r/bin/setup.sh', 'r/empty.txt']);
   assert.equal(z['r/README.md'], files[0].content);
   assert.equal(z[`r/${long}`], files[2].content);
+  assert.equal(modes['r/bin/setup.sh'], 0o755, 'scripts stay executable');
+  assert.equal(modes['r/README.md'], 0o644);
+  const zipped = zip(files, { root: 'r', date });
+  assert.ok(zipped.length < 1500, `the 1,500-byte file is compressed (archive ${zipped.length} B)`);
   const t = readTar(gunzipSync(await tarGz(files, { root: 'r', date })));
   assert.deepEqual(Object.keys(t), Object.keys(z));
   assert.equal(t['r/bin/setup.sh'].mode, 0o755);
