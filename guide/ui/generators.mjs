@@ -40,8 +40,10 @@ export const LOADERS = {
 
 /** Ids of the optional generators these answers need whose code is not here yet. */
 export function missingFor(rawAnswers) {
+  const absent = Object.keys(LOADERS).filter((id) => !loaded.has(id));
+  if (absent.length === 0) return absent; // everything fetched: no need to derive the context twice per render
   const ctx = derive(parseAnswers(rawAnswers).answers);
-  return Object.keys(LOADERS).filter((id) => !loaded.has(id) && APPLIES[id](ctx));
+  return absent.filter((id) => APPLIES[id](ctx));
 }
 
 /** Fetches the given optional generators (all of them without an argument: the offline cache, the tests). */
