@@ -338,6 +338,31 @@ test('an answer change re-renders everything quickly (median under 50 ms)', asyn
   assert.ok(ms < 50, `median render ${ms} ms`);
 });
 
+test('a generator chunk that cannot be fetched is explained; the previous files stay and other answers still work', async () => {
+  // A browser of its own without service workers: Playwright's routes do not see requests a service worker answers.
+  const b = await launchBrowser({ serviceWorkers: 'block' });
+  try {
+    const p = b.page;
+    const seen = watch(p);
+    await openGuide(p, server.url);
+    await p.route(/\/guide-apache-[\w-]{8}\.js$/, (route) => route.abort('connectionfailed'));
+    const before = await p.locator('.guide-file').count();
+    await p.selectOption('#q-proxy', 'apache');
+    await p.waitForSelector('#guide-error:not([hidden])', { timeout: 20000 });
+    assert.match(await p.textContent('#guide-error'), /generators for these answers could not be loaded/);
+    assert.equal(await p.locator('.guide-file').count(), before, 'the previous files stay on the page');
+    assert.equal(await p.locator('.guide-file[data-path*="apache2"]').count(), 0);
+    // Caddy's chunk is reachable: the page renders it and clears the message.
+    await p.selectOption('#q-proxy', 'caddy');
+    await picturesDrawn(p);
+    assert.equal(await p.isHidden('#guide-error'), true);
+    assert.ok(await p.locator('.guide-file[data-path*="Caddyfile"]').count() > 0, 'the Caddy files are shown');
+    assert.deepEqual(seen.errors, [], 'no uncaught error');
+  } finally {
+    await b.close();
+  }
+});
+
 test('works offline once loaded (service worker)', async () => {
   await openGuide(page, server.url);
   await page.waitForSelector('html[data-guide-offline]', { timeout: 20000 });
