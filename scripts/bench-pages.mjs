@@ -2,7 +2,9 @@
 // Page-weight benchmark: what each page type ships (HTML, CSS, JS, SVG; raw and gzip), the full
 // build time, and the same figures for a baseline that draws the same charts in the browser with
 // vega-embed, and the smallest chart text as drawn in Chromium at a 390 px phone and a 1280 px desktop
-// viewport (scripts/lib/chart-legibility.mjs). Prints Markdown tables. Usage: node scripts/bench-pages.mjs [--no-build]
+// viewport (scripts/lib/chart-legibility.mjs), then the Lighthouse table (scripts/bench-lighthouse.mjs, a few
+// minutes). Prints Markdown tables.
+// Usage: node scripts/bench-pages.mjs [--no-build] [--no-lighthouse] [--lighthouse-runs N (default 3)]
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -122,3 +124,12 @@ if (charted.length) {
 }
 out.push(buildSeconds === null ? 'Build time: not measured (--no-build).' : `Full build (validate + render charts + Jekyll): ${buildSeconds.toFixed(1)} s.`);
 console.log(out.join('\n'));
+
+// Lighthouse last: its own script, so that it can also run alone (its numbers need their own warm-up and runs).
+if (!process.argv.includes('--no-lighthouse')) {
+  const i = process.argv.indexOf('--lighthouse-runs');
+  const runs = i > 0 ? process.argv[i + 1] : '3';
+  console.log('');
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts/bench-lighthouse.mjs'), '--runs', runs], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) process.exitCode = 1;
+}
