@@ -88,7 +88,8 @@ export async function start(root) {
   };
   const checked = loadChecked();
   // pending: the fetch of generators the newest answers need, while it runs (downloads wait for it).
-  const state = { answers: null, result: null, permalink: '', pending: null };
+  // resultFor: the permalink of the answers state.result was generated for.
+  const state = { answers: null, result: null, resultFor: '', permalink: '', pending: null };
 
   buildForm(form, QUESTIONS);
 
@@ -142,6 +143,7 @@ export async function start(root) {
       state.pending = registry.load(missing).then(() => {
         if (mine === state.permalink) {
           state.pending = null;
+          announce('');
           render(state.answers);
         }
       }, (err) => {
@@ -181,7 +183,7 @@ export async function start(root) {
       try {
         await registry.load(missing);
       } catch {
-        return render(answers); // reports the failure to load
+        return mine === state.permalink ? render(answers) : null; // render() reports the failure to load
       }
     }
     let result;
@@ -210,6 +212,7 @@ export async function start(root) {
     el.error.hidden = true;
     const t1 = performance.now();
     state.result = result;
+    state.resultFor = state.permalink;
     const files = result.files || [];
     const advice = result.advice || [];
     const warnings = result.warnings || [];
@@ -297,6 +300,11 @@ export async function start(root) {
 
   async function download(kind) {
     await state.pending;
+    // The files on the page are for older answers when a generator could not be fetched: no mixed bundle.
+    if (state.resultFor !== state.permalink) {
+      announce('The bundle is not ready for these answers: ' + (el.error.hidden ? 'try again in a moment.' : el.error.textContent));
+      return;
+    }
     const files = bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS });
     // The archive writers are a separate chunk (guide-archive.js), fetched on the first download.
     const { zip, tarGz } = await import('./archive.mjs');

@@ -352,6 +352,12 @@ test('a generator chunk that cannot be fetched is explained; the previous files 
     assert.match(await p.textContent('#guide-error'), /generators for these answers could not be loaded/);
     assert.equal(await p.locator('.guide-file').count(), before, 'the previous files stay on the page');
     assert.equal(await p.locator('.guide-file[data-path*="apache2"]').count(), 0);
+    // No bundle that mixes the old files with the new answers.
+    let downloads = 0;
+    p.on('download', () => downloads++);
+    await p.click('#guide-download-zip');
+    await p.waitForFunction(() => /not ready for these answers/.test(document.getElementById('guide-status').textContent), null, { timeout: 10000 });
+    assert.equal(downloads, 0, 'nothing was downloaded');
     // Caddy's chunk is reachable: the page renders it and clears the message.
     await p.selectOption('#q-proxy', 'caddy');
     await picturesDrawn(p);
