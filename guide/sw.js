@@ -21,9 +21,14 @@ self.addEventListener('message', (event) => {
   const urls = data.urls
     .filter((u) => typeof u === 'string' && u.startsWith('/') && !u.startsWith('//'))
     .slice(0, 100);
+  // Chunks have hashed names (guide-<name>-<hash>.js): drop those of earlier builds that this page no longer lists.
+  const chunk = /\/guide-[\w-]+-[\w-]{8}\.js$/;
+  const prune = (cache) => cache.keys().then((keys) => Promise.all(keys
+    .filter((k) => chunk.test(new URL(k.url).pathname) && !urls.includes(new URL(k.url).pathname))
+    .map((k) => cache.delete(k))));
   event.waitUntil(
     caches.open(CACHE)
-      .then((cache) => cache.addAll(urls))
+      .then((cache) => cache.addAll(urls).then(() => prune(cache)))
       .then(() => port && port.postMessage({ ok: true }))
       .catch(() => port && port.postMessage({ ok: false })),
   );
@@ -43,6 +48,9 @@ self.addEventListener('fetch', (event) => {
           const key = navigation ? new Request(url.origin + url.pathname) : req;
           caches.open(CACHE).then((cache) => cache.put(key, copy));
         }
+        // After a deploy, a page loaded from the previous build asks for chunks that no longer exist: the cached
+        // copy of that build's chunk keeps it working.
+        if (res.status === 404 && !navigation) return caches.match(req).then((hit) => hit || res);
         return res;
       })
       .catch(() =>

@@ -47,12 +47,20 @@ function concat(chunks) {
   return out;
 }
 
+// fflate writes a ZIP entry's DOS date and time from the Date's local fields, and DOS dates run from 1980 to
+// 2099: this Date has the UTC fields of `date` (clamped) as its local ones, so a bundle is the same on every machine.
+function dosDate(date) {
+  const d = new Date(Math.min(Math.max(date.getTime(), Date.UTC(1980, 0, 1)), Date.UTC(2099, 11, 31)));
+  return new Date(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds());
+}
+
 /** A ZIP archive (DEFLATE, UTF-8 names, Unix modes so that unzip keeps scripts executable). */
 export function zip(files, { root = '', date = new Date() } = {}) {
+  const mtime = dosDate(date);
   const entries = {};
   for (const e of prepare(files, root)) {
     // os 3 = Unix: the high 16 bits of the external attributes are the file's mode (S_IFREG | permissions).
-    entries[e.name] = [e.data, { level: 6, mtime: date, os: 3, attrs: ((0o100000 | e.mode) << 16) >>> 0 }];
+    entries[e.name] = [e.data, { level: 6, mtime, os: 3, attrs: ((0o100000 | e.mode) << 16) >>> 0 }];
   }
   return zipSync(entries);
 }

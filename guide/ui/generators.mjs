@@ -22,7 +22,7 @@ import * as checklist from '../engine/generators/checklist.mjs';
 const loaded = new Map([puma, rubyEnv, databaseYml, nginx, postgresql, sysctl, systemd, operations, adviceRails, adviceProd, readme, checklist]
   .map((g) => [g.id, g]));
 
-// Literal import() calls: esbuild makes each a chunk (scripts/build-guide.mjs names them guide-<file>.js).
+// Literal import() calls: Rollup makes each a chunk (scripts/lib/bundle-page.mjs: guide-<file>-<hash>.js).
 export const LOADERS = {
   unicorn: () => import('../engine/generators/unicorn.mjs'),
   pitchfork: () => import('../engine/generators/pitchfork.mjs'),

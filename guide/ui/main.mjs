@@ -14,6 +14,7 @@ import { bundleFiles } from './readme.mjs';
 import { enableOffline } from './offline.mjs';
 
 const STORE_KEY = 'scaling-rails-guide-checked';
+const LOADING = 'Loading the generators for these answers…';
 const BUNDLE = 'scaling-rails-config';
 const $ = (id) => document.getElementById(id);
 const optionLabel = (key, value) => {
@@ -139,19 +140,22 @@ export async function start(root) {
     const missing = registry.missingFor(answers);
     if (missing.length) {
       const mine = state.permalink;
-      announce('Loading the generators for these answers…');
-      state.pending = registry.load(missing).then(() => {
+      announce(LOADING);
+      const pending = registry.load(missing).then(() => {
         if (mine === state.permalink) {
           state.pending = null;
-          announce('');
           render(state.answers);
         }
       }, (err) => {
+        // Newer answers have taken over (and may have their own fetch pending): this failure is not theirs.
+        if (mine !== state.permalink) return;
         state.pending = null;
+        announce('');
         el.error.textContent = 'The generators for these answers could not be loaded (' + String((err && err.message) || err)
           + '); the files below are for the previous answers. Reload the page to try again.';
         el.error.hidden = false;
       });
+      state.pending = pending;
       return null;
     }
     let result;
@@ -201,7 +205,7 @@ export async function start(root) {
         }
       }
     } catch (err) {
-      return failed(err, t0);
+      return mine === state.permalink ? failed(err, t0) : null;
     }
     // A reader who changed an answer meanwhile has been served by render(); these answers are stale.
     if (mine !== state.permalink) return null;
@@ -210,6 +214,7 @@ export async function start(root) {
 
   function show(answers, result, t0) {
     el.error.hidden = true;
+    if (el.status.textContent === LOADING) announce('');
     const t1 = performance.now();
     state.result = result;
     state.resultFor = state.permalink;
@@ -306,8 +311,15 @@ export async function start(root) {
       return;
     }
     const files = bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS });
-    // The archive writers are a separate chunk (guide-archive.js), fetched on the first download.
-    const { zip, tarGz } = await import('./archive.mjs');
+    // The archive writers (fflate) are a chunk of their own, fetched on the first download.
+    let archive;
+    try {
+      archive = await import('./archive.mjs');
+    } catch (err) {
+      announce('The download could not start: the archive code did not load (' + String((err && err.message) || err) + '). Reload the page to try again.');
+      return;
+    }
+    const { zip, tarGz } = archive;
     const bytes = kind === 'zip' ? zip(files, { root: BUNDLE }) : await tarGz(files, { root: BUNDLE });
     const blob = new Blob([bytes], { type: kind === 'zip' ? 'application/zip' : 'application/gzip' });
     const url = URL.createObjectURL(blob);
@@ -336,7 +348,8 @@ export async function start(root) {
     syncUrl,
     // Fetches every optional generator, so that render() is synchronous for any answers (tests, benchmarks).
     loadGenerators: () => registry.load(),
-    bundleFiles: async () => (await state.pending, bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS })),
+    bundleFiles: async () => (await state.pending, state.resultFor === state.permalink
+      ? bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS }) : null),
     get permalink() {
       return state.permalink;
     },

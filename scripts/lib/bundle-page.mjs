@@ -11,7 +11,7 @@ import { join } from 'node:path';
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 // Bare specifiers (d3-selection, fflate) resolve to the package's browser ES module: its "exports" read with the
-// conditions a browser bundler uses (import, default; never node or require), else its "module" field.
+// conditions a browser bundler uses (browser, import, default; never node or require), else its "module" field.
 const CONDITIONS = ['browser', 'import', 'default'];
 function pick(target) {
   if (typeof target === 'string') return target;

@@ -363,6 +363,18 @@ test('a generator chunk that cannot be fetched is explained; the previous files 
     await picturesDrawn(p);
     assert.equal(await p.isHidden('#guide-error'), true);
     assert.ok(await p.locator('.guide-file[data-path*="Caddyfile"]').count() > 0, 'the Caddy files are shown');
+    // A fetch that fails after the reader has moved on is not reported over the newer answers' files.
+    await p.unroute(/\/guide-apache-[\w-]{8}\.js$/);
+    let failLate;
+    const failed = new Promise((resolve) => { failLate = resolve; });
+    await p.route(/\/guide-mysql-[\w-]{8}\.js$/, (route) => setTimeout(() => route.abort('connectionfailed').then(failLate), 1500));
+    await p.selectOption('#q-database', 'mysql');
+    await p.selectOption('#q-database', 'postgresql');
+    await picturesDrawn(p);
+    await failed;
+    await p.waitForTimeout(200);
+    assert.equal(await p.isHidden('#guide-error'), true, 'no error for answers the reader has left');
+    assert.doesNotMatch(await p.textContent('#guide-status'), /Loading/, 'no stale loading status');
     assert.deepEqual(seen.errors, [], 'no uncaught error');
   } finally {
     await b.close();

@@ -136,3 +136,22 @@ test('the bundle adds answers.json and keeps the engine README', () => {
   const without = bundleFiles({ files: [{ path: 'a.conf', content: 'x' }] }, answers, { permalink: 'https://example.org/guide/', date: 'd', version: '1', questions: [] });
   assert.match(without[0].content, /example\.org\/guide/);
 });
+
+test('ZIP entry dates are the UTC date whatever the machine\'s time zone, clamped to the DOS range', () => {
+  const saved = process.env.TZ;
+  try {
+    for (const tz of ['UTC', 'America/New_York', 'Asia/Kolkata']) {
+      process.env.TZ = tz;
+      const b = Buffer.from(zip([{ path: 'a', content: 'x' }], { date: new Date(Date.UTC(2026, 0, 2, 3, 4, 6)) }));
+      const time = b.readUInt16LE(10);
+      const day = b.readUInt16LE(12);
+      assert.deepEqual([time >> 11, (time >> 5) & 63, (time & 31) * 2], [3, 4, 6], `time in ${tz}`);
+      assert.deepEqual([(day >> 9) + 1980, (day >> 5) & 15, day & 31], [2026, 1, 2], `date in ${tz}`);
+    }
+    const old = Buffer.from(zip([{ path: 'a', content: 'x' }], { date: new Date(0) }));
+    assert.equal((old.readUInt16LE(12) >> 9) + 1980, 1980, '1970 is written as 1980, the earliest DOS date');
+  } finally {
+    if (saved === undefined) delete process.env.TZ;
+    else process.env.TZ = saved;
+  }
+});
