@@ -11,7 +11,6 @@ import { h, basePath } from './dom.mjs';
 import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
 import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText, useHighlighter } from './output.mjs';
 import { bundleFiles } from './readme.mjs';
-import { enableOffline } from './offline.mjs';
 
 const STORE_KEY = 'scaling-rails-guide-checked';
 const LOADING = 'Loading the generators for these answers…';
@@ -365,7 +364,11 @@ export async function start(root) {
     document.documentElement.setAttribute('data-guide-highlight', 'ready');
   }, () => document.documentElement.setAttribute('data-guide-highlight', 'unavailable'));
   // guide-chunks.json (scripts/build-guide.mjs) names every chunk fetched on demand: cached now for offline use.
-  enableOffline(base, new URL('./guide-chunks.json', import.meta.url).href).then((ok) => document.documentElement.setAttribute('data-guide-offline', ok ? 'ready' : 'unavailable'));
+  // The offline mode is a chunk too: it registers the service worker after the page is ready.
+  import('./offline.mjs')
+    .then(({ enableOffline }) => enableOffline(base, new URL('./guide-chunks.json', import.meta.url).href))
+    .then((ok) => document.documentElement.setAttribute('data-guide-offline', ok ? 'ready' : 'unavailable'),
+      () => document.documentElement.setAttribute('data-guide-offline', 'unavailable'));
   return first;
 }
 

@@ -311,14 +311,15 @@ test('the checklist ticks are kept across answer changes', async () => {
   assert.equal(await page.locator('#guide-advice input[type="checkbox"]').first().isChecked(), true);
 });
 
-test('first-load JavaScript is at most 40 KB gzip (scripts/build-guide.mjs BUDGET_GZIP); pictures and highlighter come after, no generator chunk for the defaults', async () => {
+test('first-load JavaScript is at most 40 KB gzip (scripts/build-guide.mjs BUDGET_GZIP); pictures, highlighter and offline mode come after, no generator chunk for the defaults', async () => {
   scripts.clear();
   await openGuide(page, server.url);
   // Chunks (guide-<name>-<hash>.js) are fetched after the first render (openGuide waits for the pictures and the
   // highlighter), so they are not first-load.
   const chunkName = (u) => (new URL(u).pathname.match(/\/guide-([\w-]+)-[\w-]{8}\.js$/) || [])[1];
+  await page.waitForSelector('html[data-guide-offline]', { timeout: 20000 }); // the offline chunk runs after ready
   const deferred = [...scripts.keys()].filter(chunkName);
-  assert.deepEqual(deferred.map(chunkName).sort(), ['highlight', 'pictures'], 'only the pictures and highlighter chunks were fetched');
+  assert.deepEqual(deferred.map(chunkName).sort(), ['highlight', 'offline', 'pictures'], 'only the pictures, highlighter and offline chunks were fetched');
   let gz = 0;
   for (const [url, body] of scripts) if (!deferred.includes(url)) gz += gzipSync(body, { level: 9 }).length;
   assert.ok(scripts.size >= 2, 'the page loads its script');
