@@ -181,6 +181,9 @@ export async function start(root) {
     state.answers = answers;
     state.permalink = permalinkFor(answers);
     const mine = state.permalink;
+    // The page is visible (and read by assistive technology) while the slices run: the link is right already.
+    el.permalink.href = mine;
+    el.permalink.textContent = mine;
     const missing = registry.missingFor(answers);
     if (missing.length) {
       try {
