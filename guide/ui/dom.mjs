@@ -54,3 +54,16 @@ export function safeHref(url, base = '/') {
   }
   return null;
 }
+
+/**
+ * A yield point for long work: call `await pause()` between steps; it hands the main thread back to the browser
+ * (a task boundary, so input and paint can run) once `ms` have passed since the last hand-back.
+ */
+export function slicer(ms = 10) {
+  let since = performance.now();
+  return async function pause() {
+    if (performance.now() - since <= ms) return;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    since = performance.now();
+  };
+}

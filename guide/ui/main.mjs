@@ -7,7 +7,7 @@
 // do not need yet are fetched when they do (generators.mjs), which keeps the page's JavaScript small.
 import { GENERATOR_VERSION, QUESTIONS, parseAnswers, generateWith, generateSteps, toQuery, fromQuery, setCatalog } from '../engine/pipeline.mjs';
 import * as registry from './generators.mjs';
-import { h, basePath } from './dom.mjs';
+import { h, basePath, slicer } from './dom.mjs';
 import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
 import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText, useHighlighter } from './output.mjs';
 import { bundleFiles } from './readme.mjs';
@@ -195,16 +195,13 @@ export async function start(root) {
     let result;
     try {
       const steps = generateSteps(registry.current(), answers, { date: today(), permalink: mine });
-      let slice = performance.now();
+      const pause = slicer();
       for (let step = steps.next(); ; step = steps.next()) {
         if (step.done) {
           result = step.value;
           break;
         }
-        if (performance.now() - slice > 10) {
-          await new Promise((resolve) => setTimeout(resolve, 0));
-          slice = performance.now();
-        }
+        await pause();
       }
     } catch (err) {
       return mine === state.permalink ? failed(err, t0) : null;

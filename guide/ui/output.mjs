@@ -1,7 +1,7 @@
 // Output rendering: warnings, the advice checklist with evidence links, and one
 // highlighted block per generated file with a copy button. Only text nodes and
 // createElement; links pass safeHref().
-import { h, safeHref } from './dom.mjs';
+import { h, safeHref, slicer } from './dom.mjs';
 
 // The highlighter (highlight.mjs) is a chunk the page fetches after its first render (main.mjs): until it
 // arrives a file is plain text, then useHighlighter colours every file on the page.
@@ -23,13 +23,10 @@ function paint(sec) {
  */
 export async function useHighlighter(mod, list) {
   highlighter = mod;
-  let slice = performance.now();
+  const pause = slicer();
   for (const sec of [...list.children]) {
     if (sec.isConnected) paint(sec);
-    if (performance.now() - slice > 10) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      slice = performance.now();
-    }
+    await pause();
   }
 }
 
