@@ -173,7 +173,7 @@ export function units(body, firstLine = 1) {
   lines.forEach((line, i) => {
     if (/^\s*```/.test(line)) { inCode = !inCode; flush(); return; }
     if (inCode) return;
-    if (!line.trim() || /^\s*<\/?div\b/.test(line) || /^\s*\{%\s*include/.test(line) || /^\s*\|/.test(line)) { flush(); return; }
+    if (!line.trim() || /^\s*<\/?div\b/.test(line) || /^\s*\{%-?\s*include\s+(?:chart|errata)\.html[^%]*%\}\s*$/.test(line) || /^\s*\|/.test(line)) { flush(); return; }
     if (/^\s*(?:[*+-]|\d+\.)\s+/.test(line) || /^#{1,6}\s/.test(line)) { flush(); cur = { line: firstLine + i, text: line }; return; }
     if (!cur) cur = { line: firstLine + i, text: line }; else cur.text += `\n${line}`;
   });

@@ -1,0 +1,112 @@
+// Numbers rendered from datasets, and the words allowed about a 2026 re-measurement. Used by
+// cells.test.mjs and verdicts.test.mjs; run directly (`node tests/articles/cells-lib.mjs [FILE.md …]`)
+// to list what fails.
+//
+// Row keys: _includes/cell.html names a row by its leading cells joined with " | ". keyWidth(d) is the
+// fewest leading columns that tell every row apart; those columns identify rows (workers, threads,
+// page…) and their values are names, not measurements. Every other numeric cell is a measurement.
+//
+// Hand-typed numbers: in a paragraph or list item (units() of numbers-lib.mjs, so code blocks,
+// tables and Liquid are already out) that links or includes a dataset, a number printed by hand that
+// equals a measurement cell of that dataset exactly (same value, at the printed precision or finer)
+// must be rendered with {% include cell.html %} instead, so that a corrected dataset corrects the
+// article. Quotations of a source (blockquotes, text in quotation marks) are exempt.
+import { units, numbersIn, datasetLinks } from './numbers-lib.mjs';
+
+export const INCLUDE_RE = /\{%-?\s*include\s+(cell|ratio|verdict|measured-2026)\.html\s+([^%]*?)-?%\}/g;
+
+export const includeArgs = (raw) => Object.fromEntries([...raw.matchAll(/(\w+)=(?:"([^"]*)"|(\S+))/g)].map((a) => [a[1], a[2] ?? a[3]]));
+
+/** Fewest leading columns whose joined values tell the rows apart. */
+export function keyWidth(d) {
+  for (let k = 1; k <= d.columns.length; k++) {
+    const seen = new Set(d.rows.map((r) => r.slice(0, k).map(String).join(' | ')));
+    if (seen.size === d.rows.length) return k;
+  }
+  return d.columns.length;
+}
+
+/** The rows a cell.html `row` names (the same rule as _includes/lookup-cell.html). */
+export function rowsNamed(d, row) {
+  const n = String(row).split(' | ').length;
+  return d.rows.filter((r) => r.slice(0, n).map(String).join(' | ') === row);
+}
+
+/** Problems with one include's arguments: [] when it names one dataset, one row and a column. */
+export function includeProblems(kind, args, datasets) {
+  const out = [];
+  const one = (id, row, col) => {
+    const d = datasets.get(id);
+    if (!d) return out.push(`no dataset "${id}"`);
+    if (col !== undefined && !d.columns.some((c) => c.key === col)) out.push(`${id}: no column "${col}"`);
+    if (row !== undefined) {
+      const n = rowsNamed(d, row).length;
+      if (n !== 1) out.push(`${id}: row "${row}" names ${n} rows (name one by its leading cells joined with " | ")`);
+    }
+  };
+  if (kind === 'measured-2026') one(args.d);
+  else if (kind === 'verdict') { one(args.d, args.row, 'verdict'); }
+  else {
+    one(args.d, args.row, args.col);
+    if (kind === 'ratio') one(args.over_d || args.d, args.over_row || args.row, args.over_col || args.col);
+  }
+  return out;
+}
+
+/** Every cell/ratio/verdict/measured-2026 include in a post, with the datasets it names. */
+export function includesIn(text) {
+  return [...text.matchAll(INCLUDE_RE)].map((m) => ({ kind: m[1], args: includeArgs(m[2]), raw: m[0] }));
+}
+
+/** Measurement cells of a dataset: numeric cells outside the row-key columns. */
+export function measurements(d) {
+  const k = keyWidth(d);
+  const out = [];
+  for (const r of d.rows) r.forEach((v, j) => { if (j >= k && typeof v === 'number' && d.columns[j].type !== 'string') out.push(v); });
+  return out;
+}
+
+/** A unit without the parts that quote a source: blockquote lines and text in quotation marks. */
+export function withoutQuotes(md) {
+  return md.split('\n').filter((l) => !/^\s*>/.test(l)).join('\n')
+    .replace(/“[^”]*”/g, ' ').replace(/(^|[\s(])"[^"\n]*"/g, '$1 ');
+}
+
+/** Datasets a unit links or names in a cell/ratio/verdict/measured include. */
+export function unitDatasets(md) {
+  const ids = new Set(datasetLinks(md));
+  for (const inc of includesIn(md)) { if (inc.args.d) ids.add(inc.args.d); if (inc.args.over_d) ids.add(inc.args.over_d); }
+  return [...ids];
+}
+
+/** Hand-typed numbers equal to a measurement cell of a dataset the unit links: [{where, number, dataset}] */
+export function handTyped(p, datasets) {
+  const out = [];
+  const check = (where, md) => {
+    for (const id of unitDatasets(md)) {
+      const d = datasets.get(id);
+      if (!d) continue;
+      const cells = measurements(d);
+      for (const n of numbersIn(withoutQuotes(md))) {
+        if (n.kind !== 'plain') continue;
+        if (cells.some((v) => Math.abs(v - n.value) < 1e-9 * Math.max(1, Math.abs(v)))) out.push({ where, number: n.text, dataset: id });
+      }
+    }
+  };
+  for (const u of units(p.body, p.bodyLine)) check(`${p.file}:${u.line}`, u.text);
+  (p.data.do_now || []).forEach((it, i) => check(`${p.file}: do_now[${i}]`, `${it.href || ''} ${it.action || ''}`));
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { loadPosts, loadDatasets } = await import('./lib.mjs');
+  const want = process.argv.slice(2).map((f) => f.replace(/^.*\//, ''));
+  const datasets = loadDatasets();
+  let n = 0;
+  for (const p of loadPosts()) {
+    if (want.length && !want.includes(p.name)) continue;
+    for (const x of handTyped(p, datasets)) { n++; console.log(`${x.where}: ${x.number} is a cell of ${x.dataset}`); }
+    for (const inc of includesIn(p.body)) for (const e of includeProblems(inc.kind, inc.args, datasets)) { n++; console.log(`${p.file}: ${inc.raw}: ${e}`); }
+  }
+  console.log(`${n} problem(s)`);
+}
