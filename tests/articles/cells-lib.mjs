@@ -15,7 +15,7 @@ import { units, numbersIn, datasetLinks } from './numbers-lib.mjs';
 
 export const INCLUDE_RE = /\{%-?\s*include\s+(cell|ratio|verdict|measured-2026)\.html\s+([^%]*?)-?%\}/g;
 
-export const includeArgs = (raw) => Object.fromEntries([...raw.matchAll(/(\w+)=(?:"([^"]*)"|(\S+))/g)].map((a) => [a[1], a[2] ?? a[3]]));
+export const includeArgs = (raw) => Object.fromEntries([...raw.matchAll(/(\w+)=(?:"([^"]*)"|'([^']*)'|(\S+))/g)].map((a) => [a[1], a[2] ?? a[3] ?? a[4]]));
 
 /** Fewest leading columns whose joined values tell the rows apart. */
 export function keyWidth(d) {
@@ -58,11 +58,28 @@ export function includesIn(text) {
   return [...text.matchAll(INCLUDE_RE)].map((m) => ({ kind: m[1], args: includeArgs(m[2]), raw: m[0] }));
 }
 
-/** Measurement cells of a dataset: numeric cells outside the row-key columns. */
+// Columns in these units say how a test was set up (line numbers, ranks, workers, threads, users,
+// connections), not what it measured: a sentence that says "16 threads" is naming a configuration.
+const SETUP_UNITS = new Set(['none', 'processes', 'threads', 'users', 'connections', 'workers']);
+
+/** Is column j of d a measurement (numeric, outside the row key, not a set-up column)? */
+export const isMeasurement = (d, j, k = keyWidth(d)) => j >= k && d.columns[j].type !== 'string' && !SETUP_UNITS.has(d.columns[j].unit);
+
+/**
+ * Measurement cells of a dataset, less the values of its method fields (requests, concurrency,
+ * duration, runs): "10,000 requests" names the method even where a cell happens to read 10000;
+ * and less numbers its prose states (below).
+ */
 export function measurements(d) {
   const k = keyWidth(d);
+  const m = d.method || {};
+  const setup = new Set(['requests', 'concurrency', 'duration_s', 'runs'].map((x) => m[x]).filter((x) => typeof x === 'number'));
+  // A number the dataset states in its own prose (hardware, caveats, errata) is quoted from the
+  // dataset page and cannot be rendered from a cell; it may coincide with one.
+  const prose = new Set([d.hardware, ...(d.caveats || []), ...(d.errata || []).flatMap((e) => [e.text, e.handling])]
+    .flatMap((t) => [...String(t || '').matchAll(/\d[\d,]*(?:\.\d+)?/g)].map((x) => Number(x[0].replace(/,/g, '')))));
   const out = [];
-  for (const r of d.rows) r.forEach((v, j) => { if (j >= k && typeof v === 'number' && d.columns[j].type !== 'string') out.push(v); });
+  for (const r of d.rows) r.forEach((v, j) => { if (typeof v === 'number' && isMeasurement(d, j, k) && !setup.has(v) && !prose.has(v)) out.push(v); });
   return out;
 }
 
