@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, loadPosts, loadDatasets } from './lib.mjs';
 import { units } from './numbers-lib.mjs';
-import { handTyped, keyWidth, unitDatasets, isMeasurement } from './cells-lib.mjs';
+import { handTyped, keyWidth, unitDatasets, isMeasurement, keyText } from './cells-lib.mjs';
 
 const datasets = loadDatasets();
 const want = process.argv.slice(2).map((f) => f.replace(/^.*\//, ''));
@@ -29,7 +29,7 @@ function candidates(ids, value) {
     const k = keyWidth(d);
     d.rows.forEach((r) => r.forEach((v, j) => {
       if (typeof v === 'number' && isMeasurement(d, j, k) && Math.abs(v - value) < 1e-9 * Math.max(1, Math.abs(v))) {
-        out.push({ id, row: r.slice(0, k).map(String).join(' | '), keys: r.slice(0, k).map(String), col: d.columns[j].key, label: d.columns[j].label, v });
+        out.push({ id, row: r.slice(0, k).map(keyText).join(' | ').replace(/( \| )+$/, ''), keys: r.slice(0, k).map(keyText), col: d.columns[j].key, label: d.columns[j].label, v });
       }
     }));
   }

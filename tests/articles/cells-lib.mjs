@@ -17,10 +17,14 @@ export const INCLUDE_RE = /\{%-?\s*include\s+(cell|ratio|verdict|measured-2026)\
 
 export const includeArgs = (raw) => Object.fromEntries([...raw.matchAll(/(\w+)=(?:"([^"]*)"|'([^']*)'|(\S+))/g)].map((a) => [a[1], a[2] ?? a[3] ?? a[4]]));
 
+/** A cell as Liquid's join prints it (an empty cell prints nothing). */
+export const keyText = (v) => (v === null || v === undefined ? '' : String(v));
+const joinKey = (r, n) => r.slice(0, n).map(keyText).join(' | ');
+
 /** Fewest leading columns whose joined values tell the rows apart. */
 export function keyWidth(d) {
   for (let k = 1; k <= d.columns.length; k++) {
-    const seen = new Set(d.rows.map((r) => r.slice(0, k).map(String).join(' | ')));
+    const seen = new Set(d.rows.map((r) => joinKey(r, k)));
     if (seen.size === d.rows.length) return k;
   }
   return d.columns.length;
@@ -28,8 +32,11 @@ export function keyWidth(d) {
 
 /** The rows a cell.html `row` names (the same rule as _includes/lookup-cell.html). */
 export function rowsNamed(d, row) {
-  const n = String(row).split(' | ').length;
-  return d.rows.filter((r) => r.slice(0, n).map(String).join(' | ') === row);
+  // Liquid's split (Ruby's) drops trailing empty fields, so a key may not end in an empty cell.
+  const parts = String(row).split(' | ');
+  while (parts.length && parts[parts.length - 1] === '') parts.pop();
+  const n = parts.length;
+  return d.rows.filter((r) => joinKey(r, n) === row);
 }
 
 /** Problems with one include's arguments: [] when it names one dataset, one row and a column. */
