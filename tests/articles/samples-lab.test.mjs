@@ -4,6 +4,9 @@
 //   WEB_CONCURRENCY unset, "auto" and a number (the "auto" value crashed the old Integer(...) sample);
 // - the application.rb lines (async query executor, config.yjit from APP_YJIT, strict-loading action)
 //   and the two initializers (queue-time middleware, YJIT report), booted with `bin/rails runner`.
+// - the set: the same puma.rb started in production (it binds the Unix socket) behind the nginx site of
+//   the reverse proxies article, both at the stated app root (_data/sample-stack.yml), answering /up
+//   over HTTPS and HTTP/2.
 // The samples are read from the posts at test time, so an edit to an article is what gets tested.
 // Takes about a minute (two Rails boots and one Puma config load inside the lab).
 import { test, after } from 'node:test';
@@ -78,7 +81,8 @@ test('article configuration samples work in the lab (Rails 8.1, Puma 8)', { time
   assert.ok(yjitReport.startsWith('# config/initializers/yjit_report.rb'), 'the benchmark article shows the YJIT report initializer');
 
   mkdirSync(join(REPO, DIR), { recursive: true });
-  const files = { 'puma.rb': puma, 'check_puma.rb': CHECK_PUMA, 'patch_app.rb': PATCH_APP, 'app_lines.rb': `${appLines}\n`, 'queue_time.rb': queueTime, 'yjit_report.rb': yjitReport };
+  const site = sample('reverse-proxies', 'nginx', 'upstream app {');
+  const files = { 'site.conf': site, 'puma.rb': puma, 'check_puma.rb': CHECK_PUMA, 'patch_app.rb': PATCH_APP, 'app_lines.rb': `${appLines}\n`, 'queue_time.rb': queueTime, 'yjit_report.rb': yjitReport };
   for (const [name, text] of Object.entries(files)) writeFileSync(join(REPO, DIR, name), text);
 
   const d = `/repo/${DIR}`;
@@ -91,6 +95,18 @@ test('article configuration samples work in the lab (Rails 8.1, Puma 8)', { time
     cp ${d}/yjit_report.rb config/initializers/yjit_report.rb
     # Rails 8.1 logs to standard output in production: keep the JSON line and the YJIT report line.
     for y in 0 1; do APP_YJIT=$y bin/rails runner '${RUNNER}' 2>&1 | grep -E '^[{]|ruby=[^ ]+ yjit=' | sed -E 's/^.*(ruby=[^ ]+ yjit=[a-z]+).*$/REPORT \\1/'; done
+    # The set together: the article's puma.rb (production: binds the Unix socket) behind the article's
+    # nginx site, at the stated app root /var/www/app, with a throwaway certificate for its TLS lines.
+    mkdir -p /var/www && ln -sfn /tmp/app /var/www/app && mkdir -p /tmp/app/tmp/sockets /tmp/app/tmp/pids
+    N=/tmp/article-nginx && mkdir -p $N
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=example.org -keyout $N/key.pem -out $N/cert.pem 2>/dev/null
+    sed -e "s#/etc/letsencrypt/live/example.org/fullchain.pem#$N/cert.pem#" -e "s#/etc/letsencrypt/live/example.org/privkey.pem#$N/key.pem#" ${d}/site.conf > $N/site.conf
+    printf 'user root;\npid %s/nginx.pid;\nerror_log %s/error.log;\nevents {}\nhttp {\n  include /etc/nginx/mime.types;\n  access_log off;\n  include %s/site.conf;\n}\n' $N $N $N > $N/nginx.conf
+    WEB_CONCURRENCY=2 bundle exec puma -C ${d}/puma.rb > /tmp/article-puma.log 2>&1 & PUMA=$!
+    trap 'kill -TERM $PUMA 2>/dev/null; nginx -c $N/nginx.conf -s quit 2>/dev/null; true' EXIT
+    nginx -c $N/nginx.conf
+    for i in $(seq 1 120); do [ -S /var/www/app/tmp/sockets/puma.sock ] && break; sleep 0.5; done
+    echo "SET $(curl -sk --max-time 20 --resolve example.org:443:127.0.0.1 -o /dev/null -w '%{http_code} http%{http_version}' https://example.org/up) $(ls /var/www/app/tmp/sockets/)"
   `, { timeout: 600 });
   assert.equal(r.code, 0, `lab run failed (${r.code}):\n${r.stdout}\n${r.stderr.split('\n').slice(-20).join('\n')}`);
 
@@ -124,4 +140,6 @@ test('article configuration samples work in the lab (Rails 8.1, Puma 8)', { time
   // article's point, and the log line is what tells the two apart.
   const reports = [...r.stdout.matchAll(/^REPORT ruby=(\S+) yjit=(on|off)$/gm)].map((m) => m[2]);
   assert.deepEqual(reports, [off.yjit_on ? 'on' : 'off', on.yjit_on ? 'on' : 'off'], `the YJIT report initializer must log what each process really runs:\n${r.stdout}`);
+  // The set boots together: nginx's upstream reaches the socket Puma binds, over HTTP/2 with TLS.
+  assert.match(r.stdout, /^SET 200 http2 puma\.sock$/m, `the article's nginx site and puma.rb must serve /up together:\n${r.stdout}\n${r.stderr.slice(-3000)}`);
 });
