@@ -61,15 +61,16 @@ for (const p of loadPosts()) {
       const spans = protectedSpans(text);
       const m = [...text.matchAll(re)].find((mm) => !spans.some(([a, b]) => mm.index >= a && mm.index < b));
       if (!m) continue;
-      const value = Number(x.number.replace(/,/g, ''));
+      const tail = x.number.match(/[^\d.,]+$/)?.[0] ?? '';
+      const value = Number(x.number.slice(0, x.number.length - tail.length).replace(/,/g, ''));
       const cs = candidates(unitDatasets(text), value).sort((a, b) => score(b, text) - score(a, text));
       if (!cs.length) continue;
       const c = cs[0];
-      const printedDec = (x.number.split('.')[1] || '').length;
+      const printedDec = ((x.number.slice(0, x.number.length - tail.length)).split('.')[1] || '').length;
       const jsonDec = (String(c.v).split('.')[1] || '').length;
       const dec = printedDec !== jsonDec ? ` decimals=${printedDec}` : '';
       const inc = `{% include cell.html d="${c.id}" row=${c.row.includes('"') ? `'${c.row}'` : `"${c.row}"`} col="${c.col}"${dec} %}`;
-      text = text.slice(0, m.index) + inc + text.slice(m.index + m[0].length);
+      text = text.slice(0, m.index) + inc + tail + text.slice(m.index + m[0].length);
       changed++;
     }
     body = body.replace(u.text, text);

@@ -70,14 +70,17 @@ export function includesIn(text) {
 const SETUP_UNITS = new Set(['none', 'processes', 'threads', 'users', 'connections', 'workers']);
 
 /** Is column j of d a measurement (numeric, outside the row key, not a set-up column)? */
-export const isMeasurement = (d, j, k = keyWidth(d)) => j >= k && d.columns[j].type !== 'string' && !SETUP_UNITS.has(d.columns[j].unit);
+// …and columns that position a row rather than measure it (the 99th percentile is a name).
+const SETUP_KEYS = new Set(['percentile', 'line', 'rank', 'run_position']);
+
+export const isMeasurement = (d, j, k = keyWidth(d)) => j >= k && d.columns[j].type !== 'string' && !SETUP_UNITS.has(d.columns[j].unit) && !SETUP_KEYS.has(d.columns[j].key);
 
 /**
  * Measurement cells of a dataset, less the values of its method fields (requests, concurrency,
  * duration, runs): "10,000 requests" names the method even where a cell happens to read 10000;
  * and less numbers its prose states (below).
  */
-export function measurements(d) {
+export function measurements(d, kind) {
   const k = keyWidth(d);
   const m = d.method || {};
   const setup = new Set(['requests', 'concurrency', 'duration_s', 'runs'].map((x) => m[x]).filter((x) => typeof x === 'number'));
@@ -86,9 +89,14 @@ export function measurements(d) {
   const prose = new Set([d.hardware, ...(d.caveats || []), ...(d.errata || []).flatMap((e) => [e.text, e.handling])]
     .flatMap((t) => [...String(t || '').matchAll(/\d[\d,]*(?:\.\d+)?/g)].map((x) => Number(x[0].replace(/,/g, '')))));
   const out = [];
-  for (const r of d.rows) r.forEach((v, j) => { if (typeof v === 'number' && isMeasurement(d, j, k) && !setup.has(v) && !prose.has(v)) out.push(v); });
+  for (const r of d.rows) r.forEach((v, j) => { if (typeof v === 'number' && isMeasurement(d, j, k) && !setup.has(v) && !prose.has(v)) out.push(kind ? { v, unit: d.columns[j].unit } : v); });
   return out;
 }
+
+// A number written as a percentage ("4.8%") is a hand-typed cell only if it equals a cell of a
+// percentage column; one written as a ratio ("1.25×") only a cell of a ratio column. Other
+// percentages and ratios are derived from two cells and checked by numbers.test.mjs.
+const KIND_UNITS = { plain: null, percent: new Set(['%']), ratio: new Set(['ratio']) };
 
 /** A unit without the parts that quote a source: blockquote lines and text in quotation marks. */
 export function withoutQuotes(md) {
@@ -110,10 +118,11 @@ export function handTyped(p, datasets) {
     for (const id of unitDatasets(md)) {
       const d = datasets.get(id);
       if (!d) continue;
-      const cells = measurements(d);
+      const cells = measurements(d, true);
       for (const n of numbersIn(withoutQuotes(md))) {
-        if (n.kind !== 'plain') continue;
-        if (cells.some((v) => Math.abs(v - n.value) < 1e-9 * Math.max(1, Math.abs(v)))) out.push({ where, number: n.text, dataset: id });
+        const units = KIND_UNITS[n.kind];
+        const same = (c) => Math.abs(c.v - n.value) < 1e-9 * Math.max(1, Math.abs(c.v));
+        if (cells.some((c) => same(c) && (!units || units.has(c.unit)))) out.push({ where, number: n.text, dataset: id });
       }
     }
   };
