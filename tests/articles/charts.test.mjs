@@ -56,6 +56,11 @@ for (const p of posts) {
       assert.ok(datasets.has(m[1]), `${p.file}: links to /datasets/${m[1]}/, but there is no such dataset`);
       used.add(m[1]);
     }
+    // Numbers and 2026 paragraphs rendered from a dataset (cell, ratio, verdict, measured-2026 includes) cite it too.
+    for (const m of body.matchAll(/\{%-?\s*include\s+(?:cell|ratio|verdict|measured-2026)\.html\s[^%]*?\b(?:d|over_d)="([a-z0-9-]+)"/g)) {
+      assert.ok(datasets.has(m[1]), `${p.file}: an include names dataset ${m[1]}, but there is no such dataset`);
+      used.add(m[1]);
+    }
     assert.deepEqual([...p.data.datasets].sort(), [...used].sort(), `${p.file}: the front matter datasets list must name exactly the datasets the article links or charts`);
   });
 }
