@@ -8,7 +8,7 @@
 //   the reverse proxies article, both at the stated app root (_data/sample-stack.yml), answering /up
 //   over HTTPS and HTTP/2.
 // The samples are read from the posts at test time, so an edit to an article is what gets tested.
-// Takes about a minute (two Rails boots and one Puma config load inside the lab).
+// Takes one to five minutes depending on load (two Rails boots, one Puma config load, and Puma + nginx serving /up).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
