@@ -1,5 +1,6 @@
 // Numbers from data, not typed: every number in article prose that equals a measurement cell of a
 // dataset the paragraph links or includes is rendered with {% include cell.html %} (or ratio.html),
+// (the built-page check covers cell.html and ratio.html),
 // every such include names one dataset, one row and an existing column, and the built pages show
 // exactly the value the dataset holds. Rules (row keys, which cells count, what is exempt) are at
 // the top of cells-lib.mjs. The rendering check needs the built site (scripts/build).
@@ -51,6 +52,15 @@ test('built articles show each cell include as its dataset value', { skip: !exis
       const row = rowsNamed(d, inc.args.row)[0];
       const v = row[d.columns.findIndex((c) => c.key === inc.args.col)];
       const want = formatNumber(v, inc.args.decimals === undefined ? undefined : Number(inc.args.decimals));
+      assert.ok(html.includes(want), `${p.file}: ${inc.raw} should render ${want}`);
+      checked++;
+    }
+    for (const inc of includesIn(p.body).filter((i) => i.kind === 'ratio')) {
+      const a = inc.args;
+      const cell = (id, row, col) => { const d = datasets.get(id); return rowsNamed(d, row)[0][d.columns.findIndex((c) => c.key === col)]; };
+      let v = cell(a.d, a.row, a.col) / cell(a.over_d || a.d, a.over_row || a.row, a.over_col || a.col);
+      if (a.as === 'percent') v *= 100; else if (a.as === 'change') v = Math.abs(v - 1) * 100;
+      const want = formatNumber(v, Number(a.decimals ?? 2));
       assert.ok(html.includes(want), `${p.file}: ${inc.raw} should render ${want}`);
       checked++;
     }
