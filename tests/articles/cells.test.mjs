@@ -1,6 +1,6 @@
 // Numbers from data, not typed: every number in article prose that equals a measurement cell of a
 // dataset the paragraph links or includes is rendered with {% include cell.html %} (or ratio.html),
-// (the built-page check covers cell.html and ratio.html),
+// (the built-page check covers cell.html, ratio.html and verdict.html),
 // every such include names one dataset, one row and an existing column, and the built pages show
 // exactly the value the dataset holds. Rules (row keys, which cells count, what is exempt) are at
 // the top of cells-lib.mjs. The rendering check needs the built site (scripts/build).
@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SITE, loadPosts, loadDatasets } from './lib.mjs';
 import { handTyped, includesIn, includeProblems, keyWidth, rowsNamed, measurements } from './cells-lib.mjs';
+import { gradeOf } from './verdicts-lib.mjs';
 
 const posts = loadPosts();
 const datasets = loadDatasets();
@@ -61,6 +62,13 @@ test('built articles show each cell include as its dataset value', { skip: !exis
       let v = cell(a.d, a.row, a.col) / cell(a.over_d || a.d, a.over_row || a.row, a.over_col || a.col);
       if (a.as === 'percent') v *= 100; else if (a.as === 'change') v = Math.abs(v - 1) * 100;
       const want = formatNumber(v, Number(a.decimals ?? 2));
+      assert.ok(html.includes(want), `${p.file}: ${inc.raw} should render ${want}`);
+      checked++;
+    }
+    for (const inc of includesIn(p.body).filter((i) => i.kind === 'verdict')) {
+      const d = datasets.get(inc.args.d);
+      const grade = gradeOf(d);
+      const want = grade === 'smoke' ? 'no verdict (grade: smoke)' : `${rowsNamed(d, inc.args.row)[0][d.columns.findIndex((c) => c.key === 'verdict')]}${grade ? ` (grade: ${grade})` : ''}`;
       assert.ok(html.includes(want), `${p.file}: ${inc.raw} should render ${want}`);
       checked++;
     }
