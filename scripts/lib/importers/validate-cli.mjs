@@ -2,13 +2,20 @@
 //   path:line: field: what is wrong — fix: what to do
 // With no FILE it checks the datasets changed against origin/main (or HEAD), including new
 // untracked files, and falls back to every dataset when nothing changed.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join, resolve, relative, basename } from 'node:path';
 import { validateFiles, formatProblem, datasetFiles, DATASET_DIR } from '../dataset-validate.mjs';
 import { chartRenderProblems } from './render-check.mjs';
 import { parseJsonPositions, positionOf } from '../json-lines.mjs';
 import { chartIncludeProblems, pageFiles } from '../chart-includes.mjs';
+import { DATASET_LIMITS } from '../dataset-limits.mjs';
+
+// The text of a dataset file, or an error for one past the size limit (reported by the format check).
+function readDataset(file) {
+  if (statSync(file).size > DATASET_LIMITS.bytes) throw new Error('too large');
+  return readFileSync(file, 'utf8');
+}
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const REL_DIR = '_data/datasets';
@@ -40,11 +47,13 @@ export function changedDatasets(root = ROOT) {
 
 // Checks the importer adds on top of the format: raw output that the dataset says is in the repository must be there.
 function rawOutputProblems(file) {
+  // Only a file the format check can read (size, depth, JSON) gets here; anything else is already reported.
   let data;
-  try { data = JSON.parse(readFileSync(file, 'utf8')); } catch { return []; }
+  let positions;
+  try { ({ value: data, positions } = parseJsonPositions(readDataset(file))); } catch { return []; }
   const raw = data?.source?.raw_output;
   if (typeof raw !== 'string' || /^https?:\/\//.test(raw)) return [];
-  const at = positionOf(parseJsonPositions(readFileSync(file, 'utf8')).positions, '/source/raw_output');
+  const at = positionOf(positions, '/source/raw_output');
   return raw.split(/,\s*/).filter((p) => p.startsWith('raw-output/') && !existsSync(join(ROOT, p))).map((p) => ({
     file, ...at, field: '/source/raw_output', message: `raw output "${p}" is not in the repository`,
     fix: `add ${p} to your pull request (scripts/import copies it there) or point raw_output at a URL`,
@@ -55,7 +64,7 @@ function rawOutputProblems(file) {
 function includeProblems(files) {
   const byId = new Map();
   for (const f of [...datasetFiles(DATASET_DIR), ...files]) {
-    try { byId.set(basename(f, '.json'), JSON.parse(readFileSync(f, 'utf8'))); } catch { /* reported by the dataset check */ }
+    try { byId.set(basename(f, '.json'), JSON.parse(readDataset(f))); } catch { /* reported by the dataset check */ }
   }
   return chartIncludeProblems(pageFiles(ROOT), [...byId.entries()].map(([id, d]) => ({ id, charts: Array.isArray(d?.charts) ? d.charts : [] })));
 }
