@@ -10,6 +10,7 @@ import { chartRenderProblems } from './render-check.mjs';
 import { parseJsonPositions, positionOf } from '../json-lines.mjs';
 import { chartIncludeProblems, pageFiles } from '../chart-includes.mjs';
 import { DATASET_LIMITS } from '../dataset-limits.mjs';
+import { checkRawOutput } from '../raw-output.mjs';
 
 // The text of a dataset file, or an error for one past the size limit (reported by the format check).
 function readDataset(file) {
@@ -72,7 +73,8 @@ function includeProblems(files) {
 const HELP = `Usage: scripts/validate [--all] [FILE…]
 
 Checks dataset files against schemas/dataset-1.schema.json and the rules the schema cannot
-express, and every chart include in the site's pages, and prints one line per problem:
+express, every chart include in the site's pages, and raw-output/ (plain-data files only), and
+prints one line per problem:
   file:line:column: field: problem — fix: what to do
 Without FILE: the datasets changed against origin/main (or HEAD), plus new untracked ones;
 every dataset when none changed. --all: every dataset. Exit status 1 when there are problems.`;
@@ -88,6 +90,9 @@ export async function main(argv) {
   for (const f of files) if (!existsSync(f)) throw new Error(`no such file: ${f}`);
   const t0 = Date.now();
   const problems = [...validateFiles(files), ...files.flatMap(rawOutputProblems), ...includeProblems(files)];
+  // raw-output/ as a whole (cheap): anything but plain data there stops the build, so it is reported here too.
+  const raw = checkRawOutput(ROOT).problems.map((p) => ({ file: join(ROOT, p.file), line: 1, column: 1, field: 'raw-output', message: p.reason, fix: p.fix }));
+  problems.push(...raw);
   // Charts of otherwise valid files are rendered as the build renders them.
   for (const f of files) if (!problems.some((p) => p.file === f)) problems.push(...await chartRenderProblems(f, readFileSync(f, 'utf8')));
   const rel = (p) => relative(process.cwd(), p) || basename(p);
@@ -98,11 +103,11 @@ export async function main(argv) {
     const escProp = (s) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
     for (const p of problems) console.log(`::error file=${escProp(relative(ROOT, p.file))},line=${p.line},col=${p.column ?? 1},title=${escProp(p.field)}::${esc(`${p.message} — fix: ${p.fix}`)}`);
   }
-  const bad = new Set(problems.map((p) => p.file)).size;
+  const bad = new Set(problems.filter((p) => !raw.includes(p)).map((p) => p.file)).size;
   const what = scope === 'changed' ? 'changed dataset(s)' : scope === 'all' ? 'dataset(s) (all)' : 'dataset(s)';
   const ms = Date.now() - t0;
   if (problems.length) {
-    console.log(`\n${problems.length} problem(s) in ${bad} of ${files.length} ${what} (${ms} ms). Nothing with problems is published.`);
+    console.log(`\n${problems.length} problem(s) in ${bad} of ${files.length} ${what}${raw.length ? ` and ${raw.length} in raw-output/` : ''} (${ms} ms). Nothing with problems is published.`);
     return 1;
   }
   console.log(`ok: ${files.length} ${what} valid${scope === 'changed' ? `: ${files.map(rel).join(', ')}` : ''} (${ms} ms)`);
