@@ -281,7 +281,7 @@ export function validateFiles(files, { dir = DATASET_DIR } = {}) {
   });
 }
 
-function tooLarge(file, size) {
+export function tooLarge(file, size) {
   return { file, line: 1, column: 1, field: '(file)', message: `the file is ${(size / 1048576).toFixed(1)} MiB; a dataset may be at most ${DATASET_LIMITS.bytes / 1048576} MiB`, fix: 'split it into several datasets or aggregate the rows (CONTRIBUTING.md, "Limits")' };
 }
 
