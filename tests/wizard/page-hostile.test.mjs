@@ -23,7 +23,7 @@ after(async () => {
   await server?.close();
 });
 
-const fileText = (path) => page.$eval(`.guide-file[data-path="${path}"] code`, (el) => el.textContent);
+const fileText = (path) => page.$eval(`.guide-file[data-path="${path}"]`, (el) => el._content);
 
 test('a link with app_root=/etc&deploy_user=root: the page shows why each was refused and the allowed forms; the files use neither', async () => {
   await openGuide(page, server.url, '?app_root=/etc&deploy_user=root&cores=4');
