@@ -36,6 +36,10 @@ before(() => {
   const gamma = structuredClone(VALID);
   gamma.columns[1].unit = 'rps';
   put('gamma', gamma);
+  // Raw output the site refuses to publish: a page with script.
+  mkdirSync(join(repo, 'raw-output/alpha'), { recursive: true });
+  writeFileSync(join(repo, 'raw-output/alpha/run.html'), '<script>alert(1)</script>');
+  writeFileSync(join(repo, 'raw-output/alpha/wrk.txt'), 'Running 5s test\n');
   g('add', '-A');
   g('commit', '-q', '-m', 'contribution');
   head = g('rev-parse', 'HEAD');
@@ -51,6 +55,8 @@ test('preview build: changed datasets, data diff, charts as SVG and PNG, problem
   assert.equal(m.head_sha, head);
   assert.equal(m.base_sha, g('rev-parse', 'main'));
   assert.deepEqual(m.datasets.map((d) => [d.id, d.status]), [['alpha', 'changed'], ['beta', 'removed'], ['gamma', 'added']]);
+  assert.deepEqual(m.raw_output.map((p) => p.file), ['raw-output/alpha/run.html'], 'the refused raw output is listed');
+  assert.match(m.raw_output[0].reason, /"\.html" is not a plain-data extension/);
   const [alpha, beta, gamma] = m.datasets;
   assert.deepEqual(alpha.diff, { columnsAdded: [], columnsRemoved: [], added: ['Arch'], removed: [], changed: [{ key: 'Debian', cells: [{ column: 'rps', from: '10000', to: '10500' }] }] });
   assert.deepEqual(beta.diff.removed, ['Gentoo', 'Debian', 'Ubuntu']);
@@ -80,6 +86,8 @@ test('preview comment: sticky marker, summary table, escaped text, verified imag
   const [p] = m.datasets[2].problems;
   assert.ok(md.includes(`- line ${p.line}, column ${p.column}, /columns/1/unit: &quot;rps&quot; is not in vocabulary\\.units`), md);
   assert.match(md, /\| ~ row \| Debian \| rps: 10000 → 10500 \|/);
+  assert.match(md, /\*\*raw-output\/ has files the site will not publish\*\*/);
+  assert.match(md, /^- raw\\-output\/alpha\/run\\\.html: &quot;\\\.html&quot; is not a plain\\-data extension/m);
   assert.match(md, /!\[Bar chart\\: .*\]\(https:\/\/example\.invalid\/previews\/pr-7\/alpha--rps\.png\)/);
   // Hostile title: no tag, no link, no mention, no table break survives.
   assert.ok(!md.includes('<img'), 'no raw HTML from the data');
