@@ -127,7 +127,7 @@ export function parseAnswers(raw, { policy = true } = {}) {
 }
 
 /** Strict validation for the CLI: returns [{key, message, allowed}] (empty when all answers are valid). */
-export function validateAnswers(answers) {
+export function validateAnswers(answers, { policy = true } = {}) {
   const errors = [];
   if (!answers || typeof answers !== 'object' || Array.isArray(answers)) {
     return [{ key: null, message: 'answers must be a JSON object', allowed: QUESTIONS.map((q) => q.key) }];
@@ -138,7 +138,7 @@ export function validateAnswers(answers) {
       errors.push({ key: k, message: `unknown key "${k}"`, allowed: QUESTIONS.map((x) => x.key) });
       continue;
     }
-    const c = coerce(q, answers[k]);
+    const c = coerce(q, answers[k], { policy });
     if (!c.ok) errors.push({ key: k, message: `invalid value for "${k}" (${q.label})${c.reason ? `: ${JSON.stringify(String(answers[k]))} ${reasonText(c.reason)}` : ''}`, allowed: allowedValues(q) });
   }
   return errors;
