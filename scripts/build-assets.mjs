@@ -14,6 +14,7 @@ const chartPointsFile = (...a) => chartPointsAsset(...a).slice(1);
 import { toCsv } from './lib/dataset-cells.mjs';
 import { chartIncludeProblems, pageFiles } from './lib/chart-includes.mjs';
 import { checkRawOutput, formatRawProblem, publishRawOutput } from './lib/raw-output.mjs';
+import { committedSymlinks } from './lib/source-symlinks.mjs';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const OUT = {
@@ -35,8 +36,8 @@ function frontMatter(obj) {
 export async function buildAssets({ quiet = false } = {}) {
   const t0 = Date.now();
   // Raw output first (it is cheap): a pull request's .html or symbolic link there stops the build at once.
-  const raw = checkRawOutput(ROOT).problems;
-  if (raw.length) throw Object.assign(new Error(`${raw.length} raw output problem(s); nothing was published:\n${raw.map(formatRawProblem).join('\n')}`), { problems: raw });
+  const raw = [...checkRawOutput(ROOT).problems, ...committedSymlinks(ROOT)];
+  if (raw.length) throw Object.assign(new Error(`${raw.length} problem(s) in raw-output/ or committed links; nothing was published:\n${raw.map(formatRawProblem).join('\n')}`), { problems: raw });
   const problems = validateAll();
   if (problems.length) {
     const msg = problems.map((p) => formatProblem(p)).join('\n');

@@ -8,6 +8,8 @@ import { cpSync, mkdirSync, writeFileSync, readFileSync, symlinkSync, rmSync, ex
 import { join, relative } from 'node:path';
 import { runTool, tempDir, ROOT } from './tools.mjs';
 import { checkRawOutput, publishRawOutput, RAW_EXTENSIONS } from '../../scripts/lib/raw-output.mjs';
+import { committedSymlinks } from '../../scripts/lib/source-symlinks.mjs';
+import { execFileSync } from 'node:child_process';
 import { startSiteServer } from '../../scripts/lib/site-server.mjs';
 
 const HOSTILE_HTML = '<!doctype html><script>caches.open("scaling-rails-guide-v1").then((c) => c.put("/guide/", new Response("pwned", { headers: { "content-type": "text/html" } })));alert(document.domain)</script>';
@@ -44,7 +46,7 @@ const REFUSED = [
 test('the build refuses hostile raw output with file and reason, before anything else, and publishes nothing', async () => {
   const r = await runTool(process.execPath, [join(copy, 'scripts/build-assets.mjs')], { cwd: copy, timeoutMs: 60000 });
   assert.equal(r.code, 1, r.output);
-  assert.match(r.stderr, /^4 raw output problem\(s\); nothing was published:/);
+  assert.match(r.stderr, /^4 problem\(s\) in raw-output\/ or committed links; nothing was published:/);
   for (const [file, reason] of REFUSED) {
     const line = r.stderr.split('\n').find((l) => l.startsWith(`${file}:1:1: raw-output: `));
     assert.ok(line, `${file} named:\n${r.stderr}`);
@@ -98,4 +100,15 @@ test('the built site holds exactly the repository\'s raw output, byte for byte, 
     assert.ok(RAW_EXTENSIONS.some((ext) => f.endsWith(ext)), f);
     assert.ok(readFileSync(join(ROOT, 'raw-output', f)).equals(readFileSync(join(ROOT, '_site/raw-output', f))), f);
   }
+});
+
+test('a symbolic link committed anywhere in the repository is refused (Jekyll would publish its target)', (t) => {
+  const repo = tempDir('symlinks-');
+  t.after(() => rmSync(repo, { recursive: true, force: true }));
+  mkdirSync(join(repo, 'assets'));
+  symlinkSync('/proc/self/environ', join(repo, 'assets/env.txt'));
+  writeFileSync(join(repo, 'index.md'), 'x');
+  execFileSync('sh', ['-ec', 'git init -q && git add -A && git -c user.name=T -c user.email=t@e commit -qm x'], { cwd: repo });
+  assert.deepEqual(committedSymlinks(repo).map((p) => [p.file, p.field]), [['assets/env.txt', '(link)']]);
+  assert.deepEqual(committedSymlinks(ROOT), [], 'the repository has none');
 });

@@ -11,6 +11,7 @@ import { parseJsonPositions, positionOf } from '../json-lines.mjs';
 import { chartIncludeProblems, pageFiles } from '../chart-includes.mjs';
 import { DATASET_LIMITS } from '../dataset-limits.mjs';
 import { checkRawOutput } from '../raw-output.mjs';
+import { committedSymlinks } from '../source-symlinks.mjs';
 
 // The text of a dataset file, or an error for one past the size limit (reported by the format check).
 function readDataset(file) {
@@ -91,7 +92,7 @@ export async function main(argv) {
   const t0 = Date.now();
   const problems = [...validateFiles(files), ...files.flatMap(rawOutputProblems), ...includeProblems(files)];
   // raw-output/ as a whole (cheap): anything but plain data there stops the build, so it is reported here too.
-  const raw = checkRawOutput(ROOT).problems.map((p) => ({ file: join(ROOT, p.file), line: 1, column: 1, field: 'raw-output', message: p.reason, fix: p.fix }));
+  const raw = [...checkRawOutput(ROOT).problems, ...committedSymlinks(ROOT)].map((p) => ({ file: join(ROOT, p.file), line: 1, column: 1, field: p.field || 'raw-output', message: p.reason, fix: p.fix }));
   problems.push(...raw);
   // Charts of otherwise valid files are rendered as the build renders them.
   for (const f of files) if (!problems.some((p) => p.file === f)) problems.push(...await chartRenderProblems(f, readFileSync(f, 'utf8')));
