@@ -23,6 +23,14 @@ after(async () => {
   await server?.close();
 });
 
+// The page's HTML once a navigation (here usually Chromium's offline error page) has settled.
+async function settledContent() {
+  for (let i = 0; i < 50; i++) {
+    try { return await page.content(); } catch { await new Promise((r) => setTimeout(r, 100)); }
+  }
+  return page.content();
+}
+
 const fileText = (path) => page.$eval(`.guide-file[data-path="${path}"]`, (el) => el._content);
 
 test('a link with app_root=/etc&deploy_user=root: the page shows why each was refused and the allowed forms; the files use neither', async () => {
@@ -70,7 +78,7 @@ test('offline cache: a same-origin script\'s /guide/ entry is never served, and 
   try {
     for (const search of ['', '?from=raw']) {
       await page.goto(`${server.url}/guide/${search}`, { waitUntil: 'load' }).catch(() => {});
-      const html = await page.content();
+      const html = await settledContent();
       assert.doesNotMatch(html, /pwned/, `offline /guide/${search}: the planted page is not served`);
       assert.ok(!html.includes(rawLine), `offline /guide/${search}: raw output is not served as the page`);
     }
