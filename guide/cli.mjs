@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Scaling Rails configuration wizard, command line.
-//   node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR] [--date YYYY-MM-DD] [--permalink-base URL] [--allow-errors]
+//   node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR [--force]] [--date YYYY-MM-DD] [--permalink-base URL] [--allow-errors]
 //   node guide/cli.mjs --check PATH… [--answers FILE.json] [--format text|json|sarif] [--fail-on error|warning|note]
 // Exit status: 0 ok (warnings and notes included); 1 (--check) findings at or above --fail-on; 2 invalid answers
 // (message names the key and the allowed values) or (--check) unreadable input;
 // 3 the bundle has error-level findings (a stack that cannot boot, an impossible topology, a limit the server refuses)
-// and --allow-errors was not given; the output is still written; 64 usage error.
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { resolve, dirname, sep } from 'node:path';
+// and --allow-errors was not given; the output is still written; 4 --out refused (a symbolic link in it, not a
+// directory, "/"); 5 a file of the bundle exists in --out (--force replaces it); 6 writing failed (permissions,
+// disk full); 64 usage error. Nothing is written when 4 or 5 is returned.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { generate, validateAnswers, QUESTIONS, GENERATOR_VERSION } from './engine/index.mjs';
 
 const USAGE = `usage: node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR]
@@ -18,12 +20,14 @@ const USAGE = `usage: node guide/cli.mjs --answers FILE.json [--format json|file
   --answers FILE   JSON object with any of: ${QUESTIONS.map((q) => q.key).join(', ')} (missing keys take defaults; "-" reads stdin)
   --format json    print {"files":[{"path","content"}],"advice":[…],"warnings":[…]} (default without --out)
   --format files   write the bundle into --out DIR (default with --out)
-  --out DIR        output directory for --format files
+  --out DIR        output directory for --format files (created if missing; no symbolic link in it is followed)
+  --force          replace files of an earlier bundle in --out (default: exit 5 and write nothing)
   --date DATE      date written into file headers (YYYY-MM-DD; default today)
   --permalink-base URL  site URL prefix for the permalink in file headers (e.g. https://example.org)
   --allow-errors   exit 0 even when the bundle has error-level findings (default: exit 3)
 exit status: 0 ok, 1 (--check) findings at or above --fail-on, 2 invalid answers or (--check) unreadable input,
-  3 error-level findings (see "warnings" with severity "error"), 64 usage`;
+  3 error-level findings (see "warnings" with severity "error"), 4 --out refused (symbolic link, not a directory, /),
+  5 a bundle file exists in --out (use --force), 6 writing failed (permissions, disk full), 64 usage`;
 
 function fail(code, message) {
   process.stderr.write(`${message}\n`);
@@ -47,6 +51,7 @@ function parseArgs(argv) {
       case '--date': opts.date = take(); break;
       case '--permalink-base': opts.base = take(); break;
       case '--allow-errors': opts.allowErrors = true; break;
+      case '--force': opts.force = true; break;
       case '-h': case '--help': process.stdout.write(`${USAGE}\n`); process.exit(0); break;
       case '--version': process.stdout.write(`${GENERATOR_VERSION}\n`); process.exit(0); break;
       default: fail(64, `unknown option ${arg}\n${USAGE}`);
@@ -96,14 +101,15 @@ if (format === 'json') {
   };
   process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
 } else {
-  const root = resolve(opts.out);
-  for (const f of result.files) {
-    const target = resolve(root, f.path);
-    if (!target.startsWith(root + sep)) fail(1, `refusing to write outside ${root}: ${f.path}`);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, f.content);
+  // No link followed, nothing overwritten without --force, every failure one line with its exit status.
+  const { writeBundle, WriteError } = await import('./bundle-writer.mjs');
+  try {
+    const n = writeBundle(opts.out, result.files, { force: opts.force });
+    process.stdout.write(`wrote ${n} files to ${resolve(opts.out)}\n`);
+  } catch (e) {
+    if (!(e instanceof WriteError)) fail(6, `cannot write the bundle: ${e.code || e.message}`);
+    fail(e.code, e.message);
   }
-  process.stdout.write(`wrote ${result.files.length} files to ${root}\n`);
   for (const w of result.warnings) process.stderr.write(`${w.severity}: ${w.message}\n`);
 }
 const errorFindings = result.warnings.filter((w) => w.severity === 'error');

@@ -3,6 +3,17 @@
 // the cache as fallback, so the wizard keeps working offline and stays fresh
 // online. Navigations match the cached page whatever the query string.
 const CACHE = 'scaling-rails-guide-v1';
+// Only the wizard's own URLs are cached or served from the cache: its folder and the site's assets, never
+// anything else of the origin (raw-output/ holds contributors' files). Cache Storage is shared by every page of
+// the origin, so an entry is served only if the worker could have stored it: a response fetched from that very
+// path (a Response made up by a script has no URL, one fetched elsewhere has another path).
+const BASE = new URL(self.registration.scope).pathname.replace(/guide\/$/, '');
+const ours = (path) => path.startsWith(BASE + 'guide/') || path.startsWith(BASE + 'assets/');
+const genuine = (hit, path) => {
+  if (!hit || !hit.url) return null;
+  const from = new URL(hit.url);
+  return from.origin === self.location.origin && from.pathname === path ? hit : null;
+};
 
 self.addEventListener('install', () => self.skipWaiting());
 
@@ -19,7 +30,7 @@ self.addEventListener('message', (event) => {
   if (data.type !== 'precache' || !Array.isArray(data.urls)) return;
   const port = event.ports && event.ports[0];
   const urls = data.urls
-    .filter((u) => typeof u === 'string' && u.startsWith('/') && !u.startsWith('//'))
+    .filter((u) => typeof u === 'string' && u.startsWith('/') && !u.startsWith('//') && ours(new URL(u, self.location.origin).pathname))
     .slice(0, 100);
   // Chunks have hashed names (guide-<name>-<hash>.js): drop those of earlier builds that this page no longer lists.
   const chunk = /\/guide-[\w-]+-[\w-]{8}\.js$/;
@@ -38,7 +49,7 @@ self.addEventListener('fetch', (event) => {
   const req = event.request;
   if (req.method !== 'GET') return;
   const url = new URL(req.url);
-  if (url.origin !== self.location.origin) return;
+  if (url.origin !== self.location.origin || !ours(url.pathname)) return;
   const navigation = req.mode === 'navigate';
   event.respondWith(
     fetch(req)
@@ -50,11 +61,11 @@ self.addEventListener('fetch', (event) => {
         }
         // After a deploy, a page loaded from the previous build asks for chunks that no longer exist: the cached
         // copy of that build's chunk keeps it working.
-        if (res.status === 404 && !navigation) return caches.match(req).then((hit) => hit || res);
+        if (res.status === 404 && !navigation) return caches.match(req).then((hit) => genuine(hit, url.pathname) || res);
         return res;
       })
       .catch(() =>
-        caches.match(req, { ignoreSearch: navigation }).then((hit) => hit || Response.error()),
+        caches.match(req, { ignoreSearch: navigation }).then((hit) => genuine(hit, url.pathname) || Response.error()),
       ),
   );
 });

@@ -13,6 +13,8 @@ const chartFile = (...a) => chartAsset(...a).slice(1);
 const chartPointsFile = (...a) => chartPointsAsset(...a).slice(1);
 import { toCsv } from './lib/dataset-cells.mjs';
 import { chartIncludeProblems, pageFiles } from './lib/chart-includes.mjs';
+import { checkRawOutput, formatRawProblem, publishRawOutput } from './lib/raw-output.mjs';
+import { committedSymlinks } from './lib/source-symlinks.mjs';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const OUT = {
@@ -33,6 +35,9 @@ function frontMatter(obj) {
 
 export async function buildAssets({ quiet = false } = {}) {
   const t0 = Date.now();
+  // Raw output first (it is cheap): a pull request's .html or symbolic link there stops the build at once.
+  const raw = [...checkRawOutput(ROOT).problems, ...committedSymlinks(ROOT)];
+  if (raw.length) throw Object.assign(new Error(`${raw.length} problem(s) in raw-output/ or committed links; nothing was published:\n${raw.map(formatRawProblem).join('\n')}`), { problems: raw });
   const problems = validateAll();
   if (problems.length) {
     const msg = problems.map((p) => formatProblem(p)).join('\n');
@@ -89,13 +94,16 @@ export async function buildAssets({ quiet = false } = {}) {
     }));
   }
 
+  // Raw output is copied byte for byte into the site; Jekyll excludes the folder and keeps this copy (_config.yml).
+  const rawFiles = publishRawOutput(ROOT, join(ROOT, '_site'));
+
   // The wizard page bundles its own scripts when present.
   const guideBuild = join(ROOT, 'scripts/build-guide.mjs');
   if (existsSync(guideBuild)) {
     const r = spawnSync(process.execPath, [guideBuild], { stdio: 'inherit' });
     if (r.status !== 0) throw new Error('scripts/build-guide.mjs failed');
   }
-  if (!quiet) console.log(`build-assets: ${datasets.length} datasets, ${charts} charts rendered in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (!quiet) console.log(`build-assets: ${datasets.length} datasets, ${rawFiles} raw output files, ${charts} charts rendered in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return { datasets: datasets.length, charts };
 }
 

@@ -171,7 +171,7 @@ export function detect(files, given = {}) {
   const conflicts = [];
   for (const [key, d] of Object.entries(found)) {
     if (!keys.has(key)) continue;
-    if (validateAnswers({ [key]: d.value }).length) { facts.push({ name: `${key} (not a wizard option)`, value: d.value, file: d.file, line: d.line }); continue; }
+    if (validateAnswers({ [key]: d.value }, { policy: false }).length) { facts.push({ name: `${key} (not a wizard option)`, value: d.value, file: d.file, line: d.line }); continue; }
     answers[key] = d.value;
     provenance[key] = { file: d.file, line: d.line, from: d.from };
   }

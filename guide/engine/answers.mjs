@@ -1,6 +1,7 @@
 // Parsing and validation of answers. Shared by the page (forgiving: drop and note) and the CLI (strict: exit 2).
 import { QUESTIONS, DEFAULTS } from './questions.mjs';
 import { VERSION_RE } from './version.mjs';
+import { answerProblem, reasonText, allowedText } from './deploy-policy.mjs';
 
 const BY_KEY = new Map(QUESTIONS.map((q) => [q.key, q]));
 const STRING_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
@@ -10,7 +11,7 @@ const FORMAT_RE = {
   address: new RegExp(`^(?:auto|${IPV4})$`),
   addresses: new RegExp(`^(?:auto|${IPV4}(?:,${IPV4}){0,999})$`),
   // Values that end up in paths, unit files and server names: a strict alphabet so no answer can inject syntax.
-  path: /^(?!.*\/\.\.?(\/|$))\/[A-Za-z0-9._/-]{0,62}$/,
+  path: /^(?!.*\/\.\.?(\/|$))\/[A-Za-z0-9._/-]{0,62}$/, // ".." anywhere is refused by deploy-policy.mjs, with a reason
   domain: /^(?=.{1,63}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/,
   user: /^[a-z_][a-z0-9_-]{0,31}$/,
 };
@@ -28,6 +29,7 @@ export function question(key) {
 
 /** Human-readable description of the values a question accepts. */
 export function allowedValues(q) {
+  if (allowedText(q.key)) return [allowedText(q.key)];
   switch (q.type) {
     case 'enum': return q.options.map((x) => x.value);
     case 'integer': return [`integer ${q.min}..${q.max}`];
@@ -41,8 +43,11 @@ export function allowedValues(q) {
   }
 }
 
-/** Coerce one raw value (string from a URL, or a typed JSON value). Returns {ok, value}. */
-export function coerce(q, raw) {
+/**
+ * Coerce one raw value (string from a URL, or a typed JSON value). Returns {ok, value} or {ok: false, reason?}.
+ * policy: false skips the place and account check (the configuration checker reads what a host already has).
+ */
+export function coerce(q, raw, { policy = true } = {}) {
   if (raw === null || raw === undefined) return { ok: false };
   if (typeof raw === 'object') return { ok: false };
   const s = String(raw).trim().replace(/\s*,\s*/g, ',');
@@ -72,7 +77,10 @@ export function coerce(q, raw) {
     default: {
       const re = FORMAT_RE[q.format] || STRING_RE;
       if (!re.test(s)) return { ok: false };
-      return { ok: true, value: q.format === 'path' && s.length > 1 ? s.replace(/\/+$/, '') : s };
+      const value = q.format === 'path' && s.length > 1 ? s.replace(/\/+$/, '') : s;
+      // Paths and users: a place on the host and an account the bundle may use (deploy-policy.mjs).
+      const reason = policy ? answerProblem(q.key, value) : null;
+      return reason ? { ok: false, reason } : { ok: true, value };
     }
   }
 }
@@ -89,7 +97,7 @@ function entriesOf(raw) {
  * Forgiving parse (page, shared URLs): unknown keys and invalid values are dropped, defaults used,
  * and each produces a note {key, message}. Notes never contain the raw value; an unknown key is not echoed either.
  */
-export function parseAnswers(raw) {
+export function parseAnswers(raw, { policy = true } = {}) {
   const answers = { ...DEFAULTS };
   const notes = [];
   let unknown = 0;
@@ -109,8 +117,9 @@ export function parseAnswers(raw) {
       continue;
     }
     seen.add(q.key);
-    const c = coerce(q, v);
+    const c = coerce(q, v, { policy });
     if (c.ok) answers[q.key] = c.value;
+    else if (c.reason) push({ key: q.key, message: `${q.label} (${q.key}): not allowed, the value ${reasonText(c.reason)}. Allowed: ${allowedValues(q)[0]}. The default (${String(q.default)}) is used until you change it.` });
     else push({ key: q.key, message: `${q.label} (${q.key}): the value was not valid, so the default (${String(q.default)}) is used.` });
   }
   if (dropped > 0) notes.push({ key: null, message: `${dropped} more problem(s) with the parameters were ignored.` });
@@ -118,7 +127,7 @@ export function parseAnswers(raw) {
 }
 
 /** Strict validation for the CLI: returns [{key, message, allowed}] (empty when all answers are valid). */
-export function validateAnswers(answers) {
+export function validateAnswers(answers, { policy = true } = {}) {
   const errors = [];
   if (!answers || typeof answers !== 'object' || Array.isArray(answers)) {
     return [{ key: null, message: 'answers must be a JSON object', allowed: QUESTIONS.map((q) => q.key) }];
@@ -129,8 +138,8 @@ export function validateAnswers(answers) {
       errors.push({ key: k, message: `unknown key "${k}"`, allowed: QUESTIONS.map((x) => x.key) });
       continue;
     }
-    const c = coerce(q, answers[k]);
-    if (!c.ok) errors.push({ key: k, message: `invalid value for "${k}" (${q.label})`, allowed: allowedValues(q) });
+    const c = coerce(q, answers[k], { policy });
+    if (!c.ok) errors.push({ key: k, message: `invalid value for "${k}" (${q.label})${c.reason ? `: ${JSON.stringify(String(answers[k]))} ${reasonText(c.reason)}` : ''}`, allowed: allowedValues(q) });
   }
   return errors;
 }

@@ -5,6 +5,7 @@ import * as vl from 'vega-lite';
 import { fullSpec } from './chart-spec.mjs';
 import { VARIANTS, variantSpec, fitComposite, isComposite } from './chart-variants.mjs';
 import { chartPoints } from './chart-points.mjs';
+import { lockedLoader } from './chart-urls.mjs';
 
 // Every mark gets a tooltip encoding: the SVG output does not change (Vega draws no tooltip into it),
 // but the scenegraph then says which fields each drawn item shows, for the value layer.
@@ -29,7 +30,8 @@ async function runView(vlSpec, label) {
   const warnings = [];
   const logger = vega.logger(vega.Warn);
   logger.warn = (...args) => { warnings.push(args.join(' ')); return logger; };
-  const view = new vega.View(vega.parse(spec), { renderer: 'none', logger });
+  // The locked loader reads no file and fetches nothing, whatever the spec asks for (scripts/lib/chart-urls.mjs).
+  const view = new vega.View(vega.parse(spec), { renderer: 'none', logger, loader: lockedLoader() });
   const svg = await view.toSVG().catch((e) => { view.finalize(); throw e; });
   if (warnings.length) {
     view.finalize();

@@ -1,12 +1,14 @@
 // Validates dataset files: the JSON Schema (ajv) first, then the rules a schema cannot express.
 // Every problem names the file, the line, the field (JSON pointer) and what to do about it.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import { createRequire } from 'node:module';
 import Ajv2020 from 'ajv/dist/2020.js';
 import Ajv07 from 'ajv';
 import * as vl from 'vega-lite';
-import { parseJsonPositions, positionOf, JsonSyntaxError } from './json-lines.mjs';
+import { parseJsonPositions, positionOf, JsonSyntaxError, JsonLimitError } from './json-lines.mjs';
+import { DATASET_LIMITS } from './dataset-limits.mjs';
+import { chartUrlProblems } from './chart-urls.mjs';
 import { didYouMean, licenseProblem, MAX_CHART_WIDTH, chartWidths } from './dataset-rules.mjs';
 import { fullSpec, fieldUse, isNumeric } from './chart-spec.mjs';
 
@@ -98,10 +100,12 @@ function schemaErrors(errors) {
 export function validateDataset({ file, text, vocabulary = loadVocabulary(), knownIds = null }) {
   const problems = [];
   const name = basename(file);
+  if (text.length > DATASET_LIMITS.bytes) return [tooLarge(file, text.length)];
   let parsed;
   try {
     parsed = parseJsonPositions(text);
   } catch (e) {
+    if (e instanceof JsonLimitError) return [{ file, line: e.line, column: e.column, field: '(file)', message: e.message, fix: e.fix }];
     if (!(e instanceof JsonSyntaxError)) throw e;
     return [{ file, line: e.line, column: e.column, field: '(file)', message: `not valid JSON: ${e.message}`, fix: 'correct the JSON at this line and column; an editor with JSON support shows the same spot' }];
   }
@@ -109,6 +113,16 @@ export function validateDataset({ file, text, vocabulary = loadVocabulary(), kno
   // key: report at the member's name (unknown fields), otherwise at its value.
   const at = (pointer, key = false) => positionOf(positions, pointer, { key });
   const add = (pointer, message, fix) => problems.push({ file, ...at(pointer), field: pointer || '(root)', message, fix });
+
+  // Size limits before the schema: every later reader (ajv, the page, the charts) walks every row.
+  const rows = Array.isArray(data?.rows) ? data.rows : [];
+  const split = 'split it into several datasets (by run, configuration or date), or aggregate the rows (CONTRIBUTING.md, "Limits")';
+  if (rows.length > DATASET_LIMITS.rows) { add(`/rows/${DATASET_LIMITS.rows}`, `${rows.length} rows; a dataset may have at most ${DATASET_LIMITS.rows}`, split); return problems; }
+  let cells = 0;
+  for (let r = 0; r < rows.length; r++) {
+    cells += Array.isArray(rows[r]) ? rows[r].length : 1;
+    if (cells > DATASET_LIMITS.cells) { add(`/rows/${r}`, `more than ${DATASET_LIMITS.cells} cells (reached at row ${r + 1}); a dataset may have at most ${DATASET_LIMITS.cells}`, split); return problems; }
+  }
 
   // JSON allows two equal keys and keeps the last one silently; a dataset must not (one of them was meant).
   for (const d of duplicates) problems.push({ file, line: d.line, column: d.column, field: d.pointer, message: `field given twice in the same object (first on line ${d.firstLine})`, fix: 'keep one of them: remove or rename the other' });
@@ -221,6 +235,11 @@ export function validateDataset({ file, text, vocabulary = loadVocabulary(), kno
       const hasFailures = data.rows.some((row) => row.length === data.columns.length && markers.has(row[data.columns.indexOf(col)]));
       if (hasFailures && !specText.includes(`${col.key}_failure`)) add(`${ptr}/spec`, `chart "${chart.id}" plots "${col.key}", which has failed runs, but never shows "${col.key}_failure"`, `add a layer that marks failures, e.g. a text mark filtered on "datum.${col.key}_failure" — failed runs must be visible, not missing`);
     }
+    // Links and loads in a spec are checked before anything compiles or renders it.
+    const columnValues = (k) => (keys.has(k) ? data.rows.map((row) => row[data.columns.indexOf(keys.get(k))] ?? null) : null);
+    const urlProblems = chartUrlProblems(chart.spec, columnValues);
+    for (const u of urlProblems) add(`${ptr}/spec${u.pointer}`, `chart "${chart.id}": ${u.message}`, u.fix);
+    if (urlProblems.length) return;
     const spec = fullSpec(data, chart, 'light');
     const validVl = vegaLiteValidator();
     if (!validVl(spec)) {
@@ -254,7 +273,16 @@ export function validateFiles(files, { dir = DATASET_DIR } = {}) {
   const vocabulary = loadVocabulary();
   const knownIds = knownDatasetIds(dir);
   for (const f of files) knownIds.add(basename(f, '.json'));
-  return files.flatMap((file) => validateDataset({ file, text: readFileSync(file, 'utf8'), vocabulary, knownIds }));
+  return files.flatMap((file) => {
+    // Never read a file past the size limit into memory.
+    const size = statSync(file).size;
+    if (size > DATASET_LIMITS.bytes) return [tooLarge(file, size)];
+    return validateDataset({ file, text: readFileSync(file, 'utf8'), vocabulary, knownIds });
+  });
+}
+
+export function tooLarge(file, size) {
+  return { file, line: 1, column: 1, field: '(file)', message: `the file is ${(size / 1048576).toFixed(1)} MiB; a dataset may be at most ${DATASET_LIMITS.bytes / 1048576} MiB`, fix: 'split it into several datasets or aggregate the rows (CONTRIBUTING.md, "Limits")' };
 }
 
 export function validateAll(dir = DATASET_DIR) {

@@ -5,27 +5,34 @@
 // parseJsonPositions(text) → { value, positions, duplicates }
 //   positions: Map JSON pointer → { line, column, keyLine?, keyColumn? } (1-based; key* for object members)
 //   duplicates: [{ pointer, line, column, firstLine, firstColumn }] for keys given twice in one object
-// A syntax error throws JsonSyntaxError with line, column and a message in the contributor's terms.
+// A syntax error throws JsonSyntaxError with line, column and a message in the contributor's terms; so does
+// a file past a limit (JsonLimitError, a subclass: nesting deeper than maxDepth, an integer beyond 2^53, a
+// number that overflows or underflows a double), which would otherwise crash a reader or change silently.
+import { DATASET_LIMITS, MAX_EXACT_INTEGER, MIN_NORMAL } from './dataset-limits.mjs';
 
 export class JsonSyntaxError extends Error {
-  constructor(message, line, column) {
+  constructor(message, line, column, fix = null) {
     super(message);
     this.line = line;
     this.column = column;
+    this.fix = fix;
   }
 }
+export class JsonLimitError extends JsonSyntaxError {}
 
 const escapePointer = (key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 const ESCAPES = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
-export function parseJsonPositions(text) {
+export function parseJsonPositions(text, { maxDepth = DATASET_LIMITS.depth } = {}) {
   let i = 0;
+  let depth = 0;
   let line = 1;
   let lineStart = 0;
   const positions = new Map();
   const duplicates = [];
   const here = () => ({ line, column: i - lineStart + 1 });
   const fail = (message, at = here()) => { throw new JsonSyntaxError(message, at.line, at.column); };
+  const refuse = (message, fix, at) => { throw new JsonLimitError(message, at.line, at.column, fix); };
   const shown = () => (i >= text.length ? 'the end of the file' : `"${text[i]}"`);
 
   const ws = () => {
@@ -59,8 +66,16 @@ export function parseJsonPositions(text) {
   const number = () => {
     const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
     if (!m) fail(`unexpected ${shown()}: expected a value (a number, "string", true, false, null, { or [)`);
+    const at = here();
     i += m[0].length;
-    return Number(m[0]);
+    const n = Number(m[0]);
+    const exact = 'store it as text in a string column, or in a unit that makes it smaller (ms instead of ns, MB instead of bytes)';
+    if (!m[2] && !m[3] && !Number.isSafeInteger(n)) refuse(`the integer ${m[0].slice(0, 40)} is beyond ${MAX_EXACT_INTEGER} (2^53 − 1), the largest integer a double holds exactly: every JSON reader would store a different number`, exact, at);
+    const digits = `${m[1]}${(m[2] || '').slice(1).replace(/0+$/, '')}`.replace(/^0+/, '');
+    if (digits.length > 17) refuse(`the number ${m[0].slice(0, 40)} has ${digits.length} significant digits; a double keeps 17 at most, so it would be stored as ${n}`, exact, at);
+    if (!Number.isFinite(n)) refuse(`the number ${m[0].slice(0, 40)} is too large for a double (it would become Infinity)`, exact, at);
+    if (n !== 0 && Math.abs(n) < MIN_NORMAL || n === 0 && /[1-9]/.test(m[0].split(/[eE]/)[0])) refuse(`the number ${m[0].slice(0, 40)} is too small for a double (it would become ${n === 0 ? '0' : 'an inexact subnormal'})`, 'write 0 if that is what it means, or use a smaller unit', at);
+    return n;
   };
   const word = () => {
     for (const [w, v] of [['true', true], ['false', false], ['null', null]]) {
@@ -76,12 +91,13 @@ export function parseJsonPositions(text) {
     ws();
     positions.set(ptr, { ...here(), ...key });
     const c = text[i];
+    if ((c === '{' || c === '[') && ++depth > maxDepth) refuse(`objects and arrays nested more than ${maxDepth} deep`, `flatten the structure: datasets need far fewer levels (the deepest on the site has 11)`, here());
     if (c === '{') {
       i++;
       const obj = {};
       const seen = new Map();
       ws();
-      if (text[i] === '}') { i++; return obj; }
+      if (text[i] === '}') { i++; depth--; return obj; }
       for (;;) {
         ws();
         if (text[i] === '}') fail('a trailing comma before "}": remove the last comma');
@@ -99,7 +115,7 @@ export function parseJsonPositions(text) {
         if (seen.get(k) === at) Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
         ws();
         if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; return obj; }
+        if (text[i] === '}') { i++; depth--; return obj; }
         fail(`unexpected ${shown()}: expected "," between fields or "}" at the end of the object (a missing comma?)`);
       }
     }
@@ -107,14 +123,14 @@ export function parseJsonPositions(text) {
       i++;
       const arr = [];
       ws();
-      if (text[i] === ']') { i++; return arr; }
+      if (text[i] === ']') { i++; depth--; return arr; }
       for (let n = 0; ; n++) {
         ws();
         if (text[i] === ']') fail('a trailing comma before "]": remove the last comma');
         arr.push(value(`${ptr}/${n}`));
         ws();
         if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') { i++; return arr; }
+        if (text[i] === ']') { i++; depth--; return arr; }
         fail(`unexpected ${shown()}: expected "," between items or "]" at the end of the list (a missing comma?)`);
       }
     }

@@ -3,7 +3,7 @@
 // and the comment the trusted follow-up job writes from it (escaped, checked against PR and commit).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdirSync, copyFileSync, rmSync, existsSync, readdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, copyFileSync, rmSync, existsSync, readdirSync, cpSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { runTool, tempDir, ROOT } from './tools.mjs';
@@ -36,6 +36,10 @@ before(() => {
   const gamma = structuredClone(VALID);
   gamma.columns[1].unit = 'rps';
   put('gamma', gamma);
+  // Raw output the site refuses to publish: a page with script.
+  mkdirSync(join(repo, 'raw-output/alpha'), { recursive: true });
+  writeFileSync(join(repo, 'raw-output/alpha/run.html'), '<script>alert(1)</script>');
+  writeFileSync(join(repo, 'raw-output/alpha/wrk.txt'), 'Running 5s test\n');
   g('add', '-A');
   g('commit', '-q', '-m', 'contribution');
   head = g('rev-parse', 'HEAD');
@@ -51,6 +55,8 @@ test('preview build: changed datasets, data diff, charts as SVG and PNG, problem
   assert.equal(m.head_sha, head);
   assert.equal(m.base_sha, g('rev-parse', 'main'));
   assert.deepEqual(m.datasets.map((d) => [d.id, d.status]), [['alpha', 'changed'], ['beta', 'removed'], ['gamma', 'added']]);
+  assert.deepEqual(m.raw_output.map((p) => p.file), ['raw-output/alpha/run.html'], 'the refused raw output is listed');
+  assert.match(m.raw_output[0].reason, /"\.html" is not a plain-data extension/);
   const [alpha, beta, gamma] = m.datasets;
   assert.deepEqual(alpha.diff, { columnsAdded: [], columnsRemoved: [], added: ['Arch'], removed: [], changed: [{ key: 'Debian', cells: [{ column: 'rps', from: '10000', to: '10500' }] }] });
   assert.deepEqual(beta.diff.removed, ['Gentoo', 'Debian', 'Ubuntu']);
@@ -69,11 +75,7 @@ test('preview build: changed datasets, data diff, charts as SVG and PNG, problem
 test('preview comment: sticky marker, summary table, escaped text, verified images; wrong PR or commit refused', async () => {
   const dir = join(repo, 'out');
   const args = ['comment', '--dir', dir, '--pr', '7', '--head-sha', head, '--images-url', 'https://example.invalid/previews/pr-7', '--run-url', 'https://example.invalid/run/1'];
-  // A tampered manifest entry pointing outside the artifact is dropped, not published.
   const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-  m.datasets[0].charts.push({ id: 'evil', title: 't', alt: 'a', png: '../../../etc/passwd' });
-  m.datasets.push({ id: '../x', status: 'added', charts: [] });
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
   const r = await preview([...args, '--publish', join(repo, 'publish')]);
   assert.equal(r.code, 0, r.output);
   const md = r.stdout;
@@ -84,13 +86,14 @@ test('preview comment: sticky marker, summary table, escaped text, verified imag
   const [p] = m.datasets[2].problems;
   assert.ok(md.includes(`- line ${p.line}, column ${p.column}, /columns/1/unit: &quot;rps&quot; is not in vocabulary\\.units`), md);
   assert.match(md, /\| ~ row \| Debian \| rps: 10000 → 10500 \|/);
+  assert.match(md, /\*\*raw-output\/ has files the site will not publish\*\*/);
+  assert.match(md, /^- raw\\-output\/alpha\/run\\\.html: &quot;\\\.html&quot; is not a plain\\-data extension/m);
   assert.match(md, /!\[Bar chart\\: .*\]\(https:\/\/example\.invalid\/previews\/pr-7\/alpha--rps\.png\)/);
   // Hostile title: no tag, no link, no mention, no table break survives.
   assert.ok(!md.includes('<img'), 'no raw HTML from the data');
   assert.ok(!/\]\(javascript/.test(md), 'no Markdown link from the data');
   assert.ok(!/@octocat/.test(md), 'no @mention from the data');
   assert.match(md, /#### `alpha` — Nginx &lt;img src=x onerror=alert\\\(1\\\)&gt; @\u200boctocat \\\[click\\\]\\\(javascript\\:alert\\\(1\\\)\\\) \\\| \\`code\\`/);
-  assert.ok(!md.includes('evil') && !md.includes('../x'));
   assert.deepEqual(readdirSync(join(repo, 'publish')), ['alpha--rps.png']);
 
   const wrongPr = await preview(args.map((a) => (a === '7' ? '8' : a)));
@@ -100,4 +103,41 @@ test('preview comment: sticky marker, summary table, escaped text, verified imag
   assert.equal(wrongSha.code, 2);
   assert.match(wrongSha.stderr, /not built from the commit/);
   assert.ok(existsSync(join(dir, 'manifest.json')));
+});
+
+// A fork's preview run is the pull request's own code: its artifact may be anything. Each tampering refuses the
+// whole artifact (exit 2, the reason on one line) and publishes nothing, where it used to be filtered silently.
+test('hostile preview artifacts: wrong paths, ids, fields, counts and fake or padded PNGs are refused whole', async () => {
+  const good = join(repo, 'out');
+  const args = (dir) => ['comment', '--dir', dir, '--pr', '7', '--head-sha', head, '--images-url', 'https://example.invalid/p', '--run-url', 'https://example.invalid/r', '--publish', join(dir, 'publish')];
+  const png = readFileSync(join(good, 'charts/alpha--rps.png'));
+  const cases = [
+    ['a chart image path outside the artifact', (m) => m.datasets[0].charts.push({ id: 'evil', title: 't', alt: 'a', png: '../../../etc/passwd' }), /charts\[1\]\.png: not the one path/],
+    ['an id that is a path', (m) => m.datasets.push({ id: '../x', status: 'added', charts: [] }), /datasets\[3\]\.id: not a dataset id/],
+    ['an unknown field', (m) => { m.datasets[0].script = 'x'; }, /unknown field "script"/],
+    ['more charts than a dataset may have', (m, dir) => { for (let i = 0; i < 8; i++) { m.datasets[0].charts.push({ id: `c${i}`, title: 't', alt: 'a', png: `charts/alpha--c${i}.png` }); writeFileSync(join(dir, `charts/alpha--c${i}.png`), png); } }, /charts: 9 entries, more than 8/],
+    ['HTML after the PNG', (m, dir) => writeFileSync(join(dir, 'charts/alpha--rps.png'), Buffer.concat([png, Buffer.from('<script>alert(1)</script>')])), /not a well-formed PNG: data after IEND/],
+    ['HTML behind a PNG signature', (m, dir) => writeFileSync(join(dir, 'charts/alpha--rps.png'), Buffer.concat([png.subarray(0, 8), Buffer.from('<html><script>alert(1)</script></html>'.repeat(3))])), /not a well-formed PNG/],
+    ['a text chunk', (m, dir) => {
+      const text = Buffer.from('tEXtComment\0<script>');
+      const chunk = Buffer.concat([Buffer.alloc(4), text, Buffer.alloc(4)]);
+      chunk.writeUInt32BE(text.length - 4, 0);
+      writeFileSync(join(dir, 'charts/alpha--rps.png'), Buffer.concat([png.subarray(0, 33), chunk, png.subarray(33)]));
+    }, /chunk tEXt (has a wrong CRC|is not allowed)/],
+    ['an image that is a link', (m, dir) => { rmSync(join(dir, 'charts/alpha--rps.png')); symlinkSync('/etc/passwd', join(dir, 'charts/alpha--rps.png')); }, /missing or not a regular file/],
+  ];
+  for (const [name, tamper, reason] of cases) {
+    const dir = join(repo, `hostile-${cases.findIndex((c) => c[0] === name)}`);
+    cpSync(good, dir, { recursive: true });
+    rmSync(join(dir, 'publish'), { recursive: true, force: true });
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    tamper(m, dir);
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
+    const r = await preview(args(dir));
+    assert.equal(r.code, 2, `${name}: ${r.output}`);
+    assert.match(r.stderr, /^preview: preview artifact refused: /, name);
+    assert.match(r.stderr, reason, name);
+    assert.equal(r.stdout, '', `${name}: no comment written`);
+    assert.equal(existsSync(join(dir, 'publish')), false, `${name}: nothing published`);
+  }
 });

@@ -104,3 +104,43 @@ test('workflows: no ${{ }} expression inside any run script', () => {
     }
   }
 });
+
+// Issue 26: the token only where it is used, the write and OIDC permissions only on the job that deploys.
+test('Pages: write and id-token permissions on the deploy job only; the build job can only read', () => {
+  const pages = wf('pages.yml');
+  assert.deepEqual(pages.permissions, {});
+  assert.deepEqual(pages.jobs.deploy.permissions, { pages: 'write', 'id-token': 'write' });
+  assert.deepEqual(pages.jobs.build.permissions, { contents: 'read', pages: 'read' });
+  for (const [name, job] of Object.entries(pages.jobs)) {
+    if (name !== 'deploy') assert.ok(!JSON.stringify(job.permissions || {}).includes('write'), `${name} writes nothing`);
+  }
+});
+
+test('Preview comment: GH_TOKEN only in the steps that call the API or push, never where the artifact is read; a concurrency group; closed pull requests pruned', () => {
+  const comment = wf('preview-comment.yml');
+  assert.deepEqual(comment.permissions, {}, 'nothing by default');
+  const job = comment.jobs.comment;
+  assert.ok(!('GH_TOKEN' in (job.env || {})), 'no token in the job\'s environment');
+  assert.ok(job.concurrency?.group, 'a concurrency group');
+  assert.equal(job.concurrency['cancel-in-progress'], true);
+  const reader = job.steps.find((s) => /preview\/cli\.mjs comment/.test(s.run || ''));
+  assert.ok(reader, 'the step that reads the artifact');
+  assert.doesNotMatch(JSON.stringify(reader), /GH_TOKEN|github\.token|secrets\./, 'the artifact is parsed without any token');
+  for (const step of job.steps) {
+    if (!step.env?.GH_TOKEN) continue;
+    assert.match(step.run, /\bgh api\b|publish-images\.sh/, `${step.name} holds the token because it calls the API or pushes`);
+  }
+  const publish = job.steps.find((s) => /publish-images\.sh/.test(s.run || ''));
+  assert.match(publish.run, /OPEN_PRS=\$\(gh api --paginate "repos\/\$REPO\/pulls\?state=open/);
+  assert.deepEqual(Object.keys(comment.on).sort(), ['schedule', 'workflow_dispatch', 'workflow_run']);
+  assert.match(JSON.stringify(comment.jobs.prune.steps), /publish-images\.sh/);
+  assert.deepEqual(comment.jobs.prune.permissions, { contents: 'write', 'pull-requests': 'read' });
+});
+
+test('every workflow has a concurrency group (at the top or on each job)', () => {
+  for (const f of files) {
+    const w = wf(f);
+    if (w.concurrency) continue;
+    for (const [name, job] of Object.entries(w.jobs)) assert.ok(job.concurrency, `${f} ${name}`);
+  }
+});

@@ -27,7 +27,9 @@ export function opsBlocks(ctx, files) {
     aptBundler ? 'test -x /usr/bin/bundle || apt-get install -y bundler'
       : `test -x ${rubyBin}/bundle || { echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path"; exit 1; }`,
     `id ${user} >/dev/null 2>&1 || adduser --system --group --home ${root} --no-create-home ${user}`,
-    `install -d -o ${user} -g ${user} ${root} ${root}/tmp ${root}/tmp/sockets ${root}/tmp/pids ${root}/log ${root}/storage`,
+    // The app root is created only when missing: an existing directory keeps its owner (install -d would change it).
+    `test -d ${root} || install -d -o ${user} -g ${user} ${root}`,
+    `install -d -o ${user} -g ${user} ${root}/tmp ${root}/tmp/sockets ${root}/tmp/pids ${root}/log ${root}/storage`,
   ].join('\n')));
   // 2. Secrets.
   const secretNames = ctx.a.database === 'sqlite' ? 'RAILS_MASTER_KEY' : 'RAILS_MASTER_KEY, DATABASE_PASSWORD';

@@ -1,4 +1,5 @@
 // scripts/import: turn a benchmark tool's raw output into _data/datasets/<id>.json.
+import { RAW_EXTENSIONS } from '../raw-output.mjs';
 import { readFileSync, writeFileSync, existsSync, mkdirSync, copyFileSync } from 'node:fs';
 import { basename, extname, join, resolve, relative, dirname } from 'node:path';
 import { importDataset, IMPORTERS } from './index.mjs';
@@ -96,6 +97,9 @@ export async function main(argv) {
   const previous = existing ? previousImport(existing, opts.tool, opts, root) : null;
   if (opts.copyRaw && !opts.stdout) {
     const dir = join(root, 'raw-output', opts.id);
+    // Only plain-data files are published (scripts/lib/raw-output.mjs): say so before copying anything.
+    const refused = inputs.filter((inp) => !RAW_EXTENSIONS.some((ext) => basename(inp.file).endsWith(ext)));
+    if (refused.length) throw new Error(`${refused.map((inp) => inp.file).join(', ')}: raw output is published as plain data only; rename the file to end in one of ${RAW_EXTENSIONS.join(' ')} (e.g. .txt), or import with --no-copy-raw`);
     mkdirSync(dir, { recursive: true });
     for (const inp of inputs) {
       const dest = join(dir, basename(inp.file));

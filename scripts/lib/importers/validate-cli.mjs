@@ -2,13 +2,22 @@
 //   path:line: field: what is wrong — fix: what to do
 // With no FILE it checks the datasets changed against origin/main (or HEAD), including new
 // untracked files, and falls back to every dataset when nothing changed.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join, resolve, relative, basename } from 'node:path';
 import { validateFiles, formatProblem, datasetFiles, DATASET_DIR } from '../dataset-validate.mjs';
 import { chartRenderProblems } from './render-check.mjs';
 import { parseJsonPositions, positionOf } from '../json-lines.mjs';
 import { chartIncludeProblems, pageFiles } from '../chart-includes.mjs';
+import { DATASET_LIMITS } from '../dataset-limits.mjs';
+import { checkRawOutput } from '../raw-output.mjs';
+import { committedSymlinks } from '../source-symlinks.mjs';
+
+// The text of a dataset file, or an error for one past the size limit (reported by the format check).
+function readDataset(file) {
+  if (statSync(file).size > DATASET_LIMITS.bytes) throw new Error('too large');
+  return readFileSync(file, 'utf8');
+}
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const REL_DIR = '_data/datasets';
@@ -40,11 +49,13 @@ export function changedDatasets(root = ROOT) {
 
 // Checks the importer adds on top of the format: raw output that the dataset says is in the repository must be there.
 function rawOutputProblems(file) {
+  // Only a file the format check can read (size, depth, JSON) gets here; anything else is already reported.
   let data;
-  try { data = JSON.parse(readFileSync(file, 'utf8')); } catch { return []; }
+  let positions;
+  try { ({ value: data, positions } = parseJsonPositions(readDataset(file))); } catch { return []; }
   const raw = data?.source?.raw_output;
   if (typeof raw !== 'string' || /^https?:\/\//.test(raw)) return [];
-  const at = positionOf(parseJsonPositions(readFileSync(file, 'utf8')).positions, '/source/raw_output');
+  const at = positionOf(positions, '/source/raw_output');
   return raw.split(/,\s*/).filter((p) => p.startsWith('raw-output/') && !existsSync(join(ROOT, p))).map((p) => ({
     file, ...at, field: '/source/raw_output', message: `raw output "${p}" is not in the repository`,
     fix: `add ${p} to your pull request (scripts/import copies it there) or point raw_output at a URL`,
@@ -55,7 +66,7 @@ function rawOutputProblems(file) {
 function includeProblems(files) {
   const byId = new Map();
   for (const f of [...datasetFiles(DATASET_DIR), ...files]) {
-    try { byId.set(basename(f, '.json'), JSON.parse(readFileSync(f, 'utf8'))); } catch { /* reported by the dataset check */ }
+    try { byId.set(basename(f, '.json'), JSON.parse(readDataset(f))); } catch { /* reported by the dataset check */ }
   }
   return chartIncludeProblems(pageFiles(ROOT), [...byId.entries()].map(([id, d]) => ({ id, charts: Array.isArray(d?.charts) ? d.charts : [] })));
 }
@@ -63,7 +74,8 @@ function includeProblems(files) {
 const HELP = `Usage: scripts/validate [--all] [FILE…]
 
 Checks dataset files against schemas/dataset-1.schema.json and the rules the schema cannot
-express, and every chart include in the site's pages, and prints one line per problem:
+express, every chart include in the site's pages, and raw-output/ (plain-data files only), and
+prints one line per problem:
   file:line:column: field: problem — fix: what to do
 Without FILE: the datasets changed against origin/main (or HEAD), plus new untracked ones;
 every dataset when none changed. --all: every dataset. Exit status 1 when there are problems.`;
@@ -79,6 +91,9 @@ export async function main(argv) {
   for (const f of files) if (!existsSync(f)) throw new Error(`no such file: ${f}`);
   const t0 = Date.now();
   const problems = [...validateFiles(files), ...files.flatMap(rawOutputProblems), ...includeProblems(files)];
+  // raw-output/ as a whole (cheap): anything but plain data there stops the build, so it is reported here too.
+  const raw = [...checkRawOutput(ROOT).problems, ...committedSymlinks(ROOT)].map((p) => ({ file: join(ROOT, p.file), line: 1, column: 1, field: p.field || 'raw-output', message: p.reason, fix: p.fix }));
+  problems.push(...raw);
   // Charts of otherwise valid files are rendered as the build renders them.
   for (const f of files) if (!problems.some((p) => p.file === f)) problems.push(...await chartRenderProblems(f, readFileSync(f, 'utf8')));
   const rel = (p) => relative(process.cwd(), p) || basename(p);
@@ -89,11 +104,11 @@ export async function main(argv) {
     const escProp = (s) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
     for (const p of problems) console.log(`::error file=${escProp(relative(ROOT, p.file))},line=${p.line},col=${p.column ?? 1},title=${escProp(p.field)}::${esc(`${p.message} — fix: ${p.fix}`)}`);
   }
-  const bad = new Set(problems.map((p) => p.file)).size;
+  const bad = new Set(problems.filter((p) => !raw.includes(p)).map((p) => p.file)).size;
   const what = scope === 'changed' ? 'changed dataset(s)' : scope === 'all' ? 'dataset(s) (all)' : 'dataset(s)';
   const ms = Date.now() - t0;
   if (problems.length) {
-    console.log(`\n${problems.length} problem(s) in ${bad} of ${files.length} ${what} (${ms} ms). Nothing with problems is published.`);
+    console.log(`\n${problems.length} problem(s) in ${bad} of ${files.length} ${what}${raw.length ? ` and ${raw.length} in raw-output/` : ''} (${ms} ms). Nothing with problems is published.`);
     return 1;
   }
   console.log(`ok: ${files.length} ${what} valid${scope === 'changed' ? `: ${files.map(rel).join(', ')}` : ''} (${ms} ms)`);

@@ -4,11 +4,13 @@
 // a built _site when given. Everything lands in one directory that CI uploads as an artifact; the
 // comment is written later by trusted code from manifest.json (see comment.mjs).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, cpSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, cpSync, readdirSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';
-import { validateDataset } from '../dataset-validate.mjs';
+import { validateDataset, tooLarge } from '../dataset-validate.mjs';
 import { renderChartSvg } from '../chart-render.mjs';
 import { diffRows } from '../dataset-diff.mjs';
+import { checkRawOutput } from '../raw-output.mjs';
+import { DATASET_LIMITS } from '../dataset-limits.mjs';
 
 const DIR = '_data/datasets';
 export const ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -60,8 +62,10 @@ export async function buildPreview({ root, base, out, site = null, pr = null, he
     const before = status === 'added' ? null : baseVersion(root, baseSha, id);
     if (status === 'removed') { datasets.push({ id, status, title: before?.title ?? id, problems: [], charts: [], diff: before ? diffRows(before, { columns: before.columns, rows: [] }) : null }); continue; }
     const file = join(root, DIR, `${id}.json`);
-    const text = readFileSync(file, 'utf8');
-    const problems = validateDataset({ file, text, vocabulary, knownIds }).map((p) => ({ line: p.line, column: p.column, field: p.field, message: p.message, fix: p.fix }));
+    // Never read a file past the size limit whole.
+    const size = statSync(file).size;
+    const text = size > DATASET_LIMITS.bytes ? null : readFileSync(file, 'utf8');
+    const problems = (text === null ? [tooLarge(file, size)] : validateDataset({ file, text, vocabulary, knownIds })).map((p) => ({ line: p.line, column: p.column, field: p.field, message: p.message, fix: p.fix }));
     const entry = { id, status, title: null, problems, charts: [], diff: null, page: null };
     datasets.push(entry);
     if (problems.length) continue; // nothing half-valid is drawn, as on the site
@@ -86,6 +90,8 @@ export async function buildPreview({ root, base, out, site = null, pr = null, he
     head_sha: headSha || git(root, ['rev-parse', 'HEAD']).trim(),
     base_sha: baseSha,
     datasets,
+    // Files in raw-output/ the site refuses to publish (the build stops on them), with the reason.
+    raw_output: checkRawOutput(root).problems.slice(0, 200),
   };
   writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;

@@ -1,15 +1,14 @@
 // Writes the sticky pull-request comment from a preview artifact. This runs in the trusted
 // workflow_run job, which holds a write token, on files made by the pull request's untrusted code:
-// so it imports nothing from node_modules, executes nothing from the artifact, accepts only ids that
-// match the dataset id pattern and PNG files that are PNGs, checks that the artifact belongs to the
+// so it imports nothing from node_modules, executes nothing from the artifact, accepts only an artifact whose
+// manifest has exactly the expected shape and whose images decode in full as PNGs (manifest.mjs, png.mjs),
+// and otherwise refuses it whole; it checks that the artifact belongs to the
 // pull request and commit the event names, and escapes every text it copies into the comment.
-import { readFileSync, existsSync, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
+import { readManifest } from './manifest.mjs';
 
 export const MARKER = '<!-- scaling-rails-preview -->';
-const ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const LIMITS = { datasets: 30, charts: 8, rows: 25, problems: 20, text: 300, png: 2 * 1024 * 1024, comment: 55000 };
+const LIMITS = { charts: 8, rows: 25, problems: 20, text: 300, comment: 55000 };
 
 // Text from the artifact, made inert: no HTML, no Markdown, no @mentions, no autolinks, one line.
 export function esc(value, max = LIMITS.text) {
@@ -21,33 +20,22 @@ export function esc(value, max = LIMITS.text) {
     .replace(/@/g, '@\u200b');
 }
 
-function isPng(file) {
-  if (!existsSync(file)) return false;
-  const st = statSync(file);
-  if (!st.isFile() || st.size > LIMITS.png || st.size < PNG_MAGIC.length) return false;
-  const fd = openSync(file, 'r');
-  const head = Buffer.alloc(PNG_MAGIC.length);
-  readSync(fd, head, 0, head.length, 0);
-  closeSync(fd);
-  return head.equals(PNG_MAGIC);
-}
-
-// Charts whose id is an id and whose image is the PNG at the one path it may have.
-function verifiedCharts(dir, d) {
-  return (Array.isArray(d.charts) ? d.charts : []).filter((c) => ID.test(String(c?.id))
-    && c.png === `charts/${d.id}--${c.id}.png` && isPng(join(dir, 'charts', `${d.id}--${c.id}.png`))).slice(0, LIMITS.charts);
-}
-
 // → { markdown, images: [{ file, name }] } — images are the verified PNGs to publish under imagesUrl.
 export function previewComment({ dir, pr, headSha, imagesUrl, runUrl }) {
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-  if (manifest.format !== 'scaling-rails/preview@1') throw new Error('not a preview artifact (format)');
+  // Strict: any field, path, count or image outside what build.mjs writes refuses the artifact (manifest.mjs).
+  const { manifest } = readManifest(dir);
   if (Number(manifest.pr) !== Number(pr)) throw new Error(`the artifact is for pull request ${esc(manifest.pr)}, not ${Number(pr)}`);
   if (manifest.head_sha !== headSha) throw new Error('the artifact was not built from the commit the workflow run tested');
   const images = [];
   const out = [MARKER, `### Dataset preview for ${String(headSha).slice(0, 7).replace(/[^0-9a-f]/g, '')}`, ''];
-  const list = (Array.isArray(manifest.datasets) ? manifest.datasets : []).filter((d) => ID.test(String(d?.id))).slice(0, LIMITS.datasets)
-    .map((d) => ({ ...d, charts: verifiedCharts(dir, d) }));
+  const list = manifest.datasets.map((d) => ({ ...d, charts: d.charts || [] }));
+  const raw = manifest.raw_output || [];
+  if (raw.length) {
+    out.push('**raw-output/ has files the site will not publish** (the build stops on them; `scripts/validate` prints the same):', '');
+    for (const p of raw.slice(0, LIMITS.problems)) out.push(`- ${esc(p.file, 200)}: ${esc(p.reason)} — fix: ${esc(p.fix)}`);
+    if (raw.length > LIMITS.problems) out.push(`- … and ${raw.length - LIMITS.problems} more`);
+    out.push('');
+  }
   if (!list.length) out.push('This pull request changes no dataset.');
   else {
     out.push('| Dataset | Change | Rows added / removed / changed | Charts | Problems |', '| --- | --- | --- | --- | --- |');
