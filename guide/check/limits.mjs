@@ -10,6 +10,8 @@ export const LIMITS = Object.freeze({
   nesting: 200, // brackets/blocks in Ruby and nginx files
   expressionTokens: 256, // tokens in one Ruby value that the reader tries to resolve; longer ones stay unknown
   erbTags: 50000, // ERB tags in one database.yml
+  diffLineChars: 1000, // a suggested diff is left out when the line it shows is longer
+  reportLineChars: 2000, // text report lines are cut here (a value read from a 1 MB line is not printed whole)
   pageSeconds: 10, // the wizard page stops a check (terminates its worker) after this long
   yamlDepth: 20, // YAML levels (block indentation, "- ", flow [ {) and alias hops; database.yml uses 3
 });
