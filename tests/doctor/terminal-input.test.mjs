@@ -28,11 +28,9 @@ test('control characters from a config are escaped in text, JSON and SARIF outpu
   for (const format of ['json', 'sarif']) {
     const r = runCli(['--check', dir, '--format', format]);
     assert.doesNotMatch(r.stdout, RAW, format);
-    assert.ok(JSON.stringify(JSON.parse(r.stdout)).length > 0, `${format} still parses`);
+    // Still JSON, and the data is kept: the escapes decode to the original characters.
+    assert.ok(JSON.stringify(JSON.parse(r.stdout)).includes('\\u001b]0;owned'), `${format}: data unchanged`);
   }
-  // The JSON report keeps the data: the escapes decode to the original characters.
-  const json = JSON.parse(runCli(['--check', dir, '--format', 'json']).stdout);
-  assert.ok(JSON.stringify(json).includes('\\u001b]0;owned'), 'data unchanged');
 }));
 
 test('a Latin-1 byte in a comment: the file is read, with a note naming the line', () => withDir((dir) => {
@@ -51,8 +49,8 @@ test('an empty folder and a folder with no config exit 2 with a clear message, e
   mkdirSync(join(dir, 'empty'));
   mkdirSync(join(dir, 'docs'));
   writeFileSync(join(dir, 'docs', 'README.md'), '# hello\n');
-  for (const p of [join(dir, 'empty'), join(dir, 'docs'), join(dir, 'docs', 'README.md')]) {
-    for (const format of ['text', 'json']) {
+  for (const [p, format] of [[join(dir, 'empty'), 'text'], [join(dir, 'docs'), 'json'], [join(dir, 'docs', 'README.md'), 'text']]) {
+    {
       const r = runCli(['--check', p, '--fail-on', 'note', '--format', format]);
       assert.equal(r.code, 2, `${p} ${format}`);
       const out = format === 'json' ? JSON.parse(r.stdout).problems.map((x) => `${x.code} ${x.message}`).join('\n') : r.stdout;
