@@ -89,3 +89,14 @@ test('the CLI on a folder of hostile files exits 2 in bounded time, naming each 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('every limit in limits.mjs is stated with its value in guide/check/README.md', async () => {
+  const { LIMITS } = await import('../../guide/check/limits.mjs');
+  const { readFileSync } = await import('node:fs');
+  const readme = readFileSync(new URL('../../guide/check/README.md', import.meta.url), 'utf8');
+  for (const [key, value] of Object.entries(LIMITS)) {
+    const row = readme.split('\n').find((l) => l.startsWith(`| \`${key}\` |`));
+    assert.ok(row, `${key} has a row in the limits table`);
+    assert.ok(row.replace(/,/g, '').includes(`| ${value}`), `${key} = ${value}: ${row}`);
+  }
+});
