@@ -188,7 +188,7 @@ function workerChecker(url, catalogUrl) {
           if (worker === w) worker = null;
           reject(err);
         };
-        const timer = setTimeout(() => stop(new Error(`The check stopped after ${deadlineMs / 1000} s, the time limit for one check${reading ? `, while reading ${reading}` : ''}. Remove that file or check it with the command line (node guide/cli.mjs --check).`)), deadlineMs);
+        const timer = setTimeout(() => stop(new Error(`The check stopped after ${deadlineMs / 1000} s, the time limit for one check, ${reading ? `while reading ${reading}` : 'after reading the files'}. Remove that file or check it with the command line (node guide/cli.mjs --check).`)), deadlineMs);
         w.onmessage = (e) => {
           const m = e.data || {};
           if (m.id !== id) return;
