@@ -62,3 +62,19 @@ test('an empty folder and a folder with no config exit 2 with a clear message, e
   const both = JSON.parse(runCli(['--check', join(dir, 'nginx.conf'), join(dir, 'empty'), '--format', 'json']).stdout);
   assert.deepEqual(both.problems.map((x) => x.code), ['nothing-to-check']);
 }));
+
+test('--time-limit stops a check that runs too long: exit 2 with the problem time-limit', () => withDir((dir) => {
+  // 1,000 KB of ERB tags, twice: seconds of reading, far over a 0.2 s limit.
+  const text = `production:\n${'  a: <%= ENV.fetch("X") { 5 } %>\n'.repeat(30000)}`;
+  mkdirSync(join(dir, 'a'));
+  writeFileSync(join(dir, 'database.yml'), text);
+  writeFileSync(join(dir, 'a', 'database.yml'), text);
+  const started = Date.now();
+  const r = runCli(['--check', join(dir, 'database.yml'), join(dir, 'a', 'database.yml'), '--format', 'json', '--time-limit', '0.2']);
+  assert.equal(r.code, 2);
+  const report = JSON.parse(r.stdout);
+  assert.deepEqual(report.problems.map((p) => p.code), ['time-limit']);
+  assert.match(report.problems[0].message, /stopped after 0\.2 s/);
+  assert.ok(Date.now() - started < 30000);
+  assert.equal(runCli(['--check', dir, '--time-limit', '0']).code, 64);
+}));
