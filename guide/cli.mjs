@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Scaling Rails configuration wizard, command line.
 //   node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR] [--date YYYY-MM-DD] [--permalink-base URL] [--allow-errors]
-//   node guide/cli.mjs --check PATH… [--answers FILE.json] [--format text|json|sarif] [--fail-on error|warning|note] [--time-limit SECONDS]
+//   node guide/cli.mjs --check PATH… [--answers FILE.json] [--format text|json|sarif] [--fail-on error|warning|note]
 // Exit status: 0 ok (warnings and notes included); 1 (--check) findings at or above --fail-on; 2 invalid answers
 // (message names the key and the allowed values) or (--check) unreadable input;
 // 3 the bundle has error-level findings (a stack that cannot boot, an impossible topology, a limit the server refuses)
