@@ -46,7 +46,8 @@ export function opsBlocks(ctx, files) {
   // 4. App configuration and databases.
   const conf = files.map((f) => f.path).filter((p) => /^config\/[^/]+$/.test(p));
   const asUser = (cmd) => `runuser -u ${user} --preserve-environment -- env RAILS_ENV=production ${cmd}`;
-  const db = [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${root}/config/`];
+  const db = [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${root}/config/`,
+    ...files.map((f) => f.path).filter((p) => p.startsWith('config/initializers/')).map((p) => `install -D -m 0644 -o ${user} -g ${user} ${p} ${root}/${p}`)];
   // The file goes in on stdin: the shell opens it as root, while the postgres user could not read the bundle's
   // directory (typically under /root).
   if (has('setup/postgresql-roles.sql')) db.push('editor setup/postgresql-roles.sql', 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
