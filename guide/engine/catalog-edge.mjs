@@ -35,7 +35,6 @@ export const EDGE_CATALOG = {
   "lb.cable.maxconn": "At most {ws} open WebSockets per app host: Puma hands each to Action Cable (no thread is held), so the limit is sockets and memory, not threads. The servers follow the HTTP backend's health checks (track).",
   "lb.nginx.body-size": "The same {mb} MB body limit as the app hosts: a larger upload gets 413 here, the first hop, and one the app hosts accept is never refused here (nginx's default is 1 MB).",
   "lb.nginx.default-server": "A request whose Host is not {domain} is closed without an answer (444) by this default server: it never reaches Rails, which builds URLs and redirects from the Host it sees.",
-  "lb.nginx.reject-tls": "A TLS client asking for another name (SNI) is refused during the handshake: no certificate is shown to it.",
   "lb.nginx.forwarded": "X-Forwarded-Host and -Port come from this connection, replacing what the client sent (Rails prefers X-Forwarded-Host over Host when it builds URLs).",
   "lb.nginx.acme": "Let's Encrypt's HTTP-01 challenges are answered from certbot's webroot, so renewals never stop the balancer.",
   "nginx.forwarded-host": "X-Forwarded-Host and -Port are set from this connection (the Host this server matched), replacing whatever the client sent: Rails prefers X-Forwarded-Host over Host when it builds URLs and redirects (raw_host_with_port), so a client-sent value would end up in links, password-reset mails and cached pages.",

@@ -6,5 +6,4 @@ export const NGINX = {
   upstreamKeepalive: [{ since: '1.1.4' }],
   proxyHttpVersion: [{ since: '1.1.4' }],
   keepaliveByDefault: [{ since: '1.29.7' }], // upstream keepalive on and proxy_http_version 1.1 by default
-  rejectHandshake: [{ since: '1.19.4' }], // ssl_reject_handshake: refuse TLS for names no server block serves
 };

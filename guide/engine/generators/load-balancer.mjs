@@ -145,13 +145,11 @@ export function nginxLbBody(ctx) {
   ] }] : [];
   const h2 = has(NGINX_TLS.http2Directive, v) ? [S('http2', 'on', t('nginx.http2', { v }), [SRC.nginxHttp2])] : [];
   const acme = { block: 'location', args: ['^~', '/.well-known/acme-challenge/'], why: t('lb.nginx.acme'), evidence: [SRC.certbotHooks], children: [S('root', ACME_WEBROOT)] };
-  const reject = nginxHas('rejectHandshake', v);
   // The first server of each port is the default: it answers every Host but the domain (a scanner, a forged name).
   const servers = [{ block: 'server', why: t('lb.nginx.default-server', vars), evidence: [SRC.nginxDefaultServer, SRC.railsHosts], children: [
     S('listen', ['80', 'default_server']), S('listen', ['[::]:80', 'default_server']),
     ...(tls ? [S('listen', ['443', 'ssl', 'default_server']), S('listen', ['[::]:443', 'ssl', 'default_server']),
-      ...(reject ? [S('ssl_reject_handshake', 'on', t('lb.nginx.reject-tls'), [SRC.nginxSsl])]
-        : [S('ssl_certificate', `/etc/letsencrypt/live/${ctx.domain}/fullchain.pem`), S('ssl_certificate_key', `/etc/letsencrypt/live/${ctx.domain}/privkey.pem`)])] : []),
+      S('ssl_certificate', `/etc/letsencrypt/live/${ctx.domain}/fullchain.pem`), S('ssl_certificate_key', `/etc/letsencrypt/live/${ctx.domain}/privkey.pem`)] : []),
     S('return', '444'),
   ] }, BLANK];
   if (tls) {

@@ -212,10 +212,9 @@ export function siteBody(ctx) {
  * that asks by address, with the domain as Host (config.hosts would refuse the address).
  */
 function defaultServer(ctx, https) {
-  const v = ctx.proxyVersion;
-  const tls = https ? [S('listen', ['443', 'ssl', 'default_server']),
-    ...(nginxHas('rejectHandshake', v) ? [S('ssl_reject_handshake', 'on', t('lb.nginx.reject-tls'), [SRC.nginxSsl])]
-      : [S('ssl_certificate', certs(ctx).cert), S('ssl_certificate_key', certs(ctx).key)])] : [];
+  // HTTPS: the site's own certificate (public anyway), then 444 by Host, rather than refusing the handshake
+  // (ssl_reject_handshake), which would also refuse a client that connects by address and sends the domain as Host.
+  const tls = https ? [S('listen', ['443', 'ssl', 'default_server']), S('ssl_certificate', certs(ctx).cert), S('ssl_certificate_key', certs(ctx).key)] : [];
   return { block: 'server', why: t('nginx.default-server', { domain: ctx.domain }), evidence: [SRC.nginxDefaultServer, SRC.railsHosts], children: [
     S('listen', ['80', 'default_server']),
     ...tls,
