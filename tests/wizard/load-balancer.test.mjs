@@ -98,6 +98,8 @@ test('every app-host nginx site refuses unknown Host and overwrites X-Forwarded-
     assert.match(file(r, /config\/initializers\/allowed_hosts\.rb$/).content, /^Rails\.application\.config\.hosts << "shop\.example"$/m);
     assert.match(file(r, /^README\.md$/).content, /install -D -m 0644 -o deploy -g deploy config\/initializers\/allowed_hosts\.rb \/var\/www\/app\/config\/initializers\/allowed_hosts\.rb/);
   }
+  // Apache: a client's X-Forwarded-Host is removed before mod_proxy appends the matched Host.
+  assert.match(file(gen({ domain: 'shop.example', proxy: 'apache', proxy_version: '2.4.62' }), /apache2/).content, /^\s*RequestHeader unset X-Forwarded-Host early$/m);
   // Rails before 6.0 has no host authorization: no initializer.
   assert.ok(!gen({ rails: '5.2', ruby_version: '2.6' }).files.some((f) => /allowed_hosts/.test(f.path)));
 });
