@@ -96,10 +96,10 @@ echo "apphost unknown-host=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}
 echo "apphost url-with-forged-xfh=$(curl -sS --max-time 10 -H 'Host: ${DOMAIN}' -H 'X-Forwarded-Host: evil.example' -H 'X-Forwarded-Proto: https' http://${NET}.${HOSTS.app1}/faults/url)"
 echo "apphost upload-413s=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/log/nginx/access.log | grep -c 'POST /faults/upload HTTP/1.1\\" 413' || true)"
 # 8. The database restarts under load (through HAProxy and PgBouncer).
-( for i in $(seq 1 75); do printf '%s %s\n' "$(date +%s.%N)" "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' https://${DOMAIN}/api)"; sleep 0.2; done > /tmp/dbr.txt ) & L=$!
+( for i in $(seq 1 75); do printf '%s %s\\n' "$(date +%s.%N)" "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' https://${DOMAIN}/api)"; sleep 0.2; done > /tmp/dbr.txt ) & L=$!
 sleep 3; R0=$(date +%s.%N); on db systemctl restart postgresql; R1=$(date +%s.%N)
 wait $L
-awk -v r0=$R0 -v r1=$R1 -v grace=${RECOVERY_S} '{n++; if ($2 != 200) {f++; if ($1 < r0 || $1 > r1 + grace) late++; if ($1 > last) last = $1}} END {printf "dbrestart requests=%d failed=%d outside-window=%d restart-seconds=%.1f last-failure-after-restart=%.1f\n", n, f, late, r1 - r0, f ? last - r1 : 0}' /tmp/dbr.txt
+awk -v r0=$R0 -v r1=$R1 -v grace=${RECOVERY_S} '{n++; if ($2 != 200) {f++; if ($1 < r0 || $1 > r1 + grace) late++; if ($1 > last) last = $1}} END {printf "dbrestart requests=%d failed=%d outside-window=%d restart-seconds=%.1f last-failure-after-restart=%.1f\\n", n, f, late, r1 - r0, f ? last - r1 : 0}' /tmp/dbr.txt
 echo "dbrestart after=$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' https://${DOMAIN}/api)"
 
 # 5. A slow migration on both app hosts at once.
