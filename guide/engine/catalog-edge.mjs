@@ -52,6 +52,7 @@ export const EDGE_CATALOG = {
   "cmd.lb.haproxy-cert": "[ -s {pem} ] || (cd /etc/haproxy/certs && umask 077 && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj \"/CN={domain}\" -keyout tmp.key -out tmp.crt 2>/dev/null && cat tmp.crt tmp.key > {pem} && rm tmp.key tmp.crt)",
   "cmd.lb.haproxy-certbot": "certbot certonly --standalone --http-01-address 127.0.0.1 --http-01-port {port} -d {domain} --deploy-hook 'cat \"$RENEWED_LINEAGE/fullchain.pem\" \"$RENEWED_LINEAGE/privkey.pem\" > {pem} && chmod 0600 {pem} && systemctl reload haproxy'",
   "cmd.lb.nginx-certbot": "install -d {webroot}\nsystemctl stop nginx\ncertbot certonly --standalone -d {domain}\n{check} && systemctl start nginx\ncertbot reconfigure --cert-name {domain} --webroot -w {webroot} --deploy-hook \"systemctl reload nginx\"",
+  "pgb.login-retry": "After a failed connection to PostgreSQL (a restart, a failover) PgBouncer tries again after 1 s instead of its default 15 s, during which every client gets an error: the app recovers as soon as the database is back.",
   "edge.real-ip": "Requests come through the load balancer ({lb}): take the client's address from its X-Forwarded-For header, and only from that address (a client cannot forge it).",
   "ev.apacheRemoteIp": "Apache mod_remoteip",
   "url.apacheRemoteIp": "https://httpd.apache.org/docs/2.4/mod/mod_remoteip.html",
