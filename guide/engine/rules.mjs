@@ -136,7 +136,9 @@ export const RULES = [
   },
   function memoryOver(ctx) {
     if (!ctx.memoryOver) return null;
-    return W('memory-over-budget', 'warning', { total: ctx.memoryTotalMb, ram: ctx.ramMb }, [SRC.pumaDeploy, DS.serverMemory], 'memory-over-budget', ctx.a.db_host === 'same' ? 'memory-over-budget-same' : 'memory-over-budget-separate');
+    // An error (CLI exit 3): a plan that does not fit swaps or gets processes killed by the OOM killer (issue 23).
+    const fix = ctx.jobs === 'solid_queue' && ctx.server === 'puma' ? 'memory-over-budget-jobs' : ctx.a.db_host === 'same' ? 'memory-over-budget-same' : 'memory-over-budget-separate';
+    return W('memory-over-budget', 'error', { total: ctx.memoryTotalMb, ram: ctx.ramMb }, [SRC.pumaDeploy, DS.serverMemory, ...(fix === 'memory-over-budget-jobs' ? [SRC.solidQueue] : [])], 'memory-over-budget', fix);
   },
   function memoryLimited(ctx) {
     if (!ctx.memoryLimited || ctx.memoryOver) return null;

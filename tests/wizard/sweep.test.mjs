@@ -170,7 +170,8 @@ test('the load balancer: haproxy -c / nginx -t accept every distinct lb-host fil
     const haproxy = file.path.endsWith('haproxy.cfg');
     if (haproxy) V.haproxyTest(file.content); else V.nginxLbTest(file.content);
     seen[haproxy ? 'haproxy' : 'nginx']++;
-    const servers = [...file.content.matchAll(/^\s*server (?:app\d+ )?(\d+\.\d+\.\d+\.\d+):80\b/gm)].map((m) => m[1]);
+    // The WebSocket backend's servers follow the HTTP backend's (track): each app host is listed once with its own check.
+    const servers = [...file.content.matchAll(/^\s*server (?:app\d+ )?(\d+\.\d+\.\d+\.\d+):80\b(.*)$/gm)].filter((m) => !/ track /.test(m[2])).map((m) => m[1]);
     assert.deepEqual(servers, appAddresses(bundle.answers), file.path);
     assert.match(file.content, haproxy ? /^\s*option redispatch 1$/m : /^\s*proxy_next_upstream error timeout/m);
   }
@@ -489,7 +490,7 @@ test('database.yml, thin.yml and mongrel_cluster.yml parse as YAML after ERB; po
   }
 });
 
-const PGBOUNCER_KEYS = new Set(['listen_addr', 'listen_port', 'auth_type', 'auth_file', 'auth_hba_file', 'client_tls_sslmode', 'client_tls_cert_file', 'client_tls_key_file', 'pool_mode', 'max_client_conn', 'default_pool_size', 'max_user_connections', 'max_prepared_statements']);
+const PGBOUNCER_KEYS = new Set(['listen_addr', 'listen_port', 'auth_type', 'auth_file', 'auth_hba_file', 'client_tls_sslmode', 'client_tls_cert_file', 'client_tls_key_file', 'pool_mode', 'max_client_conn', 'default_pool_size', 'max_user_connections', 'max_prepared_statements', 'server_login_retry']);
 
 test('pgbouncer.ini has a databases section and only known settings (max_prepared_statements from 1.21)', () => {
   for (const { file, bundle } of distinct((p) => /^(db-host\/)?etc\/pgbouncer\/pgbouncer\.ini$/.test(p), (f, b) => f.content)) {

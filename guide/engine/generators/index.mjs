@@ -16,6 +16,7 @@ import * as nginx from './nginx.mjs';
 import * as apache from './apache.mjs';
 import * as caddy from './caddy.mjs';
 import * as databaseYml from './database-yml.mjs';
+import * as railsHosts from './rails-hosts.mjs';
 import * as postgresql from './postgresql.mjs';
 import * as mysql from './mysql.mjs';
 import * as pgbouncer from './pgbouncer.mjs';
@@ -26,7 +27,7 @@ import * as operations from './operations.mjs';
 import * as readme from './readme.mjs';
 import * as checklist from './checklist.mjs';
 
-const ALL = [puma, unicorn, pitchfork, passenger, thin, mongrel, falcon, rubyEnv, databaseYml, nginx, apache, caddy,
+const ALL = [puma, unicorn, pitchfork, passenger, thin, mongrel, falcon, rubyEnv, databaseYml, railsHosts, nginx, apache, caddy,
   postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, rcFreebsd, operations, adviceRails, adviceProd, readme, checklist];
 const byId = new Map(ALL.map((g) => [g.id, g]));
 

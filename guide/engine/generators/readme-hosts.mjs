@@ -5,6 +5,8 @@
 import { LB_PREFIX, behindBalancer, UP_CHECK } from './util.mjs';
 import { pgMajor } from './postgresql.mjs';
 import { t } from '../text.mjs';
+import { HAPROXY_DEBIAN } from '../caps.mjs';
+import { ACME_WEBROOT, ACME_PORT } from './edge.mjs';
 
 const sh = (lines) => ({ code: lines.join('\n'), lang: 'sh' });
 const installAll = (files, prefix) => files.map((f) => f.path).filter((p) => p.startsWith(`${prefix}etc/`))
@@ -40,16 +42,21 @@ export function lbBlocks(ctx, files) {
   const svc = a.lb;
   const lines = [`command -v ${svc} >/dev/null || apt-get install -y ${svc}`, ...installAll(files, LB_PREFIX)];
   const tls = ctx.tls === 'upstream';
-  if (tls) {
-    // certbot's standalone server needs port 80, which the balancer holds: stop it around each issue and renewal.
-    const hooks = [`--pre-hook "systemctl stop ${svc}"`, `--post-hook "systemctl start ${svc}"`];
-    if (svc === 'haproxy') {
-      lines.push('install -d -m 0700 /etc/haproxy/certs');
-      hooks.push(`--deploy-hook 'cat "$RENEWED_LINEAGE/fullchain.pem" "$RENEWED_LINEAGE/privkey.pem" > /etc/haproxy/certs/${domain}.pem && chmod 0600 /etc/haproxy/certs/${domain}.pem'`);
-    }
-    lines.push(`certbot certonly --standalone -d ${domain} ${hooks.join(' ')}`);
+  const check = svc === 'haproxy' ? 'haproxy -c -q -f /etc/haproxy/haproxy.cfg' : 'nginx -t';
+  // Debian's tmpfiles.d makes /run/haproxy at boot; the stats socket of haproxy.cfg lives there.
+  if (svc === 'haproxy') lines.push(`install -d -o ${HAPROXY_DEBIAN.user} -g ${HAPROXY_DEBIAN.group} ${HAPROXY_DEBIAN.runDir}`);
+  // The long commands are words of the catalog (cmd.lb.*): the page's first-load script stays within its budget.
+  if (tls && svc === 'haproxy') {
+    // The balancer starts with a throw-away certificate, then forwards the ACME challenge to certbot on a loopback
+    // port: the first issue and every renewal run while it serves, and the deploy hook reloads it (never a stop).
+    const vars = { pem: `/etc/haproxy/certs/${domain}.pem`, domain, port: ACME_PORT };
+    lines.push('install -d -m 0700 /etc/haproxy/certs', t('cmd.lb.haproxy-cert', vars), `${check} && systemctl reload haproxy`, t('cmd.lb.haproxy-certbot', vars));
+  } else if (tls) {
+    // The first certificate before nginx can load a site that needs it: standalone, with nginx stopped once (nothing
+    // is served yet, and no stop is stored as a hook); renewals then use the webroot and only reload nginx.
+    lines.push(...t('cmd.lb.nginx-certbot', { webroot: ACME_WEBROOT, domain, check }).split('\n'));
   }
-  lines.push(svc === 'haproxy' ? 'haproxy -c -q -f /etc/haproxy/haproxy.cfg && systemctl reload haproxy' : 'nginx -t && systemctl reload nginx',
-    `curl ${UP_CHECK} ${tls ? 'https' : 'http'}://${domain}/up`);
-  return [{ h: 3, text: t('ops.readme.lb') }, { p: t(tls ? 'ops.readme.lb.tls' : 'ops.readme.lb.p', { lb: svc, n: a.app_hosts, domain }) }, sh(lines)];
+  if (!tls) lines.push(`${check} && systemctl reload ${svc}`);
+  lines.push(`curl ${UP_CHECK} ${tls ? 'https' : 'http'}://${domain}/up`);
+  return [{ h: 3, text: t('ops.readme.lb') }, { p: t(tls ? 'ops.readme.lb.tls' : 'ops.readme.lb.p', { lb: svc, n: a.app_hosts, domain }) }, sh(lines), ...(svc === 'haproxy' ? [{ p: t('ops.readme.lb.drain') }] : [])];
 }

@@ -6,12 +6,18 @@ import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL, behindBalancer, UP_CHECK } from './util.mjs';
 import { dbHostBlocks, lbBlocks } from './readme-hosts.mjs';
+import { MIGRATE_ENV } from './database-yml.mjs';
 import { t } from '../text.mjs';
 
 export function jobUnitNames(ctx) {
   if (!ctx.jobRunner) return [];
   if (ctx.jobs === 'solid_queue') return ['rails-jobs.service'];
   return Array.from({ length: ctx.jobProcesses }, (_, i) => `rails-jobs@${i + 1}.service`);
+}
+
+/** The variable that makes database.yml connect as migrations (PostgreSQL; see database-yml.mjs). */
+function migrateEnv(ctx) {
+  return ctx.a.database === 'postgresql' ? `${MIGRATE_ENV}=1 ` : '';
 }
 
 export function opsBlocks(ctx, files) {
@@ -48,11 +54,14 @@ export function opsBlocks(ctx, files) {
   // 4. App configuration and databases.
   const conf = files.map((f) => f.path).filter((p) => /^config\/[^/]+$/.test(p));
   const asUser = (cmd) => `runuser -u ${user} --preserve-environment -- env RAILS_ENV=production ${cmd}`;
-  const db = [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${root}/config/`];
+  const db = [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${root}/config/`,
+    ...files.map((f) => f.path).filter((p) => p.startsWith('config/initializers/')).map((p) => `install -D -m 0644 -o ${user} -g ${user} ${p} ${root}/${p}`)];
   // The file goes in on stdin: the shell opens it as root, while the postgres user could not read the bundle's
   // directory (typically under /root).
   if (has('setup/postgresql-roles.sql')) db.push('editor setup/postgresql-roles.sql', 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
-  db.push(`cd ${root} && set -a && . ${SECRETS_FILE} && set +a`, asUser(`${rubyBin}/bundle exec bin/rails db:prepare`));
+  // Schema loads and migrations connect as migrations (database.yml: their own timeouts, PgBouncer's session-mode aliases).
+  const migrating = migrateEnv(ctx);
+  db.push(`cd ${root} && set -a && . ${SECRETS_FILE} && set +a`, asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:prepare`));
   blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
   // 5. Certificates.
   blocks.push({ h: 3, text: t('ops.readme.certs') });
@@ -95,7 +104,10 @@ export function opsBlocks(ctx, files) {
     `cd ${root} && set -a && . ${SECRETS_FILE} && set +a`,
     asUser(`${rubyBin}/bundle config set --local deployment true`),
     asUser(`${rubyBin}/bundle install`),
-    asUser(`${rubyBin}/bundle exec bin/rails assets:precompile db:migrate`),
+    asUser(`${rubyBin}/bundle exec bin/rails assets:precompile`),
+    // Once per deploy, on one host (the first app host); Rails' migration lock stops a second run started by mistake.
+    ...(ctx.a.app_hosts > 1 ? [`# ${t('ops.readme.migrate-once')}`] : []),
+    asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:migrate`),
     reload,
     ...(ctx.jobRunner ? [`systemctl restart ${jobUnitNames(ctx).join(' ')}`] : []),
   ].join('\n')));

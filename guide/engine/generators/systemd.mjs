@@ -13,6 +13,9 @@ import { t } from '../text.mjs';
 export const id = 'systemd';
 export const SECRETS_FILE = '/etc/rails-app/secrets.env';
 export const WEB_UNIT = 'etc/systemd/system/rails-app.service';
+// Per-unit journald rate limit (systemd 240+): 100,000 lines per 30 s, about 3,300 lines/s or 800 requests/s at
+// Rails' four lines per request, more than one host's processes serve, while a runaway loop is still cut off.
+export const JOURNALD = { interval: '30s', burst: 100000, defaultBurst: 10000 };
 
 export function execStart(ctx) {
   const u = ctx.upstreams[0];
@@ -48,6 +51,10 @@ export function hardening(ctx, { bindLowPorts = false, writable = [] } = {}) {
     ...SANDBOX.map(([key, value, id]) => E(key, value in fill ? fill[value] : value, id ? t(why[id] || id) : undefined, id === 'systemd.sandbox' ? [SRC.systemdExec, SRC.systemdAnalyze] : [])),
     ...(bindLowPorts ? [E('AmbientCapabilities', 'CAP_NET_BIND_SERVICE')] : []),
     { comment: t('systemd.mdwe') },
+    // Rails 7.1+ logs to STDOUT, i.e. to journald, whose default limit (10,000 messages per 30 s per unit) a busy app
+    // passes: journald then drops lines, and says so only in its own log.
+    E('LogRateLimitIntervalSec', JOURNALD.interval, t('systemd.log-rate', JOURNALD), [SRC.journaldRate]),
+    E('LogRateLimitBurst', JOURNALD.burst),
   ];
 }
 
