@@ -6,7 +6,7 @@ import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL, behindBalancer, UP_CHECK } from './util.mjs';
 import { dbHostBlocks, lbBlocks } from './readme-hosts.mjs';
-import { t } from '../text.mjs';
+import { t, hasWords } from '../text.mjs';
 
 export function jobUnitNames(ctx) {
   if (!ctx.jobRunner) return [];
@@ -88,8 +88,11 @@ export function opsBlocks(ctx, files) {
   blocks.push({ h: 3, text: t('ops.readme.start') }, sh(start.join('\n')));
   // 6. Deploy and restart.
   const p = SERVER_PROCESS[ctx.server] || {};
-  const reload = p.reload ? 'systemctl reload rails-app' : 'systemctl restart rails-app';
-  blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t(p.reload ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart', { server: SERVER_LABEL[ctx.server], signal: p.reload, stop: p.stopSignal }) }, sh([
+  const reloads = p.deploy === 'reload' && !(p.reload.handover && ctx.proxy === 'thruster');
+  const reload = reloads ? 'systemctl reload rails-app' : 'systemctl restart rails-app';
+  const words = reloads ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart';
+  const vars = { server: SERVER_LABEL[ctx.server], signal: reloads ? p.reload.signal || p.reload.command : '', stop: p.stopSignal };
+  blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t(hasWords(`${words}.${ctx.server}`) ? `${words}.${ctx.server}` : words, vars) }, sh([
     `cd ${root} && set -a && . ${SECRETS_FILE} && set +a`,
     asUser(`${rubyBin}/bundle config set --local deployment true`),
     asUser(`${rubyBin}/bundle install`),

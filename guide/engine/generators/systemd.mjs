@@ -75,27 +75,41 @@ export function notifies(ctx) {
   return Boolean(p.notify) && has(p.notify, ctx.serverVersion) && ctx.mri;
 }
 
-function reloadEntry(ctx) {
+/** The server's PID file (inside the app root) when its process row names one. */
+export function pidFilePath(ctx) {
   const p = SERVER_PROCESS[ctx.server] || {};
-  const pidfile = `${ctx.root}/tmp/pids/${ctx.server}.pid`;
-  switch (p.reload) {
-    case 'USR2':
-      // Under Thruster the main process is thrust; Puma is its child and has a pidfile.
-      return ctx.proxy === 'thruster'
-        ? E('ExecReload', `/bin/sh -c 'kill -USR2 "$(cat ${pidfile})"'`, t('systemd.reload.puma-thruster'), [SRC.pumaRestart])
-        : E('ExecReload', '/bin/kill -USR2 $MAINPID', t('systemd.reload.puma', { preload: ctx.mode === 'cluster' ? t('systemd.reload.preload') : '' }), [SRC.pumaRestart, SRC.pumaSystemd]);
-    case 'HUP': return E('ExecReload', '/bin/kill -HUP $MAINPID', t('systemd.reload.unicorn'), [SRC.unicornSignals]);
-    case 'passenger-config': return E('ExecReload', `${ctx.rubyBin}/bundle exec passenger-config restart-app ${ctx.root} --ignore-app-not-running`, t('systemd.reload.passenger'), [SRC.passengerRestart]);
-    default: return { comment: t('systemd.reload.none', { server: SERVER_LABEL[ctx.server] }) };
+  return p.pidFile ? `${ctx.root}/${p.pidFile}` : null;
+}
+
+function reloadEntry(ctx) {
+  const r = (SERVER_PROCESS[ctx.server] || {}).reload;
+  if (!r) return { comment: t('systemd.reload.none', { server: SERVER_LABEL[ctx.server] }) };
+  if (r.command) return E('ExecReload', `${ctx.rubyBin}/bundle exec ${r.command} ${ctx.root} --ignore-app-not-running`, t(`systemd.reload.${ctx.server}`), [SRC.passengerRestart]);
+  // Under Thruster the master is thrust's child: when the old master exits after the handover, thrust exits too.
+  if (r.handover && ctx.proxy === 'thruster') return { comment: t('systemd.reload.handover-thruster', { server: SERVER_LABEL[ctx.server] }) };
+  if (r.handover) return E('ExecReload', `/bin/kill -${r.signal} $MAINPID`, t(`systemd.reload.${ctx.server}`, { signal: r.signal }), [SRC.unicornSignals, SRC.systemdService]);
+  // Under Thruster the main process is thrust; Puma is its child and has a pidfile.
+  if (ctx.proxy === 'thruster') {
+    const pidfile = `${ctx.root}/tmp/pids/${ctx.server}.pid`;
+    return E('ExecReload', `/bin/sh -c 'kill -${r.signal} "$(cat ${pidfile})"'`, t(`systemd.reload.${ctx.server}-thruster`), [SRC.pumaRestart]);
   }
+  return E('ExecReload', `/bin/kill -${r.signal} $MAINPID`, t(`systemd.reload.${ctx.server}`, { preload: ctx.mode === 'cluster' ? t('systemd.reload.preload') : '' }), [SRC.pumaRestart, SRC.pumaSystemd]);
+}
+
+/** Type= from the process row: notify when the server (and interpreter) speaks sd_notify, else the row's type. */
+function unitType(ctx, p, notify) {
+  if (notify) return E('Type', 'notify', t('systemd.notify', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService, SRC.pumaSystemd]);
+  if (p.type === 'forking' && ctx.proxy !== 'thruster') {
+    return E('Type', 'forking', t(p.pidFile ? `systemd.forking.${ctx.server}` : 'systemd.forking', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService, ...(p.pidFile ? [SRC.unicornSignals] : [])]);
+  }
+  return E('Type', 'exec', t('systemd.exec-type', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService]);
 }
 
 export function webUnit(ctx) {
   const p = SERVER_PROCESS[ctx.server] || {};
-  const daemonizing = ctx.server === 'mongrel';
   const notify = notifies(ctx);
   const thruster = ctx.proxy === 'thruster';
-  let cmd = absolute(ctx, execStart(ctx));
+  let cmd = absolute(ctx, execStart(ctx)) + (p.daemonize && !thruster ? ` ${p.daemonize}` : '');
   const thrusterEnv = [];
   if (thruster) {
     cmd = `${ctx.rubyBin}/bundle exec thrust ${cmd}`;
@@ -107,13 +121,15 @@ export function webUnit(ctx) {
       thrusterEnv.push(E('Environment', 'HTTPS_PORT=443'));
     } else thrusterEnv.push({ comment: t(`systemd.thruster.${ctx.tls}`) });
   }
+  const pidFile = pidFilePath(ctx);
   const service = [
-    E('Type', daemonizing ? 'forking' : notify ? 'notify' : 'exec', t(notify ? 'systemd.notify' : daemonizing ? 'systemd.forking' : 'systemd.exec-type', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService, ...(notify ? [SRC.pumaSystemd] : [])]),
+    unitType(ctx, p, notify),
+    ...(pidFile && p.type === 'forking' && !thruster ? [E('PIDFile', pidFile, t('systemd.pidfile', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService])] : []),
     ...(notify ? [E('WatchdogSec', 10, t('systemd.watchdog'), [SRC.pumaSystemd, SRC.systemdService])] : []),
     ...(notify && thruster ? [E('NotifyAccess', 'all', t('systemd.notify-all'), [SRC.systemdService])] : []),
     ...environment(ctx),
     ...thrusterEnv,
-    E('ExecStart', cmd, t('systemd.exec', { bin: ctx.rubyBin }), [SRC.systemdService]),
+    E('ExecStart', cmd, t(p.daemonize && !thruster ? 'systemd.exec.daemon' : 'systemd.exec', { bin: ctx.rubyBin }), [SRC.systemdService]),
     reloadEntry(ctx),
     E('KillSignal', p.stopSignal, t(`systemd.kill.${ctx.server}`, { server: SERVER_LABEL[ctx.server] }), [SRC.systemdKill, ...(['unicorn', 'pitchfork'].includes(ctx.server) ? [SRC.unicornSignals, SRC.unicornSystemd] : [SRC.pumaConfig])]),
     E('KillMode', p.killMode, t(`systemd.killmode.${p.killMode}`), [SRC.systemdKill]),
