@@ -12,6 +12,8 @@ export const APP_ROOT = '/var/www/app';
 export const APP_NAME = 'rails-app';
 export const APP_USER = 'deploy';
 
+/** Action Cable's default worker pool (ActionCable::Server::Configuration#worker_pool_size). */
+export const CABLE_WORKER_POOL = 4;
 const FORKING = new Set(['unicorn', 'pitchfork', 'mongrel']);
 const DEFAULT_ADAPTER = { postgresql: 'pg', mysql: 'mysql2', mariadb: 'mysql2', sqlite: 'sqlite3' };
 const ADAPTER_DBS = { pg: ['postgresql'], mysql2: ['mysql', 'mariadb'], trilogy: ['mysql', 'mariadb'], mysql: ['mysql', 'mariadb'], sqlite3: ['sqlite'], jdbc: ['postgresql', 'mysql', 'mariadb', 'sqlite'] };
@@ -185,7 +187,14 @@ function sizeProcesses(ctx) {
   ctx.processesByCores = processes;
   ctx.processes = processes;
   ctx.jobWorkers = ctx.jobProcesses;
-  ctx.pool = Math.max(1, threads);
+  // The primary pool of a web process: its request threads, plus Action Cable's worker pool when the process serves
+  // WebSockets (config.action_cable.worker_pool_size, default 4: those threads run channel actions on the same
+  // Active Record pool, and Rails' API docs ask for pool ≥ worker pool), plus load_async's executor threads
+  // (config.active_record.global_executor_concurrency) — 0 here: async_query_executor defaults to nil, so load_async
+  // runs in the foreground until the reader turns an executor on (the rails-load-async advice says by how much).
+  ctx.cableWorkers = ctx.websockets && gte(a.rails, '5.0') ? CABLE_WORKER_POOL : 0;
+  ctx.asyncThreads = 0;
+  ctx.pool = Math.max(1, threads) + ctx.cableWorkers + ctx.asyncThreads;
   jobSizing(ctx);
 }
 
@@ -200,11 +209,13 @@ function jobSizing(ctx) {
   ctx.rolePools = {
     primary: ctx.pool,
     ...(roles.has('cache') ? { cache: ctx.pool } : {}),
-    ...(roles.has('queue') ? { queue: queuePool(ctx.pool) } : {}),
+    ...(roles.has('queue') ? { queue: Math.max(queuePool(ctx.threads), ctx.pool) } : {}),
     ...(roles.has('cable') ? { cable: ctx.pool } : {}),
   };
   const webRoles = ['primary', ...(roles.has('cache') ? ['cache'] : []), ...(ctx.jobs === 'solid_queue' ? ['queue'] : []), ...(ctx.websockets && roles.has('cable') ? ['cable'] : [])];
-  ctx.webConnectionsPerProcess = webRoles.reduce((s, r) => s + (r === 'queue' ? ctx.pool : ctx.rolePools[r]), 0);
+  // A web process only enqueues on the queue database: at most one connection per thread, within its pool.
+  ctx.webRolePools = Object.fromEntries(webRoles.map((r) => [r, r === 'queue' ? Math.min(ctx.pool, ctx.rolePools.queue) : ctx.rolePools[r]]));
+  ctx.webConnectionsPerProcess = webRoles.reduce((s, r) => s + ctx.webRolePools[r], 0);
   ctx.webDbRoles = webRoles;
   let perJob = 0;
   let extra = 0;

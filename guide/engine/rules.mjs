@@ -5,6 +5,7 @@ import { SRC, DS } from './evidence.mjs';
 import { PUMA_FACTS, LIFECYCLE } from './caps.mjs';
 import { firstSince } from './pick.mjs';
 import { gte, lt } from './version.mjs';
+import { connectionSum } from './arithmetic.mjs';
 import { t } from './text.mjs';
 import { PROD_RULES } from './rules-prod.mjs';
 
@@ -126,13 +127,13 @@ export const RULES = [
   },
   function tooManyConnections(ctx) {
     if (!ctx.tooManyConnections) return null;
-    const vars = { hosts: ctx.a.app_hosts, processes: ctx.processes, pool: ctx.pool, needed: ctx.connectionsNeeded, max: ctx.maxConnections };
+    const vars = { sum: connectionSum(ctx), needed: ctx.connectionsNeeded, max: ctx.maxConnections };
     return W('too-many-db-connections', 'warning', vars, [SRC.pgConnection, DS.pumaProcThreads, SRC.railsPool], 'too-many-db-connections', ctx.a.database === 'postgresql' ? 'too-many-db-connections-pg' : 'too-many-db-connections-my');
   },
   function connectionsRaised(ctx) {
     if (ctx.tooManyConnections || !ctx.defaultMaxConnections || ctx.pooler !== 'none') return null;
     if (ctx.connectionsNeeded + ctx.adminConnections + ctx.reservedConnections <= ctx.defaultMaxConnections) return null;
-    return W('max-connections-raised', 'info', { hosts: ctx.a.app_hosts, processes: ctx.processes, pool: ctx.pool, needed: ctx.connectionsNeeded, def: ctx.defaultMaxConnections, max: ctx.maxConnections }, [SRC.pgConnection, DS.pumaProcThreads]);
+    return W('max-connections-raised', 'info', { sum: connectionSum(ctx), needed: ctx.connectionsNeeded, def: ctx.defaultMaxConnections, max: ctx.maxConnections }, [SRC.pgConnection, DS.pumaProcThreads]);
   },
   function memoryOver(ctx) {
     if (!ctx.memoryOver) return null;

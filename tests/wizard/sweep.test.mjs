@@ -470,7 +470,8 @@ test('database.yml, thin.yml and mongrel_cluster.yml parse as YAML after ERB; po
           assert.notEqual(r.database, prod.database, role);
           assert.equal(r.migrations_paths, `db/${role}_migrate`);
         }
-        if (y.production.queue) assert.ok((y.production.queue.max_connections ?? y.production.queue.pool) >= pool + 2, 'Solid Queue: threads + 2');
+        // Solid Queue: threads + 2, and never below the primary's pool (Action Cable's workers may enqueue too).
+        if (y.production.queue) assert.ok((y.production.queue.max_connections ?? y.production.queue.pool) >= Math.max(pool, m.threads + 2), 'Solid Queue: threads + 2');
       }
       if (bundle.answers.database === 'sqlite' && !bundle.answers.rails.startsWith('2.') && !/^(3|4|5\.[01])/.test(bundle.answers.rails)) assert.match(prod.database, /^storage\//);
     } else if (file.path.endsWith('queue.yml')) {

@@ -14,5 +14,6 @@ export const APPLIES = {
   mysql: (ctx) => ctx.a.database === 'mysql' || ctx.a.database === 'mariadb',
   pgbouncer: (ctx) => ctx.pooler === 'pgbouncer',
   'load-balancer': (ctx) => ctx.a.app_hosts >= 2 && (ctx.a.lb === 'nginx' || ctx.a.lb === 'haproxy'),
+  'kamal-proxy': (ctx) => ctx.proxy === 'kamal-proxy' && ctx.linux && ctx.a.init === 'systemd' && !ctx.passengerIntegrated,
   'rc-freebsd': (ctx) => ctx.a.os === 'freebsd' && !ctx.passengerIntegrated,
 };

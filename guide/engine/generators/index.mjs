@@ -4,6 +4,7 @@ import { ORDER } from './order.mjs';
 import * as sysctl from './sysctl.mjs';
 import * as systemd from './systemd.mjs';
 import * as rcFreebsd from './rc-freebsd.mjs';
+import * as kamalProxy from './kamal-proxy.mjs';
 import * as rubyEnv from './ruby-env.mjs';
 import * as puma from './puma.mjs';
 import * as unicorn from './unicorn.mjs';
@@ -27,7 +28,7 @@ import * as readme from './readme.mjs';
 import * as checklist from './checklist.mjs';
 
 const ALL = [puma, unicorn, pitchfork, passenger, thin, mongrel, falcon, rubyEnv, databaseYml, nginx, apache, caddy,
-  postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, rcFreebsd, operations, adviceRails, adviceProd, readme, checklist];
+  postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, kamalProxy, rcFreebsd, operations, adviceRails, adviceProd, readme, checklist];
 const byId = new Map(ALL.map((g) => [g.id, g]));
 
 export const GENERATORS = ORDER.map((id) => {

@@ -4,6 +4,7 @@ import { databaseNames } from './database-yml.mjs';
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { dbPrefix } from './util.mjs';
+import { connectionSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 
@@ -25,7 +26,7 @@ export function mysqlSettings(ctx) {
   const db = maria ? 'MariaDB' : 'MySQL';
   const e = [
     { comment: t(a.db_host === 'same' ? 'my.sized.same' : 'my.sized.separate', { ram, gb: a.ram_gb, db }) },
-    { key: 'max_connections', value: ctx.maxConnections, why: t('my.max', { needed: ctx.connectionsNeeded, hosts: a.app_hosts, processes: ctx.processes, pool: ctx.pool, admin: ctx.adminConnections }), evidence: [docs, DS.pumaProcThreads] },
+    { key: 'max_connections', value: ctx.maxConnections, why: t('my.max', { sum: connectionSum(ctx), admin: ctx.adminConnections }), evidence: [docs, DS.pumaProcThreads] },
     { key: 'innodb_buffer_pool_size', value: `${ctx.bufferPoolMb}M`, why: t(a.db_host === 'same' ? 'my.pool' : 'my.pool.dedicated'), evidence: [SRC.mysqlDedicated] },
   ];
   // Redo log: one capacity setting from MySQL 8.0.30; a file size before (and in MariaDB, one file since 10.5).

@@ -6,6 +6,8 @@ import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL, behindBalancer, UP_CHECK } from './util.mjs';
 import { dbHostBlocks, lbBlocks } from './readme-hosts.mjs';
+import { familyDestination } from './readme.mjs';
+import { commandsOf, packageLines, securityLines, serviceName, editCommand, systemUser, apacheTest, apacheEnable, pgConfD } from './family-steps.mjs';
 import { t, hasWords } from '../text.mjs';
 
 export function jobUnitNames(ctx) {
@@ -16,17 +18,22 @@ export function jobUnitNames(ctx) {
 
 export function opsBlocks(ctx, files) {
   if (!ctx.linux || ctx.a.init !== 'systemd' || ctx.passengerIntegrated) return [];
+  // Every family-specific command comes from the family's table (capabilities/family-commands.mjs); without one, no steps.
+  const fam = commandsOf(ctx);
+  if (!fam) return [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.no-table', { family: ctx.family.id }) }];
   const { root, user, rubyBin, domain } = ctx;
   const has = (p) => files.some((f) => f.path === p);
-  const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.intro') }, ...dbHostBlocks(ctx, files)];
+  const proof = fam.booted ? t('ops.readme.booted', { release: fam.booted }) : t('ops.readme.structure', { family: ctx.family.id });
+  const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: `${t('ops.readme.intro', { family: ctx.family.id })} ${proof}` }, ...dbHostBlocks(ctx, files)];
   const sh = (code) => ({ code, lang: 'sh' });
   // 1. User and directories.
-  // Debian 13's ruby3.3 package ships only bundle3.3; the distribution's `bundler` package adds /usr/bin/bundle.
-  const aptBundler = rubyBin === '/usr/bin' && ctx.family.id === 'debian';
-  blocks.push({ h: 3, text: t('ops.readme.host') }, { p: t(aptBundler ? 'ops.readme.host.p.apt' : 'ops.readme.host.p', { bin: rubyBin }) }, sh([
-    aptBundler ? 'test -x /usr/bin/bundle || apt-get install -y bundler'
-      : `test -x ${rubyBin}/bundle || { echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path"; exit 1; }`,
-    `id ${user} >/dev/null 2>&1 || adduser --system --group --home ${root} --no-create-home ${user}`,
+  // Debian 13's ruby3.3 package ships only bundle3.3; the distribution's `bundler` package adds /usr/bin/bundle
+  // (packageLines installs it with the rest when ruby_path is /usr/bin).
+  const distBundler = rubyBin === '/usr/bin';
+  blocks.push({ h: 3, text: t('ops.readme.host') }, { p: t(distBundler ? 'ops.readme.host.p.apt' : 'ops.readme.host.p', { bin: rubyBin }) }, sh([
+    ...packageLines(ctx),
+    ...(distBundler ? [] : [`test -x ${rubyBin}/bundle || { echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path"; exit 1; }`]),
+    `id ${user} >/dev/null 2>&1 || ${systemUser(ctx, user, root)}`,
     `install -d -o ${user} -g ${user} ${root} ${root}/tmp ${root}/tmp/sockets ${root}/tmp/pids ${root}/log ${root}/storage`,
   ].join('\n')));
   // 2. Secrets.
@@ -34,14 +41,14 @@ export function opsBlocks(ctx, files) {
   blocks.push({ h: 3, text: t('ops.readme.secrets') }, { p: t('ops.readme.secrets.p', { file: SECRETS_FILE, names: secretNames }) }, sh([
     'install -d -m 0700 /etc/rails-app',
     `install -m 0600 etc/rails-app/secrets.env ${SECRETS_FILE}`,
-    `editor ${SECRETS_FILE}`,
+    editCommand(ctx, SECRETS_FILE),
   ].join('\n')));
   // 3. System files (everything under etc/ except the secrets template, which step 2 installed).
   const etc = files.map((f) => f.path).filter((p) => p.startsWith('etc/') && p !== 'etc/rails-app/secrets.env');
-  const sys = etc.map((p) => `install -D -m 0644 ${p} /${p}`);
+  const sys = etc.map((p) => `install -D -m 0644 ${p} ${familyDestination(ctx, p) || `/${p}`}`);
   if (etc.some((p) => p.startsWith('etc/sysctl.d/'))) sys.push('sysctl --system');
-  if (etc.some((p) => p.startsWith('etc/postgresql/'))) sys.push('systemctl restart postgresql');
-  if (etc.some((p) => p.startsWith('etc/mysql/'))) sys.push(`systemctl restart ${ctx.a.database === 'mariadb' ? 'mariadb' : 'mysql'}`);
+  if (etc.some((p) => p.startsWith('etc/postgresql/'))) sys.push(...pgConfD(ctx), `systemctl restart ${serviceName(ctx, 'postgresql')}`);
+  if (etc.some((p) => p.startsWith('etc/mysql/'))) sys.push(`systemctl restart ${serviceName(ctx, ctx.a.database)}`);
   blocks.push({ h: 3, text: t('ops.readme.system') }, { p: t('ops.readme.system.p') }, sh(sys.join('\n')));
   // 4. App configuration and databases.
   const conf = files.map((f) => f.path).filter((p) => /^config\/[^/]+$/.test(p));
@@ -49,13 +56,13 @@ export function opsBlocks(ctx, files) {
   const db = [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${root}/config/`];
   // The file goes in on stdin: the shell opens it as root, while the postgres user could not read the bundle's
   // directory (typically under /root).
-  if (has('setup/postgresql-roles.sql')) db.push('editor setup/postgresql-roles.sql', 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
+  if (has('setup/postgresql-roles.sql')) db.push(editCommand(ctx, 'setup/postgresql-roles.sql'), 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
   db.push(`cd ${root} && set -a && . ${SECRETS_FILE} && set +a`, asUser(`${rubyBin}/bundle exec bin/rails db:prepare`));
   blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
   // 5. Certificates.
   blocks.push({ h: 3, text: t('ops.readme.certs') });
   if (ctx.tls === 'proxy' && (ctx.proxy === 'nginx' || ctx.proxy === 'apache')) {
-    const svc = ctx.proxy === 'nginx' ? 'nginx' : 'apache2';
+    const svc = serviceName(ctx, ctx.proxy);
     blocks.push({ p: t('ops.readme.certs.certbot', { domain }) }, sh([
       `install -d ${ACME_WEBROOT}`,
       `systemctl stop ${svc}`,
@@ -71,11 +78,15 @@ export function opsBlocks(ctx, files) {
   // 6. Services.
   const units = ['rails-app.service', ...jobUnitNames(ctx)];
   const start = ['systemctl daemon-reload'];
-  if (ctx.proxy === 'kamal-proxy') start.push('id kamal-proxy >/dev/null 2>&1 || adduser --system --group --no-create-home kamal-proxy', 'systemctl enable --now kamal-proxy.service');
+  if (ctx.proxy === 'kamal-proxy') start.push(`id kamal-proxy >/dev/null 2>&1 || ${systemUser(ctx, 'kamal-proxy', '/var/lib/kamal-proxy')}`, 'systemctl enable --now kamal-proxy.service');
   start.push(`systemctl enable --now ${units.join(' ')}`);
-  if (ctx.proxy === 'nginx') start.push('nginx -t && systemctl reload nginx');
-  if (ctx.proxy === 'apache') start.push('apache2ctl configtest && systemctl reload apache2');
-  if (ctx.proxy === 'caddy') start.push('caddy validate --config /etc/caddy/Caddyfile && systemctl reload caddy');
+  start.push(...securityLines(ctx));
+  if (ctx.proxy === 'nginx') start.push(`nginx -t && systemctl reload ${serviceName(ctx, 'nginx')}`);
+  if (ctx.proxy === 'apache') {
+    const site = files.find((f) => f.path.startsWith('etc/apache2/sites-available/'));
+    start.push(...apacheEnable(ctx, site?.meta?.modules || []), `${apacheTest(ctx)} && systemctl reload ${serviceName(ctx, 'apache')}`);
+  }
+  if (ctx.proxy === 'caddy') start.push(`caddy validate --config /etc/caddy/Caddyfile && systemctl reload ${serviceName(ctx, 'caddy')}`);
   if (ctx.proxy === 'kamal-proxy') {
     const u = ctx.upstreams[0];
     start.push(`runuser -u kamal-proxy -- env HOME=/var/lib/kamal-proxy kamal-proxy deploy rails-app --target ${u.host}:${u.port} --host ${domain}${ctx.tls === 'proxy' ? ' --tls' : ''}`);

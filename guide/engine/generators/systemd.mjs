@@ -1,5 +1,5 @@
-// Service units (systemd) for the app server, the job runner and kamal-proxy, or a PAM limits file (other
-// init systems). Readiness (Type=notify + WatchdogSec), reload and stop signals per server come from
+// Service units (systemd) for the app server and the job runner (kamal-proxy.mjs writes kamal-proxy's), or a PAM
+// limits file (other init systems). Readiness (Type=notify + WatchdogSec), reload and stop signals per server come from
 // capabilities/process.mjs; secrets come from a root-only EnvironmentFile; the sandbox is checked with
 // `systemd-analyze security` by the sweep test.
 import { SRC, DS } from '../evidence.mjs';
@@ -177,36 +177,6 @@ function jobSource(ctx) {
   return { solid_queue: SRC.solidQueue, sidekiq: SRC.sidekiq, good_job: SRC.goodJob, delayed_job: SRC.delayedJob }[ctx.jobs];
 }
 
-export function kamalProxyUnit(ctx) {
-  return [
-    { section: 'Unit', entries: [E('Description', 'kamal-proxy (HTTP/HTTPS in front of the Rails app)'), E('After', 'network-online.target'), E('Wants', 'network-online.target')] },
-    {
-      section: 'Service', entries: [
-        E('Type', 'exec'),
-        E('User', 'kamal-proxy', t('systemd.kamal.user'), [SRC.systemdExec]),
-        E('Group', 'kamal-proxy'),
-        E('StateDirectory', 'kamal-proxy', t('systemd.kamal.state'), [SRC.kamalProxy]),
-        E('Environment', 'HOME=/var/lib/kamal-proxy'),
-        E('ExecStart', `/usr/local/bin/kamal-proxy run --http-port 80${ctx.tls === 'proxy' ? ' --https-port 443' : ''}`, t('systemd.kamal.exec'), [SRC.kamalProxy]),
-        E('Restart', 'always'),
-        E('AmbientCapabilities', 'CAP_NET_BIND_SERVICE', t('systemd.caps.bind'), [SRC.systemdExec]),
-        E('CapabilityBoundingSet', 'CAP_NET_BIND_SERVICE'),
-        E('NoNewPrivileges', 'yes'),
-        E('ProtectSystem', 'strict'),
-        E('ProtectHome', 'yes'),
-        E('PrivateDevices', 'yes'),
-        E('ProtectKernelTunables', 'yes'),
-        E('ProtectKernelModules', 'yes'),
-        E('ProtectControlGroups', 'yes'),
-        E('RestrictAddressFamilies', 'AF_UNIX AF_INET AF_INET6'),
-        E('SystemCallArchitectures', 'native'),
-        E('SystemCallFilter', '@system-service'),
-      ],
-    },
-    { section: 'Install', entries: [E('WantedBy', 'multi-user.target')] },
-  ];
-}
-
 export function generate(ctx) {
   if (!ctx.linux) return {};
   if (ctx.passengerIntegrated) {
@@ -221,7 +191,6 @@ export function generate(ctx) {
     const j = jobUnit(ctx);
     files.push({ path: j.path, format: 'systemd', body: j.body, meta: { role: 'jobs', runner: ctx.jobs } });
   }
-  if (ctx.proxy === 'kamal-proxy') files.push({ path: 'etc/systemd/system/kamal-proxy.service', format: 'systemd', body: kamalProxyUnit(ctx), meta: { role: 'proxy' } });
   return { files };
 }
 
