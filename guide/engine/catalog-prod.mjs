@@ -314,6 +314,7 @@ export const PROD_CATALOG = {
   "ops.readme.system.p": "Each file under etc/ goes to its place under /etc: the same path on Debian, the family's own directory elsewhere (the per-file table above says where and what each one does).",
   "ops.readme.app": "4. App configuration and databases",
   "ops.readme.app.p": "Copy the config/ files into the app, then create and migrate every database ({roles}).",
+  "ops.readme.app.my": "Copy the config/ files into the app. Put the DATABASE_PASSWORD of step 2 into setup/mysql-grants.sql in place of change-me, create the account and the databases ({roles}) with it, then load the schemas.",
   "ops.readme.app.pg": "Copy the config/ files into the app. Put the DATABASE_PASSWORD of step 2 into setup/postgresql-roles.sql in place of change-me, create the role and the databases ({roles}) with it, then load the schemas.",
   "ops.readme.certs": "5. Certificates",
   "ops.readme.certs.certbot": "certbot fetches the first certificate for {domain} on port 80 while the proxy is stopped (it cannot start with this site before the certificate exists); renewals then go through the proxy's webroot and reload it (certbot's timer runs twice a day).",

@@ -19,6 +19,12 @@ export const TOPOLOGY_CATALOG = {
   "url.mysqlBinlog": "https://dev.mysql.com/doc/refman/8.4/en/replication-options-binary-log.html",
   "ev.mysqlCreateUser": "MySQL 8.4 Reference Manual: CREATE USER (REQUIRE SSL)",
   "url.mysqlCreateUser": "https://dev.mysql.com/doc/refman/8.4/en/create-user.html",
+  "ev.mysqlX": "MySQL 8.4 Reference Manual: Disabling X Plugin (mysqlx=OFF)",
+  "url.mysqlX": "https://dev.mysql.com/doc/refman/8.4/en/x-plugin-disabling.html",
+  "ev.redisConf": "Redis documentation: Key eviction (maxmemory, maxmemory-policy) and persistence (AOF)",
+  "url.redisConf": "https://redis.io/docs/latest/develop/reference/eviction/",
+  "ev.sidekiqRedis": "Sidekiq wiki: Using Redis (maxmemory-policy noeviction)",
+  "url.sidekiqRedis": "https://github.com/sidekiq/sidekiq/wiki/Using-Redis",
   "ev.haproxy": "HAProxy configuration manual",
   "url.haproxy": "https://docs.haproxy.org/3.0/configuration.html",
   "ev.nginxRealIp": "nginx documentation: ngx_http_realip_module",
@@ -103,6 +109,9 @@ export const TOPOLOGY_CATALOG = {
   "my.binlog-old": "MySQL before 8.0 writes no binary log unless log_bin is set; set expire_logs_days with it.",
   "my.bind": "Listen on {addr}, the address the app hosts use (and loopback where the version accepts a list).",
   "my.secure": "Refuse unencrypted TCP connections.",
+  "my.bind.local": "Listen on loopback only: the database is on this host, and MySQL's default listens on every interface.",
+  "my.mysqlx": "Turn off the X Plugin (X DevAPI on port 33060, every interface by default): Rails speaks the classic protocol only.",
+  "my.grants.local": "Run once as root (README step 4): the app's account for loopback connections and its databases. Replace the password with DATABASE_PASSWORD from the secrets file.",
   "my.grants": "Run once as root: one account per app host address ({n}), TLS required, rights on the app database only. Replace the password.",
 
   // database.yml

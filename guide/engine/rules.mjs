@@ -6,6 +6,7 @@ import { PUMA_FACTS, LIFECYCLE } from './caps.mjs';
 import { firstSince } from './pick.mjs';
 import { gte, lt } from './version.mjs';
 import { connectionSum } from './arithmetic.mjs';
+import { distroRubyMismatch, distroDbMismatch } from './generators/family-steps.mjs';
 import { t } from './text.mjs';
 import { PROD_RULES } from './rules-prod.mjs';
 
@@ -120,6 +121,14 @@ export const RULES = [
   function poolerWithoutPostgres(ctx) {
     if (!sub(ctx, 'pooler', 'database')) return null;
     return W('pgbouncer-needs-postgresql', 'warning', {}, [SRC.pgbouncer]);
+  },
+  function distroRuby(ctx) {
+    const shipped = distroRubyMismatch(ctx);
+    return shipped && W('distro-ruby', 'warning', { distro: ctx.a.distro, shipped, ruby: ctx.a.ruby_version }, [SRC.rubyBranches]);
+  },
+  function distroDatabase(ctx) {
+    const shipped = distroDbMismatch(ctx);
+    return shipped && W('distro-database', 'warning', { distro: ctx.a.distro, shipped, db: DB_NAMES[ctx.a.database], v: ctx.a.database_version }, [ctx.a.database === 'mysql' ? SRC.mysqlReleases : SRC.mariadbMaintenance]);
   },
   function sqliteLayout(ctx) {
     if (ctx.a.database !== 'sqlite' || (ctx.a.app_hosts === 1 && ctx.a.db_host === 'same')) return null;

@@ -212,7 +212,8 @@ test('mariadbd --help --verbose accepts every distinct MySQL/MariaDB file, with 
   assert.ok(files.length > 5);
   for (const { file, bundle } of files) {
     // Debian packages no MySQL server: MySQL-only variables are checked by name against MySQL's list, the rest by mariadbd.
-    const mysqlOnly = bundle.answers.database === 'mysql' ? ['innodb_redo_log_capacity'] : [];
+    // mysqlx (MySQL 8.0+: the X Plugin's switch) is MySQL's too.
+    const mysqlOnly = bundle.answers.database === 'mysql' ? ['innodb_redo_log_capacity', 'mysqlx'] : [];
     const lines = file.content.split('\n');
     for (const l of lines) if (/^[a-z]/.test(l)) assert.ok(!/^innodb_redo_log_capacity/.test(l) || mysqlOnly.length, l);
     const vars = V.mariadbCheck(lines.filter((l) => !mysqlOnly.some((k) => l.startsWith(`${k} = `))).join('\n'));

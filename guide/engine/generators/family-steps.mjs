@@ -16,6 +16,20 @@ export function releaseOf(ctx) {
   return DISTRO_RELEASES.find((r) => new RegExp(r.match, 'i').test(ctx.a.distro || '')) || null;
 }
 
+const minor = (v) => String(v).split('.').slice(0, 2).join('.');
+
+/** The distribution's Ruby when the units would run it (ruby_path /usr/bin) and it is not the answered one, else null. */
+export function distroRubyMismatch(ctx) {
+  const shipped = ctx.linux && ctx.a.ruby === 'cruby' && ctx.rubyBin === '/usr/bin' && releaseOf(ctx)?.ruby;
+  return shipped && shipped !== minor(ctx.a.ruby_version) ? shipped : null;
+}
+
+/** MySQL/MariaDB the release does not ship (PostgreSQL gets the PGDG step instead), else null. */
+export function distroDbMismatch(ctx) {
+  const shipped = ['mysql', 'mariadb'].includes(ctx.a.database) && releaseOf(ctx)?.[ctx.a.database];
+  return shipped && shipped !== minor(ctx.a.database_version) ? shipped : null;
+}
+
 function vars(ctx) {
   const db = ctx.a.database === 'postgresql' ? pgMajor(ctx.a.database_version) : '';
   const arm = ctx.a.arch === 'arm64';

@@ -46,6 +46,11 @@ export function mysqlSettings(ctx) {
   // Binary log expiry: MySQL 8.0 writes a binary log by default and keeps it 30 days.
   if (!maria && gte(v, '8.0')) e.push({ key: 'binlog_expire_logs_seconds', value: 604800, why: t('my.binlog'), evidence: [SRC.mysqlBinlog] });
   else e.push({ comment: t(maria ? 'my.binlog-maria' : 'my.binlog-old') });
+  // MySQL 8.0+ loads the X Plugin (port 33060, all interfaces) by default; the app uses the classic protocol only.
+  if (!maria && gte(v, '8.0')) e.push({ key: 'mysqlx', value: 'OFF', why: t('my.mysqlx'), evidence: [SRC.mysqlX] });
+  // Same host: pin loopback (MySQL's default bind-address is every interface; Debian's MariaDB sets 127.0.0.1 in a
+  // file of its own, which a later file may change).
+  if (!hosts.dbNetworked) e.push({ key: 'bind-address', value: '127.0.0.1', why: t('my.bind.local'), evidence: [docs] });
   if (hosts.dbNetworked) {
     // Several comma-separated addresses from MySQL 8.0.13 and MariaDB 10.11; one address before.
     const multi = maria ? gte(v, '10.11') : gte(v, '8.0.13');
@@ -56,11 +61,16 @@ export function mysqlSettings(ctx) {
   return [{ section: 'mysqld', entries: e }];
 }
 
-/** One account per app host, TLS required, rights on the application database only (CREATE USER … REQUIRE: MySQL 5.7, MariaDB 10.2). */
+/**
+ * One account per app host, TLS required, rights on the application databases only (CREATE USER … REQUIRE: MySQL
+ * 5.7, MariaDB 10.2). On the same host: the loopback account database.yml uses (127.0.0.1 over TCP, which the
+ * server names 'localhost' when it resolves names and '127.0.0.1' when it does not), no TLS needed on loopback.
+ */
 export function grantsSql(ctx) {
   const dbs = databaseNames(ctx); // Rails 8: also the cache, queue and cable databases
-  const lines = [`-- ${t('my.grants', { n: ctx.hosts.app.length })}`, `-- see: ${SRC.mysqlCreateUser.url}`, ...dbs.map((db) => `CREATE DATABASE IF NOT EXISTS ${db};`)];
-  for (const addr of ctx.hosts.app) lines.push(`CREATE USER IF NOT EXISTS 'app'@'${addr}' IDENTIFIED BY 'change-me' REQUIRE SSL;`, ...dbs.map((db) => `GRANT ALL PRIVILEGES ON ${db}.* TO 'app'@'${addr}';`));
+  const local = !ctx.hosts.dbNetworked;
+  const lines = [`-- ${t(local ? 'my.grants.local' : 'my.grants', { n: ctx.hosts.app.length })}`, `-- see: ${SRC.mysqlCreateUser.url}`, ...dbs.map((db) => `CREATE DATABASE IF NOT EXISTS ${db};`)];
+  for (const addr of local ? ['localhost', '127.0.0.1'] : ctx.hosts.app) lines.push(`CREATE USER IF NOT EXISTS 'app'@'${addr}' IDENTIFIED BY 'change-me'${local ? '' : ' REQUIRE SSL'};`, ...dbs.map((db) => `GRANT ALL PRIVILEGES ON ${db}.* TO 'app'@'${addr}';`));
   return lines;
 }
 
@@ -69,6 +79,6 @@ export function generate(ctx) {
   const pre = dbPrefix(ctx);
   const path = ctx.a.database === 'mariadb' ? `${pre}etc/mysql/mariadb.conf.d/60-rails.cnf` : `${pre}etc/mysql/conf.d/60-rails.cnf`;
   const files = [{ path, format: 'ini', body: mysqlSettings(ctx) }];
-  if (ctx.hosts.dbNetworked) files.push({ path: `${pre}setup/mysql-grants.sql`, format: 'sql', body: grantsSql(ctx) });
+  files.push({ path: `${pre}setup/mysql-grants.sql`, format: 'sql', body: grantsSql(ctx) });
   return { files };
 }

@@ -57,8 +57,9 @@ export function opsBlocks(ctx, files) {
   // The file goes in on stdin: the shell opens it as root, while the postgres user could not read the bundle's
   // directory (typically under /root).
   if (has('setup/postgresql-roles.sql')) db.push(editCommand(ctx, 'setup/postgresql-roles.sql'), 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
+  if (has('setup/mysql-grants.sql')) db.push(editCommand(ctx, 'setup/mysql-grants.sql'), 'mysql < setup/mysql-grants.sql');
   db.push(`cd ${root} && set -a && . ${SECRETS_FILE} && set +a`, asUser(`${rubyBin}/bundle exec bin/rails db:prepare`));
-  blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
+  blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : has('setup/mysql-grants.sql') ? 'ops.readme.app.my' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
   // 5. Certificates.
   blocks.push({ h: 3, text: t('ops.readme.certs') });
   if (ctx.tls === 'proxy' && (ctx.proxy === 'nginx' || ctx.proxy === 'apache')) {

@@ -3,6 +3,7 @@ import { SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
 import { opsBlocks } from './readme-ops.mjs';
 import { execStart, absolute } from './systemd.mjs';
+import { distroRubyMismatch } from './family-steps.mjs';
 
 export const id = 'readme';
 
@@ -38,7 +39,7 @@ export function finish({ files, warnings, ctx }) {
   });
   rows.push(['CHECKLIST.md', t('readme.checklist')]);
   const vars = {
-    impl: ctx.impl.label, ruby: a.ruby_version, rails: a.rails, server: SERVER_LABEL[ctx.server], serverVersion: ctx.serverVersion, proxy: a.proxy, proxyVersion: a.proxy_version,
+    impl: ctx.impl.label, ruby: distroRubyMismatch(ctx) ? t('readme.stack.ruby', { ruby: a.ruby_version, distro: a.distro, shipped: distroRubyMismatch(ctx) }) : a.ruby_version, rails: a.rails, server: SERVER_LABEL[ctx.server], serverVersion: ctx.serverVersion, proxy: a.proxy, proxyVersion: a.proxy_version,
     db: a.database, dbVersion: a.database_version, adapter: ctx.adapter + (ctx.pooler !== 'none' ? ', PgBouncer' : ''), os: a.os, kernel: a.os === 'linux' ? a.kernel : '', cores: a.cores, ram: a.ram_gb, hosts: a.app_hosts, root: ctx.root,
   };
   const blocks = [
