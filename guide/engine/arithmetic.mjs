@@ -3,12 +3,12 @@
 // evaluates every such line in the sweep's bundles). Numbers come from derive.mjs; words from the catalog ("sum.*").
 import { t } from './text.mjs';
 
-/** "pool 3 threads + 4 Action Cable workers = 7" (or "pool = 3 threads" when threads are the only term). */
+/** "pool 3 thread(s) + 4 Action Cable workers = 7" ("pool 3 thread(s) = 3" when threads are the only term). */
 export function poolSum(ctx) {
   const terms = [t('sum.threads', { n: ctx.threads })];
   if (ctx.cableWorkers) terms.push(t('sum.cable', { n: ctx.cableWorkers }));
   if (ctx.asyncThreads) terms.push(t('sum.async', { n: ctx.asyncThreads }));
-  return terms.length > 1 ? t('sum.pool', { terms: terms.join(' + '), pool: ctx.pool }) : t('sum.pool.one', { terms: terms[0] });
+  return t('sum.pool', { terms: terms.join(' + '), pool: ctx.pool });
 }
 
 /** "per process primary 7 + cache 7 + cable 7 = 21" for more than one database role, else ''. */

@@ -1,7 +1,7 @@
 // Words for the production parts of the bundle: HTTPS and HTTP/2 at the edge, WebSockets, health checks,
 // background jobs, Rails 8 databases, systemd units, secrets and log rotation. Merged into CATALOG (catalog.mjs).
 // The "cap.*" entries are the capability tables of issue 10, read through caps.mjs (JSON on the page).
-import { NGINX_TLS, APACHE_TLS, CADDY_EDGE, MOZILLA } from './capabilities/edge.mjs';
+import { NGINX_TLS, APACHE_TLS, CADDY_EDGE, MOZILLA, HAPROXY_DEBIAN, EDGE_LIMITS } from './capabilities/edge.mjs';
 import { JOB_RUNNERS } from './capabilities/jobs.mjs';
 import { SERVER_PROCESS, HARDENING, SYSTEMD_SANDBOX } from './capabilities/process.mjs';
 
@@ -10,6 +10,8 @@ export const PROD_CATALOG = {
   "cap.apache-tls": APACHE_TLS,
   "cap.caddy-edge": CADDY_EDGE,
   "cap.mozilla-tls": MOZILLA,
+  "cap.haproxy-debian": HAPROXY_DEBIAN,
+  "cap.edge-limits": EDGE_LIMITS,
   "cap.job-runners": JOB_RUNNERS,
   "cap.server-process": SERVER_PROCESS,
   "cap.hardening": HARDENING,
@@ -303,7 +305,7 @@ export const PROD_CATALOG = {
   "ops.readme.dbhost.p": "On the database host ({addr}), as root, from a copy of this bundle: its settings and access rules, then the app's role and databases. Put the DATABASE_PASSWORD the app hosts will use into the roles file in place of change-me. Only the app hosts' addresses get in.",
   "ops.readme.dbhost.pgb": "On the database host ({addr}), as root, from a copy of this bundle: PostgreSQL's settings (it listens on loopback only), the app's role and databases (put the DATABASE_PASSWORD the app hosts will use into the roles file in place of change-me), then PgBouncer, which takes the app hosts' connections over TLS and checks their passwords against the role's SCRAM secret.",
   "ops.readme.lb": "11. Load balancer (last)",
-  "ops.readme.lb.tls": "On the load balancer, as root, once the {n} app hosts answer step 6's check: its configuration, then the certificate for {domain}. certbot's standalone server needs port 80, which {lb} holds, so the hooks stop {lb} for the few seconds of each issue and renewal (certbot renews automatically, about every 60 days).",
+  "ops.readme.lb.tls": "On the load balancer, as root, once the {n} app hosts answer step 6's check: its configuration, then the certificate for {domain}. The balancer never stops for a certificate: renewals (certbot renews automatically, about every 60 days) answer the challenge while it serves and only reload it. HAProxy starts on a throw-away certificate and forwards the challenge to certbot on 127.0.0.1:8402; nginx is stopped once, before it serves anything, for the first certificate, and renews through its webroot.",
   "ops.readme.lb.p": "On the load balancer, as root, once the {n} app hosts answer step 6's check: its configuration, checked before it is loaded.",
   "ops.readme.host": "1. Service user and directories",
   "ops.readme.host.p": "First the packages this host needs, each only if it is missing. The units run {bin}/bundle: make sure the file exists, or answer ruby_path with the bin directory of the Ruby that runs the app (rbenv, chruby, a Docker image's /usr/local/bin).",

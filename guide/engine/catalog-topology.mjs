@@ -64,7 +64,6 @@ export const TOPOLOGY_CATALOG = {
   "sum.cable": "{n} Action Cable workers",
   "sum.async": "{n} load_async executor threads",
   "sum.pool": "pool {terms} = {pool}",
-  "sum.pool.one": "pool = {terms}",
   "sum.per": "per process {terms} = {per}",
   "sum.total": "{hosts} host(s) × {processes} process(es) × {per} connections = {needed}",
   "sum.total.jobs": "{hosts} host(s) × ({processes} process(es) × {per} connections + {jobs} for the job runner) = {needed}",

@@ -6,7 +6,7 @@ import { PUMA_FACTS, LIFECYCLE } from './caps.mjs';
 import { firstSince } from './pick.mjs';
 import { gte, lt } from './version.mjs';
 import { connectionSum } from './arithmetic.mjs';
-import { distroRubyMismatch, distroDbMismatch } from './generators/family-steps.mjs';
+import { distroRubyMismatch } from './generators/family-steps.mjs';
 import { t } from './text.mjs';
 import { PROD_RULES } from './rules-prod.mjs';
 
@@ -126,10 +126,6 @@ export const RULES = [
     const shipped = distroRubyMismatch(ctx);
     return shipped && W('distro-ruby', 'warning', { distro: ctx.a.distro, shipped, ruby: ctx.a.ruby_version }, [SRC.rubyBranches]);
   },
-  function distroDatabase(ctx) {
-    const shipped = distroDbMismatch(ctx);
-    return shipped && W('distro-database', 'warning', { distro: ctx.a.distro, shipped, db: DB_NAMES[ctx.a.database], v: ctx.a.database_version }, [ctx.a.database === 'mysql' ? SRC.mysqlReleases : SRC.mariadbMaintenance]);
-  },
   function sqliteLayout(ctx) {
     if (ctx.a.database !== 'sqlite' || (ctx.a.app_hosts === 1 && ctx.a.db_host === 'same')) return null;
     return W('sqlite-single-host', 'error', {}, [SRC.sqliteRails]);
@@ -146,7 +142,9 @@ export const RULES = [
   },
   function memoryOver(ctx) {
     if (!ctx.memoryOver) return null;
-    return W('memory-over-budget', 'warning', { total: ctx.memoryTotalMb, ram: ctx.ramMb }, [SRC.pumaDeploy, DS.serverMemory], 'memory-over-budget', ctx.a.db_host === 'same' ? 'memory-over-budget-same' : 'memory-over-budget-separate');
+    // An error (CLI exit 3): a plan that does not fit swaps or gets processes killed by the OOM killer (issue 23).
+    const fix = ctx.jobs === 'solid_queue' && ctx.server === 'puma' ? 'memory-over-budget-jobs' : ctx.a.db_host === 'same' ? 'memory-over-budget-same' : 'memory-over-budget-separate';
+    return W('memory-over-budget', 'error', { total: ctx.memoryTotalMb, ram: ctx.ramMb }, [SRC.pumaDeploy, DS.serverMemory, ...(fix === 'memory-over-budget-jobs' ? [SRC.solidQueue] : [])], 'memory-over-budget', fix);
   },
   function memoryLimited(ctx) {
     if (!ctx.memoryLimited || ctx.memoryOver) return null;

@@ -14,11 +14,6 @@ export function catalogStamp() {
   return catalog;
 }
 
-/** Is there a text `id`? (a per-server variant of a text, say, before falling back to the general one) */
-export function hasWords(id) {
-  return typeof catalog[id] === 'string';
-}
-
 export function hasCatalog() {
   return Object.keys(catalog).length > 0;
 }

@@ -9,6 +9,7 @@ import { parseAnswers } from '../engine/answers.mjs';
 import * as puma from '../engine/generators/puma.mjs';
 import * as rubyEnv from '../engine/generators/ruby-env.mjs';
 import * as databaseYml from '../engine/generators/database-yml.mjs';
+import * as railsHosts from '../engine/generators/rails-hosts.mjs';
 import * as nginx from '../engine/generators/nginx.mjs';
 import * as postgresql from '../engine/generators/postgresql.mjs';
 import * as sysctl from '../engine/generators/sysctl.mjs';
@@ -19,7 +20,7 @@ import * as adviceProd from '../engine/generators/advice-prod.mjs';
 import * as readme from '../engine/generators/readme.mjs';
 import * as checklist from '../engine/generators/checklist.mjs';
 
-const loaded = new Map([puma, rubyEnv, databaseYml, nginx, postgresql, sysctl, systemd, operations, adviceRails, adviceProd, readme, checklist]
+const loaded = new Map([puma, rubyEnv, databaseYml, railsHosts, nginx, postgresql, sysctl, systemd, operations, adviceRails, adviceProd, readme, checklist]
   .map((g) => [g.id, g]));
 
 // Literal import() calls: Rollup makes each a chunk (scripts/lib/bundle-page.mjs: guide-<file>-<hash>.js).
@@ -35,8 +36,10 @@ export const LOADERS = {
   mysql: () => import('../engine/generators/mysql.mjs'),
   pgbouncer: () => import('../engine/generators/pgbouncer.mjs'),
   'load-balancer': () => import('../engine/generators/load-balancer.mjs'),
+  limits: () => import('../engine/generators/limits.mjs'),
   'kamal-proxy': () => import('../engine/generators/kamal-proxy.mjs'),
   'rc-freebsd': () => import('../engine/generators/rc-freebsd.mjs'),
+  'readme-hosts': () => import('../engine/generators/readme-hosts.mjs'),
 };
 
 /** Ids of the optional generators these answers need whose code is not here yet. */

@@ -188,8 +188,8 @@ test('generated nginx (then Caddy) + Puma + PostgreSQL bundle: HTTPS with HTTP/2
       .replace(/^user www-data;$/m, asRoot ? 'user www-data;' : '');
     const original = file('sites-enabled/rails-app.conf');
     const site = original
-      .replace(/listen 80;/, `listen 127.0.0.1:${httpPort};`)
-      .replace(/listen 443 ssl/, `listen 127.0.0.1:${httpsPort} ssl`)
+      .replace(/listen 80( default_server)?;/g, `listen 127.0.0.1:${httpPort}$1;`)
+      .replace(/listen 443 ssl/g, `listen 127.0.0.1:${httpsPort} ssl`)
       .replaceAll(`/etc/letsencrypt/live/${DOMAIN}/fullchain.pem`, certs.cert)
       .replaceAll(`/etc/letsencrypt/live/${DOMAIN}/privkey.pem`, certs.key);
     assert.equal(site.split('\n').length, original.split('\n').length);
@@ -208,9 +208,12 @@ test('generated nginx (then Caddy) + Puma + PostgreSQL bundle: HTTPS with HTTP/2
     assert.match(root200.stdout, /HTTP_VERSION=2$/);
     assert.match(root200.stdout, new RegExp(`ok 42 pool=${bundle.model.pool} ssl=true`), 'X-Forwarded-Proto https reached Rails; force_ssl did not redirect');
     assert.equal((root200.stdout.match(/^strict-transport-security:/gim) || []).length, 1, 'exactly one HSTS header');
-    const plain = curl(['-o', '/dev/null', '-w', '%{http_code} %{redirect_url}', `http://127.0.0.1:${httpPort}/some/path?q=1`]);
+    const plain = curl(['-o', '/dev/null', '-w', '%{http_code} %{redirect_url}', '-H', `Host: ${DOMAIN}`, `http://127.0.0.1:${httpPort}/some/path?q=1`]);
     assert.equal(plain.stdout, `301 https://${DOMAIN}/some/path?q=1`);
-    const acme = curl(['-o', '/dev/null', '-w', '%{http_code}', `http://127.0.0.1:${httpPort}/.well-known/acme-challenge/missing`]);
+    // Another name (or none) is closed without an answer by the default server (444), over HTTP and HTTPS.
+    assert.equal(curl(['-o', '/dev/null', '-w', '%{http_code}', '-H', 'Host: evil.example', `http://127.0.0.1:${httpPort}/`]).stdout, '000');
+    assert.equal(https('/', ['-o', '/dev/null', '-w', '%{http_code}', '-H', 'Host: evil.example']).stdout, '000');
+    const acme = curl(['-o', '/dev/null', '-w', '%{http_code}', '-H', `Host: ${DOMAIN}`, `http://127.0.0.1:${httpPort}/.well-known/acme-challenge/missing`]);
     assert.equal(acme.stdout, '404', 'ACME challenges are served from the webroot, not redirected');
     const up = https('/up', ['-o', '/dev/null', '-w', '%{http_code}']);
     assert.equal(up.stdout, '200');

@@ -15,7 +15,7 @@ const DATE = '2026-11-25';
 
 /** Shell blocks of a README, as lines. */
 function shellLines(readme) {
-  return [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => m[1].split('\n')).filter(Boolean);
+  return [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => m[1].split('\n')).filter((l) => l && !l.startsWith('#'));
 }
 
 /** Simple commands of a line: split at && || ; | outside quotes, groups and redirections dropped. */

@@ -32,7 +32,8 @@ install -d -m 0700 /etc/rails-app && install -m 0600 etc/rails-app/secrets.env /
 sed -i "s/^DATABASE_PASSWORD=$/DATABASE_PASSWORD=labpw/" /etc/rails-app/secrets.env
 for f in $(find etc -type f ! -path etc/rails-app/secrets.env ! -path 'etc/sysctl.d/*'); do install -D -m 0644 "$f" "/$f"; done
 # README 4: app configuration, role and databases (the lab's superuser instead of postgres), schemas
-install -m 0640 config/* /srv/app/config/
+install -m 0640 $(find config -maxdepth 1 -type f) /srv/app/config/
+install -D -m 0644 config/initializers/allowed_hosts.rb /srv/app/config/initializers/allowed_hosts.rb
 sed "s/change-me/labpw/" setup/postgresql-roles.sql | psql -q -h 127.0.0.1 -U lab -d postgres -v ON_ERROR_STOP=1 -f - >/dev/null
 cd /srv/app
 set -a; . /etc/rails-app/secrets.env; . config/ruby.env; set +a

@@ -38,7 +38,8 @@ install -d /srv/app/tmp/sockets /srv/app/tmp/pids /srv/app/log /srv/app/storage
 install -d -m 0700 /etc/rails-app && install -m 0600 etc/rails-app/secrets.env /etc/rails-app/secrets.env
 for f in $(find etc -type f ! -path etc/rails-app/secrets.env ! -path 'etc/sysctl.d/*'); do install -D -m 0644 "$f" "/$f"; done
 # README 4: app configuration and databases (SQLite files under storage/, which survives a redeploy)
-install -m 0640 config/* /srv/app/config/
+install -m 0640 $(find config -maxdepth 1 -type f) /srv/app/config/
+install -D -m 0644 config/initializers/allowed_hosts.rb /srv/app/config/initializers/allowed_hosts.rb
 cd /srv/app
 set -a; . /etc/rails-app/secrets.env; . config/ruby.env; set +a
 bin/rails db:prepare >/srv/app/log/wizard-prepare.log 2>&1 || { tail -20 /srv/app/log/wizard-prepare.log; exit 1; }

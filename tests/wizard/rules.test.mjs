@@ -262,14 +262,37 @@ test('database.yml: pool key and PgBouncer settings by version', () => {
     assert.equal(/prepared_statements: false/.test(file(r, 'config/database.yml')), noPrepared, v);
     assert.equal(/^max_prepared_statements = /m.test(file(r, 'etc/pgbouncer/pgbouncer.ini')), maxPrepared, v);
     assert.match(file(r, 'config/database.yml'), /port: 6432/);
-    assert.match(file(r, 'config/database.yml'), /advisory_locks: false/);
+    // Off for the app (transaction pooling), on for migrations, which use PgBouncer's session-mode aliases.
+    assert.match(file(r, 'config/database.yml'), /^\s+advisory_locks: <%= ENV\["RAILS_DB_MIGRATE"\] \? true : false %>$/m);
   }
   // The advisory_locks switch exists from Rails 6.0; Rails 5.x gets a comment instead, older Rails nothing.
   const yml = (rails, ruby_version) => file(gen({ pooler: 'pgbouncer', rails, ruby_version }), 'config/database.yml');
   assert.doesNotMatch(yml('5.2', '2.5'), /^\s+advisory_locks:/m);
   assert.match(yml('5.2', '2.5'), /no advisory_locks switch/);
   assert.doesNotMatch(yml('4.2', '2.2'), /advisory/);
-  assert.match(yml('6.0', '2.6'), /^\s+advisory_locks: false/m);
+  assert.match(yml('6.0', '2.6'), /^\s+advisory_locks: <%= ENV\["RAILS_DB_MIGRATE"\] \? true : false %>/m);
+});
+
+test('migrations (issue 23): their own timeouts, PgBouncer session-mode aliases, once per deploy', () => {
+  const r = gen({ app_hosts: 2, lb: 'haproxy', db_host: 'separate', pooler: 'pgbouncer' });
+  const yml = file(r, 'config/database.yml');
+  // The app role keeps its 30 s statement_timeout; migrations unset it and get a short lock_timeout.
+  assert.match(file(r, 'db-host/setup/postgresql-roles.sql'), /ALTER ROLE app SET statement_timeout = '30s';/);
+  assert.match(yml, /^\s+variables:\n(?:\s+#.*\n)*\s+statement_timeout: <%= 0 if ENV\["RAILS_DB_MIGRATE"\] %>\n\s+lock_timeout: <%= "5s" if ENV\["RAILS_DB_MIGRATE"\] %>$/m);
+  for (const db of ['app_production', 'app_production_cache', 'app_production_queue', 'app_production_cable']) {
+    assert.match(yml, new RegExp(`database: <%= ENV\\["RAILS_DB_MIGRATE"\\] \\? "${db}_migrate" : "${db}" %>`));
+    assert.match(file(r, 'db-host/etc/pgbouncer/pgbouncer.ini'), new RegExp(`^${db}_migrate = host=127\\.0\\.0\\.1 port=5432 dbname=${db} pool_mode=session pool_size=2$`, 'm'));
+  }
+  assert.match(file(r, 'db-host/etc/pgbouncer/pg_hba.conf'), /^hostssl \S*app_production_migrate\S* app 10\.0\.1\.11\/32 /m);
+  const readme = file(r, 'README.md');
+  assert.match(readme, /RAILS_DB_MIGRATE=1 \/usr\/bin\/bundle exec bin\/rails db:prepare/);
+  assert.match(readme, /RAILS_DB_MIGRATE=1 \/usr\/bin\/bundle exec bin\/rails db:migrate/);
+  assert.match(readme, /# Migrate on the first app host only/);
+  // Without PgBouncer the database name stays; the timeouts still apply. No PostgreSQL, no variables.
+  const direct = file(gen({}), 'config/database.yml');
+  assert.match(direct, /^\s+database: app_production$/m);
+  assert.match(direct, /statement_timeout: <%= 0 if ENV\["RAILS_DB_MIGRATE"\] %>/);
+  assert.doesNotMatch(file(gen({ database: 'mysql', adapter: 'trilogy' }), 'config/database.yml'), /RAILS_DB_MIGRATE/);
 });
 
 test('connections: max_connections follows hosts × processes × pool, with a remedy when it gets large', () => {
@@ -283,7 +306,7 @@ test('connections: max_connections follows hosts × processes × pool, with a re
   const raised = gen({ app_hosts: 11, cores: 4, ram_gb: 16, workload: 'io', jobs: 'none', rails: '7.2', websockets: false });
   assert.equal(raised.model.connections_needed, 11 * 4 * 5);
   assert.ok(raised.model.db_server_max_connections >= 220 + 5 + 3);
-  assert.match(raised.warnings.find((w) => w.id === 'max-connections-raised').message, /\(11 host\(s\) × 4 process\(es\) × 5 connections = 220; pool = 5 thread\(s\)\)/);
+  assert.match(raised.warnings.find((w) => w.id === 'max-connections-raised').message, /\(11 host\(s\) × 4 process\(es\) × 5 connections = 220; pool 5 thread\(s\) = 5\)/);
   assert.ok(warningIds(raised).includes('max-connections-raised'));
   const huge = gen({ app_hosts: 20, cores: 8, ram_gb: 32, workload: 'io' });
   assert.ok(warningIds(huge).includes('too-many-db-connections'));
@@ -304,7 +327,7 @@ test('memory budget: workers limited by RAM, warning when even one does not fit'
   assert.ok(warningIds(limited).includes('workers-limited-by-memory'));
   const over = gen({ ram_gb: 0.5 });
   assert.ok(over.model.memory_total_mb > over.model.ram_mb);
-  assert.ok(warningIds(over).includes('memory-over-budget'));
+  assert.equal(over.warnings.find((w) => w.id === 'memory-over-budget')?.severity, 'error', 'a plan over RAM is an error (CLI exit 3)');
   const separate = gen({ cores: 16, ram_gb: 4, db_host: 'separate' });
   assert.ok(separate.model.processes > limited.model.processes, 'moving the DB away frees memory for workers');
   assert.ok(!separate.model.memory.some((m) => m.kind === 'database'));
@@ -332,4 +355,15 @@ test('nginx variables and Apache modules by version; Unicorn launcher by Rails v
   const unit = (rails, ruby, v) => file(gen({ server: 'unicorn', server_version: '4.8', rails, ruby, ruby_version: v }), 'etc/systemd/system/rails-app.service');
   assert.match(unit('2.3.5', 'ree', '1.8.7'), /exec unicorn_rails -c/);
   assert.match(unit('4.2', 'cruby', '2.2'), /exec unicorn -c/);
+});
+
+test('a 1 GB host whose plan does not fit: error-level finding, and the command line exits 3 (issue 23)', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const cli = new URL('../../guide/cli.mjs', import.meta.url).pathname;
+  const r = spawnSync(process.execPath, [cli, '--answers', '-', '--format', 'json', '--date', '2026-11-25'], { input: JSON.stringify({ ram_gb: 1 }), encoding: 'utf8' });
+  assert.equal(r.status, 3, r.stderr);
+  const w = JSON.parse(r.stdout).warnings.find((x) => x.id === 'memory-over-budget');
+  assert.equal(w.severity, 'error');
+  assert.match(JSON.stringify(w), /SOLID_QUEUE_IN_PUMA/, 'the finding names the smaller plan');
+  assert.equal(spawnSync(process.execPath, [cli, '--answers', '-', '--format', 'json', '--date', '2026-11-25'], { input: JSON.stringify({ ram_gb: 4 }), encoding: 'utf8' }).status, 0);
 });

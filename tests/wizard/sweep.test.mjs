@@ -170,7 +170,8 @@ test('the load balancer: haproxy -c / nginx -t accept every distinct lb-host fil
     const haproxy = file.path.endsWith('haproxy.cfg');
     if (haproxy) V.haproxyTest(file.content); else V.nginxLbTest(file.content);
     seen[haproxy ? 'haproxy' : 'nginx']++;
-    const servers = [...file.content.matchAll(/^\s*server (?:app\d+ )?(\d+\.\d+\.\d+\.\d+):80\b/gm)].map((m) => m[1]);
+    // The WebSocket backend's servers follow the HTTP backend's (track): each app host is listed once with its own check.
+    const servers = [...file.content.matchAll(/^\s*server (?:app\d+ )?(\d+\.\d+\.\d+\.\d+):80\b(.*)$/gm)].filter((m) => !/ track /.test(m[2])).map((m) => m[1]);
     assert.deepEqual(servers, appAddresses(bundle.answers), file.path);
     assert.match(file.content, haproxy ? /^\s*option redispatch 1$/m : /^\s*proxy_next_upstream error timeout/m);
   }

@@ -113,7 +113,8 @@ test('one PgBouncer on the database host: more app hosts add clients, never Post
   const bouncerIni = file(ten, /pgbouncer\.ini$/).content;
   for (const db of ['app_production', 'app_production_cache', 'app_production_queue', 'app_production_cable']) assert.match(bouncerIni, new RegExp(`^${db} = host=127\\.0\\.0\\.1 port=5432 dbname=${db}$`, 'm'));
   assert.match(bouncerIni, new RegExp(`^max_user_connections = ${ten.model.pooler_pool_size ?? '\\d+'}$`, 'm'));
-  assert.ok(hba.every((l) => l.split(/\s+/)[1] === 'app_production,app_production_cache,app_production_queue,app_production_cable'));
+  // …and their session-mode *_migrate aliases, which migrations use (issue 23).
+  assert.ok(hba.every((l) => l.split(/\s+/)[1] === 'app_production,app_production_cache,app_production_queue,app_production_cable,app_production_migrate,app_production_cache_migrate,app_production_queue_migrate,app_production_cable_migrate'));
   assert.deepEqual(hba.map((l) => l.split(/\s+/)[3]), Array.from({ length: 10 }, (_, i) => `10.0.1.${11 + i}/32`));
   // PostgreSQL itself stays on loopback behind its PgBouncer.
   assert.equal(conf(file(ten, /conf\.d\/60-rails\.conf$/)).listen_addresses, 'localhost');

@@ -29,7 +29,28 @@ export const MOZILLA = {
   version: '5.7',
   intermediateProtocols: ['TLSv1.2', 'TLSv1.3'],
   intermediateCiphers: 'ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305',
+  intermediateCiphersuites: 'TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256', // TLS 1.3 (OpenSSL names)
   sessionTimeout: '1d',
   hstsMaxAge: 63072000, // two years
 };
 
+
+// Debian's /etc/haproxy/haproxy.cfg global section (package haproxy, Debian 12/13): the balancer drops root after
+// binding, runs chrooted in an empty directory, and offers the runtime API on a socket the haproxy group may use.
+// /run/haproxy is made by the package's tmpfiles.d entry at boot. A generated file keeps all of it.
+export const HAPROXY_DEBIAN = {
+  user: 'haproxy',
+  group: 'haproxy',
+  chroot: '/var/lib/haproxy',
+  runDir: '/run/haproxy',
+  statsSocket: ['/run/haproxy/admin.sock', 'mode', '660', 'level', 'admin'],
+  statsTimeout: '30s',
+};
+
+// What every edge (balancer or app-host proxy) accepts, the same at each hop so the first one refuses what the
+// last would (issue 23): one request body limit, and the status for a Host the site does not serve.
+export const EDGE_LIMITS = {
+  bodyMb: 25, // uploads up to 25 MB (Active Storage direct uploads bypass the proxies; form uploads do not)
+  unknownHostStatus: 421, // Misdirected Request (RFC 9110 §15.5.20); nginx closes instead (444) where it can
+  websocketsPerHost: 1000, // open /cable connections per app host (each a socket, not a Puma thread: Action Cable hijacks it)
+};

@@ -43,8 +43,8 @@ export const FAMILY_COMMANDS = {
     pgInit: [],
     // Debian's postgresql.conf already reads conf.d (include_dir).
     pgConfD: [],
-    firewall: [],
-    selinux: { tcp: [], content: [], socket: [] },
+    // Debian enables neither a firewall nor SELinux by default: nothing to open or label.
+    security: {},
     logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/' },
     // Programs a README line for this family may start with, besides the shared ones (COMMON_PROGRAMS).
     programs: ['apt-get', 'adduser', 'editor', 'apache2ctl', 'a2enmod', 'a2ensite', '/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh'],
@@ -78,19 +78,24 @@ export const FAMILY_COMMANDS = {
     pgInit: ['test -e /var/lib/pgsql/{major}/data/PG_VERSION || /usr/pgsql-{major}/bin/postgresql-{major}-setup initdb'],
     // initdb's postgresql.conf leaves include_dir commented out: the conf.d file of step 3 needs it.
     pgConfD: ["grep -q \"^include_dir = 'conf.d'\" /var/lib/pgsql/{major}/data/postgresql.conf || echo \"include_dir = 'conf.d'\" >> /var/lib/pgsql/{major}/data/postgresql.conf"],
-    firewall: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'],
-    selinux: {
-      tcp: ['setsebool -P httpd_can_network_connect 1'],
-      content: ["semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
-      socket: ["semanage fcontext -a -t httpd_var_run_t '{root}/tmp/sockets(/.*)?'", 'restorecon -R {root}/tmp/sockets'],
+    // Per proxy (Apache's httpd runs in the same SELinux domain as nginx: the nginx row) and upstream type (unix socket or TCP): open HTTP/HTTPS in firewalld; let httpd_t (nginx and httpd)
+    // connect to a TCP upstream (boolean) or to the app's socket (its directory labelled httpd_var_run_t), and read
+    // public/ (httpd_sys_content_t: already the label under /var/www, a more specific rule elsewhere).
+    security: {
+      nginx: {
+        unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', "semanage fcontext -a -t httpd_var_run_t '{root}/tmp/sockets(/.*)?'", 'restorecon -R {root}/tmp/sockets', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
+        tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P httpd_can_network_connect 1', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
+      },
+      caddy: { unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'], tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'] },
     },
+
     logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/' },
     programs: ['dnf', 'rpm', 'useradd', 'vi', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', '/usr/pgsql-{major}/bin/postgresql-{major}-setup'],
   },
 };
 
 // Programs every family's README may use (coreutils, util-linux, systemd, the servers' own checkers).
-export const COMMON_PROGRAMS = ['test', 'command', 'grep', 'id', 'install', 'cd', 'set', '.', 'runuser', 'systemctl', 'sysctl', 'curl', 'certbot', 'nginx', 'caddy', 'kamal-proxy', 'chown', 'chmod', 'cat', 'systemd-analyze', 'haproxy', 'mysql', 'command', 'echo', 'exit', '{bin}/bundle'];
+export const COMMON_PROGRAMS = ['test', '[', 'command', 'grep', 'umask', 'openssl', 'rm', 'id', 'install', 'cd', 'set', '.', 'runuser', 'systemctl', 'sysctl', 'curl', 'certbot', 'nginx', 'caddy', 'kamal-proxy', 'chown', 'chmod', 'cat', 'systemd-analyze', 'haproxy', 'mysql', 'command', 'echo', 'exit', '{bin}/bundle'];
 
 // What each release ships (the version `apt-get`/`dnf install` gives without another repository), for the versions
 // the README installs: a chosen version the release lacks gets the vendor's repository step, or a warning when

@@ -4,7 +4,8 @@
 // step from these rows only.
 //
 // `reload`: {signal | command, newCode: does it load the new application code?, handover?} or null (no reload:
-// deploy = `systemctl restart`, connections are refused while the server boots). `deploy`: what README step 7 does.
+// deploy = `systemctl restart`, connections are refused while the server boots). `deploy`: what README step 7 does;
+// `ownWords`: README explains it with ops.readme.deploy.<deploy>.<server> instead of the general text.
 //
 // Sources: Puma docs/systemd.md and docs/restart.md; Unicorn SIGNALS ("USR2 — reexecute the running binary… QUIT the
 // old master once the new one is up"; HUP with preload_app true does not reload application code) and
@@ -25,11 +26,11 @@ export const SERVER_PROCESS = {
   // code fails to boot, the old master keeps serving and renames the file back (Unicorn SIGNALS).
   unicorn: {
     type: 'forking', daemonize: '-D', pidFile: 'tmp/pids/unicorn.pid',
-    reload: { signal: 'USR2', newCode: true, handover: 'before_fork QUIT to the .oldbin master' }, deploy: 'reload',
+    reload: { signal: 'USR2', newCode: true, handover: 'before_fork QUIT to the .oldbin master' }, deploy: 'reload', ownWords: true,
     stopSignal: 'SIGQUIT', stopTimeout: 62, killMode: 'mixed',
   },
   // No reload: USR2 reforks from a warm worker (the same code); Pitchfork's docs say to remove ExecReload.
-  pitchfork: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGQUIT', stopTimeout: 62, killMode: 'mixed' },
+  pitchfork: { type: 'exec', reload: null, deploy: 'restart', ownWords: true, stopSignal: 'SIGQUIT', stopTimeout: 62, killMode: 'mixed' },
   passenger: { type: 'exec', reload: { command: 'passenger-config restart-app', newCode: true }, deploy: 'reload', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
   falcon: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
   thin: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGQUIT', stopTimeout: 35, killMode: 'control-group' },

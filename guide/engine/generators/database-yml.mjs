@@ -23,6 +23,23 @@ export function databaseNames(ctx) {
   return ['app_production', ...ctx.dbRoles.filter((r) => r !== 'primary').map((r) => `app_production_${ROLE_DB[r]}`)];
 }
 
+// Migrations connect differently from the app (issue 23): README runs them with this variable set, which gives
+// them their own session settings (no statement timeout for DDL, a short lock timeout) instead of the app role's
+// 30 s statement_timeout and, through PgBouncer, a session-mode alias where Rails' advisory lock works, so two
+// hosts migrating at once run the migrations once.
+export const MIGRATE_ENV = 'RAILS_DB_MIGRATE';
+export const MIGRATE_SUFFIX = '_migrate';
+const whenMigrating = (v) => ({ raw: `<%= ${JSON.stringify(v)} if ENV[${JSON.stringify(MIGRATE_ENV)}] %>` });
+const dbName = (ctx, name) => (ctx.pooler === 'pgbouncer' ? { raw: `<%= ENV[${JSON.stringify(MIGRATE_ENV)}] ? ${JSON.stringify(name + MIGRATE_SUFFIX)} : ${JSON.stringify(name)} %>` } : name);
+
+/** PostgreSQL session settings for migrations only (Rails skips a variable whose value is empty). */
+function migrationVariables(ctx) {
+  return { key: 'variables', why: t('db.migrate-variables', { env: MIGRATE_ENV }), evidence: [SRC.railsConfiguring, SRC.pgClient], children: [
+    { key: 'statement_timeout', value: whenMigrating(0) },
+    { key: 'lock_timeout', value: whenMigrating('5s') },
+  ] };
+}
+
 /**
  * Pool value for a role: the threads of the process reading the file (RAILS_MAX_THREADS), + 2 for Solid Queue's queue
  * database; the primary (and the roles that inherit it) + Action Cable's worker pool and load_async's executor.
@@ -57,7 +74,7 @@ export function generate(ctx) {
   } else {
     const pg = a.database === 'postgresql';
     const viaBouncer = ctx.pooler === 'pgbouncer';
-    prod.push({ key: 'database', value: 'app_production' });
+    prod.push({ key: 'database', value: pg ? dbName(ctx, 'app_production') : 'app_production', ...(pg && viaBouncer ? { why: t('db.migrate-alias', { env: MIGRATE_ENV }), evidence: [SRC.pgbouncer] } : {}) });
     prod.push({ key: 'username', value: 'app' });
     prod.push({ key: 'password', value: erb ? { raw: '<%= ENV["DATABASE_PASSWORD"] %>' } : 'change-me', why: t(erb ? 'db.password.env' : 'db.password'), evidence: [SRC.railsConfiguring, SRC.systemdExec] });
     const net = ctx.hosts.dbNetworked;
@@ -75,15 +92,17 @@ export function generate(ctx) {
     if (viaBouncer) {
       const psOk = gte(a.pooler_version, '1.21');
       if (!psOk && has(RAILS_API.pgPreparedStatements, a.rails)) prod.push({ key: 'prepared_statements', value: false, why: t('db.no-prepared', { v: a.pooler_version }), evidence: [SRC.pgbouncerChangelog] });
-      if (has(RAILS_API.advisoryLocksOption, a.rails)) prod.push({ key: 'advisory_locks', value: false, why: t('db.advisory'), evidence: [SRC.railsConfiguring, SRC.railsAdvisoryOption] });
+      if (has(RAILS_API.advisoryLocksOption, a.rails)) prod.push({ key: 'advisory_locks', value: pg ? { raw: `<%= ENV[${JSON.stringify(MIGRATE_ENV)}] ? true : false %>` } : false, why: t(pg ? 'db.advisory.migrate' : 'db.advisory', { env: MIGRATE_ENV }), evidence: [SRC.railsConfiguring, SRC.railsAdvisoryOption] });
       else if (has(RAILS_API.migrationAdvisoryLocks, a.rails)) prod.push({ comment: t('db.advisory-5', { rails: a.rails }) });
     }
   }
+  if (a.database === 'postgresql' && erb) prod.push(migrationVariables(ctx));
   if (!multi) return { files: [{ path: 'config/database.yml', format: 'yaml', body: [{ key: 'production', children: prod }] }] };
   // Rails 8 layout: one entry per database, each inheriting the primary's settings.
   const roles = ctx.dbRoles.filter((r) => r !== 'primary').map((role) => {
     const children = [{ merge: 'primary_production' }];
-    children.push({ key: 'database', value: a.database === 'sqlite' ? sqlitePath(ctx, role) : databaseNames(ctx)[ctx.dbRoles.indexOf(role)] });
+    const name = databaseNames(ctx)[ctx.dbRoles.indexOf(role)];
+    children.push({ key: 'database', value: a.database === 'sqlite' ? sqlitePath(ctx, role) : a.database === 'postgresql' ? dbName(ctx, name) : name });
     if (role === 'queue') children.push({ key: poolKey, value: poolValue(ctx, erb, 'queue'), why: t('db.queue-pool'), evidence: [SRC.solidQueue] });
     children.push({ key: 'migrations_paths', value: `db/${role}_migrate` });
     return { key: role, why: t(`db.role.${role}`), evidence: [SRC.railsDbTemplate, SRC.railsMultiDb], children };

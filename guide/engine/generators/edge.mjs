@@ -4,6 +4,9 @@ import { MOZILLA } from '../caps.mjs';
 import { gte } from '../version.mjs';
 
 export const ACME_WEBROOT = '/var/www/letsencrypt';
+// certbot answers HTTP-01 challenges on this loopback port behind HAProxy, which forwards
+// /.well-known/acme-challenge/ to it: issuing and renewing never stop the balancer (README step 11).
+export const ACME_PORT = 8402;
 // Proxies that are one Go binary in front of one upstream (no configuration file).
 export const SINGLE_TARGET_PROXIES = ['thruster', 'kamal-proxy'];
 

@@ -5,6 +5,7 @@ import * as sysctl from './sysctl.mjs';
 import * as systemd from './systemd.mjs';
 import * as rcFreebsd from './rc-freebsd.mjs';
 import * as kamalProxy from './kamal-proxy.mjs';
+import * as limits from './limits.mjs';
 import * as rubyEnv from './ruby-env.mjs';
 import * as puma from './puma.mjs';
 import * as unicorn from './unicorn.mjs';
@@ -17,6 +18,7 @@ import * as nginx from './nginx.mjs';
 import * as apache from './apache.mjs';
 import * as caddy from './caddy.mjs';
 import * as databaseYml from './database-yml.mjs';
+import * as railsHosts from './rails-hosts.mjs';
 import * as postgresql from './postgresql.mjs';
 import * as mysql from './mysql.mjs';
 import * as pgbouncer from './pgbouncer.mjs';
@@ -25,10 +27,11 @@ import * as adviceRails from './advice-rails.mjs';
 import * as adviceProd from './advice-prod.mjs';
 import * as operations from './operations.mjs';
 import * as readme from './readme.mjs';
+import * as readmeHosts from './readme-hosts.mjs';
 import * as checklist from './checklist.mjs';
 
-const ALL = [puma, unicorn, pitchfork, passenger, thin, mongrel, falcon, rubyEnv, databaseYml, nginx, apache, caddy,
-  postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, kamalProxy, rcFreebsd, operations, adviceRails, adviceProd, readme, checklist];
+const ALL = [puma, unicorn, pitchfork, passenger, thin, mongrel, falcon, rubyEnv, databaseYml, railsHosts, nginx, apache, caddy,
+  postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, limits, kamalProxy, rcFreebsd, operations, adviceRails, adviceProd, readmeHosts, readme, checklist];
 const byId = new Map(ALL.map((g) => [g.id, g]));
 
 export const GENERATORS = ORDER.map((id) => {

@@ -3,6 +3,7 @@
 import { SRC } from '../evidence.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
+import { fam } from './family-steps.mjs';
 
 export const id = 'kamal-proxy';
 
@@ -37,6 +38,18 @@ export function kamalProxyUnit(ctx) {
     },
     { section: 'Install', entries: [E('WantedBy', 'multi-user.target')] },
   ];
+}
+
+/** README step 6's lines for kamal-proxy: its user, its service, then (last) the deploy that routes to the app. */
+export function finish(summary) {
+  const { ctx } = summary;
+  if (!APPLIES['kamal-proxy'](ctx)) return [];
+  const u = ctx.upstreams[0];
+  summary.hostBlocks = { ...summary.hostBlocks, kamal: [
+    `id kamal-proxy >/dev/null 2>&1 || ${fam(ctx, 'systemUser', { user: 'kamal-proxy', home: '/var/lib/kamal-proxy' })}`, 'systemctl enable --now kamal-proxy.service',
+    `runuser -u kamal-proxy -- env HOME=/var/lib/kamal-proxy kamal-proxy deploy rails-app --target ${u.host}:${u.port} --host ${ctx.domain}${ctx.tls === 'proxy' ? ' --tls' : ''}`,
+  ] };
+  return [];
 }
 
 export function generate(ctx) {

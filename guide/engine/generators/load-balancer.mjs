@@ -6,8 +6,8 @@
 import { SRC } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { has } from '../pick.mjs';
-import { NGINX_TLS } from '../caps.mjs';
-import { CABLE_PATH, cableEnabled } from './edge.mjs';
+import { NGINX_TLS, MOZILLA, HAPROXY_DEBIAN, EDGE_LIMITS } from '../caps.mjs';
+import { CABLE_PATH, cableEnabled, ACME_WEBROOT, ACME_PORT, hstsValue } from './edge.mjs';
 import { t } from '../text.mjs';
 import { S, BLANK, LB_PREFIX } from './util.mjs';
 import { nginxHas } from './nginx.mjs';
@@ -20,34 +20,72 @@ export function backends(ctx) {
   return { hosts: ctx.hosts.app.map((addr, i) => ({ name: `app${i + 1}`, addr })), perHost: ctx.processes * ctx.threads, health: gte(ctx.a.rails, '7.1') ? '/up' : '/' };
 }
 
+const ACME_PREFIX = '/.well-known/acme-challenge/';
+
+/** The budgets the balancer enforces: HTTP requests per host, WebSockets per host, body size in bytes. */
+export function budgets(ctx) {
+  const { hosts, perHost } = backends(ctx);
+  const ws = cableEnabled(ctx) ? EDGE_LIMITS.websocketsPerHost : 0;
+  return { perHost, ws, total: Math.max(4096, perHost * hosts.length * 4 + ws * hosts.length), bodyBytes: EDGE_LIMITS.bodyMb * 1024 * 1024 };
+}
+
+const hostHeaderValues = (ctx, tls) => [ctx.domain, `${ctx.domain}:80`, ...(tls ? [`${ctx.domain}:443`] : [])];
+
 export function haproxyBody(ctx) {
-  const { hosts, perHost, health } = backends(ctx);
+  const { hosts, health } = backends(ctx);
+  const { perHost, ws, total, bodyBytes } = budgets(ctx);
   const tls = ctx.tls === 'upstream';
-  const vars = { n: hosts.length, per: perHost, health, domain: ctx.domain };
+  const vars = { n: hosts.length, per: perHost, ws, health, domain: ctx.domain, total, mb: EDGE_LIMITS.bodyMb, status: EDGE_LIMITS.unknownHostStatus, port: ACME_PORT };
+  const H = HAPROXY_DEBIAN;
   const front = [
     S('bind', [':::80', 'v4v6'], t('lb.bind'), [SRC.haproxy]),
+    ...(tls ? [S('bind', [':::443', 'v4v6', 'ssl', 'crt', `/etc/haproxy/certs/${ctx.domain}.pem`, 'alpn', 'h2,http/1.1'], t('lb.haproxy.tls', vars), [SRC.haproxy, SRC.mozillaTls])] : []),
+    S('acl', ['site_host', 'req.hdr(host),lower', '-m', 'str', ...hostHeaderValues(ctx, tls)], t('lb.host-acl', vars), [SRC.haproxy, SRC.railsHosts]),
+    S('http-request', ['deny', 'deny_status', EDGE_LIMITS.unknownHostStatus, 'unless', 'site_host'], t('lb.unknown-host', vars), [SRC.haproxy, SRC.railsHosts]),
+    S('http-request', ['deny', 'deny_status', '413', 'if', '{', 'req.hdr_val(content-length)', 'gt', bodyBytes, '}'], t('lb.body-size', vars), [SRC.haproxy, SRC.nginxCore]),
     ...(tls ? [
-      S('bind', [':::443', 'v4v6', 'ssl', 'crt', `/etc/haproxy/certs/${ctx.domain}.pem`, 'alpn', 'h2,http/1.1'], t('lb.haproxy.tls', vars), [SRC.haproxy, SRC.mozillaTls]),
-      S('http-request', ['redirect', 'scheme', 'https', 'code', '301', 'unless', '{', 'ssl_fc', '}'], t('lb.redirect'), [SRC.haproxy]),
+      S('acl', ['acme', 'path_beg', ACME_PREFIX], t('lb.acme', vars), [SRC.haproxy, SRC.certbot]),
+      S('http-request', ['redirect', 'scheme', 'https', 'code', '301', 'if', '!{', 'ssl_fc', '}', '!acme'], t('lb.redirect'), [SRC.haproxy]),
     ] : []),
     S('http-request', ['set-header', 'X-Forwarded-Proto', tls ? '%[ssl_fc,iif(https,http)]' : 'http'], t('lb.proto'), [SRC.haproxy, SRC.railsSsl]),
+    S('http-request', ['set-header', 'X-Forwarded-Host', '%[req.hdr(host)]'], t('lb.forwarded-host'), [SRC.haproxy, SRC.railsHosts]),
+    S('http-request', ['set-header', 'X-Forwarded-Port', '%[dst_port]']),
+    ...(tls ? [S('http-response', ['set-header', 'Strict-Transport-Security', `max-age=${MOZILLA.hstsMaxAge}`, 'if', '{', 'ssl_fc', '}'], t('lb.hsts'), [SRC.hsts, SRC.mozillaTls])] : []),
+    ...(tls ? [S('use_backend', ['acme', 'if', 'acme'])] : []),
+    ...(ws ? [S('use_backend', ['rails_cable', 'if', '{', 'path_beg', CABLE_PATH, '}'], t('lb.cable', vars), [SRC.haproxy, SRC.actionCable])] : []),
     S('default_backend', 'rails_hosts'),
+  ];
+  const check = [
+    S('option', 'httpchk', t('lb.health', vars), [SRC.haproxy, SRC.railsHealth]),
+    S('http-check', ['send', 'meth', 'GET', 'uri', health, 'ver', 'HTTP/1.1', 'hdr', 'Host', ctx.domain]),
+    S('http-check', ['expect', 'status', '200']),
   ];
   return [
     { section: 'global', children: [
       S('log', ['/dev/log', 'local0']),
-      S('maxconn', Math.max(4096, perHost * hosts.length * 4), t('lb.haproxy.maxconn', vars), [SRC.haproxy]),
-      ...(tls ? [S('ssl-default-bind-options', ['ssl-min-ver', 'TLSv1.2'], t('lb.tls-min'), [SRC.mozillaTls])] : []),
+      S('log', ['/dev/log', 'local1', 'notice']),
+      S('chroot', H.chroot, t('lb.haproxy.hardening'), [SRC.haproxyDebian, SRC.haproxy]),
+      S('stats', ['socket', ...H.statsSocket]),
+      S('stats', ['timeout', H.statsTimeout]),
+      S('user', H.user),
+      S('group', H.group),
+      S('maxconn', total, t(ws ? 'lb.haproxy.maxconn.ws' : 'lb.haproxy.maxconn', vars), [SRC.haproxy]),
+      ...(tls ? [
+        S('ssl-default-bind-ciphers', MOZILLA.intermediateCiphers, t('lb.ciphers'), [SRC.mozillaTls]),
+        S('ssl-default-bind-ciphersuites', MOZILLA.intermediateCiphersuites),
+        S('ssl-default-bind-options', ['prefer-client-ciphers', 'ssl-min-ver', 'TLSv1.2', 'no-tls-tickets'], t('lb.tls-min'), [SRC.mozillaTls]),
+      ] : []),
     ] },
     BLANK,
     { section: 'defaults', children: [
       S('mode', 'http'),
       S('log', 'global'),
       S('option', 'httplog'),
+      S('option', 'dontlognull'),
       S('option', 'forwardfor', t('lb.forwardfor'), [SRC.haproxy, SRC.nginxRealIp]),
       S('option', ['redispatch', '1'], t('lb.redispatch'), [SRC.haproxy]),
       S('retries', 2),
-      S('retry-on', ['conn-failure', 'empty-response', 'response-timeout', '502', '503'], t('lb.retry-on'), [SRC.haproxy]),
+      S('retry-on', ['conn-failure', 'empty-response', '502'], t('lb.retry-on'), [SRC.haproxy]),
       S('timeout', ['connect', '5s'], t('lb.timeouts'), [SRC.haproxy, SRC.nginxconfig]),
       S('timeout', ['client', '60s']),
       S('timeout', ['server', '60s']),
@@ -62,12 +100,19 @@ export function haproxyBody(ctx) {
       S('balance', 'leastconn', t('lb.leastconn'), [SRC.haproxy]),
       // Only requests that are safe to send twice are retried after they reached an app host.
       S('http-request', ['disable-l7-retry', 'unless', 'METH_GET', 'or', 'METH_HEAD'], t('lb.no-retry-post'), [SRC.haproxy]),
-      S('option', 'httpchk', t('lb.health', vars), [SRC.haproxy, SRC.railsHealth]),
-      S('http-check', ['send', 'meth', 'GET', 'uri', health, 'ver', 'HTTP/1.1', 'hdr', 'Host', ctx.domain]),
-      S('http-check', ['expect', 'status', '200']),
-      S('default-server', ['check', 'inter', '2s', 'fall', '2', 'rise', '2', 'observe', 'layer7', 'error-limit', '1', 'on-error', 'mark-down', 'maxconn', perHost], t('lb.maxconn', vars), [SRC.haproxy]),
+      ...check,
+      S('default-server', ['check', 'inter', '2s', 'fall', '2', 'rise', '2', 'observe', 'layer4', 'error-limit', '3', 'on-error', 'mark-down', 'maxconn', perHost], t('lb.maxconn', vars), [SRC.haproxy]),
       ...hosts.map((h) => S('server', [h.name, `${h.addr}:80`])),
     ] },
+    ...(ws ? [BLANK, { section: 'backend', args: ['rails_cable'], children: [
+      S('balance', 'leastconn'),
+      S('timeout', ['tunnel', '1h'], t('lb.cable.tunnel'), [SRC.haproxy, SRC.actionCable]),
+      S('default-server', ['maxconn', ws], t('lb.cable.maxconn', vars), [SRC.haproxy]),
+      ...hosts.map((h) => S('server', [h.name, `${h.addr}:80`, 'track', `rails_hosts/${h.name}`])),
+    ] }] : []),
+    ...(tls ? [BLANK, { section: 'backend', args: ['acme'], children: [
+      S('server', ['certbot', `127.0.0.1:${ACME_PORT}`], t('lb.acme.backend', vars), [SRC.certbot]),
+    ] }] : []),
   ];
 }
 
@@ -75,7 +120,7 @@ export function nginxLbBody(ctx) {
   const { hosts, perHost, health } = backends(ctx);
   const v = ctx.a.proxy === 'nginx' ? ctx.proxyVersion : '1.26';
   const tls = ctx.tls === 'upstream';
-  const vars = { n: hosts.length, per: perHost, health, domain: ctx.domain };
+  const vars = { n: hosts.length, per: perHost, health, domain: ctx.domain, mb: EDGE_LIMITS.bodyMb };
   const keepaliveDefault = nginxHas('keepaliveByDefault', v);
   const proxy = [
     S('proxy_pass', 'http://rails_hosts'),
@@ -83,7 +128,9 @@ export function nginxLbBody(ctx) {
     S('proxy_set_header', ['Host', '$host']),
     S('proxy_set_header', ['X-Forwarded-For', '$proxy_add_x_forwarded_for'], t('lb.forwardfor'), [SRC.nginxProxy, SRC.nginxRealIp]),
     S('proxy_set_header', ['X-Forwarded-Proto', '$scheme'], t('lb.proto'), [SRC.nginxProxy, SRC.railsSsl]),
-    S('proxy_next_upstream', ['error', 'timeout', 'http_502', 'http_503'], t('lb.nginx.next'), [SRC.nginxProxy]),
+    S('proxy_set_header', ['X-Forwarded-Host', '$host'], t('lb.nginx.forwarded'), [SRC.nginxProxy, SRC.railsForwardedHost]),
+    S('proxy_set_header', ['X-Forwarded-Port', '$server_port']),
+    S('proxy_next_upstream', ['error', 'timeout', 'http_502'], t('lb.nginx.next'), [SRC.nginxProxy]),
     S('proxy_next_upstream_tries', 2),
     S('proxy_connect_timeout', '5s', t('lb.timeouts'), [SRC.nginxProxy, SRC.nginxconfig]),
     S('proxy_read_timeout', '60s'),
@@ -97,20 +144,34 @@ export function nginxLbBody(ctx) {
     S('proxy_set_header', ['Connection', '$connection_upgrade']),
   ] }] : [];
   const h2 = has(NGINX_TLS.http2Directive, v) ? [S('http2', 'on', t('nginx.http2', { v }), [SRC.nginxHttp2])] : [];
-  const servers = [];
+  const acme = { block: 'location', args: ['^~', '/.well-known/acme-challenge/'], why: t('lb.nginx.acme'), evidence: [SRC.certbotHooks], children: [S('root', ACME_WEBROOT)] };
+  // The first server of each port is the default: it answers every Host but the domain (a scanner, a forged name).
+  const servers = [{ block: 'server', why: t('lb.nginx.default-server', vars), evidence: [SRC.nginxDefaultServer, SRC.railsHosts], children: [
+    S('listen', ['80', 'default_server']), S('listen', ['[::]:80', 'default_server']),
+    ...(tls ? [S('listen', ['443', 'ssl', 'default_server']), S('listen', ['[::]:443', 'ssl', 'default_server']),
+      S('ssl_certificate', `/etc/letsencrypt/live/${ctx.domain}/fullchain.pem`), S('ssl_certificate_key', `/etc/letsencrypt/live/${ctx.domain}/privkey.pem`)] : []),
+    S('return', '444'),
+  ] }, BLANK];
   if (tls) {
-    servers.push({ block: 'server', children: [S('listen', '80'), S('listen', '[::]:80', t('lb.ipv6'), [SRC.nginxCore]), S('return', ['301', `https://${ctx.domain}$request_uri`], t('lb.redirect'), [SRC.nginxRewrite])] }, BLANK);
+    servers.push({ block: 'server', children: [S('listen', '80'), S('listen', '[::]:80', t('lb.ipv6'), [SRC.nginxCore]), S('server_name', ctx.domain), acme,
+      { block: 'location', args: ['/'], children: [S('return', ['301', `https://${ctx.domain}$request_uri`], t('lb.redirect'), [SRC.nginxRewrite])] }] }, BLANK);
     servers.push({ block: 'server', children: [
       S('listen', ['443', 'ssl']), S('listen', ['[::]:443', 'ssl'], t('lb.ipv6'), [SRC.nginxCore]), S('server_name', ctx.domain),
       S('ssl_certificate', `/etc/letsencrypt/live/${ctx.domain}/fullchain.pem`, t('lb.nginx.tls', vars), [SRC.mozillaTls]),
       S('ssl_certificate_key', `/etc/letsencrypt/live/${ctx.domain}/privkey.pem`),
       ...h2,
       S('ssl_protocols', ['TLSv1.2', 'TLSv1.3'], t('lb.tls-min'), [SRC.mozillaTls]),
+      S('ssl_ciphers', MOZILLA.intermediateCiphers, t('lb.ciphers'), [SRC.mozillaTls]),
+      S('add_header', ['Strict-Transport-Security', hstsValue(), 'always'], t('lb.hsts'), [SRC.hsts, SRC.mozillaTls]),
+      S('proxy_hide_header', 'Strict-Transport-Security'),
+      S('client_max_body_size', `${EDGE_LIMITS.bodyMb}m`, t('lb.nginx.body-size', vars), [SRC.nginxCore]),
       { block: 'location', args: ['/'], children: proxy },
       ...cableLocation,
     ] });
   } else {
-    servers.push({ block: 'server', children: [S('listen', '80'), S('listen', '[::]:80', t('lb.ipv6'), [SRC.nginxCore]), { block: 'location', args: ['/'], children: proxy }, ...cableLocation] });
+    servers.push({ block: 'server', children: [S('listen', '80'), S('listen', '[::]:80', t('lb.ipv6'), [SRC.nginxCore]), S('server_name', ctx.domain),
+      S('client_max_body_size', `${EDGE_LIMITS.bodyMb}m`, t('lb.nginx.body-size', vars), [SRC.nginxCore]),
+      { block: 'location', args: ['/'], children: proxy }, ...cableLocation] });
   }
   return [
     S('user', ctx.family.webUser || 'www-data'),

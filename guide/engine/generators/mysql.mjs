@@ -7,6 +7,7 @@ import { dbPrefix } from './util.mjs';
 import { connectionSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
+import { distroDbMismatch } from './family-steps.mjs';
 
 export const id = 'mysql';
 
@@ -77,8 +78,13 @@ export function grantsSql(ctx) {
 export function generate(ctx) {
   if (!APPLIES.mysql(ctx)) return {};
   const pre = dbPrefix(ctx);
-  const path = ctx.a.database === 'mariadb' ? `${pre}etc/mysql/mariadb.conf.d/60-rails.cnf` : `${pre}etc/mysql/conf.d/60-rails.cnf`;
+  const maria = ctx.a.database === 'mariadb';
+  const path = maria ? `${pre}etc/mysql/mariadb.conf.d/60-rails.cnf` : `${pre}etc/mysql/conf.d/60-rails.cnf`;
   const files = [{ path, format: 'ini', body: mysqlSettings(ctx) }];
   files.push({ path: `${pre}setup/mysql-grants.sql`, format: 'sql', body: grantsSql(ctx) });
-  return { files };
+  // A version the distribution release does not ship: the README's package line would install another one.
+  const shipped = distroDbMismatch(ctx);
+  const vars = { distro: ctx.a.distro, shipped, db: maria ? 'MariaDB' : 'MySQL', v: ctx.a.database_version };
+  const warnings = shipped ? [{ id: 'distro-database', severity: 'warning', message: t('w.distro-database.m', vars), suggestion: t('w.distro-database.s', vars), evidence: [maria ? SRC.mariadbMaintenance : SRC.mysqlReleases] }] : [];
+  return { files, warnings };
 }

@@ -38,6 +38,9 @@ function forwardHeaders(ctx, { explain = false } = {}) {
     S('proxy_set_header', ['Host', '$host'], explain ? t('nginx.headers') : undefined, explain ? [SRC.pumaNginx] : []),
     S('proxy_set_header', ['X-Forwarded-For', '$proxy_add_x_forwarded_for']),
     S('proxy_set_header', ['X-Forwarded-Proto', proto], explain ? t(`nginx.proto.${ctx.tls}`) : undefined, explain ? [SRC.railsConfiguring, SRC.nginxProxy] : []),
+    // The client's own X-Forwarded-Host never reaches Rails (which prefers it to Host when building URLs).
+    S('proxy_set_header', ['X-Forwarded-Host', '$host'], explain ? t('nginx.forwarded-host') : undefined, explain ? [SRC.railsForwardedHost, SRC.nginxProxy] : []),
+    S('proxy_set_header', ['X-Forwarded-Port', ctx.tls === 'upstream' ? '$forwarded_port' : '$server_port']),
     ...(nginxHas('msecVariable', ctx.proxyVersion) ? [S('proxy_set_header', ['X-Request-Start', 't=${msec}'], explain ? t('nginx.request-start') : undefined, explain ? [SRC.pumaNginx] : [])] : []),
   ];
 }
@@ -167,11 +170,14 @@ export function siteBody(ctx) {
     top.push({
       block: 'map', args: ['$http_x_forwarded_proto', '$forwarded_proto'], why: t('nginx.map-proto'), evidence: [SRC.nginxMap, SRC.railsConfiguring],
       children: [S('default', '$http_x_forwarded_proto'), { d: '""', args: ['$scheme'] }],
+    }, {
+      block: 'map', args: ['$http_x_forwarded_port', '$forwarded_port'], why: t('nginx.map-port'), evidence: [SRC.nginxMap],
+      children: [S('default', '$http_x_forwarded_port'), { d: '""', args: ['$server_port'] }],
     }, BLANK);
   }
   top.push(upstream, BLANK);
   if (!https) {
-    top.push({ block: 'server', children: [listen(ctx, 80), ...common, BLANK, ...locations] });
+    top.push({ block: 'server', children: [listen(ctx, 80), ...common, BLANK, ...locations] }, BLANK, defaultServer(ctx, false));
     return top;
   }
   const h2Directive = has(NGINX_TLS.http2Directive, v);
@@ -196,8 +202,25 @@ export function siteBody(ctx) {
       BLANK,
       ...locations,
     ],
-  });
+  }, BLANK, defaultServer(ctx, true));
   return top;
+}
+
+/**
+ * The default server of each port: a request whose Host is not the domain (a scanner, a forged name, a stale DNS
+ * entry) is closed without an answer (444) and never reaches Rails. /up stays open to a monitor or cloud balancer
+ * that asks by address, with the domain as Host (config.hosts would refuse the address).
+ */
+function defaultServer(ctx, https) {
+  // HTTPS: the site's own certificate (public anyway), then 444 by Host, rather than refusing the handshake
+  // (ssl_reject_handshake), which would also refuse a client that connects by address and sends the domain as Host.
+  const tls = https ? [S('listen', ['443', 'ssl', 'default_server']), S('ssl_certificate', certs(ctx).cert), S('ssl_certificate_key', certs(ctx).key)] : [];
+  return { block: 'server', why: t('nginx.default-server', { domain: ctx.domain }), evidence: [SRC.nginxDefaultServer, SRC.railsHosts], children: [
+    S('listen', ['80', 'default_server']),
+    ...tls,
+    { block: 'location', args: ['=', HEALTH_PATH], children: [S('access_log', 'off'), S('proxy_pass', 'http://rails_app'), ...forwardHeaders(ctx).map((d) => (d.args[0] === 'Host' || d.args[0] === 'X-Forwarded-Host' ? S('proxy_set_header', [d.args[0], ctx.domain]) : d))] },
+    { block: 'location', args: ['/'], children: [S('return', '444')] },
+  ] };
 }
 
 export function mainBody(ctx) {

@@ -2,6 +2,6 @@
 // (index.mjs) and the page's lazy registry (guide/ui/generators.mjs) both follow it.
 export const ORDER = [
   'puma', 'unicorn', 'pitchfork', 'passenger', 'thin', 'mongrel', 'falcon',
-  'ruby-env', 'database-yml', 'nginx', 'apache', 'caddy', 'postgresql', 'mysql', 'pgbouncer', 'load-balancer',
-  'sysctl', 'systemd', 'kamal-proxy', 'rc-freebsd', 'operations', 'advice-rails', 'advice-prod', 'readme', 'checklist',
+  'ruby-env', 'database-yml', 'rails-hosts', 'nginx', 'apache', 'caddy', 'postgresql', 'mysql', 'pgbouncer', 'load-balancer',
+  'sysctl', 'systemd', 'limits', 'kamal-proxy', 'rc-freebsd', 'operations', 'advice-rails', 'advice-prod', 'readme-hosts', 'readme', 'checklist',
 ];

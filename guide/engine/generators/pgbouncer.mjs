@@ -4,7 +4,7 @@
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { dbPrefix } from './util.mjs';
-import { databaseNames } from './database-yml.mjs';
+import { databaseNames, MIGRATE_SUFFIX } from './database-yml.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 
@@ -46,7 +46,12 @@ export function generate(ctx) {
   }
   const sections = [
     // One entry per database of the app (Rails 8: also cache, queue and cable): PgBouncer refuses a name it does not list.
-    { section: 'databases', entries: dbs.map((db, i) => ({ key: db, value: `host=127.0.0.1 port=5432 dbname=${db}`, ...(i ? {} : { why: t('pgb.db-local'), evidence: [SRC.pgbouncer] }) })) },
+    { section: 'databases', entries: [
+      ...dbs.map((db, i) => ({ key: db, value: `host=127.0.0.1 port=5432 dbname=${db}`, ...(i ? {} : { why: t('pgb.db-local'), evidence: [SRC.pgbouncer] }) })),
+      // Migrations (README sets RAILS_DB_MIGRATE): the same databases in session mode, where Rails' advisory lock
+      // and the migration's own SET statement_timeout stay on one server connection.
+      ...dbs.map((db, i) => ({ key: db + MIGRATE_SUFFIX, value: `host=127.0.0.1 port=5432 dbname=${db} pool_mode=session pool_size=2`, ...(i ? {} : { why: t('pgb.db-migrate'), evidence: [SRC.pgbouncer, SRC.railsAdvisoryOption] }) })),
+    ] },
     { section: 'pgbouncer', entries },
   ];
   const files = [{ path: `${dir}/pgbouncer.ini`, format: 'ini-semicolon', body: sections }];
@@ -57,7 +62,7 @@ export function generate(ctx) {
       body: [
         `# ${t('pgb.hba', { n: ctx.hosts.app.length })}`, `# see: ${SRC.pgbouncer.url}`,
         `host all all 127.0.0.1/32 ${m}`,
-        ...ctx.hosts.app.map((addr) => `hostssl ${dbs.join(',')} app ${addr}/32 ${m}`),
+        ...ctx.hosts.app.map((addr) => `hostssl ${[...dbs, ...dbs.map((d) => d + MIGRATE_SUFFIX)].join(',')} app ${addr}/32 ${m}`),
       ],
     });
   }

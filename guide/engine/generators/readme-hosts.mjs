@@ -2,9 +2,27 @@
 // which migrate against it) and "11." the load balancer (after them, so its health checks find them up). Shell
 // blocks are exact: tests/wizard/lab-multi-host.test.mjs runs them in network namespaces. Debian family only; on
 // other families the file table says where each file goes.
+// A chunk of its own on the page (guide/ui/generators.mjs): most bundles have one host, and the first-load script
+// has a size budget. It runs as a finishing step just before readme's and leaves its blocks on the summary.
 import { LB_PREFIX, behindBalancer, UP_CHECK } from './util.mjs';
 import { pgMajor } from './postgresql.mjs';
 import { t } from '../text.mjs';
+import { HAPROXY_DEBIAN } from '../caps.mjs';
+import { ACME_WEBROOT, ACME_PORT } from './edge.mjs';
+
+import { APPLIES } from './applies.mjs';
+
+export const id = 'readme-hosts';
+
+export function generate() {
+  return {};
+}
+
+/** Leaves {db, lb} README blocks on the summary for readme's finishing step (order.mjs runs this one first). */
+export function finish(summary) {
+  if (APPLIES['readme-hosts'](summary.ctx)) summary.hostBlocks = { ...summary.hostBlocks, db: dbHostBlocks(summary.ctx, summary.files), lb: lbBlocks(summary.ctx, summary.files) };
+  return [];
+}
 
 const sh = (lines) => ({ code: lines.join('\n'), lang: 'sh' });
 const installAll = (files, prefix) => files.map((f) => f.path).filter((p) => p.startsWith(`${prefix}etc/`))
@@ -40,16 +58,24 @@ export function lbBlocks(ctx, files) {
   const svc = a.lb;
   const lines = [`command -v ${svc} >/dev/null || apt-get install -y ${svc}`, ...installAll(files, LB_PREFIX)];
   const tls = ctx.tls === 'upstream';
-  if (tls) {
-    // certbot's standalone server needs port 80, which the balancer holds: stop it around each issue and renewal.
-    const hooks = [`--pre-hook "systemctl stop ${svc}"`, `--post-hook "systemctl start ${svc}"`];
-    if (svc === 'haproxy') {
-      lines.push('install -d -m 0700 /etc/haproxy/certs');
-      hooks.push(`--deploy-hook 'cat "$RENEWED_LINEAGE/fullchain.pem" "$RENEWED_LINEAGE/privkey.pem" > /etc/haproxy/certs/${domain}.pem && chmod 0600 /etc/haproxy/certs/${domain}.pem'`);
-    }
-    lines.push(`certbot certonly --standalone -d ${domain} ${hooks.join(' ')}`);
+  const check = svc === 'haproxy' ? 'haproxy -c -q -f /etc/haproxy/haproxy.cfg' : 'nginx -t';
+  // Debian's tmpfiles.d makes /run/haproxy at boot; the stats socket of haproxy.cfg lives there.
+  if (svc === 'haproxy') lines.push(`install -d -o ${HAPROXY_DEBIAN.user} -g ${HAPROXY_DEBIAN.group} ${HAPROXY_DEBIAN.runDir}`);
+  if (tls && svc === 'haproxy') {
+    // The balancer starts with a throw-away certificate, then forwards the ACME challenge to certbot on a loopback
+    // port: the first issue and every renewal run while it serves, and the deploy hook reloads it (never a stop).
+    const pem = `/etc/haproxy/certs/${domain}.pem`;
+    lines.push('install -d -m 0700 /etc/haproxy/certs',
+      `[ -s ${pem} ] || (cd /etc/haproxy/certs && umask 077 && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN=${domain}" -keyout tmp.key -out tmp.crt 2>/dev/null && cat tmp.crt tmp.key > ${pem} && rm tmp.key tmp.crt)`,
+      `${check} && systemctl reload haproxy`,
+      `certbot certonly --standalone --http-01-address 127.0.0.1 --http-01-port ${ACME_PORT} -d ${domain} --deploy-hook 'cat "$RENEWED_LINEAGE/fullchain.pem" "$RENEWED_LINEAGE/privkey.pem" > ${pem} && chmod 0600 ${pem} && systemctl reload haproxy'`);
+  } else if (tls) {
+    // The first certificate before nginx can load a site that needs it: standalone, with nginx stopped once (nothing
+    // is served yet, and no stop is stored as a hook); renewals then use the webroot and only reload nginx.
+    lines.push(`install -d ${ACME_WEBROOT}`, 'systemctl stop nginx', `certbot certonly --standalone -d ${domain}`, `${check} && systemctl start nginx`,
+      `certbot reconfigure --cert-name ${domain} --webroot -w ${ACME_WEBROOT} --deploy-hook "systemctl reload nginx"`);
   }
-  lines.push(svc === 'haproxy' ? 'haproxy -c -q -f /etc/haproxy/haproxy.cfg && systemctl reload haproxy' : 'nginx -t && systemctl reload nginx',
-    `curl ${UP_CHECK} ${tls ? 'https' : 'http'}://${domain}/up`);
+  if (!tls) lines.push(`${check} && systemctl reload ${svc}`);
+  lines.push(`curl ${UP_CHECK} ${tls ? 'https' : 'http'}://${domain}/up`);
   return [{ h: 3, text: t('ops.readme.lb') }, { p: t(tls ? 'ops.readme.lb.tls' : 'ops.readme.lb.p', { lb: svc, n: a.app_hosts, domain }) }, sh(lines)];
 }

@@ -5,10 +5,10 @@ import { SERVER_PROCESS, HARDENING } from '../caps.mjs';
 import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL, behindBalancer, UP_CHECK } from './util.mjs';
-import { dbHostBlocks, lbBlocks } from './readme-hosts.mjs';
 import { familyDestination } from './readme.mjs';
-import { commandsOf, packageLines, securityLines, serviceName, editCommand, systemUser, apacheTest, apacheEnable, pgConfD } from './family-steps.mjs';
-import { t, hasWords } from '../text.mjs';
+import { commandsOf, packageLines, securityLines, fam } from './family-steps.mjs';
+import { MIGRATE_ENV } from './database-yml.mjs';
+import { t } from '../text.mjs';
 
 export function jobUnitNames(ctx) {
   if (!ctx.jobRunner) return [];
@@ -16,15 +16,21 @@ export function jobUnitNames(ctx) {
   return Array.from({ length: ctx.jobProcesses }, (_, i) => `rails-jobs@${i + 1}.service`);
 }
 
-export function opsBlocks(ctx, files) {
+/** The variable that makes database.yml connect as migrations (PostgreSQL; see database-yml.mjs). */
+function migrateEnv(ctx) {
+  return ctx.a.database === 'postgresql' ? `${MIGRATE_ENV}=1 ` : '';
+}
+
+/** `hosts`: what the optional generators left on the summary: {db, lb} blocks (readme-hosts.mjs), kamal lines. */
+export function opsBlocks(ctx, files, hosts = {}) {
   if (!ctx.linux || ctx.a.init !== 'systemd' || ctx.passengerIntegrated) return [];
   // Every family-specific command comes from the family's table (capabilities/family-commands.mjs); without one, no steps.
-  const fam = commandsOf(ctx);
-  if (!fam) return [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.no-table', { family: ctx.family.id }) }];
+  const row = commandsOf(ctx);
+  if (!row) return [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.no-table', { family: ctx.family.id }) }];
   const { root, user, rubyBin, domain } = ctx;
   const has = (p) => files.some((f) => f.path === p);
-  const proof = fam.booted ? t('ops.readme.booted', { release: fam.booted }) : t('ops.readme.structure', { family: ctx.family.id });
-  const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: `${t('ops.readme.intro', { family: ctx.family.id })} ${proof}` }, ...dbHostBlocks(ctx, files)];
+  const proof = row.booted ? t('ops.readme.booted', { release: row.booted }) : t('ops.readme.structure', { family: ctx.family.id });
+  const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: `${t('ops.readme.intro', { family: ctx.family.id })} ${proof}` }, ...(hosts.db || [])];
   const sh = (code) => ({ code, lang: 'sh' });
   // 1. User and directories.
   // Debian 13's ruby3.3 package ships only bundle3.3; the distribution's `bundler` package adds /usr/bin/bundle
@@ -33,7 +39,7 @@ export function opsBlocks(ctx, files) {
   blocks.push({ h: 3, text: t('ops.readme.host') }, { p: t(distBundler ? 'ops.readme.host.p.apt' : 'ops.readme.host.p', { bin: rubyBin }) }, sh([
     ...packageLines(ctx),
     ...(distBundler ? [] : [`test -x ${rubyBin}/bundle || { echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path"; exit 1; }`]),
-    `id ${user} >/dev/null 2>&1 || ${systemUser(ctx, user, root)}`,
+    `id ${user} >/dev/null 2>&1 || ${fam(ctx, 'systemUser', { user, home: root })}`,
     `install -d -o ${user} -g ${user} ${root} ${root}/tmp ${root}/tmp/sockets ${root}/tmp/pids ${root}/log ${root}/storage`,
   ].join('\n')));
   // 2. Secrets.
@@ -41,29 +47,32 @@ export function opsBlocks(ctx, files) {
   blocks.push({ h: 3, text: t('ops.readme.secrets') }, { p: t('ops.readme.secrets.p', { file: SECRETS_FILE, names: secretNames }) }, sh([
     'install -d -m 0700 /etc/rails-app',
     `install -m 0600 etc/rails-app/secrets.env ${SECRETS_FILE}`,
-    editCommand(ctx, SECRETS_FILE),
+    fam(ctx, 'edit', { file: SECRETS_FILE }),
   ].join('\n')));
   // 3. System files (everything under etc/ except the secrets template, which step 2 installed).
   const etc = files.map((f) => f.path).filter((p) => p.startsWith('etc/') && p !== 'etc/rails-app/secrets.env');
   const sys = etc.map((p) => `install -D -m 0644 ${p} ${familyDestination(ctx, p) || `/${p}`}`);
   if (etc.some((p) => p.startsWith('etc/sysctl.d/'))) sys.push('sysctl --system');
-  if (etc.some((p) => p.startsWith('etc/postgresql/'))) sys.push(...pgConfD(ctx), `systemctl restart ${serviceName(ctx, 'postgresql')}`);
-  if (etc.some((p) => p.startsWith('etc/mysql/'))) sys.push(`systemctl restart ${serviceName(ctx, ctx.a.database)}`);
+  if (etc.some((p) => p.startsWith('etc/postgresql/'))) sys.push(...fam(ctx, 'pgConfD'), `systemctl restart ${fam(ctx, 'services.postgresql')}`);
+  if (etc.some((p) => p.startsWith('etc/mysql/'))) sys.push(`systemctl restart ${fam(ctx, `services.${ctx.a.database}`)}`);
   blocks.push({ h: 3, text: t('ops.readme.system') }, { p: t('ops.readme.system.p') }, sh(sys.join('\n')));
   // 4. App configuration and databases.
   const conf = files.map((f) => f.path).filter((p) => /^config\/[^/]+$/.test(p));
   const asUser = (cmd) => `runuser -u ${user} --preserve-environment -- env RAILS_ENV=production ${cmd}`;
-  const db = [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${root}/config/`];
+  const db = [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${root}/config/`,
+    ...files.map((f) => f.path).filter((p) => p.startsWith('config/initializers/')).map((p) => `install -D -m 0644 -o ${user} -g ${user} ${p} ${root}/${p}`)];
   // The file goes in on stdin: the shell opens it as root, while the postgres user could not read the bundle's
   // directory (typically under /root).
-  if (has('setup/postgresql-roles.sql')) db.push(editCommand(ctx, 'setup/postgresql-roles.sql'), 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
-  if (has('setup/mysql-grants.sql')) db.push(editCommand(ctx, 'setup/mysql-grants.sql'), 'mysql < setup/mysql-grants.sql');
-  db.push(`cd ${root} && set -a && . ${SECRETS_FILE} && set +a`, asUser(`${rubyBin}/bundle exec bin/rails db:prepare`));
+  if (has('setup/postgresql-roles.sql')) db.push(fam(ctx, 'edit', { file: 'setup/postgresql-roles.sql' }), 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
+  if (has('setup/mysql-grants.sql')) db.push(fam(ctx, 'edit', { file: 'setup/mysql-grants.sql' }), 'mysql < setup/mysql-grants.sql');
+  // Schema loads and migrations connect as migrations (database.yml: their own timeouts, PgBouncer's session-mode aliases).
+  const migrating = migrateEnv(ctx);
+  db.push(`cd ${root} && set -a && . ${SECRETS_FILE} && set +a`, asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:prepare`));
   blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : has('setup/mysql-grants.sql') ? 'ops.readme.app.my' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
   // 5. Certificates.
   blocks.push({ h: 3, text: t('ops.readme.certs') });
   if (ctx.tls === 'proxy' && (ctx.proxy === 'nginx' || ctx.proxy === 'apache')) {
-    const svc = serviceName(ctx, ctx.proxy);
+    const svc = fam(ctx, `services.${ctx.proxy}`);
     blocks.push({ p: t('ops.readme.certs.certbot', { domain }) }, sh([
       `install -d ${ACME_WEBROOT}`,
       `systemctl stop ${svc}`,
@@ -79,19 +88,18 @@ export function opsBlocks(ctx, files) {
   // 6. Services.
   const units = ['rails-app.service', ...jobUnitNames(ctx)];
   const start = ['systemctl daemon-reload'];
-  if (ctx.proxy === 'kamal-proxy') start.push(`id kamal-proxy >/dev/null 2>&1 || ${systemUser(ctx, 'kamal-proxy', '/var/lib/kamal-proxy')}`, 'systemctl enable --now kamal-proxy.service');
+  // kamal-proxy's user and service (kamal-proxy.mjs leaves them on the summary; its deploy line follows the app's start).
+  const kamal = hosts.kamal || [];
+  start.push(...kamal.slice(0, -1));
   start.push(`systemctl enable --now ${units.join(' ')}`);
   start.push(...securityLines(ctx));
-  if (ctx.proxy === 'nginx') start.push(`nginx -t && systemctl reload ${serviceName(ctx, 'nginx')}`);
+  if (ctx.proxy === 'nginx') start.push(`nginx -t && systemctl reload ${fam(ctx, 'services.nginx')}`);
   if (ctx.proxy === 'apache') {
     const site = files.find((f) => f.path.startsWith('etc/apache2/sites-available/'));
-    start.push(...apacheEnable(ctx, site?.meta?.modules || []), `${apacheTest(ctx)} && systemctl reload ${serviceName(ctx, 'apache')}`);
+    start.push(...fam(ctx, 'apacheEnable', { mods: (site?.meta?.modules || []).join(' ') }), `${fam(ctx, 'apacheTest')} && systemctl reload ${fam(ctx, 'services.apache')}`);
   }
-  if (ctx.proxy === 'caddy') start.push(`caddy validate --config /etc/caddy/Caddyfile && systemctl reload ${serviceName(ctx, 'caddy')}`);
-  if (ctx.proxy === 'kamal-proxy') {
-    const u = ctx.upstreams[0];
-    start.push(`runuser -u kamal-proxy -- env HOME=/var/lib/kamal-proxy kamal-proxy deploy rails-app --target ${u.host}:${u.port} --host ${domain}${ctx.tls === 'proxy' ? ' --tls' : ''}`);
-  }
+  if (ctx.proxy === 'caddy') start.push(`caddy validate --config /etc/caddy/Caddyfile && systemctl reload ${fam(ctx, 'services.caddy')}`);
+  start.push(...kamal.slice(-1));
   const scheme = ctx.tls === 'none' ? 'http' : 'https';
   // Behind a balancer the name points at the balancer (set up last): ask this host's proxy directly, as the balancer does.
   // A reload returns before the new workers run, so the check retries for a few seconds instead of failing on the old ones.
@@ -104,11 +112,14 @@ export function opsBlocks(ctx, files) {
   const reload = reloads ? 'systemctl reload rails-app' : 'systemctl restart rails-app';
   const words = reloads ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart';
   const vars = { server: SERVER_LABEL[ctx.server], signal: reloads ? p.reload.signal || p.reload.command : '', stop: p.stopSignal };
-  blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t(hasWords(`${words}.${ctx.server}`) ? `${words}.${ctx.server}` : words, vars) }, sh([
+  blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t(p.ownWords && reloads === (p.deploy === 'reload') ? `${words}.${ctx.server}` : words, vars) }, sh([
     `cd ${root} && set -a && . ${SECRETS_FILE} && set +a`,
     asUser(`${rubyBin}/bundle config set --local deployment true`),
     asUser(`${rubyBin}/bundle install`),
-    asUser(`${rubyBin}/bundle exec bin/rails assets:precompile db:migrate`),
+    asUser(`${rubyBin}/bundle exec bin/rails assets:precompile`),
+    // Once per deploy, on one host (the first app host); Rails' migration lock stops a second run started by mistake.
+    ...(ctx.a.app_hosts > 1 ? [`# ${t('ops.readme.migrate-once')}`] : []),
+    asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:migrate`),
     reload,
     ...(ctx.jobRunner ? [`systemctl restart ${jobUnitNames(ctx).join(' ')}`] : []),
   ].join('\n')));
@@ -116,6 +127,6 @@ export function opsBlocks(ctx, files) {
   // 7. Logs and sandbox.
   blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t('ops.readme.logs.p', { root }) });
   blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));
-  blocks.push(...lbBlocks(ctx, files));
+  blocks.push(...(hosts.lb || []));
   return blocks;
 }

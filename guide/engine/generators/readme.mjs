@@ -30,7 +30,9 @@ export function familyDestination(ctx, path) {
   return null;
 }
 
-export function finish({ files, warnings, ctx }) {
+export function finish(summary) {
+  const { files, warnings, ctx } = summary;
+  const shipped = distroRubyMismatch(ctx);
   const { a } = ctx;
   const rows = files.map((f) => {
     const how = t(`readme.install.${(INSTALL.find(([re]) => re.test(f.path)) || [null, 'other'])[1]}`);
@@ -39,7 +41,7 @@ export function finish({ files, warnings, ctx }) {
   });
   rows.push(['CHECKLIST.md', t('readme.checklist')]);
   const vars = {
-    impl: ctx.impl.label, ruby: distroRubyMismatch(ctx) ? t('readme.stack.ruby', { ruby: a.ruby_version, distro: a.distro, shipped: distroRubyMismatch(ctx) }) : a.ruby_version, rails: a.rails, server: SERVER_LABEL[ctx.server], serverVersion: ctx.serverVersion, proxy: a.proxy, proxyVersion: a.proxy_version,
+    impl: ctx.impl.label, ruby: shipped ? t('readme.stack.ruby', { ruby: a.ruby_version, distro: a.distro, shipped }) : a.ruby_version, rails: a.rails, server: SERVER_LABEL[ctx.server], serverVersion: ctx.serverVersion, proxy: a.proxy, proxyVersion: a.proxy_version,
     db: a.database, dbVersion: a.database_version, adapter: ctx.adapter + (ctx.pooler !== 'none' ? ', PgBouncer' : ''), os: a.os, kernel: a.os === 'linux' ? a.kernel : '', cores: a.cores, ram: a.ram_gb, hosts: a.app_hosts, root: ctx.root,
   };
   const blocks = [
@@ -75,7 +77,7 @@ export function finish({ files, warnings, ctx }) {
     blocks.push({ h: 2, text: t('readme.warnings') });
     blocks.push({ list: warnings.map((w) => `${w.severity.toUpperCase()}: ${w.message} ${w.suggestion || ''}`.trim()) });
   }
-  blocks.push(...opsBlocks(ctx, files));
+  blocks.push(...opsBlocks(ctx, files, summary.hostBlocks || {}));
   blocks.push({ p: t('readme.estimates') });
   return [{ path: 'README.md', format: 'markdown', body: blocks }];
 }

@@ -13,6 +13,9 @@ import { t } from '../text.mjs';
 export const id = 'systemd';
 export const SECRETS_FILE = '/etc/rails-app/secrets.env';
 export const WEB_UNIT = 'etc/systemd/system/rails-app.service';
+// Per-unit journald rate limit (systemd 240+): 100,000 lines per 30 s, about 3,300 lines/s or 800 requests/s at
+// Rails' four lines per request, more than one host's processes serve, while a runaway loop is still cut off.
+export const JOURNALD = { interval: '30s', burst: 100000, defaultBurst: 10000 };
 
 export function execStart(ctx) {
   const u = ctx.upstreams[0];
@@ -48,6 +51,10 @@ export function hardening(ctx, { bindLowPorts = false, writable = [] } = {}) {
     ...SANDBOX.map(([key, value, id]) => E(key, value in fill ? fill[value] : value, id ? t(why[id] || id) : undefined, id === 'systemd.sandbox' ? [SRC.systemdExec, SRC.systemdAnalyze] : [])),
     ...(bindLowPorts ? [E('AmbientCapabilities', 'CAP_NET_BIND_SERVICE')] : []),
     { comment: t('systemd.mdwe') },
+    // Rails 7.1+ logs to STDOUT, i.e. to journald, whose default limit (10,000 messages per 30 s per unit) a busy app
+    // passes: journald then drops lines, and says so only in its own log.
+    E('LogRateLimitIntervalSec', JOURNALD.interval, t('systemd.log-rate', JOURNALD), [SRC.journaldRate]),
+    E('LogRateLimitBurst', JOURNALD.burst),
   ];
 }
 
@@ -178,30 +185,12 @@ function jobSource(ctx) {
 }
 
 export function generate(ctx) {
-  if (!ctx.linux) return {};
-  if (ctx.passengerIntegrated) {
-    // Passenger lives inside Apache; Apache's own unit applies. Still raise its file limit.
-    return ctx.a.init === 'systemd'
-      ? { files: [{ path: 'etc/systemd/system/apache2.service.d/limits.conf', format: 'systemd', body: [{ section: 'Service', entries: [{ key: 'LimitNOFILE', value: 65536, why: t('systemd.1'), evidence: [SRC.fdLimits, DS.sysctl] }] }] }] }
-      : { files: [limitsFile(ctx, ctx.family.apacheUser || 'www-data')] };
-  }
-  if (ctx.a.init !== 'systemd') return { files: [limitsFile(ctx, ctx.user)] };
+  // No unit of ours: Passenger inside Apache, or another init system (limits.mjs raises the file limit there).
+  if (!ctx.linux || ctx.passengerIntegrated || ctx.a.init !== 'systemd') return {};
   const files = [{ path: WEB_UNIT, format: 'systemd', body: webUnit(ctx), meta: { role: 'web', server: ctx.server } }];
   if (ctx.jobRunner) {
     const j = jobUnit(ctx);
     files.push({ path: j.path, format: 'systemd', body: j.body, meta: { role: 'jobs', runner: ctx.jobs } });
   }
   return { files };
-}
-
-function limitsFile(ctx, user) {
-  return {
-    path: 'etc/security/limits.d/90-rails.conf', format: 'lines',
-    body: [
-      `# ${t('systemd.limits', { user })}`,
-      `# see: ${DS.sysctl.url}`,
-      `${user} soft nofile 65536`,
-      `${user} hard nofile 65536`,
-    ],
-  };
 }

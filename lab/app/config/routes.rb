@@ -16,6 +16,11 @@ Rails.application.routes.draw do
   post "broadcasts" => "broadcasts#create"
   get "download" => "downloads#show"
 
+  # Fault injection (tests/wizard/faults-*.test.mjs): a URL that always fails, the URL Rails generates, an upload sink
+  get "faults/fail" => "faults#fail"
+  get "faults/url" => "faults#url"
+  post "faults/upload" => "faults#upload"
+
   # Synthetic load for the concurrency sweep
   get "io" => "load#io"
   get "cpu" => "load#cpu"

@@ -1,0 +1,156 @@
+// Fault injection through both balancers (issue 23, scenarios 1, 2, 6 and 7), in the lab: the reference Rails 8.1
+// app on two app hosts (nginx + Puma, set up by README steps 1–6 of the HAProxy bundle), PostgreSQL + PgBouncer on a
+// database host (step 0), HAProxy on one balancer host (step 11 of the HAProxy bundle) and nginx on another (step 11
+// of the nginx-balancer bundle, with its own /etc/nginx), each a network namespace on 198.18.0.0/24. Through each
+// balancer, with bounded load, clients see:
+//  1. a URL that always answers 500, hit 30 times: both app hosts stay in rotation, other pages answer 200;
+//  2. 100 open WebSockets on /cable plus a wrk load: HTTP p99 under P99_BOUND_MS, no timeout, every socket open;
+//  6. a client's X-Forwarded-Host never appears in a URL Rails builds; an unknown Host is refused (balancer and app host);
+//  7. a 10 MB upload is accepted; a 26 MB one gets 413 from the balancer (no app host sees it);
+//  5. a migration that runs longer than the app role's 30 s statement_timeout, started on both app hosts at once with
+//     README's migrate command (through PgBouncer): it succeeds once; the other run stops with ConcurrentMigrationError.
+// Each scenario prints what it measured.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
+import { hostsScript, appImageScript } from '../helpers/lab-hosts.mjs';
+import { generate } from '../../guide/engine/index.mjs';
+import { readmeSteps, stepScript } from '../helpers/readme.mjs';
+
+const DOMAIN = 'app.test';
+const NET = '198.18.0';
+const HOSTS = { lb: 2, lb2: 3, app1: 11, app2: 12, db: 20 };
+const P99_BOUND_MS = 2000;
+const root = '/var/www/app';
+
+const answers = (lb, lbOctet) => ({ domain: DOMAIN, app_hosts: 2, lb, db_host: 'separate', pooler: 'pgbouncer', cores: 2, ram_gb: 4, db_cores: 2, db_ram_gb: 2, websockets: true,
+  app_addresses: `${NET}.${HOSTS.app1},${NET}.${HOSTS.app2}`, db_address: `${NET}.${HOSTS.db}`, lb_address: `${NET}.${lbOctet}` });
+
+// The scenarios against one balancer (NAME, its address); output lines start with NAME.
+const scenarios = String.raw`
+scen() {
+  local b=$1 addr=$2 R="--resolve ${DOMAIN}:443:$2 --resolve ${DOMAIN}:80:$2" H="-sS --max-time 20"
+  # 1. A URL that always fails.
+  local st=""; for i in $(seq 1 30); do st="$st $(curl $H $R -o /dev/null -w '%{http_code}' https://${DOMAIN}/faults/fail)"; done
+  echo "$b fail-statuses=$(echo $st | tr ' ' '\n' | sort | uniq -c | awk '{printf "%s:%s ", $2, $1}')"
+  sleep 3 # past a health-check interval: a host marked down by the failures would be out now
+  local ok=0; for i in $(seq 1 40); do [ "$(curl $H $R -o /dev/null -w '%{http_code}' "https://${DOMAIN}/regular?b=$b")" = 200 ] && ok=$((ok+1)); done
+  echo "$b regular-after-fails=$ok/40 app1=$(grep -c "GET /regular?b=$b " /hosts/app1/log/nginx/access.log || true) app2=$(grep -c "GET /regular?b=$b " /hosts/app2/log/nginx/access.log || true)"
+  # 6. Forged X-Forwarded-Host, unknown Host.
+  echo "$b url-with-forged-xfh=$(curl $H $R -H 'X-Forwarded-Host: evil.example' https://${DOMAIN}/faults/url)"
+  echo "$b unknown-host-https=$(curl -s --max-time 10 $R -o /dev/null -w '%{http_code}' -H 'Host: evil.example' https://${DOMAIN}/faults/url || true)"
+  echo "$b unknown-host-http=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' -H 'Host: evil.example' http://$addr/faults/url || true)"
+  # 7. Uploads: 10 MB accepted; 26 MB refused at the first hop.
+  echo "$b upload-10m=$(curl $H $R -H 'Content-Type: application/octet-stream' --data-binary @/tmp/10m -w ' %{http_code}' https://${DOMAIN}/faults/upload | tr -d '\n')"
+  echo "$b upload-26m=$(curl -s --max-time 20 $R -H 'Content-Type: application/octet-stream' --data-binary @/tmp/26m -o /dev/null -w '%{http_code}' https://${DOMAIN}/faults/upload || true)"
+  # 2. 100 open WebSockets while wrk sends plain requests (wrk connects by address and sends the domain as Host).
+  (cd ${root} && ruby /repo/tests/wizard/lab/ws-hold.rb $addr ${DOMAIN} 100 16 > /tmp/ws-$b.txt 2>&1) &
+  local W=$!
+  for i in $(seq 1 40); do grep -q ws-upgraded /tmp/ws-$b.txt 2>/dev/null && break; sleep 0.5; done
+  wrk -t2 -c8 -d8s --latency --timeout 5s -H "Host: ${DOMAIN}" "https://$addr/regular" > /tmp/wrk-$b.txt 2>&1
+  wait $W || true
+  echo "$b $(grep ws-upgraded /tmp/ws-$b.txt) $(grep ws-open-at-end /tmp/ws-$b.txt)"
+  echo "$b wrk: $(grep -E 'requests in' /tmp/wrk-$b.txt | sed 's/^ *//') p99=$(awk '$1 == "99%" {print $2}' /tmp/wrk-$b.txt) errors=$(grep -E 'Socket errors|Non-2xx' /tmp/wrk-$b.txt | tr -s ' \n' ' ' || true)"
+}
+`;
+
+test('faults through HAProxy and nginx balancers: a failing URL, open WebSockets, forged Host headers, uploads', { timeout: 1500000 }, async () => {
+  const lab = await ensureLab();
+  assert.ok(lab.ok, lab.reason);
+  const withHaproxy = generate(answers('haproxy', HOSTS.lb), { date: '2026-11-25' });
+  const withNginx = generate(answers('nginx', HOSTS.lb2), { date: '2026-11-25' });
+  const steps = readmeSteps(withHaproxy.files.find((f) => f.path === 'README.md').content);
+  const nginxSteps = readmeSteps(withNginx.files.find((f) => f.path === 'README.md').content);
+  const A = writeBundle(withHaproxy, '.wizard-faults-');
+  const B = writeBundle(withNginx, '.wizard-faults-nginx-');
+  try {
+    writeFileSync(join(A.dir, 'db.sh'), stepScript(steps, 0));
+    writeFileSync(join(A.dir, 'app.sh'), [1, 2, 3, 4, 6].map((n) => stepScript(steps, n)).join('\n'));
+    writeFileSync(join(A.dir, 'lb.sh'), stepScript(steps, 11));
+    writeFileSync(join(B.dir, 'lb.sh'), stepScript(nginxSteps, 11));
+    // README step 7's migrate command, as written, after its environment line.
+    const deploy = steps.get(7).join('\n').split('\n');
+    writeFileSync(join(A.dir, 'migrate.sh'), [deploy.find((l) => l.startsWith('cd ')), 'export FAULT_HOST=$1', deploy.find((l) => /db:migrate/.test(l) && !l.startsWith('#'))].join('\n'));
+    const script = `${appImageScript({ root, domain: DOMAIN, lbAddress: `${NET}.${HOSTS.lb}` })}
+${hostsScript({ net: NET, hosts: HOSTS, root, privateEtc: { lb2: ['/etc/nginx'] } })}
+cd ${A.inLab}
+echo "=== db"; on db bash -euo pipefail db.sh
+echo "=== app1"; on app1 nginx; on app1 bash -euo pipefail app.sh
+echo "=== app2"; on app2 nginx; on app2 bash -euo pipefail app.sh
+echo "=== lb (HAProxy)"; on lb bash -euo pipefail lb.sh
+echo "=== lb2 (nginx)"; (cd ${B.inLab} && on lb2 bash -euo pipefail lb.sh)
+head -c 10485760 /dev/zero > /tmp/10m; head -c 27262976 /dev/zero > /tmp/26m
+${scenarios}
+scen haproxy ${NET}.${HOSTS.lb}
+scen nginx ${NET}.${HOSTS.lb2}
+# The app hosts themselves: an unknown Host is closed (444), a forged X-Forwarded-Host is replaced.
+echo "apphost unknown-host=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' -H 'Host: evil.example' http://${NET}.${HOSTS.app1}/faults/url || true)"
+echo "apphost url-with-forged-xfh=$(curl -sS --max-time 10 -H 'Host: ${DOMAIN}' -H 'X-Forwarded-Host: evil.example' -H 'X-Forwarded-Proto: https' http://${NET}.${HOSTS.app1}/faults/url)"
+echo "apphost upload-413s=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/log/nginx/access.log | grep -c 'POST /faults/upload HTTP/1.1\\" 413' || true)"
+# 5. A slow migration on both app hosts at once.
+cat > ${root}/db/migrate/20261125000001_slow_fault_migration.rb <<'RUBY'
+class SlowFaultMigration < ActiveRecord::Migration[8.1]
+  def up
+    create_table(:fault_migration_runs) { |t| t.string :host }
+    execute "SELECT pg_sleep(32)" # longer than the app role's statement_timeout (30 s)
+    execute "INSERT INTO fault_migration_runs (host) VALUES (#{connection.quote(ENV.fetch("FAULT_HOST", "?"))})"
+  end
+
+  def down
+    drop_table :fault_migration_runs
+  end
+end
+RUBY
+T0=$(date +%s)
+(on app1 bash -euo pipefail migrate.sh app1 > /tmp/mig-app1.txt 2>&1 && echo 0 > /tmp/mig-app1.rc || echo 1 > /tmp/mig-app1.rc) & M1=$!
+(on app2 bash -euo pipefail migrate.sh app2 > /tmp/mig-app2.txt 2>&1 && echo 0 > /tmp/mig-app2.rc || echo 1 > /tmp/mig-app2.rc) & M2=$!
+wait $M1 $M2
+echo "migrate rc-app1=$(cat /tmp/mig-app1.rc) rc-app2=$(cat /tmp/mig-app2.rc) seconds=$(( $(date +%s) - T0 )) concurrent-errors=$(cat /tmp/mig-app*.txt | grep -c ConcurrentMigrationError || true)"
+Q() { on db runuser -u postgres -- psql -d app_production -Atc "$1"; }
+echo "migrate runs=$(Q 'select count(*) from fault_migration_runs') version-rows=$(Q "select count(*) from schema_migrations where version = '20261125000001'") app-role=$(Q "select array_to_string(setconfig, ',') from pg_db_role_setting s join pg_roles r on r.oid = s.setrole where r.rolname = 'app'")"
+for h in app1 app2; do echo "--- migrate $h"; tail -5 /tmp/mig-$h.txt; done
+echo "apphost uploads-seen=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/log/nginx/access.log | grep -c 'POST /faults/upload' || true)"
+`;
+    const r = await labScript(script, { timeout: 1200 });
+    const out = `${r.stdout}\n${r.stderr}`;
+    assert.equal(r.code, 0, out);
+    console.log(r.stdout.split('\n').filter((l) => /^(haproxy|nginx|apphost|migrate) /.test(l)).join('\n'));
+    for (const b of ['haproxy', 'nginx']) {
+      const line = (k) => (new RegExp(`^${b} ${k}=(.*)$`, 'm').exec(r.stdout) || [null, ''])[1];
+      // 1: the failing URL's 500s reach the client as 500s; no host is taken out: 40 of 40 pages, both hosts serving.
+      assert.equal(line('fail-statuses').trim(), '500:30', `${b}: the failing URL answers 500 every time (no 503: no host was taken out)\n${out}`);
+      const after = new RegExp(`^${b} regular-after-fails=(\\d+)/40 app1=(\\d+) app2=(\\d+)$`, 'm').exec(r.stdout);
+      assert.ok(after && after[1] === '40' && Number(after[2]) > 0 && Number(after[3]) > 0, `${b}: every app host stays in rotation\n${out}`);
+      // 6
+      assert.equal(line('url-with-forged-xfh'), `https://${DOMAIN}/`, `${b}\n${out}`);
+      assert.equal(line('unknown-host-https'), b === 'haproxy' ? '421' : '000', `${b}: unknown Host refused (421, or closed with 444)\n${out}`);
+      assert.equal(line('unknown-host-http'), b === 'haproxy' ? '421' : '000', `${b}\n${out}`);
+      // 7
+      assert.equal(line('upload-10m'), '10485760 200', `${b}\n${out}`);
+      assert.equal(line('upload-26m'), '413', `${b}\n${out}`);
+      // 2
+      assert.match(r.stdout, new RegExp(`^${b} ws-upgraded=100 ws-open-at-end=100$`, 'm'), `${b}: 100 WebSockets open throughout\n${out}`);
+      const wrk = new RegExp(`^${b} wrk: (\\d+) requests in .* p99=([\\d.]+)(us|ms|s) errors=(.*)$`, 'm').exec(r.stdout);
+      assert.ok(wrk && Number(wrk[1]) > 50, `${b}: wrk ran\n${out}`);
+      const p99 = Number(wrk[2]) * { us: 0.001, ms: 1, s: 1000 }[wrk[3]];
+      assert.ok(p99 < P99_BOUND_MS, `${b}: HTTP p99 ${p99} ms with 100 open WebSockets (bound ${P99_BOUND_MS} ms)`);
+      assert.equal(wrk[4].trim(), '', `${b}: no socket error, timeout or non-2xx under wrk\n${out}`);
+    }
+    assert.match(r.stdout, /^apphost unknown-host=000$/m, out);
+    assert.match(r.stdout, new RegExp(`^apphost url-with-forged-xfh=https://${DOMAIN}/$`, 'm'), out);
+    assert.match(r.stdout, /^apphost upload-413s=0$/m, 'the over-limit uploads never reached an app host');
+    assert.match(r.stdout, /^apphost uploads-seen=2$/m, 'only the two accepted uploads reached the app hosts');
+    // 5: one run succeeded after the sleep (no statement timeout), the other was stopped by the lock; it ran once.
+    const mig = /^migrate rc-app1=(\d+) rc-app2=(\d+) seconds=(\d+) concurrent-errors=(\d+)$/m.exec(r.stdout);
+    assert.ok(mig, out);
+    assert.deepEqual([mig[1], mig[2]].sort(), ['0', '1'], `one migrate run succeeds, the other stops\n${out}`);
+    assert.ok(Number(mig[3]) >= 32, `the migration ran past the 30 s statement timeout (${mig[3]} s)`);
+    assert.ok(Number(mig[4]) >= 1, `the second run stopped on the migration lock\n${out}`);
+    assert.match(r.stdout, /^migrate runs=1 version-rows=1 app-role=statement_timeout=30s$/m, out);
+  } finally {
+    rmSync(A.dir, { recursive: true, force: true });
+    rmSync(B.dir, { recursive: true, force: true });
+  }
+});
