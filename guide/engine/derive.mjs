@@ -117,7 +117,8 @@ export function derive(a, options = {}) {
   // Rails 8 apps keep Solid Cache, Solid Queue and Solid Cable in their own databases (the generated production.rb
   // and cable.yml name them, so database.yml must have them); Solid Queue on Rails 7.1/7.2 gets its queue database.
   const rails8 = has(RAILS_API.solidCacheDefault, a.rails);
-  ctx.dbRoles = rails8 ? ['primary', 'cache', 'queue', 'cable'] : ctx.jobs === 'solid_queue' ? ['primary', 'queue'] : ['primary'];
+  // With another runner than Solid Queue (and a job runner at all) the queue database has no user.
+  ctx.dbRoles = rails8 ? ['primary', 'cache', ...(['none', 'solid_queue'].includes(ctx.jobs) ? ['queue'] : []), 'cable'] : ctx.jobs === 'solid_queue' ? ['primary', 'queue'] : ['primary'];
 
   ctx.railsMinRuby = firstSince(RAILS_MIN_RUBY, a.rails)?.ruby || '0';
   ctx.rubyTooOldForRails = lt(lang, ctx.railsMinRuby);
@@ -360,6 +361,9 @@ function memoryBudget(ctx) {
   }
   if (ctx.pooler === 'pgbouncer' && a.db_host === 'same') fixed.push({ label: t('mem.pooler'), mb: 16, kind: 'pooler' });
   if (ctx.proxy === 'thruster' || ctx.proxy === 'kamal-proxy') fixed.push({ label: t('mem.proxy', { proxy: ctx.proxy }), mb: 32, kind: 'proxy' });
+  // Redis for Sidekiq (generators/redis.mjs): its maxmemory, 5 % of the RAM within 128 MB–1 GB, is in the budget.
+  ctx.redisMb = ctx.jobs === 'sidekiq' ? Math.min(1024, Math.max(128, Math.round(ramMb / 20))) : 0;
+  if (ctx.redisMb) fixed.push({ label: 'Redis', mb: ctx.redisMb, kind: 'redis' });
   if (ctx.jobRunner) {
     // Job processes are full Rails processes; Solid Queue adds its supervisor.
     ctx.jobMemoryProcesses = ctx.jobProcesses + ctx.jobRunner.extraProcesses;

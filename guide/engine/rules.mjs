@@ -11,7 +11,8 @@ import { t } from './text.mjs';
 import { PROD_RULES } from './rules-prod.mjs';
 
 const SEVERITY = {};
-const W = (id, severity, vars, evidence = [], m = id, s = id) => {
+/** A warning (also used by the optional generators for rules about their own server or proxy). */
+export const W = (id, severity, vars, evidence = [], m = id, s = id) => {
   SEVERITY[id] = severity;
   return { id, severity, message: t(`w.${m}.m`, vars), suggestion: t(`w.${s}.s`, vars), evidence };
 };
@@ -97,26 +98,10 @@ export const RULES = [
     if (!req || !lt(ctx.lang, req.ruby)) return null;
     return W('puma-needs-newer-ruby', 'error', { puma: ctx.serverVersion, ruby: req.ruby, lang: ctx.lang }, [SRC.pumaHistory]);
   },
-  function pitchforkRequirements(ctx) {
-    if (ctx.server !== 'pitchfork') return null;
-    if (lt(ctx.lang, '2.5')) return W('pitchfork-needs-ruby-2-5', 'error', {}, [SRC.pitchfork]);
-    if (!ctx.linux || lt(ctx.a.kernel, '3.4')) return W('pitchfork-reforking-needs-linux', 'warning', {}, [SRC.pitchforkRefork]);
-    return null;
-  },
   function slowClientServerWithoutBufferingProxy(ctx) {
     if (!['unicorn', 'pitchfork', 'thin', 'mongrel'].includes(ctx.server)) return null;
     if (ctx.proxy === 'nginx' || ctx.proxy === 'apache') return null;
     return W('needs-buffering-proxy', 'warning', { server: SERVER_NAMES[ctx.server], caddy: ctx.proxy === 'caddy' ? t('w.needs-buffering-proxy.caddy') : '' }, [SRC.unicorn, SRC.caddyProxy, DS.reverseProxy]);
-  },
-  function passengerOnJvm(ctx) {
-    if (ctx.server !== 'passenger' || ctx.canFork) return null;
-    return W('passenger-without-fork', 'warning', { impl: ctx.impl.label }, [SRC.passenger]);
-  },
-  function falconNotes(ctx) {
-    if (ctx.server !== 'falcon') return null;
-    if (lt(ctx.a.rails, '7.0')) return W('falcon-before-rails-7', 'warning', { rails: ctx.a.rails }, [SRC.railsConfiguring, SRC.falcon]);
-    if (!ctx.mri) return W('falcon-non-cruby', 'warning', { impl: ctx.impl.label }, [SRC.falcon]);
-    return null;
   },
   function poolerWithoutPostgres(ctx) {
     if (!sub(ctx, 'pooler', 'database')) return null;
@@ -160,21 +145,9 @@ export const RULES = [
     if (ctx.linux || ctx.a.init !== 'systemd') return null;
     return W('systemd-needs-linux', 'info', { os: ctx.a.os === 'freebsd' ? 'FreeBSD' : 'macOS' }, [SRC.systemdService]);
   },
-  function caddyOne(ctx) {
-    if (ctx.proxy !== 'caddy' || gte(ctx.proxyVersion, '2.0')) return null;
-    return W('caddy-1-end-of-life', 'warning', {}, [SRC.caddyProxy]);
-  },
-  function apacheOld(ctx) {
-    if (ctx.proxy !== 'apache' || ctx.passengerIntegrated || gte(ctx.proxyVersion, '2.4.7')) return null;
-    return W('apache-no-unix-socket-proxy', 'info', { version: ctx.proxyVersion }, [SRC.apacheProxy]);
-  },
   function yjitArm64(ctx) {
     if (ctx.a.ruby !== 'cruby' || ctx.a.arch !== 'arm64' || !gte(ctx.a.ruby_version, '3.1') || gte(ctx.a.ruby_version, '3.2')) return null;
     return W('yjit-arm64-needs-3-2', 'info', {}, [SRC.rubyNews('3.2.0')]);
-  },
-  function passengerStandaloneVersion(ctx) {
-    if (ctx.server !== 'passenger' || ctx.passengerIntegrated || gte(ctx.a.server_version, '3.0')) return null;
-    return W('passenger-2-no-standalone', 'warning', { version: ctx.a.server_version, proxy: ctx.proxy === 'none' ? t('w.no-proxy') : ctx.proxy }, [SRC.passengerStandalone]);
   },
   // Topology (topology.mjs): impossible layouts and limits the servers refuse are errors.
   function topologyErrors(ctx) {

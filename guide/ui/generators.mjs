@@ -36,6 +36,7 @@ export const LOADERS = {
   mysql: () => import('../engine/generators/mysql.mjs'),
   pgbouncer: () => import('../engine/generators/pgbouncer.mjs'),
   'load-balancer': () => import('../engine/generators/load-balancer.mjs'),
+  redis: () => import('../engine/generators/redis.mjs'),
   limits: () => import('../engine/generators/limits.mjs'),
   'kamal-proxy': () => import('../engine/generators/kamal-proxy.mjs'),
   'rc-freebsd': () => import('../engine/generators/rc-freebsd.mjs'),

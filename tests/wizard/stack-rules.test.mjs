@@ -51,3 +51,36 @@ test('deploy steps follow each server\'s process row: Unicorn reloads (USR2), Pi
   assert.match(thruster, /^Type=exec$/m);
   assert.doesNotMatch(thruster, /^ExecReload=|^PIDFile=| -D$/m, 'under Thruster the handover cannot work: no reload, no daemon');
 });
+
+test('PgBouncer: the unit\'s open-files limit matches what pgbouncer.ini relies on (a drop-in, on the host that runs it)', () => {
+  const same = gen({ pooler: 'pgbouncer' });
+  assert.match(file(same, 'etc/systemd/system/pgbouncer.service.d/limits.conf'), /^LimitNOFILE=65536$/m);
+  assert.match(file(same, 'etc/pgbouncer/pgbouncer.ini').replace(/\n;\s*/g, ' '), /65536 file descriptors/);
+  const sep = gen({ pooler: 'pgbouncer', db_host: 'separate', app_hosts: 2, lb: 'haproxy' });
+  assert.match(file(sep, 'db-host/etc/systemd/system/pgbouncer.service.d/limits.conf'), /^LimitNOFILE=65536$/m);
+  assert.match(file(sep, 'README.md'), /install -D -m 0644 db-host\/etc\/systemd\/system\/pgbouncer\.service\.d\/limits\.conf \/etc\/systemd\/system\/pgbouncer\.service\.d\/limits\.conf[\s\S]*systemctl daemon-reload\nsystemctl restart pgbouncer/);
+});
+
+test('Sidekiq: Redis configured for it (noeviction, AOF, loopback), REDIS_URL and unit ordering, Redis in the memory budget, no queue database', () => {
+  const r = gen({ jobs: 'sidekiq' });
+  const conf = file(r, 'etc/redis/rails.conf');
+  for (const line of ['maxmemory-policy noeviction', 'appendonly yes', 'appendfsync everysec', 'bind 127.0.0.1 -::1']) assert.match(conf, new RegExp(`^${line}$`, 'm'));
+  const mb = Number(/^maxmemory (\d+)mb$/m.exec(conf)[1]);
+  assert.equal(r.model.memory.find((m) => m.kind === 'redis').mb, mb, 'maxmemory is in the memory budget');
+  for (const unit of ['rails-app.service', 'rails-jobs@.service']) {
+    const d = file(r, `etc/systemd/system/${unit}.d/redis.conf`);
+    assert.match(d, /^Wants=redis-server\.service$/m);
+    assert.match(d, /^After=redis-server\.service$/m);
+    assert.match(d, /^Environment=REDIS_URL=redis:\/\/127\.0\.0\.1:6379\/0$/m);
+  }
+  assert.match(file(r, 'README.md'), /^command -v redis-server >\/dev\/null \|\| apt-get install -y redis-server\ngrep -qx 'include \/etc\/redis\/rails\.conf' \/etc\/redis\/redis\.conf \|\| echo 'include \/etc\/redis\/rails\.conf' >> \/etc\/redis\/redis\.conf\nsystemctl restart redis-server$/m);
+  assert.deepEqual(r.model.db_roles, ['primary', 'cache', 'cable'], 'jobs run on Sidekiq: no queue database');
+  assert.doesNotMatch(file(r, 'config/database.yml'), /^\s+queue:/m);
+  assert.doesNotMatch(r.advice.map((a) => a.body).join(' '), /not configured by this bundle/);
+  // Solid Queue keeps its queue database and gets no Redis.
+  const sq = gen({ jobs: 'solid_queue' });
+  assert.ok(sq.model.db_roles.includes('queue'));
+  assert.ok(!sq.files.some((f) => /redis/.test(f.path)));
+  // RHEL names the unit redis.service.
+  assert.match(file(gen({ jobs: 'sidekiq', distro: 'rocky-9' }), 'etc/systemd/system/rails-app.service.d/redis.conf'), /^Wants=redis\.service$/m);
+});

@@ -34,6 +34,7 @@ export const FAMILY_COMMANDS = {
       haproxy: 'command -v haproxy >/dev/null || apt-get install -y haproxy',
       jemalloc: 'test -e /usr/lib/{triplet}/libjemalloc.so.2 >/dev/null || apt-get install -y libjemalloc2',
     },
+    redisConf: '/etc/redis/redis.conf',
     // Debian's server packages start their service on install.
     dbStart: [],
     apacheTest: 'apache2ctl configtest',
@@ -70,6 +71,7 @@ export const FAMILY_COMMANDS = {
     // certbot, caddy and jemalloc come from EPEL.
     epel: ['certbot', 'caddy', 'jemalloc'],
     epelInstall: 'rpm -q epel-release >/dev/null || dnf install -y epel-release',
+    redisConf: '/etc/redis/redis.conf',
     // RHEL's server packages leave the service stopped and disabled.
     dbStart: ['systemctl enable --now {service}'],
     apacheTest: 'apachectl configtest',

@@ -8,6 +8,7 @@ import { APACHE_TLS, MOZILLA } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, cableEnabled } from './edge.mjs';
 import { APPLIES } from './applies.mjs';
+import { W } from '../rules.mjs';
 
 export const id = 'apache';
 
@@ -145,6 +146,12 @@ export function siteBody(ctx) {
   return body;
 }
 
+// Rules about this generator's own server or proxy (moved from rules.mjs: their code loads with this chunk).
+function apacheOld(ctx) {
+  if (ctx.proxy !== 'apache' || ctx.passengerIntegrated || gte(ctx.proxyVersion, '2.4.7')) return null;
+  return W('apache-no-unix-socket-proxy', 'info', { version: ctx.proxyVersion }, [SRC.apacheProxy]);
+}
+
 export function generate(ctx) {
   if (!APPLIES.apache(ctx)) return {};
   const advice = [{
@@ -152,5 +159,5 @@ export function generate(ctx) {
     body: t('a.apache.mpm', { mods: apacheModules(ctx).join(' ') }),
     evidence: [SRC.apacheMpm, DS.passengerHosts],
   }];
-  return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), meta: { modules: apacheModules(ctx) } }], advice };
+  return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), meta: { modules: apacheModules(ctx) } }], advice, warnings: [apacheOld(ctx)].filter(Boolean) };
 }

@@ -6,6 +6,7 @@ import * as systemd from './systemd.mjs';
 import * as rcFreebsd from './rc-freebsd.mjs';
 import * as kamalProxy from './kamal-proxy.mjs';
 import * as limits from './limits.mjs';
+import * as redis from './redis.mjs';
 import * as rubyEnv from './ruby-env.mjs';
 import * as puma from './puma.mjs';
 import * as unicorn from './unicorn.mjs';
@@ -31,7 +32,7 @@ import * as readmeHosts from './readme-hosts.mjs';
 import * as checklist from './checklist.mjs';
 
 const ALL = [puma, unicorn, pitchfork, passenger, thin, mongrel, falcon, rubyEnv, databaseYml, railsHosts, nginx, apache, caddy,
-  postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, limits, kamalProxy, rcFreebsd, operations, adviceRails, adviceProd, readmeHosts, readme, checklist];
+  postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, limits, redis, kamalProxy, rcFreebsd, operations, adviceRails, adviceProd, readmeHosts, readme, checklist];
 const byId = new Map(ALL.map((g) => [g.id, g]));
 
 export const GENERATORS = ORDER.map((id) => {

@@ -43,7 +43,7 @@ export function dbHostBlocks(ctx, files) {
       lines.push(...installAll(files.filter((f) => f.path.includes('/pgbouncer/')), 'db-host/'),
         `runuser -u postgres -- psql -Atc "SELECT format('\\"%s\\" \\"%s\\"', rolname, rolpassword) FROM pg_authid WHERE rolname = 'app'" > /etc/pgbouncer/userlist.txt`,
         'chown postgres:postgres /etc/pgbouncer/userlist.txt && chmod 0640 /etc/pgbouncer/userlist.txt',
-        'systemctl restart pgbouncer');
+        'systemctl daemon-reload', 'systemctl restart pgbouncer');
     }
   } else {
     const svc = a.database === 'mariadb' ? 'mariadb' : 'mysql';

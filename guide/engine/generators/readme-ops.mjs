@@ -53,6 +53,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   const etc = files.map((f) => f.path).filter((p) => p.startsWith('etc/') && p !== 'etc/rails-app/secrets.env');
   const sys = etc.map((p) => `install -D -m 0644 ${p} ${familyDestination(ctx, p) || `/${p}`}`);
   if (etc.some((p) => p.startsWith('etc/sysctl.d/'))) sys.push('sysctl --system');
+  sys.push(...(hosts.redis || []));
   if (etc.some((p) => p.startsWith('etc/postgresql/'))) sys.push(...fam(ctx, 'pgConfD'), `systemctl restart ${fam(ctx, 'services.postgresql')}`);
   if (etc.some((p) => p.startsWith('etc/mysql/'))) sys.push(`systemctl restart ${fam(ctx, `services.${ctx.a.database}`)}`);
   blocks.push({ h: 3, text: t('ops.readme.system') }, { p: t('ops.readme.system.p') }, sh(sys.join('\n')));
