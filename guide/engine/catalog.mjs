@@ -522,6 +522,8 @@ export const CATALOG = {
   "w.systemd-needs-linux.s": "No unit file was generated. FreeBSD: the rc.d scripts under usr/local/etc/rc.d/ run the app server (where its graceful stop is SIGTERM) and the job runner; otherwise start the README's foreground command from rc.d or launchd (macOS) with the environment from config/ruby.env.",
   "w.too-many-db-connections-my.s": "Lower threads or processes per host, or use a proxy such as ProxySQL.",
   "w.too-many-db-connections-pg.s": "Add PgBouncer in transaction mode (pooler = pgbouncer), or lower threads per process.",
+  "w.jruby-release.m": "JRuby has no release {from}: JRuby's releases are 1.7, 9.x and 10.x, and {from} is a Ruby language level. This bundle is for JRuby {to}, which implements Ruby {lang}.",
+  "w.jruby-release.s": "Answer ruby_version with the JRuby release you run (jruby -v prints it: JRuby 9.4 implements Ruby 3.1, JRuby 10 implements Ruby 3.4).",
   "w.distro-ruby.m": "The units run /usr/bin/ruby, which on {distro} is Ruby {shipped}, not {ruby}: nothing in these steps installs Ruby {ruby}.",
   "w.distro-ruby.s": "Install Ruby {ruby} (ruby-build, rbenv or a container image) and answer ruby_path with its bin directory, or answer ruby_version {shipped} (and check its end of life).",
   "w.distro-database.m": "{distro} ships {db} {shipped}, not {v}: the package install of the README gives {shipped}.",

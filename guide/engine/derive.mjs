@@ -27,6 +27,14 @@ export function languageVersion(ruby, version) {
 
 export function derive(a, options = {}) {
   const subs = []; // substitutions {key, from, to, reason}
+  // JRuby's releases are 1.x, 9.x and 10.x: "3.1" is a Ruby language level, not a JRuby release. Use the first
+  // JRuby release that implements it (JRuby 9.4 → Ruby 3.1, 10.0 → 3.4), with a warning saying so.
+  const major = Number(String(a.ruby_version).split('.')[0]);
+  if (a.ruby === 'jruby' && major >= 2 && major <= 8) {
+    const to = [...(IMPLEMENTATIONS.jruby?.lang || [])].reverse().find((r) => gte(r.lang, a.ruby_version))?.since || '10.0';
+    subs.push({ key: 'ruby_version', from: a.ruby_version, to, reason: 'jruby-release' });
+    a = { ...a, ruby_version: to };
+  }
   // Before the page has its catalog (caps.mjs) an implementation is only its name.
   const impl = IMPLEMENTATIONS[a.ruby] || { label: a.ruby, fork: true, lang: [] };
   const lang = languageVersion(a.ruby, a.ruby_version);

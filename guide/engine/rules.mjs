@@ -107,6 +107,10 @@ export const RULES = [
     if (!sub(ctx, 'pooler', 'database')) return null;
     return W('pgbouncer-needs-postgresql', 'warning', {}, [SRC.pgbouncer]);
   },
+  function jrubyRelease(ctx) {
+    const s = sub(ctx, 'ruby_version', 'jruby-release');
+    return s && W('jruby-release', 'warning', { from: s.from, to: s.to, lang: ctx.lang }, [SRC.jrubyTuning]);
+  },
   function distroRuby(ctx) {
     const shipped = distroRubyMismatch(ctx);
     return shipped && W('distro-ruby', 'warning', { distro: ctx.a.distro, shipped, ruby: ctx.a.ruby_version }, [SRC.rubyBranches]);

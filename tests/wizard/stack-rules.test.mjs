@@ -84,3 +84,13 @@ test('Sidekiq: Redis configured for it (noeviction, AOF, loopback), REDIS_URL an
   // RHEL names the unit redis.service.
   assert.match(file(gen({ jobs: 'sidekiq', distro: 'rocky-9' }), 'etc/systemd/system/rails-app.service.d/redis.conf'), /^Wants=redis\.service$/m);
 });
+
+test('JRuby: a Ruby language level answered as the JRuby version becomes the JRuby release that implements it, with a warning', () => {
+  const r = gen({ ruby: 'jruby', ruby_version: '3.1', adapter: 'jdbc' });
+  const w = r.warnings.find((x) => x.id === 'jruby-release');
+  assert.match(w.message, /JRuby has no release 3\.1[\s\S]*JRuby 9\.4, which implements Ruby 3\.1\./);
+  assert.match(file(r, 'README.md'), /^Stack: JRuby 9\.4,/m);
+  assert.doesNotMatch(r.warnings.map((x) => x.message).join(' '), /implements Ruby 1\.9\.3|you run Ruby 1\.9\.3/);
+  assert.match(gen({ ruby: 'jruby', ruby_version: '3.4', adapter: 'jdbc' }).warnings.find((x) => x.id === 'jruby-release').message, /JRuby 10\.0, which implements Ruby 3\.4/);
+  assert.ok(!ids(gen({ ruby: 'jruby', ruby_version: '9.4', adapter: 'jdbc' })).includes('jruby-release'));
+});
