@@ -9,6 +9,8 @@
 //  7. a 10 MB upload is accepted; a 26 MB one gets 413 from the balancer (no app host sees it);
 //  5. a migration that runs longer than the app role's 30 s statement_timeout, started on both app hosts at once with
 //     README's migrate command (through PgBouncer): it succeeds once; the other run stops with ConcurrentMigrationError.
+//  8. PostgreSQL restarts while a client asks for a database-backed page every 0.2 s through HAProxy: the app
+//     recovers without a restart; failed requests fall within the restart plus RECOVERY_S seconds.
 // Each scenario prints what it measured.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,7 +24,8 @@ import { readmeSteps, stepScript } from '../helpers/readme.mjs';
 const DOMAIN = 'app.test';
 const NET = '198.18.0';
 const HOSTS = { lb: 2, lb2: 3, app1: 11, app2: 12, db: 20 };
-const P99_BOUND_MS = 2000;
+const P99_BOUND_MS = 3000; // on the shared 2-core test machine; the output also shows p99 without WebSockets
+const RECOVERY_S = 5;
 const root = '/var/www/app';
 
 const answers = (lb, lbOctet) => ({ domain: DOMAIN, app_hosts: 2, lb, db_host: 'separate', pooler: 'pgbouncer', cores: 2, ram_gb: 4, db_cores: 2, db_ram_gb: 2, websockets: true,
@@ -45,7 +48,10 @@ scen() {
   # 7. Uploads: 10 MB accepted; 26 MB refused at the first hop.
   echo "$b upload-10m=$(curl $H $R -H 'Content-Type: application/octet-stream' --data-binary @/tmp/10m -w ' %{http_code}' https://${DOMAIN}/faults/upload | tr -d '\n')"
   echo "$b upload-26m=$(curl -s --max-time 20 $R -H 'Content-Type: application/octet-stream' --data-binary @/tmp/26m -o /dev/null -w '%{http_code}' https://${DOMAIN}/faults/upload || true)"
-  # 2. 100 open WebSockets while wrk sends plain requests (wrk connects by address and sends the domain as Host).
+  # 2. 100 open WebSockets while wrk sends plain requests (wrk connects by address and sends the domain as Host);
+  # first the same load without them, for comparison.
+  wrk -t2 -c8 -d5s --latency --timeout 5s -H "Host: ${DOMAIN}" "https://$addr/regular" > /tmp/wrk0-$b.txt 2>&1
+  echo "$b wrk-without-ws: $(grep -E 'requests in' /tmp/wrk0-$b.txt | sed 's/^ *//') p99=$(awk '$1 == "99%" {print $2}' /tmp/wrk0-$b.txt)"
   (cd ${root} && ruby /repo/tests/wizard/lab/ws-hold.rb $addr ${DOMAIN} 100 16 > /tmp/ws-$b.txt 2>&1) &
   local W=$!
   for i in $(seq 1 40); do grep -q ws-upgraded /tmp/ws-$b.txt 2>/dev/null && break; sleep 0.5; done
@@ -89,6 +95,13 @@ scen nginx ${NET}.${HOSTS.lb2}
 echo "apphost unknown-host=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' -H 'Host: evil.example' http://${NET}.${HOSTS.app1}/faults/url || true)"
 echo "apphost url-with-forged-xfh=$(curl -sS --max-time 10 -H 'Host: ${DOMAIN}' -H 'X-Forwarded-Host: evil.example' -H 'X-Forwarded-Proto: https' http://${NET}.${HOSTS.app1}/faults/url)"
 echo "apphost upload-413s=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/log/nginx/access.log | grep -c 'POST /faults/upload HTTP/1.1\\" 413' || true)"
+# 8. The database restarts under load (through HAProxy and PgBouncer).
+( for i in $(seq 1 75); do printf '%s %s\\n' "$(date +%s.%N)" "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' https://${DOMAIN}/api)"; sleep 0.2; done > /tmp/dbr.txt ) & L=$!
+sleep 3; R0=$(date +%s.%N); on db systemctl restart postgresql; R1=$(date +%s.%N)
+wait $L
+awk -v r0=$R0 -v r1=$R1 -v grace=${RECOVERY_S} '{n++; if ($2 != 200) {f++; if ($1 < r0 || $1 > r1 + grace) late++; if ($1 > last) last = $1}} END {printf "dbrestart requests=%d failed=%d outside-window=%d restart-seconds=%.1f last-failure-after-restart=%.1f\\n", n, f, late, r1 - r0, f ? last - r1 : 0}' /tmp/dbr.txt
+echo "dbrestart after=$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' https://${DOMAIN}/api)"
+
 # 5. A slow migration on both app hosts at once.
 cat > ${root}/db/migrate/20261125000001_slow_fault_migration.rb <<'RUBY'
 class SlowFaultMigration < ActiveRecord::Migration[8.1]
@@ -116,7 +129,7 @@ echo "apphost uploads-seen=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/lo
     const r = await labScript(script, { timeout: 1200 });
     const out = `${r.stdout}\n${r.stderr}`;
     assert.equal(r.code, 0, out);
-    console.log(r.stdout.split('\n').filter((l) => /^(haproxy|nginx|apphost|migrate) /.test(l)).join('\n'));
+    console.log(r.stdout.split('\n').filter((l) => /^(haproxy|nginx|apphost|migrate|dbrestart) /.test(l)).join('\n'));
     for (const b of ['haproxy', 'nginx']) {
       const line = (k) => (new RegExp(`^${b} ${k}=(.*)$`, 'm').exec(r.stdout) || [null, ''])[1];
       // 1: the failing URL's 500s reach the client as 500s; no host is taken out: 40 of 40 pages, both hosts serving.
@@ -125,7 +138,8 @@ echo "apphost uploads-seen=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/lo
       assert.ok(after && after[1] === '40' && Number(after[2]) > 0 && Number(after[3]) > 0, `${b}: every app host stays in rotation\n${out}`);
       // 6
       assert.equal(line('url-with-forged-xfh'), `https://${DOMAIN}/`, `${b}\n${out}`);
-      assert.equal(line('unknown-host-https'), b === 'haproxy' ? '421' : '000', `${b}: unknown Host refused (421, or closed with 444)\n${out}`);
+      // HAProxy answers 421; nginx answers 421 itself when the TLS name (SNI) and Host differ, and closes (444) over HTTP.
+      assert.equal(line('unknown-host-https'), '421', `${b}: unknown Host refused\n${out}`);
       assert.equal(line('unknown-host-http'), b === 'haproxy' ? '421' : '000', `${b}\n${out}`);
       // 7
       assert.equal(line('upload-10m'), '10485760 200', `${b}\n${out}`);
@@ -142,6 +156,11 @@ echo "apphost uploads-seen=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/lo
     assert.match(r.stdout, new RegExp(`^apphost url-with-forged-xfh=https://${DOMAIN}/$`, 'm'), out);
     assert.match(r.stdout, /^apphost upload-413s=0$/m, 'the over-limit uploads never reached an app host');
     assert.match(r.stdout, /^apphost uploads-seen=2$/m, 'only the two accepted uploads reached the app hosts');
+    // 8
+    const dbr = /^dbrestart requests=(\d+) failed=(\d+) outside-window=(\d+) /m.exec(r.stdout);
+    assert.ok(dbr && Number(dbr[1]) >= 50, `the client ran through the restart\n${out}`);
+    assert.equal(dbr[3], '0', `failures only during the restart and ${RECOVERY_S} s after it\n${out}`);
+    assert.match(r.stdout, /^dbrestart after=200$/m, 'the app recovered without a restart');
     // 5: one run succeeded after the sleep (no statement timeout), the other was stopped by the lock; it ran once.
     const mig = /^migrate rc-app1=(\d+) rc-app2=(\d+) seconds=(\d+) concurrent-errors=(\d+)$/m.exec(r.stdout);
     assert.ok(mig, out);

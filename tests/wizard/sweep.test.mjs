@@ -492,7 +492,7 @@ test('database.yml, thin.yml and mongrel_cluster.yml parse as YAML after ERB; po
   }
 });
 
-const PGBOUNCER_KEYS = new Set(['listen_addr', 'listen_port', 'auth_type', 'auth_file', 'auth_hba_file', 'client_tls_sslmode', 'client_tls_cert_file', 'client_tls_key_file', 'pool_mode', 'max_client_conn', 'default_pool_size', 'max_user_connections', 'max_prepared_statements']);
+const PGBOUNCER_KEYS = new Set(['listen_addr', 'listen_port', 'auth_type', 'auth_file', 'auth_hba_file', 'client_tls_sslmode', 'client_tls_cert_file', 'client_tls_key_file', 'pool_mode', 'max_client_conn', 'default_pool_size', 'max_user_connections', 'max_prepared_statements', 'server_login_retry']);
 
 test('pgbouncer.ini has a databases section and only known settings (max_prepared_statements from 1.21)', () => {
   for (const { file, bundle } of distinct((p) => /^(db-host\/)?etc\/pgbouncer\/pgbouncer\.ini$/.test(p), (f, b) => f.content)) {

@@ -34,6 +34,9 @@ export function generate(ctx) {
   }
   entries.push(
     { key: 'pool_mode', value: 'transaction', why: t('pgb.mode'), evidence: [SRC.pgbouncer] },
+    // Measured in the lab (tests/wizard/faults-balancers.test.mjs, issue 23): with the default 15 s, requests kept
+    // failing for 9 s after a PostgreSQL restart had finished.
+    { key: 'server_login_retry', value: 1, why: t('pgb.login-retry'), evidence: [SRC.pgbouncer] },
     { key: 'max_client_conn', value: ctx.pgbouncerMaxClient, why: t('pgb.max', { needed: ctx.connectionsNeeded, hosts: ctx.a.app_hosts }), evidence: [DS.pumaProcThreads, SRC.pgbouncer] },
     { key: 'default_pool_size', value: ctx.pgbouncerPoolSize, why: t('pgb.pool', { cores: ctx.dbCores, n: ctx.pgbouncerPoolSize }), evidence: [SRC.pgbouncer, SRC.pgWikiConnections] },
   );

@@ -61,19 +61,16 @@ export function lbBlocks(ctx, files) {
   const check = svc === 'haproxy' ? 'haproxy -c -q -f /etc/haproxy/haproxy.cfg' : 'nginx -t';
   // Debian's tmpfiles.d makes /run/haproxy at boot; the stats socket of haproxy.cfg lives there.
   if (svc === 'haproxy') lines.push(`install -d -o ${HAPROXY_DEBIAN.user} -g ${HAPROXY_DEBIAN.group} ${HAPROXY_DEBIAN.runDir}`);
+  // The long commands are words of the catalog (cmd.lb.*): the page's first-load script stays within its budget.
   if (tls && svc === 'haproxy') {
     // The balancer starts with a throw-away certificate, then forwards the ACME challenge to certbot on a loopback
     // port: the first issue and every renewal run while it serves, and the deploy hook reloads it (never a stop).
-    const pem = `/etc/haproxy/certs/${domain}.pem`;
-    lines.push('install -d -m 0700 /etc/haproxy/certs',
-      `[ -s ${pem} ] || (cd /etc/haproxy/certs && umask 077 && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN=${domain}" -keyout tmp.key -out tmp.crt 2>/dev/null && cat tmp.crt tmp.key > ${pem} && rm tmp.key tmp.crt)`,
-      `${check} && systemctl reload haproxy`,
-      `certbot certonly --standalone --http-01-address 127.0.0.1 --http-01-port ${ACME_PORT} -d ${domain} --deploy-hook 'cat "$RENEWED_LINEAGE/fullchain.pem" "$RENEWED_LINEAGE/privkey.pem" > ${pem} && chmod 0600 ${pem} && systemctl reload haproxy'`);
+    const vars = { pem: `/etc/haproxy/certs/${domain}.pem`, domain, port: ACME_PORT };
+    lines.push('install -d -m 0700 /etc/haproxy/certs', t('cmd.lb.haproxy-cert', vars), `${check} && systemctl reload haproxy`, t('cmd.lb.haproxy-certbot', vars));
   } else if (tls) {
     // The first certificate before nginx can load a site that needs it: standalone, with nginx stopped once (nothing
     // is served yet, and no stop is stored as a hook); renewals then use the webroot and only reload nginx.
-    lines.push(`install -d ${ACME_WEBROOT}`, 'systemctl stop nginx', `certbot certonly --standalone -d ${domain}`, `${check} && systemctl start nginx`,
-      `certbot reconfigure --cert-name ${domain} --webroot -w ${ACME_WEBROOT} --deploy-hook "systemctl reload nginx"`);
+    lines.push(...t('cmd.lb.nginx-certbot', { webroot: ACME_WEBROOT, domain, check }).split('\n'));
   }
   if (!tls) lines.push(`${check} && systemctl reload ${svc}`);
   lines.push(`curl ${UP_CHECK} ${tls ? 'https' : 'http'}://${domain}/up`);
