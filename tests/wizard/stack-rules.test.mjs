@@ -94,3 +94,16 @@ test('JRuby: a Ruby language level answered as the JRuby version becomes the JRu
   assert.match(gen({ ruby: 'jruby', ruby_version: '3.4', adapter: 'jdbc' }).warnings.find((x) => x.id === 'jruby-release').message, /JRuby 10\.0, which implements Ruby 3\.4/);
   assert.ok(!ids(gen({ ruby: 'jruby', ruby_version: '9.4', adapter: 'jdbc' })).includes('jruby-release'));
 });
+
+test('Unicorn/Pitchfork behind Apache: the request body is spooled (proxy-sendcl, mod_env named), and a warning says responses are not buffered', () => {
+  for (const server of ['unicorn', 'pitchfork']) {
+    const r = gen({ server, proxy: 'apache', proxy_version: '2.4.62' });
+    const site = r.files.find((f) => f.path === 'etc/apache2/sites-available/rails-app.conf');
+    assert.match(site.content, /^\s+SetEnv proxy-sendcl 1$/m);
+    assert.ok(site.meta.modules.includes('env'));
+    assert.ok(ids(r).includes('apache-not-fully-buffering'), server);
+  }
+  const puma = gen({ server: 'puma', proxy: 'apache', proxy_version: '2.4.62' });
+  assert.ok(!ids(puma).includes('apache-not-fully-buffering'));
+  assert.doesNotMatch(file(puma, 'etc/apache2/sites-available/rails-app.conf'), /proxy-sendcl/);
+});

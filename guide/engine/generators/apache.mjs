@@ -21,6 +21,7 @@ export function apacheModules(ctx) {
   // Apache 2.4 split the balancer's load-balancing methods and shared memory into their own modules.
   if (ctx.upstreams.length > 1) mods.push('proxy_balancer', ...(gte(ctx.proxyVersion, '2.4') ? ['lbmethod_byrequests', 'slotmem_shm'] : []));
   if (ctx.a.downloads) mods.push('xsendfile');
+  if (ONE_PER_WORKER.includes(ctx.server)) mods.push('env'); // SetEnv proxy-sendcl
   if (behindBalancer(ctx) && gte(ctx.proxyVersion, '2.4')) mods.push('remoteip');
   return [...mods, ...edgeModules(ctx)];
 }
@@ -80,6 +81,9 @@ export function siteBody(ctx) {
       ? D('RequestHeader', ['setifempty', 'X-Forwarded-Proto', 'http'], t('apache.proto.upstream'), [SRC.apacheHeaders, SRC.railsSsl])
       : D('RequestHeader', ['set', 'X-Forwarded-Proto', ctx.tls === 'proxy' ? 'https' : 'http'], t(`apache.proto.${ctx.tls}`), [SRC.apacheHeaders, SRC.railsSsl]));
     vhost.push(D('ProxyTimeout', String(proxyReadTimeout(ctx)), t('apache.timeout', { s: proxyReadTimeout(ctx) }), [SRC.apacheProxy]));
+    // Unicorn and Pitchfork serve one request per worker: mod_proxy must read the whole request body before it
+    // connects (proxy-sendcl spools it, to disk when large), or a slow upload holds a worker for its duration.
+    if (ONE_PER_WORKER.includes(ctx.server)) vhost.push(D('SetEnv', ['proxy-sendcl', '1'], t('apache.sendcl', { server: SERVER_LABEL[ctx.server] }), [SRC.apacheProxy, SRC.unicorn]));
     vhost.push(D('ProxyPass', ['/assets/', '!'], t('apache.assets-not-proxied'), [SRC.apacheProxy]));
     const via = cableVia(ctx);
     if (via) {
@@ -152,6 +156,14 @@ function apacheOld(ctx) {
   return W('apache-no-unix-socket-proxy', 'info', { version: ctx.proxyVersion }, [SRC.apacheProxy]);
 }
 
+const ONE_PER_WORKER = ['unicorn', 'pitchfork'];
+
+/** Unicorn/Pitchfork want a proxy that buffers whole requests and responses; Apache does the first only. */
+function oneRequestServerBehindApache(ctx) {
+  if (!ONE_PER_WORKER.includes(ctx.server)) return null;
+  return W('apache-not-fully-buffering', 'warning', { server: SERVER_LABEL[ctx.server] }, [SRC.unicorn, SRC.apacheProxy]);
+}
+
 export function generate(ctx) {
   if (!APPLIES.apache(ctx)) return {};
   const advice = [{
@@ -159,5 +171,5 @@ export function generate(ctx) {
     body: t('a.apache.mpm', { mods: apacheModules(ctx).join(' ') }),
     evidence: [SRC.apacheMpm, DS.passengerHosts],
   }];
-  return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), meta: { modules: apacheModules(ctx) } }], advice, warnings: [apacheOld(ctx)].filter(Boolean) };
+  return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), meta: { modules: apacheModules(ctx) } }], advice, warnings: [apacheOld(ctx), oneRequestServerBehindApache(ctx)].filter(Boolean) };
 }
