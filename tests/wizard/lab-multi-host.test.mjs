@@ -7,8 +7,8 @@
 // A host here is a network namespace plus a mount namespace with its own /run, /tmp, /var/log and app tmp/log over
 // the shared image, so two app hosts can run the same paths side by side.
 // Checked: the balancer answers over HTTPS/2 and both app hosts served requests; a job runs; the database refuses
-// the outsider (PgBouncer by its HBA file, PostgreSQL by listening on loopback only); and an app host stopped in
-// the middle of a bounded wrk load costs no request.
+// the outsider (PgBouncer by its HBA file, PostgreSQL by listening on loopback only); and an app host drained on the
+// balancer (README step 11) and stopped in the middle of a bounded wrk load costs no request.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -105,6 +105,8 @@ echo "postgres-from-app1=$(probe app1 5432)"
 # balancer must answer every request from the other host.
 wrk -t2 -c8 -d10s --timeout 10s -H "Host: ${DOMAIN}" https://${NET}.${HOSTS.lb}/regular > /tmp/wrk.txt 2>&1 &
 W=$!; sleep 3
+# README step 11: drain the host on the balancer first (its stats socket), then stop it.
+on lb bash -c 'echo "set server rails_hosts/app2 state drain" | socat stdio /run/haproxy/admin.sock'; sleep 2
 on app2 systemctl stop rails-app.service rails-jobs.service
 on app2 systemctl stop nginx
 wait $W; cat /tmp/wrk.txt

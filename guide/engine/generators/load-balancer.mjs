@@ -101,7 +101,7 @@ export function haproxyBody(ctx) {
       // Only requests that are safe to send twice are retried after they reached an app host.
       S('http-request', ['disable-l7-retry', 'unless', 'METH_GET', 'or', 'METH_HEAD'], t('lb.no-retry-post'), [SRC.haproxy]),
       ...check,
-      S('default-server', ['check', 'inter', '2s', 'fall', '2', 'rise', '2', 'observe', 'layer4', 'error-limit', '3', 'on-error', 'mark-down', 'maxconn', perHost], t('lb.maxconn', vars), [SRC.haproxy]),
+      S('default-server', ['check', 'inter', '2s', 'fastinter', '500ms', 'fall', '2', 'rise', '2', 'observe', 'layer7', 'error-limit', '1', 'on-error', 'fastinter', 'maxconn', perHost], t('lb.maxconn', vars), [SRC.haproxy]),
       ...hosts.map((h) => S('server', [h.name, `${h.addr}:80`])),
     ] },
     ...(ws ? [BLANK, { section: 'backend', args: ['rails_cable'], children: [
