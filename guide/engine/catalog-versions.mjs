@@ -10,6 +10,7 @@ import { KERNEL_FEATURES, IO_SCHEDULERS } from './capabilities/kernel.mjs';
 import { NGINX } from './capabilities/nginx.mjs';
 import { PASSENGER_APACHE } from './capabilities/passenger.mjs';
 import { DISTRO_FAMILIES, OS_FAMILIES } from './capabilities/distros.mjs';
+import { FAMILY_COMMANDS, DISTRO_RELEASES } from './capabilities/family-commands.mjs';
 
 export const VERSIONS_CATALOG = {
   "cap.lifecycle": LIFECYCLE,
@@ -28,6 +29,8 @@ export const VERSIONS_CATALOG = {
   "cap.passenger-apache": PASSENGER_APACHE,
   "cap.distro-families": DISTRO_FAMILIES,
   "cap.os-families": OS_FAMILIES,
+  "cap.family-commands": FAMILY_COMMANDS,
+  "cap.distro-releases": DISTRO_RELEASES,
   "w.end-of-life.m": "{name} {v} is past its end of life (support ended by {eol}): no more fixes, including security fixes.",
   "w.end-of-life.s": "Plan the upgrade to a supported series. The settings in this bundle are the right ones for the version you run.",
   "w.security-only.m": "{name} {v} receives security fixes only (since {security}) until {eol}.",
@@ -83,7 +86,7 @@ export const VERSIONS_CATALOG = {
   "env.java.heap": "JVM heap ceiling: three quarters of the {free} MB this host has for the one JRuby process, in whole 64 MB steps, at most 31 GB (compressed object pointers stop above 32 GB); the JVM's own default would be a quarter of RAM.",
   "env.java.heap.measured": "JVM heap ceiling: your measured {mb} MB per process, less about 256 MB outside the heap.",
   "puma.threads.jruby": "{threads} threads in the one process: JRuby threads run in parallel, so {per} per core ({cores} cores) for a {workload} workload, at most 256. The connection pool matches.",
-  "falcon.pool": "Falcon starts a fiber for every request with no upper limit, so the pool is the bound: {pool} connections per process ({hosts} host(s) × {processes} processes × {pool} within {limit}); the fiber past that waits up to checkout_timeout (5 s) for a connection, then raises ActiveRecord::ConnectionTimeoutError.",
+  "falcon.pool": "Falcon starts a fiber for every request with no upper limit, so the pool is the bound: {pool} connections per process ({sum}, within {limit}); the fiber past that waits up to checkout_timeout (5 s) for a connection, then raises ActiveRecord::ConnectionTimeoutError.",
   "a.falcon-pool.title": "Falcon: the connection pool bounds concurrency",
   "puma.workers.env": "Without WEB_CONCURRENCY in the environment: {workers} workers. Puma reads WEB_CONCURRENCY itself, including WEB_CONCURRENCY=auto (one per core, Puma 6.5+), which an Integer(ENV.fetch(...)) call would reject",
   "puma.workers.auto": "; `workers :auto` (Puma 7.2+) gives the same count from the CPU",

@@ -12,6 +12,8 @@ export const APP_ROOT = '/var/www/app';
 export const APP_NAME = 'rails-app';
 export const APP_USER = 'deploy';
 
+/** Action Cable's default worker pool (ActionCable::Server::Configuration#worker_pool_size). */
+export const CABLE_WORKER_POOL = 4;
 const FORKING = new Set(['unicorn', 'pitchfork', 'mongrel']);
 const DEFAULT_ADAPTER = { postgresql: 'pg', mysql: 'mysql2', mariadb: 'mysql2', sqlite: 'sqlite3' };
 const ADAPTER_DBS = { pg: ['postgresql'], mysql2: ['mysql', 'mariadb'], trilogy: ['mysql', 'mariadb'], mysql: ['mysql', 'mariadb'], sqlite3: ['sqlite'], jdbc: ['postgresql', 'mysql', 'mariadb', 'sqlite'] };
@@ -25,6 +27,14 @@ export function languageVersion(ruby, version) {
 
 export function derive(a, options = {}) {
   const subs = []; // substitutions {key, from, to, reason}
+  // JRuby's releases are 1.x, 9.x and 10.x: "3.1" is a Ruby language level, not a JRuby release. Use the first
+  // JRuby release that implements it (JRuby 9.4 → Ruby 3.1, 10.0 → 3.4), with a warning saying so.
+  const major = Number(String(a.ruby_version).split('.')[0]);
+  if (a.ruby === 'jruby' && major >= 2 && major <= 8) {
+    const to = [...(IMPLEMENTATIONS.jruby?.lang || [])].reverse().find((r) => gte(r.lang, a.ruby_version))?.since || '10.0';
+    subs.push({ key: 'ruby_version', from: a.ruby_version, to, reason: 'jruby-release' });
+    a = { ...a, ruby_version: to };
+  }
   // Before the page has its catalog (caps.mjs) an implementation is only its name.
   const impl = IMPLEMENTATIONS[a.ruby] || { label: a.ruby, fork: true, lang: [] };
   const lang = languageVersion(a.ruby, a.ruby_version);
@@ -115,7 +125,8 @@ export function derive(a, options = {}) {
   // Rails 8 apps keep Solid Cache, Solid Queue and Solid Cable in their own databases (the generated production.rb
   // and cable.yml name them, so database.yml must have them); Solid Queue on Rails 7.1/7.2 gets its queue database.
   const rails8 = has(RAILS_API.solidCacheDefault, a.rails);
-  ctx.dbRoles = rails8 ? ['primary', 'cache', 'queue', 'cable'] : ctx.jobs === 'solid_queue' ? ['primary', 'queue'] : ['primary'];
+  // With another runner than Solid Queue (and a job runner at all) the queue database has no user.
+  ctx.dbRoles = rails8 ? ['primary', 'cache', ...(['none', 'solid_queue'].includes(ctx.jobs) ? ['queue'] : []), 'cable'] : ctx.jobs === 'solid_queue' ? ['primary', 'queue'] : ['primary'];
 
   ctx.railsMinRuby = firstSince(RAILS_MIN_RUBY, a.rails)?.ruby || '0';
   ctx.rubyTooOldForRails = lt(lang, ctx.railsMinRuby);
@@ -185,7 +196,14 @@ function sizeProcesses(ctx) {
   ctx.processesByCores = processes;
   ctx.processes = processes;
   ctx.jobWorkers = ctx.jobProcesses;
-  ctx.pool = Math.max(1, threads);
+  // The primary pool of a web process: its request threads, plus Action Cable's worker pool when the process serves
+  // WebSockets (config.action_cable.worker_pool_size, default 4: those threads run channel actions on the same
+  // Active Record pool, and Rails' API docs ask for pool ≥ worker pool), plus load_async's executor threads
+  // (config.active_record.global_executor_concurrency) — 0 here: async_query_executor defaults to nil, so load_async
+  // runs in the foreground until the reader turns an executor on (the rails-load-async advice says by how much).
+  ctx.cableWorkers = ctx.websockets && gte(a.rails, '5.0') ? CABLE_WORKER_POOL : 0;
+  ctx.asyncThreads = 0;
+  ctx.pool = Math.max(1, threads) + ctx.cableWorkers + ctx.asyncThreads;
   jobSizing(ctx);
 }
 
@@ -200,11 +218,13 @@ function jobSizing(ctx) {
   ctx.rolePools = {
     primary: ctx.pool,
     ...(roles.has('cache') ? { cache: ctx.pool } : {}),
-    ...(roles.has('queue') ? { queue: queuePool(ctx.pool) } : {}),
+    ...(roles.has('queue') ? { queue: Math.max(queuePool(ctx.threads), ctx.pool) } : {}),
     ...(roles.has('cable') ? { cable: ctx.pool } : {}),
   };
   const webRoles = ['primary', ...(roles.has('cache') ? ['cache'] : []), ...(ctx.jobs === 'solid_queue' ? ['queue'] : []), ...(ctx.websockets && roles.has('cable') ? ['cable'] : [])];
-  ctx.webConnectionsPerProcess = webRoles.reduce((s, r) => s + (r === 'queue' ? ctx.pool : ctx.rolePools[r]), 0);
+  // A web process only enqueues on the queue database: at most one connection per thread, within its pool.
+  ctx.webRolePools = Object.fromEntries(webRoles.map((r) => [r, r === 'queue' ? Math.min(ctx.pool, ctx.rolePools.queue) : ctx.rolePools[r]]));
+  ctx.webConnectionsPerProcess = webRoles.reduce((s, r) => s + ctx.webRolePools[r], 0);
   ctx.webDbRoles = webRoles;
   let perJob = 0;
   let extra = 0;
@@ -349,6 +369,9 @@ function memoryBudget(ctx) {
   }
   if (ctx.pooler === 'pgbouncer' && a.db_host === 'same') fixed.push({ label: t('mem.pooler'), mb: 16, kind: 'pooler' });
   if (ctx.proxy === 'thruster' || ctx.proxy === 'kamal-proxy') fixed.push({ label: t('mem.proxy', { proxy: ctx.proxy }), mb: 32, kind: 'proxy' });
+  // Redis for Sidekiq (generators/redis.mjs): its maxmemory, 5 % of the RAM within 128 MB–1 GB, is in the budget.
+  ctx.redisMb = ctx.jobs === 'sidekiq' ? Math.min(1024, Math.max(128, Math.round(ramMb / 20))) : 0;
+  if (ctx.redisMb) fixed.push({ label: 'Redis', mb: ctx.redisMb, kind: 'redis' });
   if (ctx.jobRunner) {
     // Job processes are full Rails processes; Solid Queue adds its supervisor.
     ctx.jobMemoryProcesses = ctx.jobProcesses + ctx.jobRunner.extraProcesses;

@@ -5,11 +5,14 @@ import { SRC, DS } from './evidence.mjs';
 import { PUMA_FACTS, LIFECYCLE } from './caps.mjs';
 import { firstSince } from './pick.mjs';
 import { gte, lt } from './version.mjs';
+import { connectionSum } from './arithmetic.mjs';
+import { distroRubyMismatch } from './generators/family-steps.mjs';
 import { t } from './text.mjs';
 import { PROD_RULES } from './rules-prod.mjs';
 
 const SEVERITY = {};
-const W = (id, severity, vars, evidence = [], m = id, s = id) => {
+/** A warning (also used by the optional generators for rules about their own server or proxy). */
+export const W = (id, severity, vars, evidence = [], m = id, s = id) => {
   SEVERITY[id] = severity;
   return { id, severity, message: t(`w.${m}.m`, vars), suggestion: t(`w.${s}.s`, vars), evidence };
 };
@@ -95,30 +98,22 @@ export const RULES = [
     if (!req || !lt(ctx.lang, req.ruby)) return null;
     return W('puma-needs-newer-ruby', 'error', { puma: ctx.serverVersion, ruby: req.ruby, lang: ctx.lang }, [SRC.pumaHistory]);
   },
-  function pitchforkRequirements(ctx) {
-    if (ctx.server !== 'pitchfork') return null;
-    if (lt(ctx.lang, '2.5')) return W('pitchfork-needs-ruby-2-5', 'error', {}, [SRC.pitchfork]);
-    if (!ctx.linux || lt(ctx.a.kernel, '3.4')) return W('pitchfork-reforking-needs-linux', 'warning', {}, [SRC.pitchforkRefork]);
-    return null;
-  },
   function slowClientServerWithoutBufferingProxy(ctx) {
     if (!['unicorn', 'pitchfork', 'thin', 'mongrel'].includes(ctx.server)) return null;
     if (ctx.proxy === 'nginx' || ctx.proxy === 'apache') return null;
     return W('needs-buffering-proxy', 'warning', { server: SERVER_NAMES[ctx.server], caddy: ctx.proxy === 'caddy' ? t('w.needs-buffering-proxy.caddy') : '' }, [SRC.unicorn, SRC.caddyProxy, DS.reverseProxy]);
   },
-  function passengerOnJvm(ctx) {
-    if (ctx.server !== 'passenger' || ctx.canFork) return null;
-    return W('passenger-without-fork', 'warning', { impl: ctx.impl.label }, [SRC.passenger]);
-  },
-  function falconNotes(ctx) {
-    if (ctx.server !== 'falcon') return null;
-    if (lt(ctx.a.rails, '7.0')) return W('falcon-before-rails-7', 'warning', { rails: ctx.a.rails }, [SRC.railsConfiguring, SRC.falcon]);
-    if (!ctx.mri) return W('falcon-non-cruby', 'warning', { impl: ctx.impl.label }, [SRC.falcon]);
-    return null;
-  },
   function poolerWithoutPostgres(ctx) {
     if (!sub(ctx, 'pooler', 'database')) return null;
     return W('pgbouncer-needs-postgresql', 'warning', {}, [SRC.pgbouncer]);
+  },
+  function jrubyRelease(ctx) {
+    const s = sub(ctx, 'ruby_version', 'jruby-release');
+    return s && W('jruby-release', 'warning', { from: s.from, to: s.to, lang: ctx.lang }, [SRC.jrubyTuning]);
+  },
+  function distroRuby(ctx) {
+    const shipped = distroRubyMismatch(ctx);
+    return shipped && W('distro-ruby', 'warning', { distro: ctx.a.distro, shipped, ruby: ctx.a.ruby_version }, [SRC.rubyBranches]);
   },
   function sqliteLayout(ctx) {
     if (ctx.a.database !== 'sqlite' || (ctx.a.app_hosts === 1 && ctx.a.db_host === 'same')) return null;
@@ -126,13 +121,13 @@ export const RULES = [
   },
   function tooManyConnections(ctx) {
     if (!ctx.tooManyConnections) return null;
-    const vars = { hosts: ctx.a.app_hosts, processes: ctx.processes, pool: ctx.pool, needed: ctx.connectionsNeeded, max: ctx.maxConnections };
+    const vars = { sum: connectionSum(ctx), needed: ctx.connectionsNeeded, max: ctx.maxConnections };
     return W('too-many-db-connections', 'warning', vars, [SRC.pgConnection, DS.pumaProcThreads, SRC.railsPool], 'too-many-db-connections', ctx.a.database === 'postgresql' ? 'too-many-db-connections-pg' : 'too-many-db-connections-my');
   },
   function connectionsRaised(ctx) {
     if (ctx.tooManyConnections || !ctx.defaultMaxConnections || ctx.pooler !== 'none') return null;
     if (ctx.connectionsNeeded + ctx.adminConnections + ctx.reservedConnections <= ctx.defaultMaxConnections) return null;
-    return W('max-connections-raised', 'info', { hosts: ctx.a.app_hosts, processes: ctx.processes, pool: ctx.pool, needed: ctx.connectionsNeeded, def: ctx.defaultMaxConnections, max: ctx.maxConnections }, [SRC.pgConnection, DS.pumaProcThreads]);
+    return W('max-connections-raised', 'info', { sum: connectionSum(ctx), needed: ctx.connectionsNeeded, def: ctx.defaultMaxConnections, max: ctx.maxConnections }, [SRC.pgConnection, DS.pumaProcThreads]);
   },
   function memoryOver(ctx) {
     if (!ctx.memoryOver) return null;
@@ -154,21 +149,9 @@ export const RULES = [
     if (ctx.linux || ctx.a.init !== 'systemd') return null;
     return W('systemd-needs-linux', 'info', { os: ctx.a.os === 'freebsd' ? 'FreeBSD' : 'macOS' }, [SRC.systemdService]);
   },
-  function caddyOne(ctx) {
-    if (ctx.proxy !== 'caddy' || gte(ctx.proxyVersion, '2.0')) return null;
-    return W('caddy-1-end-of-life', 'warning', {}, [SRC.caddyProxy]);
-  },
-  function apacheOld(ctx) {
-    if (ctx.proxy !== 'apache' || ctx.passengerIntegrated || gte(ctx.proxyVersion, '2.4.7')) return null;
-    return W('apache-no-unix-socket-proxy', 'info', { version: ctx.proxyVersion }, [SRC.apacheProxy]);
-  },
   function yjitArm64(ctx) {
     if (ctx.a.ruby !== 'cruby' || ctx.a.arch !== 'arm64' || !gte(ctx.a.ruby_version, '3.1') || gte(ctx.a.ruby_version, '3.2')) return null;
     return W('yjit-arm64-needs-3-2', 'info', {}, [SRC.rubyNews('3.2.0')]);
-  },
-  function passengerStandaloneVersion(ctx) {
-    if (ctx.server !== 'passenger' || ctx.passengerIntegrated || gte(ctx.a.server_version, '3.0')) return null;
-    return W('passenger-2-no-standalone', 'warning', { version: ctx.a.server_version, proxy: ctx.proxy === 'none' ? t('w.no-proxy') : ctx.proxy }, [SRC.passengerStandalone]);
   },
   // Topology (topology.mjs): impossible layouts and limits the servers refuse are errors.
   function topologyErrors(ctx) {

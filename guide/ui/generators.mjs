@@ -36,7 +36,11 @@ export const LOADERS = {
   mysql: () => import('../engine/generators/mysql.mjs'),
   pgbouncer: () => import('../engine/generators/pgbouncer.mjs'),
   'load-balancer': () => import('../engine/generators/load-balancer.mjs'),
+  redis: () => import('../engine/generators/redis.mjs'),
+  limits: () => import('../engine/generators/limits.mjs'),
+  'kamal-proxy': () => import('../engine/generators/kamal-proxy.mjs'),
   'rc-freebsd': () => import('../engine/generators/rc-freebsd.mjs'),
+  'readme-hosts': () => import('../engine/generators/readme-hosts.mjs'),
 };
 
 /** Ids of the optional generators these answers need whose code is not here yet. */

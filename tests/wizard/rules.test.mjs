@@ -138,7 +138,8 @@ test('Puma sizing: threads by Rails version and workload, workers by cores, sing
     if (c.workers) assert.match(p, new RegExp(`WEB_CONCURRENCY"\\) \\{ ${c.workers} \\}`));
     else assert.doesNotMatch(p, /^workers /m);
     assert.equal(r.model.threads, c.threads);
-    assert.equal(r.model.pool, c.threads);
+    // websockets is on by default: Action Cable's 4 worker threads share the web process's pool (issue 24).
+    assert.equal(r.model.pool, c.threads + 4);
   }
   // Before fork: Process.warmup on 3.3+, GC.compact on 2.7–3.2, nothing before 2.7.
   assert.match(file(gen({ ruby_version: '3.3', jobs: 'none' }), 'config/puma.rb'), /Process\.warmup/);
@@ -252,7 +253,8 @@ test('nginx upstream keepalive only to TCP upstreams, where it exists and is not
 });
 
 test('database.yml: pool key and PgBouncer settings by version', () => {
-  assert.match(file(gen({ rails: '8.1', ruby_version: '3.4' }), 'config/database.yml'), /^\s+max_connections: <%= ENV\.fetch\("RAILS_MAX_THREADS"\) \{ 3 \} %>/m);
+  assert.match(file(gen({ rails: '8.1', ruby_version: '3.4' }), 'config/database.yml'), /^\s+max_connections: <%= ENV\.fetch\("RAILS_MAX_THREADS"\) \{ 3 \}\.to_i \+ 4 %>/m);
+  assert.match(file(gen({ rails: '8.1', ruby_version: '3.4', websockets: false }), 'config/database.yml'), /^\s+max_connections: <%= ENV\.fetch\("RAILS_MAX_THREADS"\) \{ 3 \} %>/m);
   assert.match(file(gen({ rails: '8.0', ruby_version: '3.4' }), 'config/database.yml'), /^\s+pool: /m);
   const cases = [['1.18', true, false], ['1.21', false, true], ['1.24', false, true]];
   for (const [v, noPrepared, maxPrepared] of cases) {
@@ -294,14 +296,17 @@ test('migrations (issue 23): their own timeouts, PgBouncer session-mode aliases,
 });
 
 test('connections: max_connections follows hosts × processes × pool, with a remedy when it gets large', () => {
-  // Without a job runner and before Rails 8's extra databases: hosts × processes × pool.
+  // Without a job runner and before Rails 8's extra databases: hosts × processes × pool, the pool being threads
+  // + Action Cable's 4 workers (websockets default on).
   const small = gen({ jobs: 'none', rails: '7.2' });
-  assert.equal(small.model.connections_needed, 6);
+  assert.equal(small.model.connections_needed, 2 * (3 + 4));
+  assert.equal(gen({ jobs: 'none', rails: '7.2', websockets: false }).model.connections_needed, 6);
   assert.equal(small.model.db_server_max_connections, 100);
   assert.ok(!warningIds(small).includes('max-connections-raised'));
-  const raised = gen({ app_hosts: 11, cores: 4, ram_gb: 16, workload: 'io', jobs: 'none', rails: '7.2' });
+  const raised = gen({ app_hosts: 11, cores: 4, ram_gb: 16, workload: 'io', jobs: 'none', rails: '7.2', websockets: false });
   assert.equal(raised.model.connections_needed, 11 * 4 * 5);
   assert.ok(raised.model.db_server_max_connections >= 220 + 5 + 3);
+  assert.match(raised.warnings.find((w) => w.id === 'max-connections-raised').message, /\(11 host\(s\) × 4 process\(es\) × 5 connections = 220; pool 5 thread\(s\) = 5\)/);
   assert.ok(warningIds(raised).includes('max-connections-raised'));
   const huge = gen({ app_hosts: 20, cores: 8, ram_gb: 32, workload: 'io' });
   assert.ok(warningIds(huge).includes('too-many-db-connections'));

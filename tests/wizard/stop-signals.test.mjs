@@ -7,7 +7,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, existsSync, rmSync, chmodSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from '../../guide/engine/index.mjs';
@@ -45,22 +45,32 @@ async function runServer(server, signal) {
   proc.stdout.on('data', (d) => { log += d; });
   proc.stderr.on('data', (d) => { log += d; });
   const sock = join(root, `tmp/sockets/${server}.sock`);
+  // Type=forking (Unicorn -D): ExecStart exits once the daemon runs, and PIDFile names the main process, as systemd reads it.
+  const forking = unit.Type[0] === 'forking';
+  const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  let mainPid = 0;
   try {
     const end = Date.now() + 60000;
     while (!(existsSync(sock) && spawnSync('curl', ['-s', '--max-time', '5', '--unix-socket', sock, 'http://localhost/'], { encoding: 'utf8' }).stdout === 'ok')) {
-      if (proc.exitCode !== null || Date.now() > end) throw new Error(`${server} did not start:\n${log}${existsSync(join(root, 'log')) ? '' : ''}`);
+      if ((proc.exitCode !== null && !forking) || Date.now() > end) throw new Error(`${server} did not start:\n${log}${existsSync(join(root, 'log')) ? '' : ''}`);
       await sleep(250);
     }
     const requests = inFlight(sock, 4);
     await sleep(400);
     const sig = signal === 'unit' ? unit.KillSignal[0] : signal;
     const t0 = Date.now();
-    proc.kill(sig);
+    if (forking) {
+      mainPid = Number(readFileSync(unit.PIDFile[0], 'utf8').trim());
+      process.kill(mainPid, sig);
+    } else proc.kill(sig);
     const codes = await requests;
-    await new Promise((r) => { if (proc.exitCode !== null) r(); else proc.once('exit', r); });
+    if (forking) while (alive(mainPid)) await sleep(50);
+    else await new Promise((r) => { if (proc.exitCode !== null) r(); else proc.once('exit', r); });
     return { codes, stopMs: Date.now() - t0, signal: sig, timeout: Number(unit.TimeoutStopSec[0]) };
   } finally {
     if (proc.exitCode === null) proc.kill('SIGKILL');
+    if (forking && !mainPid && existsSync(unit.PIDFile[0])) mainPid = Number(readFileSync(unit.PIDFile[0], 'utf8').trim());
+    if (mainPid && alive(mainPid)) process.kill(mainPid, 'SIGKILL');
     rmSync(root, { recursive: true, force: true });
   }
 }

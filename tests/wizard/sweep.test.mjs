@@ -213,7 +213,8 @@ test('mariadbd --help --verbose accepts every distinct MySQL/MariaDB file, with 
   assert.ok(files.length > 5);
   for (const { file, bundle } of files) {
     // Debian packages no MySQL server: MySQL-only variables are checked by name against MySQL's list, the rest by mariadbd.
-    const mysqlOnly = bundle.answers.database === 'mysql' ? ['innodb_redo_log_capacity'] : [];
+    // mysqlx (MySQL 8.0+: the X Plugin's switch) is MySQL's too.
+    const mysqlOnly = bundle.answers.database === 'mysql' ? ['innodb_redo_log_capacity', 'mysqlx'] : [];
     const lines = file.content.split('\n');
     for (const l of lines) if (/^[a-z]/.test(l)) assert.ok(!/^innodb_redo_log_capacity/.test(l) || mysqlOnly.length, l);
     const vars = V.mariadbCheck(lines.filter((l) => !mysqlOnly.some((k) => l.startsWith(`${k} = `))).join('\n'));
@@ -471,7 +472,8 @@ test('database.yml, thin.yml and mongrel_cluster.yml parse as YAML after ERB; po
           assert.notEqual(r.database, prod.database, role);
           assert.equal(r.migrations_paths, `db/${role}_migrate`);
         }
-        if (y.production.queue) assert.ok((y.production.queue.max_connections ?? y.production.queue.pool) >= pool + 2, 'Solid Queue: threads + 2');
+        // Solid Queue: threads + 2, and never below the primary's pool (Action Cable's workers may enqueue too).
+        if (y.production.queue) assert.ok((y.production.queue.max_connections ?? y.production.queue.pool) >= Math.max(pool, m.threads + 2), 'Solid Queue: threads + 2');
       }
       if (bundle.answers.database === 'sqlite' && !bundle.answers.rails.startsWith('2.') && !/^(3|4|5\.[01])/.test(bundle.answers.rails)) assert.match(prod.database, /^storage\//);
     } else if (file.path.endsWith('queue.yml')) {

@@ -1,21 +1,42 @@
-// How each app server lives under systemd: readiness protocol, reload signal, graceful stop signal and time.
-// Read through caps.mjs ("cap.*" in the catalog, JSON on the page).
-// Sources: Puma docs/systemd.md and docs/restart.md, Unicorn SIGNALS and examples/unicorn@.service,
-// Pitchfork docs/SIGNALS.md, Passenger restart guide, systemd.service/systemd.kill.
-
+// How each app server lives under systemd: how it starts (`type`, `daemonize`, `pidFile`), how it stops gracefully
+// (`stopSignal`, `stopTimeout`, `killMode`) and what a deploy sends it (`reload`). Read through caps.mjs ("cap.*" in
+// the catalog, JSON on the page); generators/systemd.mjs builds the unit and generators/readme-ops.mjs the deploy
+// step from these rows only.
+//
+// `reload`: {signal | command, newCode: does it load the new application code?, handover?} or null (no reload:
+// deploy = `systemctl restart`, connections are refused while the server boots). `deploy`: what README step 7 does;
+// `ownWords`: README explains it with ops.readme.deploy.<deploy>.<server> instead of the general text.
+//
+// Sources: Puma docs/systemd.md and docs/restart.md; Unicorn SIGNALS ("USR2 — reexecute the running binary… QUIT the
+// old master once the new one is up"; HUP with preload_app true does not reload application code) and
+// examples/unicorn.conf.rb (the before_fork hook that QUITs the ".oldbin" master); Pitchfork
+// docs/MIGRATING_FROM_UNICORN.md ("USR2 has been repurposed for reforking… Reloading is not a supported feature of
+// Pitchfork") and docs/SIGNALS.md; Passenger restart guide; systemd.service ("Type=forking… PIDFile=": when the main
+// process exits, systemd re-reads the PID file and follows the new main process if it belongs to the unit, which is
+// how a re-executed Unicorn master, a child of the old one, stays the service's main process); systemd.kill.
 export const SERVER_PROCESS = {
   // Puma ≥ 5.1 speaks sd_notify itself when NOTIFY_SOCKET is set (READY, RELOADING, STOPPING, WATCHDOG).
-  // USR2 = hot restart (re-exec, the listening socket stays open); USR1 = phased restart, impossible with preload_app!.
-  puma: { notify: { since: '5.1' }, reload: 'USR2', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'mixed' },
-  // QUIT = graceful stop (workers finish their request); TERM/INT = immediate. HUP re-reads the config and
-  // replaces the workers (application code is not reloaded when preload_app is true).
-  unicorn: { notify: null, reload: 'HUP', stopSignal: 'SIGQUIT', stopTimeout: 62, killMode: 'process' },
-  pitchfork: { notify: null, reload: null, stopSignal: 'SIGQUIT', stopTimeout: 62, killMode: 'mixed' },
-  passenger: { notify: null, reload: 'passenger-config', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
-  falcon: { notify: null, reload: null, stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
-  thin: { notify: null, reload: null, stopSignal: 'SIGQUIT', stopTimeout: 35, killMode: 'control-group' },
-  webrick: { notify: null, reload: null, stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
-  mongrel: { notify: null, reload: null, stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
+  // USR2 = hot restart: exec() in the same PID (the main PID never changes), the listening socket stays open and new
+  // requests wait in its backlog; it loads new code. USR1 (phased restart) is impossible with preload_app!.
+  puma: { type: 'exec', notify: { since: '5.1' }, reload: { signal: 'USR2', newCode: true }, deploy: 'reload', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'mixed' },
+  // preload_app true: HUP reloads unicorn.rb but never the application. USR2 re-executes a new master (a child of the
+  // old one, inheriting the listeners) which loads the new code; the new master's before_fork hook sends QUIT to the
+  // old one once it forks its workers. The old master renames its PID file to unicorn.pid.oldbin and the new one
+  // writes unicorn.pid before loading the app, so the file names the new master when the old one exits. If the new
+  // code fails to boot, the old master keeps serving and renames the file back (Unicorn SIGNALS).
+  unicorn: {
+    type: 'forking', daemonize: '-D', pidFile: 'tmp/pids/unicorn.pid',
+    reload: { signal: 'USR2', newCode: true, handover: 'before_fork QUIT to the .oldbin master' }, deploy: 'reload', ownWords: true,
+    stopSignal: 'SIGQUIT', stopTimeout: 62, killMode: 'mixed',
+  },
+  // No reload: USR2 reforks from a warm worker (the same code); Pitchfork's docs say to remove ExecReload.
+  pitchfork: { type: 'exec', reload: null, deploy: 'restart', ownWords: true, stopSignal: 'SIGQUIT', stopTimeout: 62, killMode: 'mixed' },
+  passenger: { type: 'exec', reload: { command: 'passenger-config restart-app', newCode: true }, deploy: 'reload', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
+  falcon: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
+  thin: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGQUIT', stopTimeout: 35, killMode: 'control-group' },
+  webrick: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
+  // mongrel_rails cluster::start daemonizes every member; there is no single main process to follow.
+  mongrel: { type: 'forking', reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
 };
 
 // Exposure score that `systemd-analyze security` gives the generated web unit (systemd 252, Debian 12), checked by

@@ -8,6 +8,7 @@ import { APACHE_TLS, MOZILLA } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, cableEnabled } from './edge.mjs';
 import { APPLIES } from './applies.mjs';
+import { W } from '../rules.mjs';
 
 export const id = 'apache';
 
@@ -20,6 +21,7 @@ export function apacheModules(ctx) {
   // Apache 2.4 split the balancer's load-balancing methods and shared memory into their own modules.
   if (ctx.upstreams.length > 1) mods.push('proxy_balancer', ...(gte(ctx.proxyVersion, '2.4') ? ['lbmethod_byrequests', 'slotmem_shm'] : []));
   if (ctx.a.downloads) mods.push('xsendfile');
+  if (ONE_PER_WORKER.includes(ctx.server)) mods.push('env'); // SetEnv proxy-sendcl
   if (behindBalancer(ctx) && gte(ctx.proxyVersion, '2.4')) mods.push('remoteip');
   return [...mods, ...edgeModules(ctx)];
 }
@@ -79,6 +81,9 @@ export function siteBody(ctx) {
       ? D('RequestHeader', ['setifempty', 'X-Forwarded-Proto', 'http'], t('apache.proto.upstream'), [SRC.apacheHeaders, SRC.railsSsl])
       : D('RequestHeader', ['set', 'X-Forwarded-Proto', ctx.tls === 'proxy' ? 'https' : 'http'], t(`apache.proto.${ctx.tls}`), [SRC.apacheHeaders, SRC.railsSsl]));
     vhost.push(D('ProxyTimeout', String(proxyReadTimeout(ctx)), t('apache.timeout', { s: proxyReadTimeout(ctx) }), [SRC.apacheProxy]));
+    // Unicorn and Pitchfork serve one request per worker: mod_proxy must read the whole request body before it
+    // connects (proxy-sendcl spools it, to disk when large), or a slow upload holds a worker for its duration.
+    if (ONE_PER_WORKER.includes(ctx.server)) vhost.push(D('SetEnv', ['proxy-sendcl', '1'], t('apache.sendcl', { server: SERVER_LABEL[ctx.server] }), [SRC.apacheProxy, SRC.unicorn]));
     vhost.push(D('ProxyPass', ['/assets/', '!'], t('apache.assets-not-proxied'), [SRC.apacheProxy]));
     const via = cableVia(ctx);
     if (via) {
@@ -145,6 +150,20 @@ export function siteBody(ctx) {
   return body;
 }
 
+// Rules about this generator's own server or proxy (moved from rules.mjs: their code loads with this chunk).
+function apacheOld(ctx) {
+  if (ctx.proxy !== 'apache' || ctx.passengerIntegrated || gte(ctx.proxyVersion, '2.4.7')) return null;
+  return W('apache-no-unix-socket-proxy', 'info', { version: ctx.proxyVersion }, [SRC.apacheProxy]);
+}
+
+const ONE_PER_WORKER = ['unicorn', 'pitchfork'];
+
+/** Unicorn/Pitchfork want a proxy that buffers whole requests and responses; Apache does the first only. */
+function oneRequestServerBehindApache(ctx) {
+  if (!ONE_PER_WORKER.includes(ctx.server)) return null;
+  return W('apache-not-fully-buffering', 'warning', { server: SERVER_LABEL[ctx.server] }, [SRC.unicorn, SRC.apacheProxy]);
+}
+
 export function generate(ctx) {
   if (!APPLIES.apache(ctx)) return {};
   const advice = [{
@@ -152,5 +171,5 @@ export function generate(ctx) {
     body: t('a.apache.mpm', { mods: apacheModules(ctx).join(' ') }),
     evidence: [SRC.apacheMpm, DS.passengerHosts],
   }];
-  return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), meta: { modules: apacheModules(ctx) } }], advice };
+  return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), meta: { modules: apacheModules(ctx) } }], advice, warnings: [apacheOld(ctx), oneRequestServerBehindApache(ctx)].filter(Boolean) };
 }

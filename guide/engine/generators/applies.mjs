@@ -14,5 +14,10 @@ export const APPLIES = {
   mysql: (ctx) => ctx.a.database === 'mysql' || ctx.a.database === 'mariadb',
   pgbouncer: (ctx) => ctx.pooler === 'pgbouncer',
   'load-balancer': (ctx) => ctx.a.app_hosts >= 2 && (ctx.a.lb === 'nginx' || ctx.a.lb === 'haproxy'),
+  redis: (ctx) => ctx.jobs === 'sidekiq',
+  limits: (ctx) => ctx.linux && (ctx.passengerIntegrated || ctx.a.init !== 'systemd'),
+  'kamal-proxy': (ctx) => ctx.proxy === 'kamal-proxy' && ctx.linux && ctx.a.init === 'systemd' && !ctx.passengerIntegrated,
+  // The database host's and the balancer's README steps (readme-hosts.mjs returns nothing when neither applies).
+  'readme-hosts': (ctx) => ctx.a.db_host === 'separate' || ctx.a.app_hosts >= 2,
   'rc-freebsd': (ctx) => ctx.a.os === 'freebsd' && !ctx.passengerIntegrated,
 };

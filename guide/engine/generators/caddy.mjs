@@ -7,6 +7,8 @@ import { t } from '../text.mjs';
 import { SERVER_LABEL } from './util.mjs';
 import { hstsValue, HEALTH_PATH } from './edge.mjs';
 import { APPLIES } from './applies.mjs';
+import { W } from '../rules.mjs';
+import { gte } from '../version.mjs';
 
 export const id = 'caddy';
 
@@ -44,11 +46,17 @@ export function caddyBody(ctx) {
   return [{ d: address, children: site, why: t(`caddy.address.${ctx.tls}`, { domain: ctx.domain }), evidence: [SRC.caddyHttps] }];
 }
 
+// Rules about this generator's own server or proxy (moved from rules.mjs: their code loads with this chunk).
+function caddyOne(ctx) {
+  if (ctx.proxy !== 'caddy' || gte(ctx.proxyVersion, '2.0')) return null;
+  return W('caddy-1-end-of-life', 'warning', {}, [SRC.caddyProxy]);
+}
+
 export function generate(ctx) {
   if (!APPLIES.caddy(ctx)) return {};
   const advice = [];
   if (ctx.a.downloads) {
     advice.push({ id: 'caddy-downloads', title: t('a.caddy-downloads.title'), body: t('a.caddy.downloads'), evidence: [SRC.caddyProxy] });
   }
-  return { files: [{ path: 'etc/caddy/Caddyfile', format: 'caddyfile', body: caddyBody(ctx) }], advice };
+  return { files: [{ path: 'etc/caddy/Caddyfile', format: 'caddyfile', body: caddyBody(ctx) }], advice, warnings: [caddyOne(ctx)].filter(Boolean) };
 }

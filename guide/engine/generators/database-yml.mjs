@@ -3,6 +3,7 @@ import { SRC, DS, ART } from '../evidence.mjs';
 import { RAILS_API } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
+import { poolSum, connectionSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'database-yml';
@@ -39,11 +40,19 @@ function migrationVariables(ctx) {
   ] };
 }
 
-/** Pool value for a role: the threads of the process reading the file (RAILS_MAX_THREADS), + 2 for Solid Queue's queue database. */
+/**
+ * Pool value for a role: the threads of the process reading the file (RAILS_MAX_THREADS), + 2 for Solid Queue's queue
+ * database; the primary (and the roles that inherit it) + Action Cable's worker pool and load_async's executor.
+ */
 function poolValue(ctx, erb, role) {
-  const plus = role === 'queue' ? 2 : 0;
-  if (!erb) return ctx.pool + plus;
-  return { raw: plus ? `<%= ENV.fetch("RAILS_MAX_THREADS") { ${ctx.pool} }.to_i + ${plus} %>` : `<%= ENV.fetch("RAILS_MAX_THREADS") { ${ctx.pool} } %>` };
+  // The queue database: Solid Queue's + 2, and no less than the primary's extra threads (a channel action may enqueue).
+  const plus = role === 'queue' ? Math.max(2, ctx.pool - ctx.threads) : ctx.pool - ctx.threads;
+  if (!erb) return ctx.threads + plus;
+  return { raw: plus ? `<%= ENV.fetch("RAILS_MAX_THREADS") { ${ctx.threads} }.to_i + ${plus} %>` : `<%= ENV.fetch("RAILS_MAX_THREADS") { ${ctx.threads} } %>` };
+}
+
+function poolWhy(ctx, id, vars) {
+  return [t(id, vars), ctx.cableWorkers ? t('db.pool.cable', { cable: ctx.cableWorkers }) : ''].filter(Boolean).join(' ');
 }
 
 /** SQLite files live in storage/ (kept across deploys; the Rails 7.1+ template default); db/ before Active Storage existed. */
@@ -60,7 +69,7 @@ export function generate(ctx) {
   const prod = [{ key: 'adapter', value: adapterName(ctx), why: ctx.adapter === 'jdbc' ? t('db.jdbc') : t('db.adapter', { adapter: ctx.adapter }), evidence: [SRC.railsConfiguring] }];
   if (a.database === 'sqlite') {
     prod.push({ key: 'database', value: sqlitePath(ctx, 'primary'), why: gte(a.rails, '5.2') ? t('db.sqlite-storage') : undefined, evidence: gte(a.rails, '5.2') ? [SRC.railsDbTemplate, SRC.sqliteRails] : [] });
-    prod.push({ key: poolKey, value: poolValue(ctx, erb, 'primary'), why: t('db.sqlite-pool', { pool: ctx.pool }), evidence: [SRC.railsPool] });
+    prod.push({ key: poolKey, value: poolValue(ctx, erb, 'primary'), why: poolWhy(ctx, 'db.sqlite-pool', { pool: poolSum(ctx) }), evidence: [SRC.railsPool] });
     prod.push({ key: 'timeout', value: 5000, why: t('db.sqlite-timeout'), evidence: [SRC.sqliteRails] });
   } else {
     const pg = a.database === 'postgresql';
@@ -77,7 +86,7 @@ export function generate(ctx) {
     if (!pg && ctx.adapter !== 'jdbc') prod.push({ key: 'encoding', value: gte(a.database_version, a.database === 'mysql' ? '5.5.3' : '5.5') ? 'utf8mb4' : 'utf8' });
     prod.push({
       key: poolKey, value: poolValue(ctx, erb, 'primary'),
-      why: t(viaBouncer ? 'db.pool.bouncer' : multi ? 'db.pool.multi' : 'db.pool', { threads: ctx.threads, hosts: a.app_hosts, processes: ctx.processes, pool: ctx.pool, needed: ctx.connectionsNeeded, limit: ctx.appSideLimit, per: ctx.webConnectionsPerProcess, jobs: ctx.jobConnections, roles: ctx.webDbRoles.join(', ') }),
+      why: poolWhy(ctx, viaBouncer ? 'db.pool.bouncer' : multi ? 'db.pool.multi' : 'db.pool', { threads: ctx.threads, pool: poolSum(ctx), sum: connectionSum(ctx), limit: ctx.appSideLimit }),
       evidence: [SRC.railsPool, DS.pumaProcThreads, ART.databases],
     });
     if (viaBouncer) {

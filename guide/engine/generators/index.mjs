@@ -4,6 +4,9 @@ import { ORDER } from './order.mjs';
 import * as sysctl from './sysctl.mjs';
 import * as systemd from './systemd.mjs';
 import * as rcFreebsd from './rc-freebsd.mjs';
+import * as kamalProxy from './kamal-proxy.mjs';
+import * as limits from './limits.mjs';
+import * as redis from './redis.mjs';
 import * as rubyEnv from './ruby-env.mjs';
 import * as puma from './puma.mjs';
 import * as unicorn from './unicorn.mjs';
@@ -25,10 +28,11 @@ import * as adviceRails from './advice-rails.mjs';
 import * as adviceProd from './advice-prod.mjs';
 import * as operations from './operations.mjs';
 import * as readme from './readme.mjs';
+import * as readmeHosts from './readme-hosts.mjs';
 import * as checklist from './checklist.mjs';
 
 const ALL = [puma, unicorn, pitchfork, passenger, thin, mongrel, falcon, rubyEnv, databaseYml, railsHosts, nginx, apache, caddy,
-  postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, rcFreebsd, operations, adviceRails, adviceProd, readme, checklist];
+  postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, limits, redis, kamalProxy, rcFreebsd, operations, adviceRails, adviceProd, readmeHosts, readme, checklist];
 const byId = new Map(ALL.map((g) => [g.id, g]));
 
 export const GENERATORS = ORDER.map((id) => {

@@ -4,8 +4,10 @@ import { databaseNames } from './database-yml.mjs';
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { dbPrefix } from './util.mjs';
+import { connectionSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
+import { distroDbMismatch } from './family-steps.mjs';
 
 export const id = 'mysql';
 
@@ -25,7 +27,7 @@ export function mysqlSettings(ctx) {
   const db = maria ? 'MariaDB' : 'MySQL';
   const e = [
     { comment: t(a.db_host === 'same' ? 'my.sized.same' : 'my.sized.separate', { ram, gb: a.ram_gb, db }) },
-    { key: 'max_connections', value: ctx.maxConnections, why: t('my.max', { needed: ctx.connectionsNeeded, hosts: a.app_hosts, processes: ctx.processes, pool: ctx.pool, admin: ctx.adminConnections }), evidence: [docs, DS.pumaProcThreads] },
+    { key: 'max_connections', value: ctx.maxConnections, why: t('my.max', { sum: connectionSum(ctx), admin: ctx.adminConnections }), evidence: [docs, DS.pumaProcThreads] },
     { key: 'innodb_buffer_pool_size', value: `${ctx.bufferPoolMb}M`, why: t(a.db_host === 'same' ? 'my.pool' : 'my.pool.dedicated'), evidence: [SRC.mysqlDedicated] },
   ];
   // Redo log: one capacity setting from MySQL 8.0.30; a file size before (and in MariaDB, one file since 10.5).
@@ -45,6 +47,11 @@ export function mysqlSettings(ctx) {
   // Binary log expiry: MySQL 8.0 writes a binary log by default and keeps it 30 days.
   if (!maria && gte(v, '8.0')) e.push({ key: 'binlog_expire_logs_seconds', value: 604800, why: t('my.binlog'), evidence: [SRC.mysqlBinlog] });
   else e.push({ comment: t(maria ? 'my.binlog-maria' : 'my.binlog-old') });
+  // MySQL 8.0+ loads the X Plugin (port 33060, all interfaces) by default; the app uses the classic protocol only.
+  if (!maria && gte(v, '8.0')) e.push({ key: 'mysqlx', value: 'OFF', why: t('my.mysqlx'), evidence: [SRC.mysqlX] });
+  // Same host: pin loopback (MySQL's default bind-address is every interface; Debian's MariaDB sets 127.0.0.1 in a
+  // file of its own, which a later file may change).
+  if (!hosts.dbNetworked) e.push({ key: 'bind-address', value: '127.0.0.1', why: t('my.bind.local'), evidence: [docs] });
   if (hosts.dbNetworked) {
     // Several comma-separated addresses from MySQL 8.0.13 and MariaDB 10.11; one address before.
     const multi = maria ? gte(v, '10.11') : gte(v, '8.0.13');
@@ -55,19 +62,29 @@ export function mysqlSettings(ctx) {
   return [{ section: 'mysqld', entries: e }];
 }
 
-/** One account per app host, TLS required, rights on the application database only (CREATE USER … REQUIRE: MySQL 5.7, MariaDB 10.2). */
+/**
+ * One account per app host, TLS required, rights on the application databases only (CREATE USER … REQUIRE: MySQL
+ * 5.7, MariaDB 10.2). On the same host: the loopback account database.yml uses (127.0.0.1 over TCP, which the
+ * server names 'localhost' when it resolves names and '127.0.0.1' when it does not), no TLS needed on loopback.
+ */
 export function grantsSql(ctx) {
   const dbs = databaseNames(ctx); // Rails 8: also the cache, queue and cable databases
-  const lines = [`-- ${t('my.grants', { n: ctx.hosts.app.length })}`, `-- see: ${SRC.mysqlCreateUser.url}`, ...dbs.map((db) => `CREATE DATABASE IF NOT EXISTS ${db};`)];
-  for (const addr of ctx.hosts.app) lines.push(`CREATE USER IF NOT EXISTS 'app'@'${addr}' IDENTIFIED BY 'change-me' REQUIRE SSL;`, ...dbs.map((db) => `GRANT ALL PRIVILEGES ON ${db}.* TO 'app'@'${addr}';`));
+  const local = !ctx.hosts.dbNetworked;
+  const lines = [`-- ${t(local ? 'my.grants.local' : 'my.grants', { n: ctx.hosts.app.length })}`, `-- see: ${SRC.mysqlCreateUser.url}`, ...dbs.map((db) => `CREATE DATABASE IF NOT EXISTS ${db};`)];
+  for (const addr of local ? ['localhost', '127.0.0.1'] : ctx.hosts.app) lines.push(`CREATE USER IF NOT EXISTS 'app'@'${addr}' IDENTIFIED BY 'change-me'${local ? '' : ' REQUIRE SSL'};`, ...dbs.map((db) => `GRANT ALL PRIVILEGES ON ${db}.* TO 'app'@'${addr}';`));
   return lines;
 }
 
 export function generate(ctx) {
   if (!APPLIES.mysql(ctx)) return {};
   const pre = dbPrefix(ctx);
-  const path = ctx.a.database === 'mariadb' ? `${pre}etc/mysql/mariadb.conf.d/60-rails.cnf` : `${pre}etc/mysql/conf.d/60-rails.cnf`;
+  const maria = ctx.a.database === 'mariadb';
+  const path = maria ? `${pre}etc/mysql/mariadb.conf.d/60-rails.cnf` : `${pre}etc/mysql/conf.d/60-rails.cnf`;
   const files = [{ path, format: 'ini', body: mysqlSettings(ctx) }];
-  if (ctx.hosts.dbNetworked) files.push({ path: `${pre}setup/mysql-grants.sql`, format: 'sql', body: grantsSql(ctx) });
-  return { files };
+  files.push({ path: `${pre}setup/mysql-grants.sql`, format: 'sql', body: grantsSql(ctx) });
+  // A version the distribution release does not ship: the README's package line would install another one.
+  const shipped = distroDbMismatch(ctx);
+  const vars = { distro: ctx.a.distro, shipped, db: maria ? 'MariaDB' : 'MySQL', v: ctx.a.database_version };
+  const warnings = shipped ? [{ id: 'distro-database', severity: 'warning', message: t('w.distro-database.m', vars), suggestion: t('w.distro-database.s', vars), evidence: [maria ? SRC.mariadbMaintenance : SRC.mysqlReleases] }] : [];
+  return { files, warnings };
 }

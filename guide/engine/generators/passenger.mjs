@@ -5,6 +5,7 @@ import { PASSENGER_APACHE } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
+import { W } from '../rules.mjs';
 
 export const id = 'passenger';
 
@@ -28,6 +29,17 @@ export function passengerVhostDirectives(ctx) {
   return out.filter((d) => has(PASSENGER_APACHE[d.d], v));
 }
 
+// Rules about this generator's own server or proxy (moved from rules.mjs: their code loads with this chunk).
+function passengerOnJvm(ctx) {
+  if (ctx.server !== 'passenger' || ctx.canFork) return null;
+  return W('passenger-without-fork', 'warning', { impl: ctx.impl.label }, [SRC.passenger]);
+}
+
+function passengerStandaloneVersion(ctx) {
+  if (ctx.server !== 'passenger' || ctx.passengerIntegrated || gte(ctx.a.server_version, '3.0')) return null;
+  return W('passenger-2-no-standalone', 'warning', { version: ctx.a.server_version, proxy: ctx.proxy === 'none' ? t('w.no-proxy') : ctx.proxy }, [SRC.passengerStandalone]);
+}
+
 export function generate(ctx) {
   if (!APPLIES.passenger(ctx)) return {};
   const advice = [{ id: 'passenger-max-requests', title: t('a.passenger-max-requests.title'), body: t('a.passenger.max-requests'), evidence: [DS.passengerOptions, SRC.passenger] }];
@@ -35,5 +47,5 @@ export function generate(ctx) {
     const u = ctx.upstreams[0];
     advice.push({ id: 'passenger-standalone', title: t('a.passenger-standalone.title'), body: t('a.passenger.standalone', { addr: `${u.host}:${u.port}` }), evidence: [DS.passengerHosts, SRC.passengerStandalone] });
   }
-  return { advice };
+  return { advice, warnings: [passengerOnJvm(ctx), passengerStandaloneVersion(ctx)].filter(Boolean) };
 }

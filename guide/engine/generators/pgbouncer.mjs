@@ -69,5 +69,13 @@ export function generate(ctx) {
       ],
     });
   }
+  // The file limit max_client_conn counts against (pgb.max): Debian's pgbouncer.service sets none, so systemd's soft
+  // limit of 1024 would apply; a drop-in raises it to the 65536 the ini's comment relies on.
+  if (ctx.a.init === 'systemd' && ctx.linux) {
+    files.push({
+      path: `${dir.replace(/pgbouncer$/, 'systemd/system/pgbouncer.service.d')}/limits.conf`, format: 'systemd',
+      body: [{ section: 'Service', entries: [{ key: 'LimitNOFILE', value: 65536, why: t('pgb.nofile', { max: ctx.pgbouncerMaxClient }), evidence: [SRC.pgbouncer, SRC.fdLimits] }] }],
+    });
+  }
   return { files };
 }

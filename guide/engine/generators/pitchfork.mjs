@@ -5,11 +5,22 @@ import { has } from '../pick.mjs';
 import { listenArg } from './unicorn.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
+import { W } from '../rules.mjs';
+import { lt } from '../version.mjs';
 
 export const id = 'pitchfork';
 
+// Rules about this generator's own server or proxy (moved from rules.mjs: their code loads with this chunk).
+function pitchforkRequirements(ctx) {
+  if (ctx.server !== 'pitchfork') return null;
+  if (lt(ctx.lang, '2.5')) return W('pitchfork-needs-ruby-2-5', 'error', {}, [SRC.pitchfork]);
+  if (!ctx.linux || lt(ctx.a.kernel, '3.4')) return W('pitchfork-reforking-needs-linux', 'warning', {}, [SRC.pitchforkRefork]);
+  return null;
+}
+
 export function generate(ctx) {
   if (!APPLIES.pitchfork(ctx)) return {};
+  const warnings = [pitchforkRequirements(ctx)].filter(Boolean);
   const u = ctx.upstreams[0];
   const refork = ctx.linux && has(KERNEL_FEATURES.childSubreaper, ctx.a.kernel);
   const body = [
@@ -19,5 +30,5 @@ export function generate(ctx) {
   ];
   if (refork) body.push({ call: 'refork_after', args: [[50, 100, 1000]], why: t('pitchfork.refork'), evidence: [SRC.pitchforkRefork] });
   else body.push({ comment: t('pitchfork.norefork') });
-  return { files: [{ path: 'config/pitchfork.rb', format: 'ruby', body }] };
+  return { files: [{ path: 'config/pitchfork.rb', format: 'ruby', body }], warnings };
 }

@@ -7,6 +7,7 @@ import { gte } from '../version.mjs';
 import { pgtune } from '../pgtune.mjs';
 import { pgSize } from '../topology.mjs';
 import { dbPrefix } from './util.mjs';
+import { connectionSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'postgresql';
@@ -23,7 +24,7 @@ export function pgSettings(ctx) {
   const { a, hosts } = ctx;
   const v = a.database_version;
   const ram = ctx.dbRamMb;
-  const vars = { ram, gb: a.ram_gb, cores: ctx.dbCores, needed: ctx.connectionsNeeded, hosts: a.app_hosts, processes: ctx.processes, pool: ctx.pool, admin: ctx.adminConnections, reserved: ctx.reservedConnections, bouncer: ctx.pgbouncerPoolSize, storage: a.storage };
+  const vars = { ram, gb: a.ram_gb, cores: ctx.dbCores, needed: ctx.connectionsNeeded, hosts: a.app_hosts, processes: ctx.processes, pool: ctx.pool, sum: connectionSum(ctx), admin: ctx.adminConnections, reserved: ctx.reservedConnections, bouncer: ctx.pgbouncerPoolSize, storage: a.storage };
   const tuned = pgtune({ ramKb: ram * 1024, cores: ctx.dbCores, connections: ctx.maxConnections, storage: a.storage, version: v, os: a.os });
   const out = [{ comment: t(a.db_host === 'same' ? 'pg.sized.same' : 'pg.sized.separate', vars) }];
   for (const s of tuned) {

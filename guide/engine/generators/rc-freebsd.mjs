@@ -58,7 +58,7 @@ export function generate(ctx) {
   if (p.stopSignal === 'SIGTERM') {
     files.push({
       path: `${RC_DIR}/rails_app`, format: 'sh', meta: { role: 'web', server: ctx.server },
-      body: rcScript(ctx, { name: 'rails_app', description: t('rc.web'), command: absolute(ctx, execStart(ctx)), envFiles: ['config/ruby.env'], reload: /^[A-Z0-9]+$/.test(p.reload || '') ? p.reload : null }),
+      body: rcScript(ctx, { name: 'rails_app', description: t('rc.web'), command: absolute(ctx, execStart(ctx)), envFiles: ['config/ruby.env'], reload: p.reload && p.reload.signal && !p.reload.handover ? p.reload.signal : null }),
     });
   }
   // Solid Queue's supervisor and Sidekiq both finish their jobs on SIGTERM.

@@ -2,11 +2,27 @@
 // which migrate against it) and "11." the load balancer (after them, so its health checks find them up). Shell
 // blocks are exact: tests/wizard/lab-multi-host.test.mjs runs them in network namespaces. Debian family only; on
 // other families the file table says where each file goes.
+// A chunk of its own on the page (guide/ui/generators.mjs): most bundles have one host, and the first-load script
+// has a size budget. It runs as a finishing step just before readme's and leaves its blocks on the summary.
 import { LB_PREFIX, behindBalancer, UP_CHECK } from './util.mjs';
 import { pgMajor } from './postgresql.mjs';
 import { t } from '../text.mjs';
 import { HAPROXY_DEBIAN } from '../caps.mjs';
 import { ACME_WEBROOT, ACME_PORT } from './edge.mjs';
+
+import { APPLIES } from './applies.mjs';
+
+export const id = 'readme-hosts';
+
+export function generate() {
+  return {};
+}
+
+/** Leaves {db, lb} README blocks on the summary for readme's finishing step (order.mjs runs this one first). */
+export function finish(summary) {
+  if (APPLIES['readme-hosts'](summary.ctx)) summary.hostBlocks = { ...summary.hostBlocks, db: dbHostBlocks(summary.ctx, summary.files), lb: lbBlocks(summary.ctx, summary.files) };
+  return [];
+}
 
 const sh = (lines) => ({ code: lines.join('\n'), lang: 'sh' });
 const installAll = (files, prefix) => files.map((f) => f.path).filter((p) => p.startsWith(`${prefix}etc/`))
@@ -27,7 +43,7 @@ export function dbHostBlocks(ctx, files) {
       lines.push(...installAll(files.filter((f) => f.path.includes('/pgbouncer/')), 'db-host/'),
         `runuser -u postgres -- psql -Atc "SELECT format('\\"%s\\" \\"%s\\"', rolname, rolpassword) FROM pg_authid WHERE rolname = 'app'" > /etc/pgbouncer/userlist.txt`,
         'chown postgres:postgres /etc/pgbouncer/userlist.txt && chmod 0640 /etc/pgbouncer/userlist.txt',
-        'systemctl restart pgbouncer');
+        'systemctl daemon-reload', 'systemctl restart pgbouncer');
     }
   } else {
     const svc = a.database === 'mariadb' ? 'mariadb' : 'mysql';

@@ -5,7 +5,8 @@ import { SERVER_PROCESS, HARDENING } from '../caps.mjs';
 import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL, behindBalancer, UP_CHECK } from './util.mjs';
-import { dbHostBlocks, lbBlocks } from './readme-hosts.mjs';
+import { familyDestination } from './readme.mjs';
+import { commandsOf, packageLines, securityLines, fam } from './family-steps.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { t } from '../text.mjs';
 
@@ -20,19 +21,25 @@ function migrateEnv(ctx) {
   return ctx.a.database === 'postgresql' ? `${MIGRATE_ENV}=1 ` : '';
 }
 
-export function opsBlocks(ctx, files) {
+/** `hosts`: what the optional generators left on the summary: {db, lb} blocks (readme-hosts.mjs), kamal lines. */
+export function opsBlocks(ctx, files, hosts = {}) {
   if (!ctx.linux || ctx.a.init !== 'systemd' || ctx.passengerIntegrated) return [];
+  // Every family-specific command comes from the family's table (capabilities/family-commands.mjs); without one, no steps.
+  const row = commandsOf(ctx);
+  if (!row) return [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.no-table', { family: ctx.family.id }) }];
   const { root, user, rubyBin, domain } = ctx;
   const has = (p) => files.some((f) => f.path === p);
-  const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.intro') }, ...dbHostBlocks(ctx, files)];
+  const proof = row.booted ? t('ops.readme.booted', { release: row.booted }) : t('ops.readme.structure', { family: ctx.family.id });
+  const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: `${t('ops.readme.intro', { family: ctx.family.id })} ${proof}` }, ...(hosts.db || [])];
   const sh = (code) => ({ code, lang: 'sh' });
   // 1. User and directories.
-  // Debian 13's ruby3.3 package ships only bundle3.3; the distribution's `bundler` package adds /usr/bin/bundle.
-  const aptBundler = rubyBin === '/usr/bin' && ctx.family.id === 'debian';
-  blocks.push({ h: 3, text: t('ops.readme.host') }, { p: t(aptBundler ? 'ops.readme.host.p.apt' : 'ops.readme.host.p', { bin: rubyBin }) }, sh([
-    aptBundler ? 'test -x /usr/bin/bundle || apt-get install -y bundler'
-      : `test -x ${rubyBin}/bundle || { echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path"; exit 1; }`,
-    `id ${user} >/dev/null 2>&1 || adduser --system --group --home ${root} --no-create-home ${user}`,
+  // Debian 13's ruby3.3 package ships only bundle3.3; the distribution's `bundler` package adds /usr/bin/bundle
+  // (packageLines installs it with the rest when ruby_path is /usr/bin).
+  const distBundler = rubyBin === '/usr/bin';
+  blocks.push({ h: 3, text: t('ops.readme.host') }, { p: t(distBundler ? 'ops.readme.host.p.apt' : 'ops.readme.host.p', { bin: rubyBin }) }, sh([
+    ...packageLines(ctx),
+    ...(distBundler ? [] : [`test -x ${rubyBin}/bundle || { echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path"; exit 1; }`]),
+    `id ${user} >/dev/null 2>&1 || ${fam(ctx, 'systemUser', { user, home: root })}`,
     // The app root is created only when missing: an existing directory keeps its owner (install -d would change it).
     `test -d ${root} || install -d -o ${user} -g ${user} ${root}`,
     `install -d -o ${user} -g ${user} ${root}/tmp ${root}/tmp/sockets ${root}/tmp/pids ${root}/log ${root}/storage`,
@@ -42,14 +49,15 @@ export function opsBlocks(ctx, files) {
   blocks.push({ h: 3, text: t('ops.readme.secrets') }, { p: t('ops.readme.secrets.p', { file: SECRETS_FILE, names: secretNames }) }, sh([
     'install -d -m 0700 /etc/rails-app',
     `install -m 0600 etc/rails-app/secrets.env ${SECRETS_FILE}`,
-    `editor ${SECRETS_FILE}`,
+    fam(ctx, 'edit', { file: SECRETS_FILE }),
   ].join('\n')));
   // 3. System files (everything under etc/ except the secrets template, which step 2 installed).
   const etc = files.map((f) => f.path).filter((p) => p.startsWith('etc/') && p !== 'etc/rails-app/secrets.env');
-  const sys = etc.map((p) => `install -D -m 0644 ${p} /${p}`);
+  const sys = etc.map((p) => `install -D -m 0644 ${p} ${familyDestination(ctx, p) || `/${p}`}`);
   if (etc.some((p) => p.startsWith('etc/sysctl.d/'))) sys.push('sysctl --system');
-  if (etc.some((p) => p.startsWith('etc/postgresql/'))) sys.push('systemctl restart postgresql');
-  if (etc.some((p) => p.startsWith('etc/mysql/'))) sys.push(`systemctl restart ${ctx.a.database === 'mariadb' ? 'mariadb' : 'mysql'}`);
+  sys.push(...(hosts.redis || []));
+  if (etc.some((p) => p.startsWith('etc/postgresql/'))) sys.push(...fam(ctx, 'pgConfD'), `systemctl restart ${fam(ctx, 'services.postgresql')}`);
+  if (etc.some((p) => p.startsWith('etc/mysql/'))) sys.push(`systemctl restart ${fam(ctx, `services.${ctx.a.database}`)}`);
   blocks.push({ h: 3, text: t('ops.readme.system') }, { p: t('ops.readme.system.p') }, sh(sys.join('\n')));
   // 4. App configuration and databases.
   const conf = files.map((f) => f.path).filter((p) => /^config\/[^/]+$/.test(p));
@@ -58,15 +66,16 @@ export function opsBlocks(ctx, files) {
     ...files.map((f) => f.path).filter((p) => p.startsWith('config/initializers/')).map((p) => `install -D -m 0644 -o ${user} -g ${user} ${p} ${root}/${p}`)];
   // The file goes in on stdin: the shell opens it as root, while the postgres user could not read the bundle's
   // directory (typically under /root).
-  if (has('setup/postgresql-roles.sql')) db.push('editor setup/postgresql-roles.sql', 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
+  if (has('setup/postgresql-roles.sql')) db.push(fam(ctx, 'edit', { file: 'setup/postgresql-roles.sql' }), 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
+  if (has('setup/mysql-grants.sql')) db.push(fam(ctx, 'edit', { file: 'setup/mysql-grants.sql' }), 'mysql < setup/mysql-grants.sql');
   // Schema loads and migrations connect as migrations (database.yml: their own timeouts, PgBouncer's session-mode aliases).
   const migrating = migrateEnv(ctx);
   db.push(`cd ${root} && set -a && . ${SECRETS_FILE} && set +a`, asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:prepare`));
-  blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
+  blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : has('setup/mysql-grants.sql') ? 'ops.readme.app.my' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
   // 5. Certificates.
   blocks.push({ h: 3, text: t('ops.readme.certs') });
   if (ctx.tls === 'proxy' && (ctx.proxy === 'nginx' || ctx.proxy === 'apache')) {
-    const svc = ctx.proxy === 'nginx' ? 'nginx' : 'apache2';
+    const svc = fam(ctx, `services.${ctx.proxy}`);
     blocks.push({ p: t('ops.readme.certs.certbot', { domain }) }, sh([
       `install -d ${ACME_WEBROOT}`,
       `systemctl stop ${svc}`,
@@ -82,15 +91,18 @@ export function opsBlocks(ctx, files) {
   // 6. Services.
   const units = ['rails-app.service', ...jobUnitNames(ctx)];
   const start = ['systemctl daemon-reload'];
-  if (ctx.proxy === 'kamal-proxy') start.push('id kamal-proxy >/dev/null 2>&1 || adduser --system --group --no-create-home kamal-proxy', 'systemctl enable --now kamal-proxy.service');
+  // kamal-proxy's user and service (kamal-proxy.mjs leaves them on the summary; its deploy line follows the app's start).
+  const kamal = hosts.kamal || [];
+  start.push(...kamal.slice(0, -1));
   start.push(`systemctl enable --now ${units.join(' ')}`);
-  if (ctx.proxy === 'nginx') start.push('nginx -t && systemctl reload nginx');
-  if (ctx.proxy === 'apache') start.push('apache2ctl configtest && systemctl reload apache2');
-  if (ctx.proxy === 'caddy') start.push('caddy validate --config /etc/caddy/Caddyfile && systemctl reload caddy');
-  if (ctx.proxy === 'kamal-proxy') {
-    const u = ctx.upstreams[0];
-    start.push(`runuser -u kamal-proxy -- env HOME=/var/lib/kamal-proxy kamal-proxy deploy rails-app --target ${u.host}:${u.port} --host ${domain}${ctx.tls === 'proxy' ? ' --tls' : ''}`);
+  start.push(...securityLines(ctx));
+  if (ctx.proxy === 'nginx') start.push(`nginx -t && systemctl reload ${fam(ctx, 'services.nginx')}`);
+  if (ctx.proxy === 'apache') {
+    const site = files.find((f) => f.path.startsWith('etc/apache2/sites-available/'));
+    start.push(...fam(ctx, 'apacheEnable', { mods: (site?.meta?.modules || []).join(' ') }), `${fam(ctx, 'apacheTest')} && systemctl reload ${fam(ctx, 'services.apache')}`);
   }
+  if (ctx.proxy === 'caddy') start.push(`caddy validate --config /etc/caddy/Caddyfile && systemctl reload ${fam(ctx, 'services.caddy')}`);
+  start.push(...kamal.slice(-1));
   const scheme = ctx.tls === 'none' ? 'http' : 'https';
   // Behind a balancer the name points at the balancer (set up last): ask this host's proxy directly, as the balancer does.
   // A reload returns before the new workers run, so the check retries for a few seconds instead of failing on the old ones.
@@ -99,8 +111,11 @@ export function opsBlocks(ctx, files) {
   blocks.push({ h: 3, text: t('ops.readme.start') }, sh(start.join('\n')));
   // 6. Deploy and restart.
   const p = SERVER_PROCESS[ctx.server] || {};
-  const reload = p.reload ? 'systemctl reload rails-app' : 'systemctl restart rails-app';
-  blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t(p.reload ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart', { server: SERVER_LABEL[ctx.server], signal: p.reload, stop: p.stopSignal }) }, sh([
+  const reloads = p.deploy === 'reload' && !(p.reload.handover && ctx.proxy === 'thruster');
+  const reload = reloads ? 'systemctl reload rails-app' : 'systemctl restart rails-app';
+  const words = reloads ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart';
+  const vars = { server: SERVER_LABEL[ctx.server], signal: reloads ? p.reload.signal || p.reload.command : '', stop: p.stopSignal };
+  blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t(p.ownWords && reloads === (p.deploy === 'reload') ? `${words}.${ctx.server}` : words, vars) }, sh([
     `cd ${root} && set -a && . ${SECRETS_FILE} && set +a`,
     asUser(`${rubyBin}/bundle config set --local deployment true`),
     asUser(`${rubyBin}/bundle install`),
@@ -115,6 +130,6 @@ export function opsBlocks(ctx, files) {
   // 7. Logs and sandbox.
   blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t('ops.readme.logs.p', { root }) });
   blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));
-  blocks.push(...lbBlocks(ctx, files));
+  blocks.push(...(hosts.lb || []));
   return blocks;
 }

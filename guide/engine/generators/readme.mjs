@@ -3,6 +3,7 @@ import { SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
 import { opsBlocks } from './readme-ops.mjs';
 import { execStart, absolute } from './systemd.mjs';
+import { distroRubyMismatch } from './family-steps.mjs';
 
 export const id = 'readme';
 
@@ -29,7 +30,9 @@ export function familyDestination(ctx, path) {
   return null;
 }
 
-export function finish({ files, warnings, ctx }) {
+export function finish(summary) {
+  const { files, warnings, ctx } = summary;
+  const shipped = distroRubyMismatch(ctx);
   const { a } = ctx;
   const rows = files.map((f) => {
     const how = t(`readme.install.${(INSTALL.find(([re]) => re.test(f.path)) || [null, 'other'])[1]}`);
@@ -38,7 +41,7 @@ export function finish({ files, warnings, ctx }) {
   });
   rows.push(['CHECKLIST.md', t('readme.checklist')]);
   const vars = {
-    impl: ctx.impl.label, ruby: a.ruby_version, rails: a.rails, server: SERVER_LABEL[ctx.server], serverVersion: ctx.serverVersion, proxy: a.proxy, proxyVersion: a.proxy_version,
+    impl: ctx.impl.label, ruby: shipped ? t('readme.stack.ruby', { ruby: a.ruby_version, distro: a.distro, shipped }) : a.ruby_version, rails: a.rails, server: SERVER_LABEL[ctx.server], serverVersion: ctx.serverVersion, proxy: a.proxy, proxyVersion: a.proxy_version,
     db: a.database, dbVersion: a.database_version, adapter: ctx.adapter + (ctx.pooler !== 'none' ? ', PgBouncer' : ''), os: a.os, kernel: a.os === 'linux' ? a.kernel : '', cores: a.cores, ram: a.ram_gb, hosts: a.app_hosts, root: ctx.root,
   };
   const blocks = [
@@ -74,7 +77,7 @@ export function finish({ files, warnings, ctx }) {
     blocks.push({ h: 2, text: t('readme.warnings') });
     blocks.push({ list: warnings.map((w) => `${w.severity.toUpperCase()}: ${w.message} ${w.suggestion || ''}`.trim()) });
   }
-  blocks.push(...opsBlocks(ctx, files));
+  blocks.push(...opsBlocks(ctx, files, summary.hostBlocks || {}));
   blocks.push({ p: t('readme.estimates') });
   return [{ path: 'README.md', format: 'markdown', body: blocks }];
 }

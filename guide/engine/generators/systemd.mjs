@@ -1,5 +1,5 @@
-// Service units (systemd) for the app server, the job runner and kamal-proxy, or a PAM limits file (other
-// init systems). Readiness (Type=notify + WatchdogSec), reload and stop signals per server come from
+// Service units (systemd) for the app server and the job runner (kamal-proxy.mjs writes kamal-proxy's), or a PAM
+// limits file (other init systems). Readiness (Type=notify + WatchdogSec), reload and stop signals per server come from
 // capabilities/process.mjs; secrets come from a root-only EnvironmentFile; the sandbox is checked with
 // `systemd-analyze security` by the sweep test.
 import { SRC, DS } from '../evidence.mjs';
@@ -82,27 +82,41 @@ export function notifies(ctx) {
   return Boolean(p.notify) && has(p.notify, ctx.serverVersion) && ctx.mri;
 }
 
-function reloadEntry(ctx) {
+/** The server's PID file (inside the app root) when its process row names one. */
+export function pidFilePath(ctx) {
   const p = SERVER_PROCESS[ctx.server] || {};
-  const pidfile = `${ctx.root}/tmp/pids/${ctx.server}.pid`;
-  switch (p.reload) {
-    case 'USR2':
-      // Under Thruster the main process is thrust; Puma is its child and has a pidfile.
-      return ctx.proxy === 'thruster'
-        ? E('ExecReload', `/bin/sh -c 'kill -USR2 "$(cat ${pidfile})"'`, t('systemd.reload.puma-thruster'), [SRC.pumaRestart])
-        : E('ExecReload', '/bin/kill -USR2 $MAINPID', t('systemd.reload.puma', { preload: ctx.mode === 'cluster' ? t('systemd.reload.preload') : '' }), [SRC.pumaRestart, SRC.pumaSystemd]);
-    case 'HUP': return E('ExecReload', '/bin/kill -HUP $MAINPID', t('systemd.reload.unicorn'), [SRC.unicornSignals]);
-    case 'passenger-config': return E('ExecReload', `${ctx.rubyBin}/bundle exec passenger-config restart-app ${ctx.root} --ignore-app-not-running`, t('systemd.reload.passenger'), [SRC.passengerRestart]);
-    default: return { comment: t('systemd.reload.none', { server: SERVER_LABEL[ctx.server] }) };
+  return p.pidFile ? `${ctx.root}/${p.pidFile}` : null;
+}
+
+function reloadEntry(ctx) {
+  const r = (SERVER_PROCESS[ctx.server] || {}).reload;
+  if (!r) return { comment: t('systemd.reload.none', { server: SERVER_LABEL[ctx.server] }) };
+  if (r.command) return E('ExecReload', `${ctx.rubyBin}/bundle exec ${r.command} ${ctx.root} --ignore-app-not-running`, t(`systemd.reload.${ctx.server}`), [SRC.passengerRestart]);
+  // Under Thruster the master is thrust's child: when the old master exits after the handover, thrust exits too.
+  if (r.handover && ctx.proxy === 'thruster') return { comment: t('systemd.reload.handover-thruster', { server: SERVER_LABEL[ctx.server] }) };
+  if (r.handover) return E('ExecReload', `/bin/kill -${r.signal} $MAINPID`, t(`systemd.reload.${ctx.server}`, { signal: r.signal }), [SRC.unicornSignals, SRC.systemdService]);
+  // Under Thruster the main process is thrust; Puma is its child and has a pidfile.
+  if (ctx.proxy === 'thruster') {
+    const pidfile = `${ctx.root}/tmp/pids/${ctx.server}.pid`;
+    return E('ExecReload', `/bin/sh -c 'kill -${r.signal} "$(cat ${pidfile})"'`, t(`systemd.reload.${ctx.server}-thruster`), [SRC.pumaRestart]);
   }
+  return E('ExecReload', `/bin/kill -${r.signal} $MAINPID`, t(`systemd.reload.${ctx.server}`, { preload: ctx.mode === 'cluster' ? t('systemd.reload.preload') : '' }), [SRC.pumaRestart, SRC.pumaSystemd]);
+}
+
+/** Type= from the process row: notify when the server (and interpreter) speaks sd_notify, else the row's type. */
+function unitType(ctx, p, notify) {
+  if (notify) return E('Type', 'notify', t('systemd.notify', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService, SRC.pumaSystemd]);
+  if (p.type === 'forking' && ctx.proxy !== 'thruster') {
+    return E('Type', 'forking', t(p.pidFile ? `systemd.forking.${ctx.server}` : 'systemd.forking', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService, ...(p.pidFile ? [SRC.unicornSignals] : [])]);
+  }
+  return E('Type', 'exec', t('systemd.exec-type', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService]);
 }
 
 export function webUnit(ctx) {
   const p = SERVER_PROCESS[ctx.server] || {};
-  const daemonizing = ctx.server === 'mongrel';
   const notify = notifies(ctx);
   const thruster = ctx.proxy === 'thruster';
-  let cmd = absolute(ctx, execStart(ctx));
+  let cmd = absolute(ctx, execStart(ctx)) + (p.daemonize && !thruster ? ` ${p.daemonize}` : '');
   const thrusterEnv = [];
   if (thruster) {
     cmd = `${ctx.rubyBin}/bundle exec thrust ${cmd}`;
@@ -114,13 +128,15 @@ export function webUnit(ctx) {
       thrusterEnv.push(E('Environment', 'HTTPS_PORT=443'));
     } else thrusterEnv.push({ comment: t(`systemd.thruster.${ctx.tls}`) });
   }
+  const pidFile = pidFilePath(ctx);
   const service = [
-    E('Type', daemonizing ? 'forking' : notify ? 'notify' : 'exec', t(notify ? 'systemd.notify' : daemonizing ? 'systemd.forking' : 'systemd.exec-type', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService, ...(notify ? [SRC.pumaSystemd] : [])]),
+    unitType(ctx, p, notify),
+    ...(pidFile && p.type === 'forking' && !thruster ? [E('PIDFile', pidFile, t('systemd.pidfile', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService])] : []),
     ...(notify ? [E('WatchdogSec', 10, t('systemd.watchdog'), [SRC.pumaSystemd, SRC.systemdService])] : []),
     ...(notify && thruster ? [E('NotifyAccess', 'all', t('systemd.notify-all'), [SRC.systemdService])] : []),
     ...environment(ctx),
     ...thrusterEnv,
-    E('ExecStart', cmd, t('systemd.exec', { bin: ctx.rubyBin }), [SRC.systemdService]),
+    E('ExecStart', cmd, t(p.daemonize && !thruster ? 'systemd.exec.daemon' : 'systemd.exec', { bin: ctx.rubyBin }), [SRC.systemdService]),
     reloadEntry(ctx),
     E('KillSignal', p.stopSignal, t(`systemd.kill.${ctx.server}`, { server: SERVER_LABEL[ctx.server] }), [SRC.systemdKill, ...(['unicorn', 'pitchfork'].includes(ctx.server) ? [SRC.unicornSignals, SRC.unicornSystemd] : [SRC.pumaConfig])]),
     E('KillMode', p.killMode, t(`systemd.killmode.${p.killMode}`), [SRC.systemdKill]),
@@ -168,62 +184,13 @@ function jobSource(ctx) {
   return { solid_queue: SRC.solidQueue, sidekiq: SRC.sidekiq, good_job: SRC.goodJob, delayed_job: SRC.delayedJob }[ctx.jobs];
 }
 
-export function kamalProxyUnit(ctx) {
-  return [
-    { section: 'Unit', entries: [E('Description', 'kamal-proxy (HTTP/HTTPS in front of the Rails app)'), E('After', 'network-online.target'), E('Wants', 'network-online.target')] },
-    {
-      section: 'Service', entries: [
-        E('Type', 'exec'),
-        E('User', 'kamal-proxy', t('systemd.kamal.user'), [SRC.systemdExec]),
-        E('Group', 'kamal-proxy'),
-        E('StateDirectory', 'kamal-proxy', t('systemd.kamal.state'), [SRC.kamalProxy]),
-        E('Environment', 'HOME=/var/lib/kamal-proxy'),
-        E('ExecStart', `/usr/local/bin/kamal-proxy run --http-port 80${ctx.tls === 'proxy' ? ' --https-port 443' : ''}`, t('systemd.kamal.exec'), [SRC.kamalProxy]),
-        E('Restart', 'always'),
-        E('AmbientCapabilities', 'CAP_NET_BIND_SERVICE', t('systemd.caps.bind'), [SRC.systemdExec]),
-        E('CapabilityBoundingSet', 'CAP_NET_BIND_SERVICE'),
-        E('NoNewPrivileges', 'yes'),
-        E('ProtectSystem', 'strict'),
-        E('ProtectHome', 'yes'),
-        E('PrivateDevices', 'yes'),
-        E('ProtectKernelTunables', 'yes'),
-        E('ProtectKernelModules', 'yes'),
-        E('ProtectControlGroups', 'yes'),
-        E('RestrictAddressFamilies', 'AF_UNIX AF_INET AF_INET6'),
-        E('SystemCallArchitectures', 'native'),
-        E('SystemCallFilter', '@system-service'),
-      ],
-    },
-    { section: 'Install', entries: [E('WantedBy', 'multi-user.target')] },
-  ];
-}
-
 export function generate(ctx) {
-  if (!ctx.linux) return {};
-  if (ctx.passengerIntegrated) {
-    // Passenger lives inside Apache; Apache's own unit applies. Still raise its file limit.
-    return ctx.a.init === 'systemd'
-      ? { files: [{ path: 'etc/systemd/system/apache2.service.d/limits.conf', format: 'systemd', body: [{ section: 'Service', entries: [{ key: 'LimitNOFILE', value: 65536, why: t('systemd.1'), evidence: [SRC.fdLimits, DS.sysctl] }] }] }] }
-      : { files: [limitsFile(ctx, ctx.family.apacheUser || 'www-data')] };
-  }
-  if (ctx.a.init !== 'systemd') return { files: [limitsFile(ctx, ctx.user)] };
+  // No unit of ours: Passenger inside Apache, or another init system (limits.mjs raises the file limit there).
+  if (!ctx.linux || ctx.passengerIntegrated || ctx.a.init !== 'systemd') return {};
   const files = [{ path: WEB_UNIT, format: 'systemd', body: webUnit(ctx), meta: { role: 'web', server: ctx.server } }];
   if (ctx.jobRunner) {
     const j = jobUnit(ctx);
     files.push({ path: j.path, format: 'systemd', body: j.body, meta: { role: 'jobs', runner: ctx.jobs } });
   }
-  if (ctx.proxy === 'kamal-proxy') files.push({ path: 'etc/systemd/system/kamal-proxy.service', format: 'systemd', body: kamalProxyUnit(ctx), meta: { role: 'proxy' } });
   return { files };
-}
-
-function limitsFile(ctx, user) {
-  return {
-    path: 'etc/security/limits.d/90-rails.conf', format: 'lines',
-    body: [
-      `# ${t('systemd.limits', { user })}`,
-      `# see: ${DS.sysctl.url}`,
-      `${user} soft nofile 65536`,
-      `${user} hard nofile 65536`,
-    ],
-  };
 }

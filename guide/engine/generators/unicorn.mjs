@@ -7,6 +7,19 @@ import { APPLIES } from './applies.mjs';
 
 export const id = 'unicorn';
 
+// The zero-downtime handover of `systemctl reload` (USR2, capabilities/process.mjs): the new master, once it forks its
+// last worker, sends QUIT to the old master named in unicorn.pid.oldbin (Unicorn's examples/unicorn.conf.rb).
+const HANDOVER = [
+  '# systemctl reload (USR2): once this new master forks its last worker, the old master (unicorn.pid.oldbin) stops gracefully',
+  'old_pid = "#{server.config[:pid]}.oldbin"',
+  'if worker.nr == server.worker_processes - 1 && old_pid != server.pid && File.exist?(old_pid)',
+  '  begin',
+  '    Process.kill("QUIT", File.read(old_pid).to_i)',
+  '  rescue Errno::ENOENT, Errno::ESRCH',
+  '  end',
+  'end',
+];
+
 export function listenArg(u) {
   return u.type === 'unix' ? u.path : `${u.host}:${u.port}`;
 }
@@ -31,7 +44,7 @@ export function generate(ctx) {
   }
   body.push({ call: 'check_client_connection', args: [false], why: t('unicorn.check'), evidence: [SRC.unicornConf] });
   body.push({ blank: true });
-  body.push({ hook: 'before_fork', params: ['server', 'worker'], body: ['defined?(ActiveRecord::Base) and ActiveRecord::Base.connection.disconnect!'], why: t('unicorn.before-fork'), evidence: [SRC.unicornConf] });
+  body.push({ hook: 'before_fork', params: ['server', 'worker'], body: ['defined?(ActiveRecord::Base) and ActiveRecord::Base.connection.disconnect!', ...HANDOVER], why: t('unicorn.before-fork'), evidence: [SRC.unicornConf, SRC.unicornSignals] });
   body.push({
     hook: 'after_fork', params: ['server', 'worker'], body: ['defined?(ActiveRecord::Base) and ActiveRecord::Base.establish_connection'],
     why: t(has(RAILS_API.poolPerPid, a.rails) ? 'unicorn.after-fork.modern' : 'unicorn.after-fork.old', vars), evidence: [SRC.unicornConf, SRC.railsPool],

@@ -1,0 +1,27 @@
+// Connection arithmetic in words: every product a message shows carries all its factors, and every sum its terms,
+// so "2 host(s) × 4 process(es) × 21 connections = 168" can be checked by reading it (tests/wizard/arithmetic.test.mjs
+// evaluates every such line in the sweep's bundles). Numbers come from derive.mjs; words from the catalog ("sum.*").
+import { t } from './text.mjs';
+
+/** "pool 3 thread(s) + 4 Action Cable workers = 7" ("pool 3 thread(s) = 3" when threads are the only term). */
+export function poolSum(ctx) {
+  const terms = [t('sum.threads', { n: ctx.threads })];
+  if (ctx.cableWorkers) terms.push(t('sum.cable', { n: ctx.cableWorkers }));
+  if (ctx.asyncThreads) terms.push(t('sum.async', { n: ctx.asyncThreads }));
+  return t('sum.pool', { terms: terms.join(' + '), pool: ctx.pool });
+}
+
+/** "per process primary 7 + cache 7 + cable 7 = 21" for more than one database role, else ''. */
+export function perProcessSum(ctx) {
+  const roles = Object.entries(ctx.webRolePools || {});
+  if (roles.length < 2) return '';
+  return t('sum.per', { terms: roles.map(([r, n]) => `${r} ${n}`).join(' + '), per: ctx.webConnectionsPerProcess });
+}
+
+/** The whole budget: hosts × (processes × per-process connections + job connections) = needed, then its parts. */
+export function connectionSum(ctx) {
+  const vars = { hosts: ctx.a.app_hosts, processes: ctx.processes, per: ctx.webConnectionsPerProcess, jobs: ctx.jobConnections, needed: ctx.connectionsNeeded };
+  const extra = ctx.jobConnections - ctx.jobProcesses * ctx.jobPoolPerProcess;
+  const jobs = ctx.jobConnections ? t(extra ? 'sum.jobs.extra' : 'sum.jobs', { n: ctx.jobProcesses, per: ctx.jobPoolPerProcess, extra, jobs: ctx.jobConnections }) : '';
+  return [t(ctx.jobConnections ? 'sum.total.jobs' : 'sum.total', vars), perProcessSum(ctx), poolSum(ctx), jobs].filter(Boolean).join('; ');
+}

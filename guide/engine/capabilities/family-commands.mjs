@@ -1,0 +1,112 @@
+// Distribution families as command tables (issue 24): every command the bundle README gives for a family comes from
+// its row here (generators/family-steps.mjs fills in the placeholders), and tests/wizard/family-commands.test.mjs
+// checks every emitted line against the row of the family it was written for. Read through caps.mjs (JSON on the
+// page). `booted`: the release the lab boots the README on; families without it are checked by structure only.
+//
+// Sources: Debian — adduser(8), apt-get(8), sensible-editor/editor alternatives, apache2ctl and a2enmod/a2ensite
+// (Debian's apache2 packaging), postgresql-common (`postgresql` umbrella unit, /usr/share/postgresql-common/pgdg/
+// apt.postgresql.org.sh sets up the PostgreSQL project's repository: postgresql.org/download/linux/debian/).
+// RHEL family (RHEL, Rocky, Alma 8–10) — useradd(8), dnf(8); httpd reads every conf.d/*.conf and loads modules from
+// conf.modules.d (no a2enmod), `apachectl configtest`; PGDG's packages are postgresqlNN-server with the unit
+// postgresql-NN, data in /var/lib/pgsql/NN/data, initialised by /usr/pgsql-NN/bin/postgresql-NN-setup initdb, and
+// the distribution's postgresql module must be disabled first (postgresql.org/download/linux/redhat/); firewalld
+// (firewall-cmd --permanent --add-service, --reload); SELinux: httpd_can_network_connect lets nginx/httpd connect to
+// a TCP upstream, files nginx/httpd serve need httpd_sys_content_t and sockets they connect to httpd_var_run_t,
+// set with `semanage fcontext -a` and applied with `restorecon` (Red Hat "Using SELinux", chapters 4 and 5).
+export const FAMILY_COMMANDS = {
+  debian: {
+    booted: 'Debian 13 (trixie)',
+    systemUser: 'adduser --system --group --home {home} --no-create-home {user}',
+    edit: 'editor {file}',
+    services: { nginx: 'nginx', apache: 'apache2', caddy: 'caddy', postgresql: 'postgresql', mysql: 'mysql', mariadb: 'mariadb', pgbouncer: 'pgbouncer', redis: 'redis-server', haproxy: 'haproxy' },
+    // One line per package: install it only when it is missing (re-running the README installs nothing twice).
+    packages: {
+      nginx: 'command -v nginx >/dev/null || apt-get install -y nginx',
+      apache: 'command -v apache2ctl >/dev/null || apt-get install -y apache2',
+      caddy: 'command -v caddy >/dev/null || apt-get install -y caddy',
+      certbot: 'command -v certbot >/dev/null || apt-get install -y certbot',
+      postgresql: 'test -d /usr/lib/postgresql/{major} >/dev/null || apt-get install -y postgresql-{major}',
+      mysql: 'command -v mysqld >/dev/null || apt-get install -y mysql-server',
+      mariadb: 'command -v mariadbd >/dev/null || apt-get install -y mariadb-server',
+      pgbouncer: 'command -v pgbouncer >/dev/null || apt-get install -y pgbouncer',
+      bundler: 'test -x /usr/bin/bundle >/dev/null || apt-get install -y bundler',
+      redis: 'command -v redis-server >/dev/null || apt-get install -y redis-server',
+      haproxy: 'command -v haproxy >/dev/null || apt-get install -y haproxy',
+      jemalloc: 'test -e /usr/lib/{triplet}/libjemalloc.so.2 >/dev/null || apt-get install -y libjemalloc2',
+    },
+    redisConf: '/etc/redis/redis.conf',
+    // Debian's server packages start their service on install.
+    dbStart: [],
+    apacheTest: 'apache2ctl configtest',
+    apacheEnable: ['a2enmod {mods}', 'a2ensite rails-app'],
+    // The PostgreSQL project's repository, for a major version the release does not ship.
+    pgRepo: ['test -d /usr/lib/postgresql/{major} || apt-get install -y postgresql-common', 'test -d /usr/lib/postgresql/{major} || /usr/share/postgresql-common/pgdg/apt.postgresql.org.sh -y'],
+    pgInit: [],
+    // Debian's postgresql.conf already reads conf.d (include_dir).
+    pgConfD: [],
+    // Debian enables neither a firewall nor SELinux by default: nothing to open or label.
+    security: {},
+    logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/' },
+    // Programs a README line for this family may start with, besides the shared ones (COMMON_PROGRAMS).
+    programs: ['apt-get', 'adduser', 'editor', 'apache2ctl', 'a2enmod', 'a2ensite', '/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh'],
+  },
+  rhel: {
+    systemUser: 'useradd --system --user-group --home-dir {home} --no-create-home --shell /sbin/nologin {user}',
+    edit: 'vi {file}',
+    services: { nginx: 'nginx', apache: 'httpd', caddy: 'caddy', postgresql: 'postgresql-{major}', mysql: 'mysqld', mariadb: 'mariadb', pgbouncer: 'pgbouncer', redis: 'redis', haproxy: 'haproxy' },
+    packages: {
+      nginx: 'command -v nginx >/dev/null || dnf install -y nginx',
+      apache: 'command -v httpd >/dev/null || dnf install -y httpd mod_ssl',
+      caddy: 'command -v caddy >/dev/null || dnf install -y caddy',
+      certbot: 'command -v certbot >/dev/null || dnf install -y certbot',
+      postgresql: 'test -x /usr/pgsql-{major}/bin/postgres >/dev/null || dnf install -y postgresql{major}-server',
+      mysql: 'command -v mysqld >/dev/null || dnf install -y mysql-server',
+      mariadb: 'command -v mariadbd >/dev/null || dnf install -y mariadb-server',
+      pgbouncer: 'command -v pgbouncer >/dev/null || dnf install -y pgbouncer',
+      bundler: 'test -x /usr/bin/bundle >/dev/null || dnf install -y rubygem-bundler',
+      redis: 'command -v redis-server >/dev/null || dnf install -y redis',
+      haproxy: 'command -v haproxy >/dev/null || dnf install -y haproxy',
+      jemalloc: 'test -e /usr/lib64/libjemalloc.so.2 >/dev/null || dnf install -y jemalloc',
+    },
+    // certbot, caddy and jemalloc come from EPEL.
+    epel: ['certbot', 'caddy', 'jemalloc'],
+    epelInstall: 'rpm -q epel-release >/dev/null || dnf install -y epel-release',
+    redisConf: '/etc/redis/redis.conf',
+    // RHEL's server packages leave the service stopped and disabled.
+    dbStart: ['systemctl enable --now {service}'],
+    apacheTest: 'apachectl configtest',
+    apacheEnable: [],
+    pgRepo: ['test -x /usr/pgsql-{major}/bin/postgres || dnf install -y https://download.postgresql.org/pub/repos/yum/reporpms/EL-{el}-{arch}/pgdg-redhat-repo-latest.noarch.rpm', 'test -x /usr/pgsql-{major}/bin/postgres || dnf -qy module disable postgresql'],
+    pgInit: ['test -e /var/lib/pgsql/{major}/data/PG_VERSION || /usr/pgsql-{major}/bin/postgresql-{major}-setup initdb'],
+    // initdb's postgresql.conf leaves include_dir commented out: the conf.d file of step 3 needs it.
+    pgConfD: ["grep -q \"^include_dir = 'conf.d'\" /var/lib/pgsql/{major}/data/postgresql.conf || echo \"include_dir = 'conf.d'\" >> /var/lib/pgsql/{major}/data/postgresql.conf"],
+    // Per proxy (Apache's httpd runs in the same SELinux domain as nginx: the nginx row) and upstream type (unix socket or TCP): open HTTP/HTTPS in firewalld; let httpd_t (nginx and httpd)
+    // connect to a TCP upstream (boolean) or to the app's socket (its directory labelled httpd_var_run_t), and read
+    // public/ (httpd_sys_content_t: already the label under /var/www, a more specific rule elsewhere).
+    security: {
+      nginx: {
+        unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', "semanage fcontext -a -t httpd_var_run_t '{root}/tmp/sockets(/.*)?'", 'restorecon -R {root}/tmp/sockets', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
+        tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P httpd_can_network_connect 1', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
+      },
+      caddy: { unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'], tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'] },
+    },
+
+    logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/' },
+    programs: ['dnf', 'rpm', 'useradd', 'vi', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', '/usr/pgsql-{major}/bin/postgresql-{major}-setup'],
+  },
+};
+
+// Programs every family's README may use (coreutils, util-linux, systemd, the servers' own checkers).
+export const COMMON_PROGRAMS = ['test', '[', 'command', 'grep', 'umask', 'openssl', 'rm', 'id', 'install', 'cd', 'set', '.', 'runuser', 'systemctl', 'sysctl', 'curl', 'certbot', 'nginx', 'caddy', 'kamal-proxy', 'chown', 'chmod', 'cat', 'systemd-analyze', 'haproxy', 'mysql', 'command', 'echo', 'exit', '{bin}/bundle'];
+
+// What each release ships (the version `apt-get`/`dnf install` gives without another repository), for the versions
+// the README installs: a chosen version the release lacks gets the vendor's repository step, or a warning when
+// there is none. Sources: the distributions' package indexes (packages.debian.org, packages.ubuntu.com, RHEL 9
+// Application Streams default streams); config-facts §12 and §13.
+export const DISTRO_RELEASES = [
+  { match: '^debian-?12', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22' },
+  { match: '^debian-?13', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26' },
+  { match: '^ubuntu-?22\\.04', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18' },
+  { match: '^ubuntu-?24\\.04', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24' },
+  { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', ruby: '3.0', postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20' },
+];

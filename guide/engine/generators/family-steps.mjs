@@ -1,0 +1,67 @@
+// The README's commands for the chosen distribution family, each taken from its row of
+// capabilities/family-commands.mjs: package installs (with the vendor repository a release lacks), the service
+// user, the editor, service names, Apache's module switches, firewall and SELinux. No command is spelled here.
+import { FAMILY_COMMANDS, DISTRO_RELEASES } from '../caps.mjs';
+import { pgMajor } from './postgresql.mjs';
+
+/** The command row of the app hosts' family, or null (no table: the README gives no shell steps). */
+export const commandsOf = (ctx) => FAMILY_COMMANDS[ctx.family.id] || null;
+
+/** What the answered release ships ({ruby, postgresql, …}), or null for a release the table does not know. */
+export const releaseOf = (ctx) => DISTRO_RELEASES.find((r) => new RegExp(r.match, 'i').test(ctx.a.distro || '')) || null;
+
+const minor = (v) => String(v).split('.').slice(0, 2).join('.');
+
+/** The distribution's Ruby when the units would run it (ruby_path /usr/bin) and it is not the answered one, else null. */
+export function distroRubyMismatch(ctx) {
+  const shipped = ctx.linux && ctx.a.ruby === 'cruby' && ctx.rubyBin === '/usr/bin' && releaseOf(ctx)?.ruby;
+  return shipped && shipped !== minor(ctx.a.ruby_version) ? shipped : null;
+}
+
+/** MySQL/MariaDB the release does not ship (PostgreSQL gets the PGDG step instead), else null. */
+export function distroDbMismatch(ctx) {
+  const shipped = releaseOf(ctx)?.[ctx.a.database];
+  return shipped && shipped !== minor(ctx.a.database_version) ? shipped : null;
+}
+
+/**
+ * Entry `key` of the family's row with its placeholders filled: a string, or a list of lines; `key` may be a path
+ * ("services.nginx"). Placeholders: {major} (PostgreSQL), {root}, {el}, {arch}, {triplet}, {service} and `extra`.
+ */
+export function fam(ctx, key, extra = {}) {
+  const arm = ctx.a.arch === 'arm64';
+  const vars = { major: ctx.a.database === 'postgresql' ? pgMajor(ctx.a.database_version) : '', root: ctx.root, el: releaseOf(ctx)?.el || '9', arch: arm ? 'aarch64' : 'x86_64', triplet: `${arm ? 'aarch64' : 'x86_64'}-linux-gnu`, ...extra };
+  const fill = (s) => s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+  const v = key.split('.').reduce((o, k) => o?.[k], commandsOf(ctx)) ?? [];
+  return Array.isArray(v) ? v.map(fill) : fill(v);
+}
+
+/** The same-host database server, or '' (SQLite, or a database on its own host). */
+const localDb = (ctx) => (ctx.a.db_host === 'same' && ['postgresql', 'mysql', 'mariadb'].includes(ctx.a.database) ? ctx.a.database : '');
+
+/** Package lines for this host: repositories first (PGDG where the release lacks the major), one guarded line each. */
+export function packageLines(ctx) {
+  const c = commandsOf(ctx);
+  const db = localDb(ctx);
+  const keys = [
+    ...(['nginx', 'apache', 'caddy'].includes(ctx.proxy) ? [ctx.proxy] : []),
+    ...(ctx.tls === 'proxy' && ['nginx', 'apache'].includes(ctx.proxy) ? ['certbot'] : []),
+    ...(db ? [db] : []),
+    ...(db === 'postgresql' && ctx.pooler === 'pgbouncer' ? ['pgbouncer'] : []),
+    ...(ctx.rubyBin === '/usr/bin' ? ['bundler'] : []),
+  ];
+  const pg = db === 'postgresql';
+  const shipped = releaseOf(ctx)?.postgresql;
+  const extra = { service: db && fam(ctx, `services.${db}`) };
+  // RHEL's PGDG packages are the only ones named postgresqlNN-server; Debian needs PGDG only for a major it lacks.
+  return [
+    ...(pg && (c.pgInit.length || (shipped && shipped !== pgMajor(ctx.a.database_version))) ? fam(ctx, 'pgRepo') : []),
+    ...(keys.some((k) => c.epel?.includes(k)) ? [c.epelInstall] : []),
+    ...keys.map((k) => fam(ctx, `packages.${k}`)),
+    ...(pg ? fam(ctx, 'pgInit') : []),
+    ...(db ? fam(ctx, 'dbStart', extra) : []),
+  ];
+}
+
+/** Firewall and SELinux lines for the proxy on this host, per upstream type (none on Debian). */
+export const securityLines = (ctx) => fam(ctx, `security.${ctx.proxy === 'apache' ? 'nginx' : ctx.proxy}.${ctx.upstreams.some((u) => u.type === 'unix') ? 'unix' : 'tcp'}`);

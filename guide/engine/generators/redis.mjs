@@ -1,0 +1,60 @@
+// Redis for Sidekiq (jobs = sidekiq), on the app host: its settings (etc/redis/rails.conf, included from Debian's
+// redis.conf), and systemd drop-ins that order the app and job units after Redis and give them REDIS_URL. A chunk
+// of its own on the page (guide/ui/generators.mjs); its README lines go on the summary for readme-ops' step 3.
+// Sources: Sidekiq wiki "Using Redis" (maxmemory-policy noeviction: Redis must never drop jobs; persistence on),
+// Redis docs on eviction and persistence (appendonly + appendfsync everysec loses at most a second on a crash).
+import { SRC } from '../evidence.mjs';
+import { t } from '../text.mjs';
+import { APPLIES } from './applies.mjs';
+import { fam, commandsOf } from './family-steps.mjs';
+
+export const id = 'redis';
+// A family with a command table (capabilities/family-commands.mjs) names Redis's unit and configuration file.
+const FAMILY_OK = (ctx) => Boolean(commandsOf(ctx)?.redisConf);
+export const REDIS_URL = 'redis://127.0.0.1:6379/0';
+const CONF = 'etc/redis/rails.conf';
+
+function dropIn(unit, ctx) {
+  const svc = `${FAMILY_OK(ctx) ? fam(ctx, 'services.redis') : 'redis-server'}.service`;
+  return {
+    path: `etc/systemd/system/${unit}.d/redis.conf`, format: 'systemd',
+    body: [
+      { section: 'Unit', entries: [
+        { key: 'Wants', value: svc, why: t('redis.order'), evidence: [SRC.systemdService] },
+        { key: 'After', value: svc },
+      ] },
+      { section: 'Service', entries: [{ key: 'Environment', value: `REDIS_URL=${REDIS_URL}`, why: t('redis.url', { mb: ctx.redisMb }), evidence: [SRC.sidekiqRedis] }] },
+    ],
+  };
+}
+
+export function generate(ctx) {
+  if (!APPLIES.redis(ctx)) return {};
+  const body = [
+    `# ${t('redis.conf')}`, `# see: ${SRC.sidekiqRedis.url}`, `# see: ${SRC.redisConf.url}`,
+    'bind 127.0.0.1 -::1',
+    `# ${t('redis.maxmemory', { mb: ctx.redisMb })}`,
+    `maxmemory ${ctx.redisMb}mb`,
+    'maxmemory-policy noeviction',
+    `# ${t('redis.aof')}`,
+    'appendonly yes',
+    'appendfsync everysec',
+  ];
+  const files = [{ path: CONF, format: 'lines', body }];
+  if (ctx.a.init === 'systemd') files.push(dropIn('rails-app.service', ctx), dropIn(ctx.jobs === 'solid_queue' ? 'rails-jobs.service' : 'rails-jobs@.service', ctx));
+  return { files };
+}
+
+/** README step 3's lines for Redis: the package, the include line in redis.conf, a restart (left on the summary). */
+export function finish(summary) {
+  const { ctx } = summary;
+  if (!APPLIES.redis(ctx) || !ctx.linux || !FAMILY_OK(ctx)) return [];
+  summary.hostBlocks = { ...summary.hostBlocks, redis: [
+    fam(ctx, 'packages.redis'),
+    `grep -qx 'include /${CONF}' ${fam(ctx, 'redisConf')} || echo 'include /${CONF}' >> ${fam(ctx, 'redisConf')}`,
+    `systemctl restart ${fam(ctx, 'services.redis')}`,
+  ] };
+  return [];
+}
+
+

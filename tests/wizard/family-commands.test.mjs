@@ -1,0 +1,123 @@
+// Distribution families as command tables: every command in a bundle README's shell steps is checked against the
+// table of the family the bundle is for (capabilities/family-commands.mjs): its program is a shared one or the
+// family's own, `systemctl` names the family's units (or the bundle's own), installs name the family's packages, and
+// nothing of another family leaks in (no apt-get, adduser or editor on RHEL; no dnf or useradd on Debian). RHEL cannot
+// be booted in the lab: this structural check is its proof, and its README says so.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { generate } from '../../guide/engine/index.mjs';
+import { derive } from '../../guide/engine/derive.mjs';
+import { FAMILY_COMMANDS, COMMON_PROGRAMS } from '../../guide/engine/capabilities/family-commands.mjs';
+import { pgMajor } from '../../guide/engine/generators/postgresql.mjs';
+import { buildMatrix } from './matrix.mjs';
+
+const DATE = '2026-11-25';
+
+/** Shell blocks of a README, as lines. */
+function shellLines(readme) {
+  return [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => m[1].split('\n')).filter((l) => l && !l.startsWith('#'));
+}
+
+/** Simple commands of a line: split at && || ; | outside quotes, groups and redirections dropped. */
+export function commands(line) {
+  const out = [];
+  let cur = '';
+  let q = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (q) { if (c === q) q = null; cur += c; continue; }
+    if (c === '"' || c === "'") { q = c; cur += c; continue; }
+    const two = line.slice(i, i + 2);
+    if (two === '&&' || two === '||') { out.push(cur); cur = ''; i++; continue; }
+    if (c === ';' || c === '|') { out.push(cur); cur = ''; continue; }
+    cur += c;
+  }
+  out.push(cur);
+  return out.map((c) => c.trim().replace(/^[{(]\s*/, '').replace(/\s*[})]$/, '').trim()).filter((c) => c && c !== '}' && c !== ')');
+}
+
+function check(r) {
+  const ctx = derive(r.answers);
+  const fam = FAMILY_COMMANDS[ctx.family.id];
+  const readme = r.files.find((f) => f.path === 'README.md').content;
+  const lines = shellLines(readme);
+  if (!fam) return { lines: 0, family: ctx.family.id };
+  const major = r.answers.database === 'postgresql' ? pgMajor(r.answers.database_version) : '';
+  const fill = (s) => s.replace(/\{major\}/g, major).replace(/\{bin\}/g, ctx.rubyBin);
+  const programs = new Set([...COMMON_PROGRAMS, ...fam.programs].map(fill));
+  const units = new Set(Object.values(fam.services).map(fill));
+  const packages = new Set(Object.values(fam.packages).map(fill).flatMap((p) => p.split(' ')));
+  const problems = [];
+  for (const line of lines) {
+    for (const cmd of commands(line)) {
+      const words = cmd.split(/\s+/);
+      const prog = words[0];
+      if (!programs.has(prog)) problems.push(`${ctx.family.id}: "${prog}" (in: ${line}) is not in the family's table`);
+      if (prog === 'systemctl' && ['restart', 'reload', 'start', 'stop', 'enable'].includes(words[1])) {
+        for (const u of words.slice(2).filter((w) => !w.startsWith('-'))) {
+          if (!units.has(u) && !/^(rails-app|rails-jobs(@\d+)?|kamal-proxy)(\.service)?$/.test(u)) problems.push(`${ctx.family.id}: unit "${u}" (in: ${line}) is not the family's`);
+        }
+      }
+      if ((prog === 'apt-get' || prog === 'dnf') && words[1] === 'install') {
+        for (const p of words.slice(2).filter((w) => !w.startsWith('-') && !w.startsWith('https://') && w !== 'epel-release' && w !== 'postgresql-common')) {
+          if (!packages.has(p)) problems.push(`${ctx.family.id}: package "${p}" (in: ${line}) is not in the family's package table`);
+        }
+      }
+    }
+  }
+  return { lines: lines.length, family: ctx.family.id, problems, readme };
+}
+
+test('the command splitter keeps quoted hooks whole', () => {
+  assert.deepEqual(commands(`command -v nginx >/dev/null || apt-get install -y nginx`), ['command -v nginx >/dev/null', 'apt-get install -y nginx']);
+  assert.deepEqual(commands(`certbot certonly --deploy-hook 'cat a b > c && chmod 0600 c'`).length, 1);
+  assert.deepEqual(commands(`test -x x || { echo "no: here"; exit 1; }`), ['test -x x', 'echo "no: here"', 'exit 1']);
+  // The check finds a Debian command, unit or package in a RHEL README.
+  const r = generate({ distro: 'rocky-9' }, { date: DATE });
+  const readme = r.files.find((f) => f.path === 'README.md');
+  for (const [from, to] of [['useradd --system', 'adduser --system'], ['systemctl restart postgresql-', 'systemctl restart postgresql-x'], ['dnf install -y nginx', 'dnf install -y apache2']]) {
+    const bad = { ...r, files: [{ ...readme, content: readme.content.replace(from, to) }] };
+    assert.ok(check(bad).problems.length > 0, `${to} is flagged`);
+  }
+});
+
+test('every README command of every bundle comes from its family\'s table', () => {
+  const answers = [...buildMatrix()];
+  // The RHEL family across the choices that change the steps.
+  for (const proxy of ['nginx', 'apache', 'caddy', 'kamal-proxy']) {
+    for (const database of ['postgresql', 'mysql', 'mariadb', 'sqlite']) {
+      answers.push({ distro: 'rocky-9', proxy, database, database_version: { postgresql: '16', mysql: '8.0', mariadb: '10.11', sqlite: '3.40' }[database], adapter: { postgresql: 'pg', mysql: 'trilogy', mariadb: 'mysql2', sqlite: 'sqlite3' }[database] });
+    }
+  }
+  answers.push({ distro: 'almalinux-9', pooler: 'pgbouncer', app_root: '/srv/rails/current', ruby_path: '/home/deploy/.rbenv/versions/3.4.7/bin' });
+  const byFamily = {};
+  const problems = [];
+  for (const a of answers) {
+    const r = generate(a, { date: DATE });
+    const c = check(r);
+    byFamily[c.family] = (byFamily[c.family] || 0) + c.lines;
+    problems.push(...(c.problems || []));
+  }
+  assert.deepEqual([...new Set(problems)].slice(0, 10), []);
+  assert.ok(byFamily.debian > 1000 && byFamily.rhel > 100, JSON.stringify(byFamily));
+  console.log(`README lines checked per family: ${JSON.stringify(byFamily)}`);
+});
+
+test('RHEL: useradd, dnf with PGDG and initdb, postgresql-NN, the conf.d include, firewalld and SELinux are steps; README says it was not booted', () => {
+  const r = generate({ distro: 'rocky-9', database: 'postgresql', database_version: '16', proxy: 'nginx' }, { date: DATE });
+  const readme = r.files.find((f) => f.path === 'README.md').content;
+  for (const re of [/useradd --system/, /pgdg-redhat-repo-latest\.noarch\.rpm/, /postgresql-16-setup initdb/, /systemctl restart postgresql-16/, /include_dir = 'conf\.d'/,
+    /install -D -m 0644 etc\/nginx\/sites-enabled\/rails-app\.conf \/etc\/nginx\/conf\.d\/rails-app\.conf/, /firewall-cmd --permanent --add-service=http --add-service=https/,
+    /semanage fcontext -a -t httpd_var_run_t '\/var\/www\/app\/tmp\/sockets\(\/\.\*\)\?'/, /checked by structure only/]) assert.match(readme, re);
+  assert.doesNotMatch(readme, /apt-get|adduser|^editor /m);
+  const deb = generate({ distro: 'debian-13' }, { date: DATE }).files.find((f) => f.path === 'README.md').content;
+  assert.match(deb, /booted on Debian 13/);
+  assert.doesNotMatch(deb, /dnf|useradd|firewall-cmd|setsebool/);
+  // A PostgreSQL major Debian 13 does not ship (it has 17) comes from PGDG; the shipped one does not.
+  assert.match(generate({ distro: 'debian-13', database_version: '18' }, { date: DATE }).files.find((f) => f.path === 'README.md').content, /apt\.postgresql\.org\.sh -y/);
+  assert.doesNotMatch(deb, /apt\.postgresql\.org\.sh/);
+  // Debian's Apache steps enable the modules the site names and the site itself.
+  const apache = generate({ distro: 'debian-13', proxy: 'apache' }, { date: DATE });
+  const site = apache.files.find((f) => f.path === 'etc/apache2/sites-available/rails-app.conf');
+  assert.match(apache.files.find((f) => f.path === 'README.md').content, new RegExp(`^a2enmod ${site.meta.modules.join(' ')}\\na2ensite rails-app\\napache2ctl configtest`, 'm'));
+});

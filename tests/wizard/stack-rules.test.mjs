@@ -1,0 +1,109 @@
+// Rule tests for issue 24's review findings: each stack is right by its own tools' rules (MySQL on the same host,
+// the distribution's Ruby and database versions, Unicorn/Pitchfork deploy steps, PgBouncer's file limit, Sidekiq
+// with Redis). The running proofs are elsewhere (reload-new-code, stop-signals, the lab tests); these check the files.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { generate } from '../../guide/engine/index.mjs';
+
+const DATE = '2026-11-25';
+const gen = (a) => generate(a, { date: DATE });
+const file = (r, p) => r.files.find((f) => f.path === p || (p instanceof RegExp && p.test(f.path)))?.content;
+const ids = (r) => r.warnings.map((w) => w.id);
+
+test('MySQL/MariaDB on the app host: account + databases + grants for loopback, bind-address pinned, X Plugin off (MySQL 8+), README runs the SQL', () => {
+  const my = gen({ database: 'mysql', database_version: '8.4', adapter: 'trilogy' });
+  const cnf = file(my, 'etc/mysql/conf.d/60-rails.cnf');
+  assert.match(cnf, /^bind-address = 127\.0\.0\.1$/m);
+  assert.match(cnf, /^mysqlx = OFF$/m);
+  const sql = file(my, 'setup/mysql-grants.sql');
+  for (const host of ['localhost', '127.0.0.1']) {
+    assert.match(sql, new RegExp(`^CREATE USER IF NOT EXISTS 'app'@'${host.replace(/\./g, '\\.')}' IDENTIFIED BY 'change-me';$`, 'm'));
+    for (const db of ['app_production', 'app_production_cache', 'app_production_queue', 'app_production_cable']) assert.match(sql, new RegExp(`^GRANT ALL PRIVILEGES ON ${db}\\.\\* TO 'app'@'${host.replace(/\./g, '\\.')}';$`, 'm'));
+  }
+  assert.match(file(my, 'README.md'), /^editor setup\/mysql-grants\.sql\nmysql < setup\/mysql-grants\.sql\n/m);
+  const maria = gen({ database: 'mariadb', database_version: '11.8', adapter: 'mysql2' });
+  assert.match(file(maria, /mariadb\.conf\.d\/60-rails\.cnf$/), /^bind-address = 127\.0\.0\.1$/m);
+  assert.doesNotMatch(file(maria, /mariadb\.conf\.d\/60-rails\.cnf$/), /mysqlx/, 'MariaDB has no X Plugin');
+  assert.doesNotMatch(file(gen({ database: 'mysql', database_version: '5.7', adapter: 'mysql2' }), 'etc/mysql/conf.d/60-rails.cnf'), /mysqlx/);
+});
+
+test('the distribution\'s versions: Ubuntu 24.04\'s /usr/bin/ruby is 3.2, MySQL 8.4 is not in its archive; Debian 13 + PostgreSQL 18 uses PGDG', () => {
+  const u = gen({ distro: 'ubuntu-24.04', ruby_version: '3.4', database: 'mysql', database_version: '8.4', adapter: 'trilogy' });
+  assert.ok(ids(u).includes('distro-ruby') && ids(u).includes('distro-database'), ids(u).join(' '));
+  assert.match(file(u, 'README.md'), /^Stack: CRuby 3\.4 \(not installed by these steps: \/usr\/bin\/ruby on ubuntu-24\.04 is 3\.2/m);
+  // An rbenv Ruby, or the shipped versions: no warning.
+  assert.ok(!ids(gen({ distro: 'ubuntu-24.04', ruby_version: '3.4', ruby_path: '/home/deploy/.rbenv/versions/3.4.7/bin' })).includes('distro-ruby'));
+  assert.ok(!ids(gen({ distro: 'ubuntu-24.04', ruby_version: '3.2', rails: '8.0', database: 'mysql', database_version: '8.0', adapter: 'trilogy' })).some((i) => i.startsWith('distro-')));
+  assert.ok(!ids(gen({})).some((i) => i.startsWith('distro-')), 'the defaults (Debian 13, Ruby 3.3, PostgreSQL 17) are what Debian 13 ships');
+  assert.match(file(gen({ distro: 'debian-13', database_version: '18' }), 'README.md'), /apt\.postgresql\.org\.sh -y\n[\s\S]*apt-get install -y postgresql-18\n/);
+});
+
+test('deploy steps follow each server\'s process row: Unicorn reloads (USR2), Pitchfork restarts and says what it costs', () => {
+  const u = file(gen({ server: 'unicorn', server_version: '6.1' }), 'README.md');
+  assert.match(u, /^systemctl reload rails-app$/m);
+  assert.match(u, /a new Unicorn master loads the new code/);
+  const p = file(gen({ server: 'pitchfork', server_version: '0.18' }), 'README.md');
+  assert.match(p, /^systemctl restart rails-app$/m);
+  assert.match(p, /Pitchfork has no reload/);
+  const unit = file(gen({ server: 'pitchfork', server_version: '0.18' }), 'etc/systemd/system/rails-app.service');
+  assert.doesNotMatch(unit, /^ExecReload=/m, 'Pitchfork docs: remove ExecReload');
+  const thruster = file(gen({ server: 'unicorn', server_version: '6.1', proxy: 'thruster' }), 'etc/systemd/system/rails-app.service');
+  assert.match(thruster, /^Type=exec$/m);
+  assert.doesNotMatch(thruster, /^ExecReload=|^PIDFile=| -D$/m, 'under Thruster the handover cannot work: no reload, no daemon');
+});
+
+test('PgBouncer: the unit\'s open-files limit matches what pgbouncer.ini relies on (a drop-in, on the host that runs it)', () => {
+  const same = gen({ pooler: 'pgbouncer' });
+  assert.match(file(same, 'etc/systemd/system/pgbouncer.service.d/limits.conf'), /^LimitNOFILE=65536$/m);
+  assert.match(file(same, 'etc/pgbouncer/pgbouncer.ini').replace(/\n;\s*/g, ' '), /65536 file descriptors/);
+  const sep = gen({ pooler: 'pgbouncer', db_host: 'separate', app_hosts: 2, lb: 'haproxy' });
+  assert.match(file(sep, 'db-host/etc/systemd/system/pgbouncer.service.d/limits.conf'), /^LimitNOFILE=65536$/m);
+  assert.match(file(sep, 'README.md'), /install -D -m 0644 db-host\/etc\/systemd\/system\/pgbouncer\.service\.d\/limits\.conf \/etc\/systemd\/system\/pgbouncer\.service\.d\/limits\.conf[\s\S]*systemctl daemon-reload\nsystemctl restart pgbouncer/);
+});
+
+test('Sidekiq: Redis configured for it (noeviction, AOF, loopback), REDIS_URL and unit ordering, Redis in the memory budget, no queue database', () => {
+  const r = gen({ jobs: 'sidekiq' });
+  const conf = file(r, 'etc/redis/rails.conf');
+  for (const line of ['maxmemory-policy noeviction', 'appendonly yes', 'appendfsync everysec', 'bind 127.0.0.1 -::1']) assert.match(conf, new RegExp(`^${line}$`, 'm'));
+  const mb = Number(/^maxmemory (\d+)mb$/m.exec(conf)[1]);
+  assert.equal(r.model.memory.find((m) => m.kind === 'redis').mb, mb, 'maxmemory is in the memory budget');
+  for (const unit of ['rails-app.service', 'rails-jobs@.service']) {
+    const d = file(r, `etc/systemd/system/${unit}.d/redis.conf`);
+    assert.match(d, /^Wants=redis-server\.service$/m);
+    assert.match(d, /^After=redis-server\.service$/m);
+    assert.match(d, /^Environment=REDIS_URL=redis:\/\/127\.0\.0\.1:6379\/0$/m);
+  }
+  assert.match(file(r, 'README.md'), /^command -v redis-server >\/dev\/null \|\| apt-get install -y redis-server\ngrep -qx 'include \/etc\/redis\/rails\.conf' \/etc\/redis\/redis\.conf \|\| echo 'include \/etc\/redis\/rails\.conf' >> \/etc\/redis\/redis\.conf\nsystemctl restart redis-server$/m);
+  assert.deepEqual(r.model.db_roles, ['primary', 'cache', 'cable'], 'jobs run on Sidekiq: no queue database');
+  assert.doesNotMatch(file(r, 'config/database.yml'), /^\s+queue:/m);
+  assert.doesNotMatch(r.advice.map((a) => a.body).join(' '), /not configured by this bundle/);
+  // Solid Queue keeps its queue database and gets no Redis.
+  const sq = gen({ jobs: 'solid_queue' });
+  assert.ok(sq.model.db_roles.includes('queue'));
+  assert.ok(!sq.files.some((f) => /redis/.test(f.path)));
+  // RHEL names the unit redis.service.
+  assert.match(file(gen({ jobs: 'sidekiq', distro: 'rocky-9' }), 'etc/systemd/system/rails-app.service.d/redis.conf'), /^Wants=redis\.service$/m);
+});
+
+test('JRuby: a Ruby language level answered as the JRuby version becomes the JRuby release that implements it, with a warning', () => {
+  const r = gen({ ruby: 'jruby', ruby_version: '3.1', adapter: 'jdbc' });
+  const w = r.warnings.find((x) => x.id === 'jruby-release');
+  assert.match(w.message, /JRuby has no release 3\.1[\s\S]*JRuby 9\.4, which implements Ruby 3\.1\./);
+  assert.match(file(r, 'README.md'), /^Stack: JRuby 9\.4,/m);
+  assert.doesNotMatch(r.warnings.map((x) => x.message).join(' '), /implements Ruby 1\.9\.3|you run Ruby 1\.9\.3/);
+  assert.match(gen({ ruby: 'jruby', ruby_version: '3.4', adapter: 'jdbc' }).warnings.find((x) => x.id === 'jruby-release').message, /JRuby 10\.0, which implements Ruby 3\.4/);
+  assert.ok(!ids(gen({ ruby: 'jruby', ruby_version: '9.4', adapter: 'jdbc' })).includes('jruby-release'));
+});
+
+test('Unicorn/Pitchfork behind Apache: the request body is spooled (proxy-sendcl, mod_env named), and a warning says responses are not buffered', () => {
+  for (const server of ['unicorn', 'pitchfork']) {
+    const r = gen({ server, proxy: 'apache', proxy_version: '2.4.62' });
+    const site = r.files.find((f) => f.path === 'etc/apache2/sites-available/rails-app.conf');
+    assert.match(site.content, /^\s+SetEnv proxy-sendcl 1$/m);
+    assert.ok(site.meta.modules.includes('env'));
+    assert.ok(ids(r).includes('apache-not-fully-buffering'), server);
+  }
+  const puma = gen({ server: 'puma', proxy: 'apache', proxy_version: '2.4.62' });
+  assert.ok(!ids(puma).includes('apache-not-fully-buffering'));
+  assert.doesNotMatch(file(puma, 'etc/apache2/sites-available/rails-app.conf'), /proxy-sendcl/);
+});
