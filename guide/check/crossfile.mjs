@@ -90,21 +90,9 @@ export function crossFileFindings(files, answers) {
     }
   }
 
-  // 2. Every Puma thread needs a database connection from the pool.
-  const yml = of('database-yml')[0];
+    const yml = of('database-yml')[0];
   const prodPools = yml ? yml.settings.filter((s) => s.path[0] === 'production' && (s.key === 'pool' || s.key === 'max_connections')) : [];
-  const threads = puma?.settings.find((s) => s.name === 'threads' && !s.conditional);
-  const maxThreads = threads ? num(effective(threads.args?.[1] || threads.args?.[0], env)) : null;
-  for (const p of prodPools) {
-    const pool = num(effective(p, env));
-    if (pool !== null && maxThreads !== null && pool < maxThreads) {
-      out.push({
-        rule: 'inconsistent', severity: 'error', file: yml.path, line: p.line, setting: p.name, found: String(pool), expected: String(maxThreads),
-        message: `pool ${pool} is smaller than Puma's ${maxThreads} threads (${puma.path}:${threads.line}): threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError under load`,
-        evidence: [SRC.railsPool], related: [{ file: puma.path, line: threads.line }],
-      });
-    }
-  }
+  // (Pool against threads and job concurrency: problems.mjs, with Rails' implicit default.)
 
   // 3. All processes on all app hosts must fit in the database's connection limit.
   const pg = of('pgconf');

@@ -7,6 +7,7 @@ import { detect } from './detect.mjs';
 import { compareFiles, generatedSettings } from './compare.mjs';
 import { obsoleteFindings } from './obsolete.mjs';
 import { crossFileFindings } from './crossfile.mjs';
+import { problemFindings } from './problems.mjs';
 import { t } from '../engine/text.mjs';
 
 export const SEVERITIES = ['error', 'warning', 'note'];
@@ -84,6 +85,7 @@ export function check(inputs, { answers: given = {}, date } = {}) {
   const findings = [...cmp.findings];
   for (const f of files) if (!f.problem) findings.push(...obsoleteFindings(f, answers));
   findings.push(...crossFileFindings(files, ctxAnswers));
+  findings.push(...problemFindings(files, ctxAnswers));
   for (const x of findings) {
     if (x.dependsOn && undetected.includes(x.dependsOn) && x.severity !== 'note') {
       x.assumes = [x.dependsOn];

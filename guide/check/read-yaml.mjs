@@ -8,7 +8,10 @@ import { evaluate } from './read-ruby.mjs';
 import { LIMITS } from './limits.mjs';
 import { InputError } from './errors.mjs';
 
-const DANGEROUS = /`|%x|\b(system|exec|spawn|eval|instance_eval|send|public_send|syscall|fork|open|popen|capture2|capture3|Kernel|Process|IO|File|Dir|require|load)\b/;
+// Code that would run a command is refused (exit 2). Reading files (File.exist?, Dir.glob) or requiring
+// libraries is merely unreadable here: the value becomes unknown with a note, the rest of the file is read.
+const DANGEROUS = /`|%x|\b(system|exec|spawn|eval|instance_eval|send|public_send|syscall|fork|open|popen|capture2|capture3|Kernel|Process|IO)\b/;
+const UNREADABLE = /\b(File|Dir|Pathname|require|load)\b/;
 const PLACEHOLDER = (k) => `__erb_${k}__`;
 
 /** Replace ERB tags by placeholders, keeping line numbers. → {text, values: [{value, env, known, text, line}], notes} */
@@ -21,6 +24,20 @@ export function stripErb(src, path) {
     if (kind === '#') return keepLines;
     if (DANGEROUS.test(code)) {
       throw new InputError('erb-command', path, line, `ERB code that could run a command or read files (${code.trim().slice(0, 60)}) is never evaluated`, 'replace it with <%= ENV.fetch("NAME") { default } %> or a plain value');
+    }
+    if (UNREADABLE.test(code)) {
+      notes.push({ line, message: `ERB <%${kind || ''} ${code.trim().slice(0, 40)} %> reads files or libraries: not evaluated, its value is unknown` });
+      if (kind !== '=') return keepLines;
+      values.push({ known: false, value: null, text: tag, line });
+      return PLACEHOLDER(values.length - 1) + keepLines;
+    }
+    // An output tag alone on its line writes whole YAML lines (`<%= "url: …" if … %>`): unknown, left out.
+    const before = src.slice(src.lastIndexOf('\n', offset - 1) + 1, offset);
+    const afterEnd = src.indexOf('\n', offset + tag.length);
+    const after = src.slice(offset + tag.length, afterEnd < 0 ? src.length : afterEnd);
+    if (kind === '=' && !before.trim() && !after.trim()) {
+      notes.push({ line, message: `ERB <%= ${code.trim().slice(0, 40)} %> writes whole lines: not evaluated, the doctor reads the file without them` });
+      return keepLines;
     }
     if (kind !== '=') {
       notes.push({ line, message: `ERB statement <%${code.slice(0, 40)}%> not evaluated: the doctor reads the file as if it were absent` });
