@@ -46,10 +46,9 @@ export function detect(files, given = {}) {
   // Gems: Rails, the app server and the database adapter with their versions.
   const lock = first('gemfile-lock');
   const gemfile = first('gemfile');
-  // A gem only in the Gemfile's development/test groups is not what production runs; with a Gemfile,
-  // a gem the lockfile lists but the Gemfile does not declare is a dependency of another gem.
+  // A gem the Gemfile declares only in development/test groups is not what production runs.
   const gemfileGem = (name) => gemfile?.settings.find((s) => s.name === name && !s.devOnly);
-  const inProduction = (name) => !gemfile || Boolean(gemfileGem(name));
+  const inProduction = (name) => !gemfile || !gemfile.settings.some((s) => s.name === name) || Boolean(gemfileGem(name));
   const gem = (name) => lock?.settings.find((s) => s.name === name);
   const rails = gem('rails') || gem('railties');
   if (rails) set('rails', cleanVersion(rails.value), lock, rails.line, `${rails.name} (${rails.value})`);

@@ -94,6 +94,12 @@ export function check(inputs, { answers: given = {}, date } = {}) {
     x.evidence = (x.evidence || []).map((e) => ({ label: e.label || (e.key && t(e.key, e.vars)) || e.url, url: e.url }));
     delete x.dependsOn;
   }
+  // One finding per rule, file, line and setting (aliases such as pool/max_connections meet here).
+  const seen = new Set();
+  for (let k = findings.length - 1; k >= 0; k--) {
+    const key = [findings[k].rule, findings[k].file, findings[k].line, findings[k].setting === 'max_connections' ? 'pool' : findings[k].setting].join('\u0000');
+    if (seen.has(key)) findings.splice(k, 1); else seen.add(key);
+  }
   findings.sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.file.localeCompare(b.file) || a.line - b.line);
   return {
     answers,
