@@ -8,6 +8,9 @@ export const LIMITS = Object.freeze({
   yamlAliases: 100, // `yaml` package maxAliasCount: expanding more aliases than this is refused
   rubyTokens: 200000,
   nesting: 200, // brackets/blocks in Ruby and nginx files
+  expressionTokens: 256, // tokens in one Ruby value that the reader tries to resolve; longer ones stay unknown
+  erbTags: 50000, // ERB tags in one database.yml
+  yamlDepth: 20, // YAML levels (block indentation, "- ", flow [ {) and alias hops; database.yml uses 3
 });
 
 /** A file is binary if it has a NUL byte or is not valid UTF-8 in its first 8 KiB. */

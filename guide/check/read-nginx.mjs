@@ -25,7 +25,8 @@ export function readNginx(src, path = 'nginx.conf') {
   while (i < n) {
     const c = src[i];
     if (c === '\n') { line++; i++; continue; }
-    if (c === ' ' || c === '\t' || c === '\r') { i++; continue; }
+    // Any other whitespace (\f, \v, U+00A0…) too: the word loop below stops on \s and would never advance.
+    if (/\s/.test(c)) { i++; continue; }
     if (c === '#') { while (i < n && src[i] !== '\n') i++; continue; }
     if (c === ';') { emit(false); i++; continue; }
     if (c === '{') { emit(true); i++; continue; }
@@ -52,7 +53,15 @@ export function readNginx(src, path = 'nginx.conf') {
     }
     let s = '';
     while (i < n && !/[\s;{}"']/.test(src[i])) {
-      if (src[i] === '$' && src[i + 1] === '{') { const e = src.indexOf('}', i); s += src.slice(i, e + 1); i = e + 1; continue; }
+      if (src[i] === '$' && src[i + 1] === '{') {
+        // ${name}: up to the closing brace on the same line; without one, a syntax error (not a restart at 0).
+        let e = i + 2;
+        while (e < n && src[e] !== '}' && src[e] !== '\n') e++;
+        if (src[e] !== '}') throw new InputError('nginx-syntax', path, line, 'variable "${" is not closed by "}"', 'write ${name} with its closing brace');
+        s += src.slice(i, e + 1);
+        i = e + 1;
+        continue;
+      }
       s += src[i++];
     }
     words.push(s);

@@ -148,24 +148,34 @@ export function readRuby(text) {
   }
 }
 
-function depthAt(toks, k) {
+// Bracket depth before each token and the closer of each opener, computed once per token list (cached by the
+// array): scanning from the start for every `if`, `||` or `{` made long statements quadratic.
+const SHAPES = new WeakMap();
+function shape(toks) {
+  let sh = SHAPES.get(toks);
+  if (sh) return sh;
+  const depth = new Int32Array(toks.length + 1);
+  const close = new Int32Array(toks.length).fill(-1);
+  const open = [];
   let d = 0;
-  for (let j = 0; j < k; j++) {
+  for (let j = 0; j < toks.length; j++) {
+    depth[j] = d;
     const t = toks[j];
-    if (t.t === 'op' && '([{'.includes(t.v)) d++;
-    else if (t.t === 'op' && ')]}'.includes(t.v)) d--;
+    if (t.t === 'op' && '([{'.includes(t.v)) { d++; open.push(j); } else if (t.t === 'op' && ')]}'.includes(t.v)) { d--; if (open.length) close[open.pop()] = j; }
   }
-  return d;
+  depth[toks.length] = d;
+  sh = { depth, close };
+  SHAPES.set(toks, sh);
+  return sh;
 }
 
+function depthAt(toks, k) {
+  return shape(toks).depth[k];
+}
+
+/** Index of the bracket closing the opener at k, or -1. */
 function matching(toks, k) {
-  let d = 0;
-  for (let j = k; j < toks.length; j++) {
-    const t = toks[j];
-    if (t.t === 'op' && '([{'.includes(t.v)) d++;
-    else if (t.t === 'op' && ')]}'.includes(t.v) && --d === 0) return j;
-  }
-  return -1;
+  return shape(toks).close[k];
 }
 
 export function splitArgs(toks) {
@@ -191,6 +201,8 @@ const known = (value, text, extra = {}) => ({ known: true, value, text, ...extra
  */
 export function evaluate(toks, locals = new Map(), src = '') {
   const text = toks.length ? src.slice(toks[0].start, toks[toks.length - 1].end) : '';
+  // A configuration value is a few tokens; longer expressions are not read (this also bounds the recursion below).
+  if (toks.length > LIMITS.expressionTokens) return unknown(text.slice(0, 200));
   let x = toks;
   while (x.length > 2 && x[0].t === 'op' && x[0].v === '(' && matching(x, 0) === x.length - 1) x = x.slice(1, -1);
   const is = (t, ty, v) => t && t.t === ty && (v === undefined || t.v === v);

@@ -7,6 +7,7 @@ import { tokenize } from './ruby-tokens.mjs';
 import { evaluate } from './read-ruby.mjs';
 import { LIMITS } from './limits.mjs';
 import { InputError } from './errors.mjs';
+import { checkYamlDepth } from './yaml-depth.mjs';
 
 // Code that would run a command is refused (exit 2). Reading files (File.exist?, Dir.glob) or requiring
 // libraries is merely unreadable here: the value becomes unknown with a note, the rest of the file is read.
@@ -14,13 +15,41 @@ const DANGEROUS = /`|%x|\b(system|exec|spawn|eval|instance_eval|send|public_send
 const UNREADABLE = /\b(File|Dir|Pathname|require|load)\b/;
 const PLACEHOLDER = (k) => `__erb_${k}__`;
 
-/** Replace ERB tags by placeholders, keeping line numbers. → {text, values: [{value, env, known, text, line}], notes} */
+/**
+ * Replace ERB tags by placeholders, keeping line numbers. → {text, values: [{value, env, known, text, line}], notes}
+ * One forward scan with indexOf (linear in the file, however many tags): a regex with a lazy body restarted
+ * at every "<%" and counting lines from the start for each tag made 1 MB of "<%" take minutes.
+ */
 export function stripErb(src, path) {
   const values = [];
   const notes = [];
-  const text = src.replace(/<%(#|=|-)?([\s\S]*?)-?%>/g, (tag, kind, code, offset) => {
-    const line = src.slice(0, offset).split('\n').length;
-    const keepLines = '\n'.repeat((tag.match(/\n/g) || []).length);
+  const out = [];
+  let line = 1;
+  let at = 0; // next character not yet copied
+  let tags = 0;
+  const countLines = (from, to) => { let k = 0; for (let j = from; j < to; j++) if (src.charCodeAt(j) === 10) k++; return k; };
+  for (;;) {
+    const open = src.indexOf('<%', at);
+    if (open < 0) break;
+    line += countLines(at, open);
+    out.push(src.slice(at, open));
+    if (++tags > LIMITS.erbTags) throw new InputError('erb-tags', path, line, `more than ${LIMITS.erbTags} ERB tags`, 'database.yml needs a few ERB tags; pass the real file');
+    if (src[open + 2] === '%') { out.push('<%'); at = open + 3; continue; } // <%% is a literal "<%"
+    const close = src.indexOf('%>', open + 2);
+    if (close < 0) throw new InputError('erb-syntax', path, line, 'ERB tag "<%" is not closed by "%>"', 'close the tag with %>');
+    const tag = src.slice(open, close + 2);
+    const kind = /^[#=-]/.test(tag[2]) ? tag[2] : '';
+    const code = tag.slice(kind ? 3 : 2, tag.endsWith('-%>') ? -3 : -2);
+    const tagLines = countLines(open, close + 2);
+    at = close + 2;
+    out.push(replaceTag(tag, kind, code, line, tagLines));
+    line += tagLines;
+  }
+  out.push(src.slice(at));
+  return { text: out.join(''), values, notes };
+
+  function replaceTag(tag, kind, code, line, tagLines) {
+    const keepLines = '\n'.repeat(tagLines);
     if (kind === '#') return keepLines;
     if (DANGEROUS.test(code)) {
       throw new InputError('erb-command', path, line, `ERB code that could run a command or read files (${code.trim().slice(0, 60)}) is never evaluated`, 'replace it with <%= ENV.fetch("NAME") { default } %> or a plain value');
@@ -52,8 +81,7 @@ export function stripErb(src, path) {
     if (!v.known && !v.env) notes.push({ line, message: `cannot read <%= ${code.trim().slice(0, 60)} %> (only ENV.fetch / ENV[…] forms are read)` });
     values.push({ ...v, line, text: tag });
     return PLACEHOLDER(values.length - 1) + keepLines;
-  });
-  return { text, values, notes };
+  }
 }
 
 /**
@@ -63,8 +91,16 @@ export function stripErb(src, path) {
  */
 export function readYaml(src, path = 'database.yml') {
   const { text, values, notes } = stripErb(src, path);
+  checkYamlDepth(text, path);
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, merge: true, uniqueKeys: false, maxAliasCount: LIMITS.yamlAliases, prettyErrors: false });
+  let doc;
+  try {
+    doc = parseDocument(text, { lineCounter: lc, merge: true, uniqueKeys: false, maxAliasCount: LIMITS.yamlAliases, prettyErrors: false });
+  } catch (e) {
+    // The depth check above stops the nesting we know of; any other recursion that runs out of stack is named too.
+    if (e instanceof RangeError) throw new InputError('yaml-depth', path, 0, 'YAML nested too deeply to read', 'flatten the file');
+    throw e;
+  }
   if (doc.errors.length) {
     const e = doc.errors[0];
     const line = e.linePos?.[0]?.line ?? (e.pos ? lc.linePos(e.pos[0]).line : 0);
@@ -76,11 +112,14 @@ export function readYaml(src, path = 'database.yml') {
   } catch (e) {
     throw new InputError('yaml-aliases', path, 0, `YAML aliases expand too far (${e.message.split('\n')[0]}; limit ${LIMITS.yamlAliases})`, 'use fewer aliases; database.yml needs one &default anchor');
   }
-  const settings = [];
+  // By dotted name, in document order; a later key of the same name replaces the earlier one (a Map keeps this
+  // linear: removing earlier entries by scanning the list was quadratic in the number of keys).
+  const settings = new Map();
+  const put = (x) => { settings.delete(x.name); settings.set(x.name, x); };
   let budget = LIMITS.yamlAliases * 20; // nodes visited through aliases
   const lineOf = (node) => (node?.range ? lc.linePos(node.range[0]).line : 0);
   const walk = (node, prefix, depth) => {
-    if (depth > 20) throw new InputError('yaml-depth', path, lineOf(node), 'YAML nested deeper than 20 levels', 'flatten the file');
+    if (depth > LIMITS.yamlDepth) throw new InputError('yaml-depth', path, lineOf(node), `YAML nested deeper than ${LIMITS.yamlDepth} levels`, 'flatten the file');
     if (isAlias(node)) {
       if (--budget < 0) throw new InputError('yaml-aliases', path, lineOf(node), 'YAML aliases expand too far', 'use fewer aliases');
       return walk(node.resolve(doc), prefix, depth + 1);
@@ -98,10 +137,10 @@ export function readYaml(src, path = 'database.yml') {
       }
       for (const [key, value] of own) {
         const p = [...prefix, key];
-        for (let j = settings.length - 1; j >= 0; j--) if (settings[j].name === p.join('.')) settings.splice(j, 1);
+        settings.delete(p.join('.'));
         if (isMap(value) || isAlias(value)) walk(value, p, depth + 1);
-        else if (isScalar(value)) settings.push(scalar(p, value));
-        else if (value === null) settings.push({ name: p.join('.'), path: p, key, value: null, known: true, text: '', line: lineOf(pair) });
+        else if (isScalar(value)) put(scalar(p, value));
+        else if (value === null) put({ name: p.join('.'), path: p, key, value: null, known: true, text: '', line: lineOf(pair) });
       }
     }
   };
@@ -119,5 +158,5 @@ export function readYaml(src, path = 'database.yml') {
     return { name: p.join('.'), path: p, key: p[p.length - 1], value: raw, known: true, text: String(raw), line };
   };
   walk(doc.contents, [], 0);
-  return { settings, notes };
+  return { settings: [...settings.values()], notes };
 }
