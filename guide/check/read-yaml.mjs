@@ -42,13 +42,22 @@ export function stripErb(src, path) {
     const code = tag.slice(kind ? 3 : 2, tag.endsWith('-%>') ? -3 : -2);
     const tagLines = countLines(open, close + 2);
     at = close + 2;
-    out.push(replaceTag(tag, kind, code, line, tagLines));
+    out.push(replaceTag(tag, kind, code, line, tagLines, open));
     line += tagLines;
   }
   out.push(src.slice(at));
   return { text: out.join(''), values, notes };
 
-  function replaceTag(tag, kind, code, line, tagLines) {
+  // Only blanks between the tag and the line's start and end (scans blanks only: linear overall).
+  function aloneOnLine(from, to) {
+    let a = from - 1;
+    while (a >= 0 && (src[a] === ' ' || src[a] === '\t')) a--;
+    let b = to;
+    while (b < src.length && (src[b] === ' ' || src[b] === '\t' || src[b] === '\r')) b++;
+    return (a < 0 || src[a] === '\n') && (b >= src.length || src[b] === '\n');
+  }
+
+  function replaceTag(tag, kind, code, line, tagLines, open) {
     const keepLines = '\n'.repeat(tagLines);
     if (kind === '#') return keepLines;
     if (DANGEROUS.test(code)) {
@@ -61,10 +70,7 @@ export function stripErb(src, path) {
       return PLACEHOLDER(values.length - 1) + keepLines;
     }
     // An output tag alone on its line writes whole YAML lines (`<%= "url: …" if … %>`): unknown, left out.
-    const before = src.slice(src.lastIndexOf('\n', offset - 1) + 1, offset);
-    const afterEnd = src.indexOf('\n', offset + tag.length);
-    const after = src.slice(offset + tag.length, afterEnd < 0 ? src.length : afterEnd);
-    if (kind === '=' && !before.trim() && !after.trim()) {
+    if (kind === '=' && aloneOnLine(open, open + tag.length)) {
       notes.push({ line, message: `ERB <%= ${code.trim().slice(0, 40)} %> writes whole lines: not evaluated, the doctor reads the file without them` });
       return keepLines;
     }
