@@ -99,6 +99,9 @@ export function compareFiles(userFiles, result, { sensitive = () => [] } = {}) {
       if (cands.some(({ f, s }) => sameValue(kind, g.key, userValue(kind, s, env), gv))) continue;
       // A value the files cannot tell (ERB, a method call, an ENV variable production sets) is unknown, not different.
       if (cands.length && cands.every(({ s }) => unknownValue(kind, s, env))) continue;
+      // A pool larger than the wizard's default serves the app's own threads, job runners and embedded
+      // workers: suggesting the smaller one would break it (connections in all are checked in crossfile.mjs).
+      if (cands.length && (g.key === 'pool' || g.key === 'max_connections') && cands.some(({ s }) => Number(userValue(kind, s, env)) >= Number(gv))) continue;
       const suggestion = suggestedLines(gf, g, kind);
       if (cands.length) {
         // The setting read last is the one in effect (postgresql.conf, sysctl, env); nginx: the first in its block.
