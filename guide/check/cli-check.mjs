@@ -1,11 +1,13 @@
 // `node guide/cli.mjs --check PATH…`: collect, check, report; returns the exit status.
 import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import { validateAnswers, GENERATOR_VERSION } from '../engine/index.mjs';
 import { collect } from './collect.mjs';
 import { check, exitStatus, SEVERITIES } from './index.mjs';
 import { reportText } from './report-text.mjs';
 import { reportJson } from './report-json.mjs';
 import { reportSarif } from './report-sarif.mjs';
+import { terminalSafe } from './safe-text.mjs';
 
 export function runCheck(opts, { fail, usage }) {
   const format = opts.format || 'text';
@@ -23,8 +25,18 @@ export function runCheck(opts, { fail, usage }) {
     if (errors.length) fail(2, errors.map((e) => `invalid answer: ${e.message}; allowed: ${e.allowed.join(', ')}`).join('\n'));
   }
   const report = check(collect(opts.check), { answers: given, date: opts.date });
-  const out = format === 'json' ? reportJson(report) : format === 'sarif' ? reportSarif(report, { toolVersion: GENERATOR_VERSION }) : reportText(report);
+  const out = format === 'json' ? reportJson(report) : format === 'sarif' ? reportSarif(report, { toolVersion: GENERATOR_VERSION, siteUrl: siteUrl(), cwd: process.cwd() }) : reportText(report);
   process.stdout.write(out);
-  if (format !== 'text') for (const p of report.problems) process.stderr.write(`error: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} — fix: ${p.fix}\n`);
+  if (format !== 'text') for (const p of report.problems) process.stderr.write(`${terminalSafe(`error: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} — fix: ${p.fix}`)}\n`);
   return exitStatus(report, failOn);
+}
+
+// The site's address (_config.yml url + baseurl), for the SARIF rules' help links to /guide/checks/.
+function siteUrl() {
+  try {
+    const cfg = parseYaml(readFileSync(new URL('../../_config.yml', import.meta.url), 'utf8')) || {};
+    return `${String(cfg.url || '').replace(/\/$/, '')}${String(cfg.baseurl || '').replace(/\/$/, '')}`;
+  } catch {
+    return 'https://scaling-rails.github.io';
+  }
 }

@@ -4,7 +4,7 @@
 // and nothing is ever executed.
 import { lstatSync, statSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative, sep, resolve, isAbsolute } from 'node:path';
-import { LIMITS, looksBinary } from './limits.mjs';
+import { LIMITS, looksBinary, decodeText } from './limits.mjs';
 import { classify } from './classify.mjs';
 
 const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
@@ -54,8 +54,9 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
     let bytes;
     try { bytes = readFileSync(real); } catch (e) { out.push(problem(shown, 'unreadable', `cannot read (${e.code || e.message})`, 'check its permissions')); return; }
     total += bytes.length;
-    if (looksBinary(bytes)) { out.push(problem(shown, 'binary', 'binary file (NUL bytes or invalid UTF-8): skipped', 'pass text config files only')); return; }
-    out.push({ path: shown, text: new TextDecoder().decode(bytes).replace(/^\uFEFF/, '') });
+    if (looksBinary(bytes)) { out.push(problem(shown, 'binary', 'binary file (NUL bytes): skipped', 'pass text config files only')); return; }
+    const { text, notes } = decodeText(bytes);
+    out.push({ path: shown, text, ...(notes.length ? { notes } : {}) });
   };
   const walk = (dir, root, base, depth) => {
     if (stopped) return;
@@ -79,10 +80,22 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
     }
   };
   for (const p of paths) {
+    const before = out.length;
+    collectPath(p);
+    // A PATH that gave nothing to read (an empty folder, a folder with no config the doctor knows, a file no reader
+    // knows) is an input problem, not "No findings": exit 2 whatever --fail-on says.
+    if (!stopped && !out.slice(before).some((x) => x.problem || classify(x.path, x.text))) {
+      out.push(problem(p, 'nothing-to-check', `no file the doctor reads was found in ${p}`, 'pass the app root (with Gemfile, config/puma.rb, config/database.yml…) or the config files themselves'));
+    }
+  }
+  // Files of a folder walk that no reader knows are left out quietly (a config folder holds many).
+  return out.filter((x) => x.problem || classify(x.path, x.text) || paths.includes(x.path));
+
+  function collectPath(p) {
     const abs = resolve(p);
     let st;
-    try { st = statSync(abs); } catch (e) { out.push(problem(p, 'unreadable', `cannot read (${e.code || e.message})`, 'check the path')); continue; }
-    if (!st.isDirectory()) { add(abs, display(abs, p), null); continue; }
+    try { st = statSync(abs); } catch (e) { out.push(problem(p, 'unreadable', `cannot read (${e.code || e.message})`, 'check the path')); return; }
+    if (!st.isDirectory()) { add(abs, display(abs, p), null); return; }
     const root = realpathSync(abs);
     const isApp = ['Gemfile', 'config/application.rb'].some((f) => { try { return statSync(join(root, f)).isFile(); } catch { return false; } });
     if (isApp) {
@@ -94,6 +107,4 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
       walk(abs, root, abs, 0);
     }
   }
-  // Files of a folder walk that no reader knows are left out quietly (a config folder holds many).
-  return out.filter((x) => x.problem || classify(x.path, x.text) || paths.includes(x.path));
 }

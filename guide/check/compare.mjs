@@ -117,7 +117,7 @@ export function compareFiles(userFiles, result, { sensitive = () => [] } = {}) {
       } else {
         const target = insertionPoint(mine, g, kind);
         findings.push({
-          rule: 'missing', severity: 'note', file: target.f.path, line: target.line, found: null, expected: gv,
+          rule: 'missing', severity: 'note', file: target.f.path, line: target.line, anchor: target.anchor, found: null, expected: gv,
           message: `${g.key} is not set; the wizard sets ${gv ? `${g.key} ${gv}` : g.key}`,
           diff: target.f.text && suggestion ? insertAfter(target.f.path, target.f.text, target.line, suggestion, target.indent) : null, ...base,
         });
@@ -180,12 +180,14 @@ function insertionPoint(mine, g, kind) {
     if (sameCtx.length) {
       const last = sameCtx.reduce((a, b) => (b.line > a.line ? b : a));
       const lineText = (f.text || '').split('\n')[last.line - 1] || '';
-      return { f, line: blockEnd(f.text, last.line, kind), indent: /^\s*/.exec(lineText)[0] };
+      // anchor: the first line of that block or section (where SARIF points), line: where the suggestion goes.
+      const anchor = sameCtx.reduce((a, b) => (b.line < a.line ? b : a)).line;
+      return { f, line: blockEnd(f.text, last.line, kind), anchor, indent: /^\s*/.exec(lineText)[0] };
     }
   }
   const f = mine[0];
   const n = (f.text || '').replace(/\n+$/, '').split('\n').length;
-  return { f, line: n, indent: '' };
+  return { f, line: n, anchor: 1, indent: '' };
 }
 
 // After a Ruby hook or nginx block, insert after its end, not inside it.

@@ -17,5 +17,6 @@ export class InputError extends Error {
 /** Plain object for reports from an InputError or any other exception raised by a reader. */
 export function inputProblem(e, file) {
   if (e instanceof InputError) return e.toJSON();
+  if (e instanceof RangeError) return { code: 'too-deep', file, line: 0, message: 'nested too deeply to read', fix: 'check for unclosed brackets or blocks' };
   return { code: 'unreadable', file, line: 0, message: `cannot read: ${String(e && e.message || e).split('\n')[0]}`, fix: 'check the file\u2019s syntax' };
 }

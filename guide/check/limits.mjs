@@ -10,28 +10,30 @@ export const LIMITS = Object.freeze({
   nesting: 200, // brackets/blocks in Ruby and nginx files
   expressionTokens: 256, // tokens in one Ruby value that the reader tries to resolve; longer ones stay unknown
   erbTags: 50000, // ERB tags in one database.yml
+  pageSeconds: 10, // the wizard page stops a check (terminates its worker) after this long
   yamlDepth: 20, // YAML levels (block indentation, "- ", flow [ {) and alias hops; database.yml uses 3
 });
 
-/** A file is binary if it has a NUL byte or is not valid UTF-8 in its first 8 KiB. */
+/** A file is binary if it has a NUL byte in its first 8 KiB (text configs never do). */
 export function looksBinary(bytes) {
-  const head = bytes.subarray(0, 8192);
-  if (head.includes(0)) return true;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head.length < bytes.length ? trimPartial(head) : head);
-    return false;
-  } catch {
-    return true;
-  }
+  return bytes.subarray(0, 8192).includes(0);
 }
 
-// Do not call a file binary because the 8 KiB cut fell inside a multi-byte character.
-function trimPartial(b) {
-  let end = b.length;
-  for (let i = 1; i <= 3 && end - i >= 0; i++) {
-    const c = b[end - i];
-    if ((c & 0xc0) === 0xc0) return b.subarray(0, end - i);
-    if ((c & 0x80) === 0) break;
+/**
+ * Text of a file's bytes → {text, notes}. Not valid UTF-8 (a Latin-1 "é" in a comment) is not a reason to refuse
+ * the file: it is decoded with U+FFFD in place of each bad sequence, and a note says where the first one is.
+ * A leading byte-order mark is dropped.
+ */
+export function decodeText(bytes) {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, ''), notes: [] };
+  } catch {
+    const text = new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
+    const first = text.indexOf('\uFFFD');
+    let line = 1;
+    for (let k = 0; k < first; k++) if (text.charCodeAt(k) === 10) line++;
+    let count = 0;
+    for (let k = first; k >= 0; k = text.indexOf('\uFFFD', k + 1)) count++;
+    return { text, notes: [{ line, message: `not valid UTF-8 (Latin-1 or another encoding?): ${count} byte sequence(s) read as U+FFFD (the replacement character), the first on this line; save the file as UTF-8` }] };
   }
-  return b;
 }

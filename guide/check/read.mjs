@@ -57,18 +57,19 @@ const READERS = {
 };
 
 /**
- * readFile({path, text, kind?}) → {path, kind, settings, notes, problem?}; kind null = no reader (skipped).
+ * readFile({path, text, kind?, notes?}) → {path, kind, settings, notes, problem?}; kind null = no reader (skipped).
+ * `notes` given (how the text was decoded) come first in the file's notes.
  * Reader exceptions become a `problem` (named, with file and line) instead of propagating.
  */
-export function readFile({ path, text, kind }) {
+export function readFile({ path, text, kind, notes: given = [] }) {
   const k = kind || classify(path, text);
-  if (!k || !READERS[k]) return { path, kind: null, settings: [], notes: [] };
+  if (!k || !READERS[k]) return { path, kind: null, settings: [], notes: given };
   try {
     const r = READERS[k](text, path);
     if (RUBY_KINDS.has(k)) for (const s of r.settings) s.value = String(s.value);
-    return { path, kind: k, text, ...r };
+    return { path, kind: k, text, ...r, notes: [...given, ...(r.notes || [])] };
   } catch (e) {
-    return { path, kind: k, settings: [], notes: [], problem: inputProblem(e, path) };
+    return { path, kind: k, settings: [], notes: given, problem: inputProblem(e, path) };
   }
 }
 

@@ -1,40 +1,89 @@
-// SARIF 2.1.0 for GitHub code scanning: one result per finding, rules = the finding kinds,
-// locations relative to the checked directory (uriBaseId %SRCROOT%), evidence as help links.
-const RULES = {
-  differs: 'A setting differs from what the wizard generates for the detected answers',
-  missing: 'A setting the wizard generates is not set',
-  obsolete: 'A setting the detected version no longer reads, or removed',
-  inconsistent: 'Two files disagree (socket, pool and threads, connection limit, memory, duplicates)',
-  unreadable: 'An input file could not be read safely',
-};
-const LEVEL = { error: 'error', warning: 'warning', note: 'note' };
+// SARIF 2.1.0 for code scanning: one result per finding, rules from _data/doctor_rules.json (each with its
+// helpUri: the rule's anchor on the site's /guide/checks/ page), evidence as links in the message.
+// Locations are always relative to %SRCROOT%: the working directory when every file is inside it (as code
+// scanning expects), else the deepest folder holding every file; originalUriBaseIds says which folder that was.
+// Fingerprints hold no absolute path, do not move when lines are added above, and are unique within the run.
+import RULE_DATA from '../../_data/doctor_rules.json' with { type: 'json' };
+import { jsonSafe } from './safe-text.mjs';
 
-export function reportSarif(r, { toolVersion = '1.0.0', informationUri = 'https://github.com/' } = {}) {
-  const rules = Object.entries(RULES).map(([id, text]) => ({ id, name: id, shortDescription: { text }, helpUri: informationUri }));
+const LEVEL = { error: 'error', warning: 'warning', note: 'note' };
+const SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+
+const posix = (p) => String(p).replace(/\\/g, '/');
+const isAbs = (p) => p.startsWith('/') || /^[A-Za-z]:\//.test(p);
+function normalize(p) {
+  const out = [];
+  for (const seg of p.split('/')) {
+    if (seg === '..') out.pop();
+    else if (seg && seg !== '.') out.push(seg);
+  }
+  return (p.startsWith('/') ? '/' : '') + out.join('/');
+}
+const dirOf = (p) => p.slice(0, Math.max(0, p.lastIndexOf('/'))) || '/';
+const encodePath = (p) => p.split('/').map(encodeURIComponent).join('/');
+
+/** The root (absolute, no trailing slash) and a file → its path relative to that root. */
+export function sarifRoot(files, cwd) {
+  const base = normalize(posix(cwd || '/'));
+  const abs = files.map((f) => (isAbs(posix(f)) ? normalize(posix(f)) : normalize(`${base}/${posix(f)}`)));
+  const inside = (a, root) => root === '/' || a === root || a.startsWith(`${root}/`);
+  let root = base;
+  if (!abs.every((a) => inside(a, root))) {
+    root = abs.length ? dirOf(abs[0]) : base;
+    for (const a of abs) while (!inside(a, root)) root = dirOf(root);
+  }
+  const relative = (f) => {
+    const a = isAbs(posix(f)) ? normalize(posix(f)) : normalize(`${base}/${posix(f)}`);
+    return root === '/' ? a.slice(1) : a.slice(root.length + 1);
+  };
+  return { root, relative };
+}
+
+export function reportSarif(r, { toolVersion = '1.0.0', siteUrl = '', cwd = '/' } = {}) {
+  const page = `${siteUrl.replace(/\/$/, '')}${RULE_DATA.page}`;
+  const rules = RULE_DATA.rules.map((x) => ({
+    id: x.id, name: x.id, shortDescription: { text: x.short }, fullDescription: { text: x.full }, helpUri: `${page}#${x.id}`,
+    help: { text: `${x.full} See ${page}#${x.id}` },
+  }));
   const index = Object.fromEntries(rules.map((x, k) => [x.id, k]));
-  // Paths inside the checked repository are relative (uriBaseId %SRCROOT%, as code scanning expects);
-  // files elsewhere (/etc/nginx/…) get absolute file: URIs.
-  const loc = (file, line) => {
-    const f = String(file).replace(/\\/g, '/');
-    const artifactLocation = f.startsWith('/') ? { uri: `file://${encodeURI(f)}` } : { uri: encodeURI(f.replace(/^\.\//, '')), uriBaseId: '%SRCROOT%' };
-    return { physicalLocation: { artifactLocation, ...(line > 0 ? { region: { startLine: line } } : {}) } };
+  const files = [...r.findings.flatMap((f) => [f.file, ...(f.related || []).map((x) => x.file)]), ...r.problems.map((p) => p.file)];
+  const { root, relative } = sarifRoot(files, cwd);
+  const loc = (file, line) => ({
+    physicalLocation: { artifactLocation: { uri: encodePath(relative(file)), uriBaseId: '%SRCROOT%' }, region: { startLine: Math.max(1, line || 1) } },
+  });
+  // Stable: rule, file and setting (no line, no absolute path); a repeat gets /2, /3… so keys stay unique.
+  const seen = new Map();
+  const fingerprint = (parts) => {
+    const key = parts.join('|');
+    const n = (seen.get(key) || 0) + 1;
+    seen.set(key, n);
+    return { 'doctorFinding/v1': n > 1 ? `${key}|${n}` : key };
   };
   const results = r.findings.map((f) => ({
     ruleId: f.rule,
-    ruleIndex: index[f.rule],
+    ...(f.rule in index ? { ruleIndex: index[f.rule] } : {}),
     level: LEVEL[f.severity],
     message: { text: [`${f.setting ? `${f.setting}: ` : ''}${f.message}`, f.reason ? `Why: ${f.reason}` : '', ...(f.evidence || []).map((e) => `See: ${e.label} ${e.url}`), f.diff ? `Suggested change:\n${f.diff}` : ''].filter(Boolean).join('\n') },
-    locations: [loc(f.file, f.line)],
+    // A missing setting has no line of its own: point at the block that should hold it (or line 1), not where the
+    // suggested lines would be inserted.
+    locations: [loc(f.file, f.rule === 'missing' ? (f.anchor ?? 1) : f.line)],
     ...(f.related ? { relatedLocations: f.related.map((x, k) => ({ id: k, ...loc(x.file, x.line) })) } : {}),
-    partialFingerprints: { settingKey: `${f.rule}/${f.file}/${f.setting || ''}` },
+    partialFingerprints: fingerprint([f.rule, relative(f.file), f.setting || f.message]),
   }));
   for (const p of r.problems) {
-    results.push({ ruleId: 'unreadable', ruleIndex: index.unreadable, level: 'error', message: { text: `${p.message} (${p.code}). Fix: ${p.fix}` }, locations: [loc(p.file, p.line)] });
+    results.push({
+      ruleId: 'unreadable', ruleIndex: index.unreadable, level: 'error', message: { text: `${p.message} (${p.code}). Fix: ${p.fix}` },
+      locations: [loc(p.file, p.line)], partialFingerprints: fingerprint(['unreadable', relative(p.file), p.code]),
+    });
   }
   const sarif = {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    $schema: SCHEMA,
     version: '2.1.0',
-    runs: [{ tool: { driver: { name: 'scaling-rails-doctor', version: toolVersion, informationUri, rules } }, results }],
+    runs: [{
+      tool: { driver: { name: 'scaling-rails-doctor', version: toolVersion, informationUri: page, rules } },
+      originalUriBaseIds: { '%SRCROOT%': { uri: `file://${encodePath(root === '/' ? '/' : `${root}/`)}`, description: { text: 'The folder the checked files are in (the working directory when they are all inside it)' } } },
+      results,
+    }],
   };
-  return `${JSON.stringify(sarif, null, 2)}\n`;
+  return `${jsonSafe(JSON.stringify(sarif, null, 2))}\n`;
 }

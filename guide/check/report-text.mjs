@@ -1,4 +1,6 @@
-// Plain-text report for terminals and CI logs.
+// Plain-text report for terminals and CI logs. Control characters from the files are escaped (safe-text.mjs).
+import { terminalSafe } from './safe-text.mjs';
+
 export function reportText(r) {
   const out = [];
   out.push('Detected answers:');
@@ -25,5 +27,5 @@ export function reportText(r) {
   }
   const n = (s) => r.findings.filter((f) => f.severity === s).length;
   out.push('', `${n('error')} error(s), ${n('warning')} warning(s), ${n('note')} note(s); ${r.problems.length} unreadable input(s).`);
-  return `${out.join('\n')}\n`;
+  return `${terminalSafe(out.join('\n'))}\n`;
 }

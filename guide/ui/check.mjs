@@ -2,10 +2,10 @@
 // doctor (guide/check/, the same modules as `node guide/cli.mjs --check`) runs here in the browser —
 // nothing is uploaded — and its findings are shown with the same evidence links as the files.
 // Loaded on demand (its own bundle, assets/generated/guide-check.js) so the page's first load stays
-// within its JavaScript budget. Text from files is only ever set as text, never parsed as HTML.
-import { setCatalog, hasCatalog, toQuery } from '../engine/core.mjs';
-import { check } from '../check/index.mjs';
-import { LIMITS, looksBinary } from '../check/limits.mjs';
+// within its JavaScript budget; the check itself runs in a Web Worker (check-worker.mjs, its own file) with a
+// deadline (LIMITS.pageSeconds), so no input can block the page. Text from files is only ever set as text,
+// never parsed as HTML.
+import { LIMITS, looksBinary, decodeText } from '../check/limits.mjs';
 import { h, safeHref, basePath } from './dom.mjs';
 
 const NAMES = ['config/puma.rb', 'config/database.yml', 'config/environments/production.rb', 'Gemfile', 'Gemfile.lock', '.ruby-version',
@@ -24,8 +24,10 @@ export async function mountCheck(root, button) {
     const api = await mountCheckIn(document.getElementById('guide-check'), {
       base: basePath(root),
       catalogUrl: root.getAttribute('data-catalog'),
-      applyAnswers: (answers) => {
-        window.__guide.applyQuery(`?${toQuery(answers)}`);
+      workerUrl: root.getAttribute('data-check-worker'),
+      // The worker wrote the detected answers as the wizard's query string (report.query): no engine copy here.
+      applyAnswers: (query) => {
+        window.__guide.applyQuery(`?${query}`);
         if (status) status.textContent = 'Answers filled in from your files.';
       },
     });
@@ -39,14 +41,13 @@ export async function mountCheck(root, button) {
   }
 }
 
-/** mountCheckIn(section, {base, catalogUrl, applyAnswers}) → {addText, run} (also for tests). */
-export async function mountCheckIn(section, { base = '/', catalogUrl, applyAnswers }) {
-  if (!hasCatalog() && catalogUrl) {
-    const res = await fetch(catalogUrl, { credentials: 'same-origin' });
-    if (!res.ok) throw new Error(`the wizard's texts could not be loaded: HTTP ${res.status}`);
-    setCatalog(await res.json());
-  }
-  const inputs = []; // {path, text} | {path, problem}
+/**
+ * mountCheckIn(section, {base, catalogUrl, workerUrl, applyAnswers}) → {addText, run, deadlineMs} (also for tests).
+ * run() resolves to the report, or null when the check failed or passed its deadline (the status says which).
+ */
+export async function mountCheckIn(section, { base = '/', catalogUrl, workerUrl, applyAnswers }) {
+  const checker = workerChecker(new URL(workerUrl || './guide-check-worker.js', import.meta.url).href, catalogUrl && new URL(catalogUrl, location.href).href);
+  const inputs = []; // {path, text, notes?} | {path, problem}
   const listEl = h('ul', { class: 'guide-check-inputs', 'aria-label': 'Files to check' });
   const status = h('p', { class: 'guide-status', role: 'status', 'aria-live': 'polite' });
   const results = h('div', { class: 'guide-check-results', id: 'guide-check-results' });
@@ -87,14 +88,18 @@ export async function mountCheckIn(section, { base = '/', catalogUrl, applyAnswe
     renderList();
   }
   function addText(path, text) {
-    add({ path: String(path).trim() || 'pasted.txt', text: String(text).replace(/^\uFEFF/, '') });
+    const shown = String(path).trim() || 'pasted.txt';
+    const t = String(text).replace(/^\uFEFF/, '');
+    if (t.length > LIMITS.fileBytes) { add({ path: shown, problem: { code: 'too-large', file: shown, line: 0, message: `${t.length} characters, over the ${LIMITS.fileBytes}-byte limit for one config file`, fix: 'paste the config file itself, not a dump or log' } }); return; }
+    add({ path: shown, text: t });
   }
   async function addFile(file, path) {
     const shown = path || file.webkitRelativePath || file.name;
     if (file.size > LIMITS.fileBytes) { add({ path: shown, problem: { code: 'too-large', file: shown, line: 0, message: `${file.size} bytes, over the ${LIMITS.fileBytes}-byte limit for one config file`, fix: 'add the config file itself, not a dump or log' } }); return; }
     const bytes = new Uint8Array(await file.arrayBuffer());
     if (looksBinary(bytes)) { add({ path: shown, problem: { code: 'binary', file: shown, line: 0, message: 'binary file: skipped', fix: 'add text config files only' } }); return; }
-    add({ path: shown, text: new TextDecoder().decode(bytes).replace(/^\uFEFF/, '') });
+    const { text, notes } = decodeText(bytes);
+    add({ path: shown, text, ...(notes.length ? { notes } : {}) });
   }
   // Folders dropped from the desktop: walk them (depth-limited); symlinks are not exposed by browsers.
   async function addEntry(entry, prefix, depth) {
@@ -139,14 +144,19 @@ export async function mountCheckIn(section, { base = '/', catalogUrl, applyAnswe
   });
   section.querySelector('#guide-check-clear').addEventListener('click', () => { inputs.length = 0; renderList(); results.replaceChildren(); say('No files.'); });
 
-  function run() {
+  const api = { addText, run, deadlineMs: LIMITS.pageSeconds * 1000 };
+  async function run() {
     if (!inputs.length) { say('Add at least one file.'); return null; }
+    runBtn.disabled = true;
+    say(`Checking ${inputs.length} file(s)\u2026`);
     let report;
     try {
-      report = check(inputs.map((x) => ({ ...x })), { date: new Date().toISOString().slice(0, 10) });
+      report = await checker.run(inputs.map((x) => ({ ...x })), new Date().toISOString().slice(0, 10), api.deadlineMs);
     } catch (err) {
-      say(`The checker failed: ${String((err && err.message) || err)}`);
+      say(String((err && err.message) || err));
       return null;
+    } finally {
+      runBtn.disabled = false;
     }
     renderReport(results, report, { base, applyAnswers });
     const n = (s) => report.findings.filter((f) => f.severity === s).length;
@@ -155,7 +165,43 @@ export async function mountCheckIn(section, { base = '/', catalogUrl, applyAnswe
     return report;
   }
   runBtn.addEventListener('click', run);
-  return { addText, run };
+  return api;
+}
+
+/**
+ * The worker that runs check(), started on first use and replaced after a deadline: a worker still reading
+ * when the deadline passes is terminated (the only way to stop a script), and the message names the file.
+ */
+function workerChecker(url, catalogUrl) {
+  let worker = null;
+  let seq = 0;
+  return {
+    run(inputs, date, deadlineMs) {
+      if (!worker) worker = new Worker(url);
+      const w = worker;
+      const id = ++seq;
+      return new Promise((resolve, reject) => {
+        let reading = null;
+        const stop = (err) => {
+          clearTimeout(timer);
+          w.terminate();
+          if (worker === w) worker = null;
+          reject(err);
+        };
+        const timer = setTimeout(() => stop(new Error(`The check stopped after ${deadlineMs / 1000} s, the time limit for one check${reading ? `, while reading ${reading}` : ''}. Remove that file or check it with the command line (node guide/cli.mjs --check).`)), deadlineMs);
+        w.onmessage = (e) => {
+          const m = e.data || {};
+          if (m.id !== id) return;
+          if ('reading' in m) { reading = m.reading; return; }
+          clearTimeout(timer);
+          if (m.error) reject(new Error(`The checker failed: ${m.error}`));
+          else resolve(m.report);
+        };
+        w.onerror = (e) => { e.preventDefault(); stop(new Error(`The checker failed: ${e.message || 'its worker did not start'}`)); };
+        w.postMessage({ id, inputs, date, catalogUrl });
+      });
+    },
+  };
 }
 
 function link(e, base) {
@@ -201,5 +247,5 @@ function renderReport(root, r, { base, applyAnswers }) {
     f.diff ? h('details', null, h('summary', null, 'Suggested change'), h('pre', { tabindex: '0' }, h('code', null, f.diff))) : null))));
   root.replaceChildren(...parts);
   const apply = root.querySelector('#guide-check-apply');
-  if (apply) apply.addEventListener('click', () => applyAnswers(Object.fromEntries(detected.map(([k, d]) => [k, d.value]))));
+  if (apply) apply.addEventListener('click', () => applyAnswers(r.query));
 }
