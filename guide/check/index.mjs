@@ -8,6 +8,7 @@ import { compareFiles, generatedSettings } from './compare.mjs';
 import { obsoleteFindings } from './obsolete.mjs';
 import { crossFileFindings } from './crossfile.mjs';
 import { problemFindings } from './problems.mjs';
+import { jobFindings } from './jobs.mjs';
 import { t } from '../engine/text.mjs';
 
 export const SEVERITIES = ['error', 'warning', 'note'];
@@ -86,6 +87,7 @@ export function check(inputs, { answers: given = {}, date } = {}) {
   for (const f of files) if (!f.problem) findings.push(...obsoleteFindings(f, answers));
   findings.push(...crossFileFindings(files, ctxAnswers));
   findings.push(...problemFindings(files, ctxAnswers));
+  findings.push(...jobFindings(files, ctxAnswers));
   for (const x of findings) {
     if (x.dependsOn && undetected.includes(x.dependsOn) && x.severity !== 'note') {
       x.assumes = [x.dependsOn];

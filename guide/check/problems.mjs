@@ -1,5 +1,5 @@
 // Problems with evidence, whatever the wizard would write: the pool below the threads that share it
-// (Rails' implicit pool of 5 included), job concurrency above the pool, settings Puma ignores, a puma.rb
+// (Rails' implicit pool of 5 included; job runners in jobs.mjs), settings Puma ignores, a puma.rb
 // that boots the app in the master, two Ruby versions. Severity policy (README "Severity"): error = the
 // app will fail or lose work; warning = measurable harm; note = cannot be told from the files alone.
 import { effective, envOf } from './crossfile.mjs';
@@ -9,7 +9,6 @@ const PUMA_LAUNCHER = { label: 'Puma lib/puma/launcher.rb (prune_bundler? is fal
 const PUMA_RESTART = { label: 'Puma docs: restart (prune_bundler, preload_app!)', url: 'https://github.com/puma/puma/blob/master/docs/restart.md' };
 const PUMA_FORK = { label: 'Puma docs: deployment (preloading, fork hooks)', url: 'https://github.com/puma/puma/blob/master/docs/deployment.md' };
 const RAILS_DEFAULT_POOL = { label: 'Rails HashConfig#max_connections: fetch(:pool, 5)', url: 'https://github.com/rails/rails/blob/main/activerecord/lib/active_record/database_configurations/hash_config.rb' };
-const SIDEKIQ_POOL = { label: 'Sidekiq wiki: Advanced options (concurrency and the database pool)', url: 'https://github.com/sidekiq/sidekiq/wiki/Advanced-Options#concurrency' };
 const BUNDLER_RUBY = { label: 'Bundler: gemfile(5), ruby directive and RUBY VERSION', url: 'https://bundler.io/man/gemfile.5.html#RUBY' };
 
 const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
@@ -109,17 +108,7 @@ export function problemFindings(files, answers) {
     }
   }
 
-  // 4. Job concurrency above the pool the job process gets.
-  const sq = of('sidekiq-yml')[0];
-  const conc = sq && sidekiqConcurrency(sq, env);
-  if (conc && pool && conc.value > pool.value && !(conc.env && conc.env === pool.env)) {
-    const envPool = Boolean(pool.env);
-    out.push({
-      rule: 'pool-below-concurrency', severity: envPool ? 'note' : 'error', file: sq.path, line: conc.line, setting: 'concurrency', found: String(conc.value), expected: String(pool.value),
-      message: `Sidekiq runs ${conc.value} threads but production's pool is ${pool.value} (${yml.path}:${pool.line}, ${pool.from})${envPool ? `, unless the Sidekiq process sets ${pool.env} to ${conc.value} or more` : ''}: jobs wait for a connection and fail with ActiveRecord::ConnectionTimeoutError`,
-      evidence: [SIDEKIQ_POOL, SRC.railsPool], related: [{ file: yml.path, line: pool.line }],
-    });
-  }
+  // (Job runners against the pool: jobs.mjs.)
 
   // 5. .ruby-version and Gemfile.lock's RUBY VERSION name different Rubies.
   const rv = of('ruby-version')[0]?.ruby;
@@ -136,13 +125,4 @@ export function problemFindings(files, answers) {
     }
   }
   return out;
-}
-
-/** Sidekiq's concurrency from sidekiq.yml (production: overrides the top level). */
-export function sidekiqConcurrency(f, env) {
-  const pick = (path) => f.settings.find((s) => s.path.join('.') === path);
-  const s = pick('production.:concurrency') || pick('production.concurrency') || pick(':concurrency') || pick('concurrency');
-  if (!s) return null;
-  const v = num(effective(s, env));
-  return v === null ? null : { value: v, env: s.env && !env.has(s.env) ? s.env : null, line: s.line };
 }

@@ -146,6 +146,8 @@ export function readYaml(src, path = 'database.yml') {
         settings.delete(p.join('.'));
         if (isMap(value) || isAlias(value)) walk(value, p, depth + 1);
         else if (isScalar(value)) put(scalar(p, value));
+        // Lists (queue.yml's workers:, Kamal's servers:): items by index, maps walked, scalars kept.
+        else if (isSeq(value)) value.items.forEach((it, k) => { const q = [...p, String(k)]; if (isMap(it) || isAlias(it)) walk(it, q, depth + 2); else if (isScalar(it)) put(scalar(q, it)); });
         else if (value === null) put({ name: p.join('.'), path: p, key, value: null, known: true, text: '', line: lineOf(pair) });
       }
     }

@@ -97,3 +97,28 @@ test('Procfile and Dockerfile are read', () => {
   const d = readFile({ path: 'Dockerfile', text: 'ARG RUBY_VERSION=3.4.5\nFROM ruby:$RUBY_VERSION-slim\nENV RAILS_ENV="production" \\\n    WEB_CONCURRENCY=2\nCMD ["./bin/thrust", "./bin/rails", "server"]\n' });
   assert.deepEqual(d.settings.map((s) => `${s.name}=${s.value}@${s.line}`), ['RUBY_VERSION=3.4.5@1', 'FROM=ruby:$RUBY_VERSION-slim@2', 'RAILS_ENV=production@3', 'WEB_CONCURRENCY=2@3', 'CMD=["./bin/thrust", "./bin/rails", "server"]@5']);
 });
+
+test('job runners: Procfile sidekiq -c with its own DB_POOL, Solid Queue threads + 2, SOLID_QUEUE_IN_PUMA without the plugin', () => {
+  const yml = { 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: <%= ENV.fetch("DB_POOL") { 5 } %>\n' };
+  const own = check(app({ ...BASE, ...yml, Procfile: 'web: bundle exec puma\nworker: DB_POOL=10 bundle exec sidekiq -c 10\n' }));
+  assert.ok(!own.findings.some((f) => f.rule === 'pool-below-concurrency'), 'the worker line sets its own pool');
+  const low = check(app({ ...BASE, ...yml, Procfile: 'worker: DB_POOL=4 bundle exec sidekiq -c 10\n' }));
+  assert.equal(low.findings.find((f) => f.rule === 'pool-below-concurrency').severity, 'error');
+  const queue = 'production:\n  workers:\n    - queues: "*"\n      threads: 5\n';
+  const sq = check(app({ ...BASE, 'config/database.yml': 'production:\n  adapter: postgresql\n  database: x\n', 'config/queue.yml': queue }));
+  const f = sq.findings.find((x) => x.rule === 'pool-below-concurrency');
+  assert.equal(f.severity, 'warning');
+  assert.equal(f.line, 4);
+  assert.ok(!check(app({ ...BASE, 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: 7\n', 'config/queue.yml': queue })).findings.some((x) => x.rule === 'pool-below-concurrency'));
+  const kamal = { 'config/deploy.yml': 'service: x\nenv:\n  clear:\n    SOLID_QUEUE_IN_PUMA: true\n' };
+  const none = check(app({ ...BASE, ...kamal, 'config/puma.rb': 'threads 3, 3\n' }));
+  assert.deepEqual(none.findings.filter((x) => x.rule === 'jobs-not-run').map((x) => [x.severity, x.file, x.line]), [['error', 'config/deploy.yml', 4]]);
+  assert.ok(!check(app({ ...BASE, ...kamal, 'config/puma.rb': 'threads 3, 3\nplugin :solid_queue if ENV["SOLID_QUEUE_IN_PUMA"]\n' })).findings.some((x) => x.rule === 'jobs-not-run'));
+});
+
+test('Kamal env and Dockerfile ENV are the container environment', () => {
+  const r = check(app({ ...BASE, 'config/deploy.yml': 'env:\n  clear:\n    RAILS_MAX_THREADS: 10\n', 'config/puma.rb': 't = ENV.fetch("RAILS_MAX_THREADS") { 3 }\nthreads t, t\n', 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: 5\n' }));
+  assert.match(r.findings.find((f) => f.rule === 'pool-below-threads').message, /10 threads/);
+  const d = check(app({ ...BASE, Dockerfile: 'ENV RAILS_MAX_THREADS=8\n', 'config/puma.rb': 't = ENV.fetch("RAILS_MAX_THREADS") { 3 }\nthreads t, t\n', 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: 5\n' }));
+  assert.match(d.findings.find((f) => f.rule === 'pool-below-threads').message, /8 threads/);
+});
