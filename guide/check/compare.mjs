@@ -93,6 +93,10 @@ export function compareFiles(userFiles, result, { sensitive = () => [] } = {}) {
       if (multi && g.block) cands = cands.filter(({ s }) => sameValue(kind, g.key, s.value, g.value));
       else if (multi && !loose) cands = cands.filter(({ s }) => first(s.value) === first(g.value));
       if (loose && cands.length) continue;
+      // database.yml without this environment's section: DATABASE_URL configures it, nothing is missing.
+      if (kind === 'database-yml' && !mine.some((f) => f.settings.some((s) => scope(s) === scope(g)))) continue;
+      // No pool: Rails' default of 5 applies (HashConfig#max_connections); as large as the wizard's is no finding.
+      if (kind === 'database-yml' && !cands.length && (g.key === 'pool' || g.key === 'max_connections') && Number(g.value) <= 5) continue;
       const gv = g.value;
       const assumes = sensitive(gf.path, g.key);
       const base = { setting: g.key, reason: g.why, evidence: g.evidence, generated: gf.path, ...(assumes.length ? { assumes } : {}) };

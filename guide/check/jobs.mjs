@@ -2,6 +2,7 @@
 // Procfile's `sidekiq -c N`) and Solid Queue's worker threads (queue.yml) against the pool their process
 // gets, and SOLID_QUEUE_IN_PUMA without the Puma plugin that reads it. Severity as in problems.mjs.
 import { effective, envOf } from './crossfile.mjs';
+import { envSettings } from './obsolete.mjs';
 import { productionPool } from './problems.mjs';
 import { SRC } from '../engine/evidence.mjs';
 
@@ -35,9 +36,19 @@ function prefixEnv(cmd) {
   return out;
 }
 
+/** The job process's environment: the app's, then env files named for jobs (config/jobs.env) over it. */
+export function jobEnvOf(files) {
+  const env = new Map(envOf(files));
+  for (const f of files.filter((x) => x.kind === 'env' && !x.problem && /job|worker|queue|sidekiq/i.test(x.path.split('/').pop()))) {
+    for (const s of envSettings(f)) env.set(s.name, { value: s.value, file: f.path, line: s.line });
+  }
+  return env;
+}
+
 export function jobFindings(files, answers) {
   const out = [];
-  const env = envOf(files);
+  const appEnv = envOf(files);
+  const env = jobEnvOf(files);
   const of = (k) => files.filter((f) => f.kind === k && !f.problem);
   const yml = of('database-yml')[0];
   const pool = productionPool(yml, env);
@@ -78,7 +89,7 @@ export function jobFindings(files, answers) {
   }
 
   // 3. SOLID_QUEUE_IN_PUMA set, but Puma has no plugin :solid_queue and nothing else runs bin/jobs.
-  const sqip = env.get('SOLID_QUEUE_IN_PUMA');
+  const sqip = appEnv.get('SOLID_QUEUE_IN_PUMA');
   const puma = of('puma')[0];
   if (sqip && !/^(false|0|)$/i.test(sqip.value) && puma && (answers.server === 'puma' || !answers.server)) {
     const plugin = puma.settings.some((s) => s.name === 'plugin' && s.args?.some((a) => a.value === ':solid_queue'));

@@ -122,3 +122,12 @@ test('Kamal env and Dockerfile ENV are the container environment', () => {
   const d = check(app({ ...BASE, Dockerfile: 'ENV RAILS_MAX_THREADS=8\n', 'config/puma.rb': 't = ENV.fetch("RAILS_MAX_THREADS") { 3 }\nthreads t, t\n', 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: 5\n' }));
   assert.match(d.findings.find((f) => f.rule === 'pool-below-threads').message, /8 threads/);
 });
+
+test('no phantom notes: database.yml without production:, a missing pool at Rails’ default; insertions stay out of branches', () => {
+  const none = check(app({ ...BASE, 'config/database.yml': 'development:\n  adapter: postgresql\n  database: dev\n' }));
+  assert.deepEqual(none.findings.filter((f) => f.file === 'config/database.yml'), []);
+  const nopool = check(app({ ...BASE, 'config/database.yml': 'production:\n  adapter: postgresql\n  database: x\n' }));
+  assert.ok(!nopool.findings.some((f) => /pool|max_connections/.test(f.setting)), nopool.findings.map((f) => f.setting).join());
+  const r = check(app({ ...BASE, 'config/puma.rb': 'threads 3, 3\nif ENV["RAILS_ENV"] == "development"\n  worker_timeout 3600\n  port 3000\nend\n' }));
+  for (const f of r.findings.filter((x) => x.rule === 'missing' && x.diff)) assert.match(f.diff, /@@ -1,1 \+1,2 @@\n threads 3, 3\n\+/, f.setting);
+});
