@@ -11,10 +11,11 @@ import { resolve, dirname, sep } from 'node:path';
 import { generate, validateAnswers, QUESTIONS, GENERATOR_VERSION } from './engine/index.mjs';
 
 const USAGE = `usage: node guide/cli.mjs --answers FILE.json [--format json|files] [--out DIR]
-       node guide/cli.mjs --check PATH… [--answers FILE.json] [--format text|json|sarif] [--fail-on error|warning|note]
+       node guide/cli.mjs --check PATH… [--answers FILE.json] [--format text|json|sarif] [--fail-on error|warning|note] [--time-limit SECONDS]
   --check PATH…    read a Rails app root and/or server config files or folders, detect the answers, compare
                    with the bundle the wizard generates for them; exit 1 on findings at or above --fail-on
-                   (default error), 2 on unreadable input. --answers then sets what files cannot tell (cores, RAM…)
+                   (default error), 2 on unreadable input or nothing to check. --answers then sets what files cannot
+                   tell (cores, RAM…); --time-limit stops the check after SECONDS (default 60; exit 2)
   --answers FILE   JSON object with any of: ${QUESTIONS.map((q) => q.key).join(', ')} (missing keys take defaults; "-" reads stdin)
   --format json    print {"files":[{"path","content"}],"advice":[…],"warnings":[…]} (default without --out)
   --format files   write the bundle into --out DIR (default with --out)
@@ -42,6 +43,7 @@ function parseArgs(argv) {
       case '--answers': opts.answers = take(); break;
       case '--check': opts.check = opts.check || []; opts.check.push(take()); while (argv[i + 1] && !argv[i + 1].startsWith('--')) opts.check.push(argv[++i]); break;
       case '--fail-on': opts.failOn = take(); break;
+      case '--time-limit': opts.timeLimit = take(); break;
       case '--format': opts.format = take(); break;
       case '--out': opts.out = take(); break;
       case '--date': opts.date = take(); break;
@@ -58,7 +60,7 @@ function parseArgs(argv) {
 const opts = parseArgs(process.argv.slice(2));
 if (opts.check) {
   const { runCheck } = await import('./check/cli-check.mjs');
-  const code = runCheck(opts, { fail, usage: USAGE });
+  const code = await runCheck(opts, { fail, usage: USAGE });
   // Exit once the report is flushed: stdout to a pipe is asynchronous, and exit() would cut it short.
   await new Promise((resolve) => process.stdout.write('', resolve));
   process.exit(code);

@@ -2,14 +2,16 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { validateAnswers, GENERATOR_VERSION } from '../engine/index.mjs';
+import { Worker } from 'node:worker_threads';
 import { collect } from './collect.mjs';
-import { check, exitStatus, SEVERITIES } from './index.mjs';
+import { exitStatus, SEVERITIES } from './index.mjs';
+import { LIMITS } from './limits.mjs';
 import { reportText } from './report-text.mjs';
 import { reportJson } from './report-json.mjs';
 import { reportSarif } from './report-sarif.mjs';
 import { terminalSafe } from './safe-text.mjs';
 
-export function runCheck(opts, { fail, usage }) {
+export async function runCheck(opts, { fail, usage }) {
   const format = opts.format || 'text';
   if (!['text', 'json', 'sarif'].includes(format)) fail(64, `--format must be text, json or sarif with --check\n${usage}`);
   const failOn = opts.failOn || 'error';
@@ -24,7 +26,9 @@ export function runCheck(opts, { fail, usage }) {
     const errors = validateAnswers(given);
     if (errors.length) fail(2, errors.map((e) => `invalid answer: ${e.message}; allowed: ${e.allowed.join(', ')}`).join('\n'));
   }
-  const report = check(collect(opts.check), { answers: given, date: opts.date });
+  const seconds = opts.timeLimit === undefined ? LIMITS.cliSeconds : Number(opts.timeLimit);
+  if (!(seconds > 0)) fail(64, '--time-limit must be a number of seconds above 0');
+  const report = await checkInThread(collect(opts.check), { answers: given, date: opts.date }, seconds);
   const out = format === 'json' ? reportJson(report) : format === 'sarif' ? reportSarif(report, { toolVersion: GENERATOR_VERSION, siteUrl: siteUrl(), cwd: process.cwd() }) : reportText(report);
   process.stdout.write(out);
   if (format !== 'text') for (const p of report.problems) process.stderr.write(`${terminalSafe(`error: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} — fix: ${p.fix}`)}\n`);
@@ -39,4 +43,31 @@ function siteUrl() {
   } catch {
     return 'https://scaling-rails.github.io';
   }
+}
+
+/** check() in a worker thread, terminated after `seconds`: then a report whose one problem names the file being read. */
+function checkInThread(inputs, { answers, date }, seconds) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./check-thread.mjs', import.meta.url), { workerData: { inputs, answers, date } });
+    let reading; // undefined: not started; a path: reading it; null: every file read
+    const timer = setTimeout(() => {
+      worker.terminate();
+      resolve(stopped(inputs, reading, seconds));
+    }, seconds * 1000);
+    worker.on('message', (m) => {
+      if ('reading' in m) { reading = m.reading; return; }
+      clearTimeout(timer);
+      resolve(m.report);
+    });
+    worker.on('error', (e) => { clearTimeout(timer); reject(e); });
+  });
+}
+
+function stopped(inputs, reading, seconds) {
+  const problem = {
+    code: 'time-limit', file: reading || inputs[0]?.path || '.', line: 0,
+    message: `the check stopped after ${seconds} s, its time limit, ${reading ? 'while reading this file' : reading === null ? 'after reading the files' : 'before reading the files'}`,
+    fix: 'check that file on its own, or raise --time-limit',
+  };
+  return { answers: {}, detected: {}, undetected: [], conflicts: [], facts: [], files: [], problems: [problem], compared: [], notCompared: [], findings: [], bundle: { files: [] } };
 }

@@ -1,4 +1,9 @@
-// Unified diffs for suggested changes: replace one line, or insert lines after one.
+// Unified diffs for suggested changes: replace one line, or insert lines after one. A line of the file longer than
+// LIMITS.diffLineChars gives no diff (null): a suggestion cannot be shown faithfully without echoing it whole, and
+// every finding on that file would repeat it (a 128 KB line made a 2.7 MB JSON report).
+import { LIMITS } from './limits.mjs';
+
+const tooLong = (l) => typeof l === 'string' && l.length > LIMITS.diffLineChars;
 
 const hunk = (path, oldStart, oldLines, newLines) => [
   `--- a/${rel(path)}`,
@@ -12,6 +17,7 @@ const hunk = (path, oldStart, oldLines, newLines) => [
 export function replaceLine(path, text, line, replacement) {
   const lines = text.split('\n');
   const old = lines[line - 1] ?? '';
+  if (tooLong(old)) return null;
   const indent = /^\s*/.exec(old)[0];
   const repl = reindent(replacement, indent);
   return hunk(path, line, [old], repl);
@@ -22,6 +28,7 @@ export function insertAfter(path, text, after, addition, indent) {
   const lines = text.split('\n');
   if (after > 0) {
     const ctx = lines[after - 1];
+    if (tooLong(ctx)) return null;
     const ind = indent ?? /^\s*/.exec(ctx)[0];
     const add = reindent(addition, ind);
     return [`--- a/${rel(path)}`, `+++ b/${rel(path)}`, `@@ -${after},1 +${after},${add.length + 1} @@`, ` ${ctx}`, ...add.map((l) => `+${l}`)].join('\n');

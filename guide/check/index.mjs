@@ -64,12 +64,14 @@ function appRootOf(files) {
 }
 
 /**
- * check(inputs, {answers, date}) → report
+ * check(inputs, {answers, date, onRead}) → report
  * inputs: [{path, text}] (readable text files) and [{path, problem}] (what the collector refused);
  * answers: answers given explicitly (they win over detection).
  */
-export function check(inputs, { answers: given = {}, date } = {}) {
-  const files = inputs.map((x) => (x.problem ? { path: x.path, kind: null, settings: [], notes: [], problem: x.problem } : readFile(x)));
+export function check(inputs, { answers: given = {}, date, onRead } = {}) {
+  // onRead(path): called before each file is read (the page's worker reports it, to name a file past the deadline).
+  const files = inputs.map((x) => (x.problem ? { path: x.path, kind: null, settings: [], notes: [], problem: x.problem } : (onRead?.(x.path), readFile(x))));
+  onRead?.(null);
   const det = detect(files, given);
   const { answers } = parseAnswers(det.answers);
   // Older engines take the app root as an option, newer ones as the app_root answer.

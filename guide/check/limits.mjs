@@ -10,7 +10,10 @@ export const LIMITS = Object.freeze({
   nesting: 200, // brackets/blocks in Ruby and nginx files
   expressionTokens: 256, // tokens in one Ruby value that the reader tries to resolve; longer ones stay unknown
   erbTags: 50000, // ERB tags in one database.yml
-  pageSeconds: 10, // the wizard page stops a check (terminates its worker) after this long
+  diffLineChars: 1000, // a suggested diff is left out when the line it shows is longer
+  reportLineChars: 2000, // text report lines are cut here (a value read from a 1 MB line is not printed whole)
+  pageSeconds: 10,
+  cliSeconds: 60, // the CLI stops a check (terminates its worker thread) after this long; --time-limit changes it // the wizard page stops a check (terminates its worker) after this long
   yamlDepth: 20, // YAML levels (block indentation, "- ", flow [ {) and alias hops; database.yml uses 3
 });
 

@@ -1,5 +1,8 @@
 // Plain-text report for terminals and CI logs. Control characters from the files are escaped (safe-text.mjs).
 import { terminalSafe } from './safe-text.mjs';
+import { LIMITS } from './limits.mjs';
+
+const cut = (l) => (l.length > LIMITS.reportLineChars ? `${l.slice(0, LIMITS.reportLineChars)}… (${l.length - LIMITS.reportLineChars} more characters)` : l);
 
 export function reportText(r) {
   const out = [];
@@ -27,5 +30,5 @@ export function reportText(r) {
   }
   const n = (s) => r.findings.filter((f) => f.severity === s).length;
   out.push('', `${n('error')} error(s), ${n('warning')} warning(s), ${n('note')} note(s); ${r.problems.length} unreadable input(s).`);
-  return `${terminalSafe(out.join('\n'))}\n`;
+  return `${terminalSafe(out.join('\n').split('\n').map(cut).join('\n'))}\n`;
 }

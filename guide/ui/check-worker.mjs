@@ -5,7 +5,6 @@
 // the report's bundle keeps only the generated paths, and `query` holds the detected answers as the wizard's URL query.
 import { setCatalog, hasCatalog, toQuery } from '../engine/core.mjs';
 import { check } from '../check/index.mjs';
-import { readFile } from '../check/read.mjs';
 
 let catalog = null;
 
@@ -19,15 +18,9 @@ self.onmessage = async (event) => {
       });
       setCatalog(await catalog);
     }
-    // Each file alone first, announced before it is read: if the deadline passes, the page can name the file
-    // that was being read. The readers are linear, so reading twice costs milliseconds.
-    for (const x of inputs) {
-      if (x.problem) continue;
-      self.postMessage({ id, reading: x.path });
-      readFile(x);
-    }
-    self.postMessage({ id, reading: null });
-    const { bundle, ...report } = check(inputs, { date });
+    // Each file is announced before it is read: if the deadline passes, the page can name the file being read.
+    const onRead = (path) => self.postMessage({ id, reading: path });
+    const { bundle, ...report } = check(inputs, { date, onRead });
     // query: the detected answers as the wizard's URL query, for "Fill in these answers" on the page.
     const query = toQuery(Object.fromEntries(Object.entries(report.detected).map(([k, d]) => [k, d.value])));
     self.postMessage({ id, report: { ...report, query, bundle: { files: bundle.files.map((f) => ({ path: f.path })) } } });

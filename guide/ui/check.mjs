@@ -181,14 +181,14 @@ function workerChecker(url, catalogUrl) {
       const w = worker;
       const id = ++seq;
       return new Promise((resolve, reject) => {
-        let reading = null;
+        let reading; // undefined: not started; a path: reading it; null: every file read
         const stop = (err) => {
           clearTimeout(timer);
           w.terminate();
           if (worker === w) worker = null;
           reject(err);
         };
-        const timer = setTimeout(() => stop(new Error(`The check stopped after ${deadlineMs / 1000} s, the time limit for one check${reading ? `, while reading ${reading}` : ''}. Remove that file or check it with the command line (node guide/cli.mjs --check).`)), deadlineMs);
+        const timer = setTimeout(() => stop(new Error(`The check stopped after ${deadlineMs / 1000} s, the time limit for one check, ${reading ? `while reading ${reading}` : reading === null ? 'after reading the files' : 'before reading the files'}. Remove that file or check it with the command line (node guide/cli.mjs --check).`)), deadlineMs);
         w.onmessage = (e) => {
           const m = e.data || {};
           if (m.id !== id) return;

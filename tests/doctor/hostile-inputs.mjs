@@ -58,7 +58,11 @@ export function hostileInputs(size = 256 * 1024) {
   ];
 }
 
-/** File names that send a text to each reader (classify.mjs). */
-export const READER_PATHS = ['config/puma.rb', 'config/unicorn.rb', 'config/environments/production.rb', 'Gemfile', 'Gemfile.lock', '.ruby-version',
-  '.tool-versions', 'config/database.yml', 'nginx.conf', 'apache2.conf', 'Caddyfile', 'postgresql.conf', 'pgbouncer.ini', 'my.cnf', 'app.service',
-  'sysctl.d/60-app.conf', 'app.env'];
+/**
+ * File names that send a text to each reader (classify.mjs). The deployment files (sidekiq.yml, queue.yml, Kamal's
+ * deploy.yml, Procfile, Dockerfile) are listed too: a name no reader knows yet is skipped, and once one does, the
+ * fuzz tests cover it.
+ */
+export const READER_PATHS = ['config/puma.rb', 'config/unicorn.rb', 'config/pitchfork.rb', 'config/environments/production.rb', 'Gemfile', 'Gemfile.lock',
+  '.ruby-version', '.tool-versions', 'config/database.yml', 'nginx.conf', 'apache2.conf', 'Caddyfile', 'postgresql.conf', 'pgbouncer.ini', 'my.cnf',
+  'app.service', 'sysctl.d/60-app.conf', 'app.env', 'config/sidekiq.yml', 'config/queue.yml', 'config/deploy.yml', 'Procfile', 'Dockerfile'];

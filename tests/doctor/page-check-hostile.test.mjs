@@ -50,12 +50,15 @@ async function runSampled(deadlineMs) {
   }, deadlineMs);
 }
 
-test('200 KB hostile inputs: the page stays responsive and every file is accounted for', async () => {
+test('200 KB hostile inputs: the page stays responsive and every file is accounted for', async (t) => {
   const inputs = hostileInputs(200 * 1024);
   await page.evaluate((files) => { for (const [path, text] of files) window.__guideCheck.addText(path, text); },
     CASES.map(([name, path], k) => [`${k}/${path}`, inputs.find((x) => x.name === name).text]));
   assert.equal(await page.locator('.guide-check-inputs li').count(), CASES.length);
-  const r = await runSampled();
+  // The deadline is the next test's subject: here it is set far off, so that a slow shared machine cannot turn this
+  // test about responsiveness into one about speed.
+  const r = await runSampled(120000);
+  t.diagnostic(`check ${Math.round(r.took)} ms, worst main-thread gap ${Math.round(r.worst)} ms`);
   assert.ok(r.report, r.status);
   assert.equal(r.report.files, CASES.length);
   assert.ok(r.worst < 1000, `the main thread answered at least once a second (worst gap ${Math.round(r.worst)} ms, run ${Math.round(r.took)} ms)`);
@@ -69,10 +72,15 @@ test('200 KB hostile inputs: the page stays responsive and every file is account
 });
 
 test('a check past its deadline is stopped, the file being read is named, and the next check runs', async () => {
-  const r = await runSampled(20);
+  // Two files of 1,000 KB of ERB tags: reading them takes well over the 300 ms deadline set here.
+  const big = hostileInputs(1000 * 1024).find((x) => x.name === 'many ERB tags').text;
+  await page.click('#guide-check-clear');
+  await page.evaluate((text) => { window.__guideCheck.addText('big/database.yml', text); window.__guideCheck.addText('big2/database.yml', text); }, big);
+  const r = await runSampled(300);
   assert.equal(r.report, null);
-  assert.match(r.status, /stopped after 0\.02 s, the time limit for one check/);
+  assert.match(r.status, /stopped after 0\.3 s, the time limit for one check, while reading big\/database\.yml/);
   assert.ok(r.took < 3000, `stopped promptly (${Math.round(r.took)} ms)`);
+  assert.ok(r.worst < 1000, `responsive meanwhile (${Math.round(r.worst)} ms)`);
   // A fresh worker answers the next check.
   await page.click('#guide-check-clear');
   await page.evaluate(() => window.__guideCheck.addText('config/puma.rb', 'workers 2\nthreads 3, 3\n'));
