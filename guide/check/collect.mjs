@@ -8,7 +8,8 @@ import { LIMITS, looksBinary, decodeText } from './limits.mjs';
 import { classify } from './classify.mjs';
 
 const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
-  'config/unicorn.rb', 'config/pitchfork.rb', 'config/database.yml', 'config/environments/production.rb', '.env.production'];
+  'config/unicorn.rb', 'config/pitchfork.rb', 'config/database.yml', 'config/environments/production.rb', '.env.production',
+  'config/sidekiq.yml', 'config/queue.yml', 'config/deploy.yml', 'Procfile', 'Dockerfile'];
 
 const problem = (path, code, message, fix) => ({ path, problem: { code, file: path, line: 0, message, fix } });
 

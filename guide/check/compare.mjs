@@ -81,7 +81,8 @@ export function compareFiles(userFiles, result, { sensitive = () => [] } = {}) {
     const all = mine.flatMap((f) => f.settings.map((s) => ({ f, s })));
     const sameName = (g) => all.filter(({ s }) => {
       const key = s.key || s.name;
-      return (key === g.key || (ALIASES[g.key] || []).includes(key)) && scope(s) === scope(g) && !s.conditional;
+      // Settings inside if/unless/case count: one branch runs, and the finding names it.
+      return (key === g.key || (ALIASES[g.key] || []).includes(key)) && scope(s) === scope(g);
     });
     for (const g of settings) {
       let cands = sameName(g);
@@ -92,17 +93,29 @@ export function compareFiles(userFiles, result, { sensitive = () => [] } = {}) {
       if (multi && g.block) cands = cands.filter(({ s }) => sameValue(kind, g.key, s.value, g.value));
       else if (multi && !loose) cands = cands.filter(({ s }) => first(s.value) === first(g.value));
       if (loose && cands.length) continue;
+      // database.yml without this environment's section: DATABASE_URL configures it, nothing is missing.
+      if (kind === 'database-yml' && !mine.some((f) => f.settings.some((s) => scope(s) === scope(g)))) continue;
+      // No pool: Rails' default of 5 applies (HashConfig#max_connections); as large as the wizard's is no finding.
+      if (kind === 'database-yml' && !cands.length && (g.key === 'pool' || g.key === 'max_connections') && Number(g.value) <= 5) continue;
       const gv = g.value;
       const assumes = sensitive(gf.path, g.key);
       const base = { setting: g.key, reason: g.why, evidence: g.evidence, generated: gf.path, ...(assumes.length ? { assumes } : {}) };
       if (cands.some(({ f, s }) => sameValue(kind, g.key, userValue(kind, s, env), gv))) continue;
+      // A value the files cannot tell (ERB, a method call, an ENV variable production sets) is unknown, not different.
+      if (cands.length && cands.every(({ s }) => unknownValue(kind, s, env))) continue;
+      // A pool larger than the wizard's default serves the app's own threads, job runners and embedded
+      // workers: suggesting the smaller one would break it (connections in all are checked in crossfile.mjs).
+      if (cands.length && (g.key === 'pool' || g.key === 'max_connections') && cands.some(({ s }) => Number(userValue(kind, s, env)) >= Number(gv))) continue;
       const suggestion = suggestedLines(gf, g, kind);
       if (cands.length) {
         // The setting read last is the one in effect (postgresql.conf, sysctl, env); nginx: the first in its block.
         const { f, s } = ['pgconf', 'sysctl', 'env'].includes(kind) ? cands[cands.length - 1] : cands[0];
+        const where = s.branch?.length ? ` (in the branch \`${s.branch[s.branch.length - 1].cond}\`, line ${s.branch[s.branch.length - 1].line})` : '';
+        // Severity policy: a value that only differs from the wizard's preference is a note; harm with
+        // evidence (problems.mjs, crossfile.mjs, obsolete.mjs) is a warning or an error.
         findings.push({
-          rule: 'differs', severity: assumes.length ? 'note' : 'warning', file: f.path, line: s.line, found: userValue(kind, s, env), expected: gv,
-          message: `${g.key} is ${userValue(kind, s, env) || '(empty)'}; the wizard suggests ${gv || 'it'} for these answers`,
+          rule: 'differs', severity: 'note', file: f.path, line: s.line, found: userValue(kind, s, env), expected: gv,
+          message: `${g.key} is ${userValue(kind, s, env)}${where}; the wizard would write ${gv || 'it'} for these answers`,
           diff: f.text && suggestion ? replaceLine(f.path, f.text, s.line, suggestion) : null, ...base,
         });
       } else {
@@ -116,6 +129,17 @@ export function compareFiles(userFiles, result, { sensitive = () => [] } = {}) {
     }
   }
   return { findings, compared, notCompared };
+}
+
+// Variables every production deployment sets (the app's environment name, the port a platform assigns).
+const DEPLOY_SET = new Set(['RAILS_ENV', 'RACK_ENV', 'PORT']);
+
+function unknownValue(kind, s, env) {
+  const v = userValue(kind, s, env);
+  if (v === null || v === undefined || String(v).trim() === '') return true;
+  if (RUBY_KINDS.has(kind) && s.args) return s.args.some((a) => (!a.known && !(a.env && env.has(a.env))) || (a.env && DEPLOY_SET.has(a.env) && !env.has(a.env)));
+  if (kind === 'database-yml') return s.known === false || (s.env && DEPLOY_SET.has(s.env) && !env.has(s.env));
+  return false;
 }
 
 /** The generated lines for one setting: its line, a whole block (hook, nginx block), locals inlined. */
@@ -154,7 +178,7 @@ function sourceOf(gf, local) {
 /** Where a missing setting goes: after the last setting of the same block/section, else at the end. */
 function insertionPoint(mine, g, kind) {
   for (const f of mine) {
-    const sameCtx = f.settings.filter((s) => (kind === 'database-yml'
+    const sameCtx = f.settings.filter((s) => !s.conditional && (kind === 'database-yml'
       ? s.path && s.path.length === g.path.length && s.path.slice(0, -1).join('.') === g.path.slice(0, -1).join('.')
       : (s.ctx ?? '') === (g.ctx ?? '') && (s.section ?? '') === (g.section ?? '')));
     if (sameCtx.length) {

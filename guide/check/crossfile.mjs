@@ -18,7 +18,8 @@ export function effective(arg, env) {
 }
 
 /**
- * Variables the app server's process gets: name → {value, file, line}. When a systemd unit starts the
+ * Variables the app server's process gets: name → {value, file, line}. Dockerfile ENV and Kamal's env:
+ * clear: count for every process of the image. When a systemd unit starts the
  * app server, only its EnvironmentFile= and Environment= count (a jobs unit may read another file);
  * otherwise every environment file except ones named for job workers.
  */
@@ -27,7 +28,9 @@ export function envOf(files) {
   const units = files.filter((f) => f.kind === 'systemd' && !f.problem && f.settings.some((s) => s.name === 'ExecStart' && /\b(puma|unicorn|pitchfork|passenger|falcon|rails server)\b/.test(String(s.value))));
   const named = new Set(units.flatMap((u) => u.settings.filter((s) => s.name === 'EnvironmentFile').map((s) => String(s.value).replace(/^-/, '').split('/').pop())));
   const envFiles = files.filter((f) => f.kind === 'env' && !f.problem && (named.size ? named.has(f.path.split('/').pop()) : !/job|worker|queue/i.test(f.path.split('/').pop())));
-  for (const f of [...envFiles, ...units]) for (const s of envSettings(f)) env.set(s.name, { value: s.value, file: f.path, line: s.line });
+  // The image's ENV, then Kamal's env (it overrides the image), then env files and units.
+  const deploy = ['dockerfile', 'kamal'].flatMap((k) => files.filter((f) => f.kind === k && !f.problem));
+  for (const f of [...deploy, ...envFiles, ...units]) for (const s of envSettings(f)) env.set(s.name, { value: s.value, file: f.path, line: s.line });
   return env;
 }
 
@@ -90,21 +93,9 @@ export function crossFileFindings(files, answers) {
     }
   }
 
-  // 2. Every Puma thread needs a database connection from the pool.
-  const yml = of('database-yml')[0];
+    const yml = of('database-yml')[0];
   const prodPools = yml ? yml.settings.filter((s) => s.path[0] === 'production' && (s.key === 'pool' || s.key === 'max_connections')) : [];
-  const threads = puma?.settings.find((s) => s.name === 'threads' && !s.conditional);
-  const maxThreads = threads ? num(effective(threads.args?.[1] || threads.args?.[0], env)) : null;
-  for (const p of prodPools) {
-    const pool = num(effective(p, env));
-    if (pool !== null && maxThreads !== null && pool < maxThreads) {
-      out.push({
-        rule: 'inconsistent', severity: 'error', file: yml.path, line: p.line, setting: p.name, found: String(pool), expected: String(maxThreads),
-        message: `pool ${pool} is smaller than Puma's ${maxThreads} threads (${puma.path}:${threads.line}): threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError under load`,
-        evidence: [SRC.railsPool], related: [{ file: puma.path, line: threads.line }],
-      });
-    }
-  }
+  // (Pool against threads and job concurrency: problems.mjs, with Rails' implicit default.)
 
   // 3. All processes on all app hosts must fit in the database's connection limit.
   const pg = of('pgconf');

@@ -3,6 +3,7 @@
 // so new questions added to the engine start being filled in as soon as a detector names them.
 import { QUESTIONS, validateAnswers } from '../engine/core.mjs';
 import { VERSION_RE } from '../engine/version.mjs';
+import { lowerBound } from './read-gems.mjs';
 
 const IMPL = { ruby: 'cruby', jruby: 'jruby', truffleruby: 'truffleruby', ree: 'ree', rbx: 'rubinius' };
 const SERVERS = ['puma', 'unicorn', 'pitchfork', 'passenger', 'falcon', 'thin', 'mongrel'];
@@ -45,13 +46,15 @@ export function detect(files, given = {}) {
   // Gems: Rails, the app server and the database adapter with their versions.
   const lock = first('gemfile-lock');
   const gemfile = first('gemfile');
+  // A gem the Gemfile declares only in development/test groups is not what production runs.
+  const gemfileGem = (name) => gemfile?.settings.find((s) => s.name === name && !s.devOnly);
+  const inProduction = (name) => !gemfile || !gemfile.settings.some((s) => s.name === name) || Boolean(gemfileGem(name));
   const gem = (name) => lock?.settings.find((s) => s.name === name);
-  const gemfileGem = (name) => gemfile?.settings.find((s) => s.name === name);
   const rails = gem('rails') || gem('railties');
   if (rails) set('rails', cleanVersion(rails.value), lock, rails.line, `${rails.name} (${rails.value})`);
-  else if (gemfileGem('rails')?.value) set('rails', cleanVersion(gemfileGem('rails').value), gemfile, gemfileGem('rails').line, `gem "rails", "${gemfileGem('rails').value}"`);
+  else if (lowerBound(gemfileGem('rails')?.value)) set('rails', cleanVersion(lowerBound(gemfileGem('rails').value)), gemfile, gemfileGem('rails').line, `gem "rails", "${gemfileGem('rails').value}"`);
   for (const s of SERVERS) {
-    const g = gem(s) || (s === 'passenger' ? null : null);
+    const g = inProduction(s) ? gem(s) : null;
     if (g) {
       set('server', s, lock, g.line, `${g.name} (${g.value})`);
       if (found.server?.value === s) set('server_version', cleanVersion(g.value), lock, g.line, `${g.name} (${g.value})`);
@@ -59,7 +62,7 @@ export function detect(files, given = {}) {
       const g2 = gemfileGem(s);
       set('server', s, gemfile, g2.line, `gem "${s}"${g2.value ? `, "${g2.value}"` : ''}`);
       // Without Gemfile.lock the requirement's lower bound ("~> 5.0") is the best guess of the version.
-      if (found.server?.value === s && g2.value) set('server_version', cleanVersion(g2.value), gemfile, g2.line, `gem "${s}", "${g2.value}" (lower bound; Gemfile.lock not given)`);
+      if (found.server?.value === s && lowerBound(g2.value)) set('server_version', cleanVersion(lowerBound(g2.value)), gemfile, g2.line, `gem "${s}", "${g2.value}" (lower bound; Gemfile.lock not given)`);
     }
   }
   for (const k of ['puma', 'unicorn', 'pitchfork']) { const f = first(k); if (f) set('server', k, f, 1, `${f.path} exists`); }
@@ -78,7 +81,7 @@ export function detect(files, given = {}) {
     }
   } else {
     for (const [g, ad, db] of [['pg', 'pg', 'postgresql'], ['trilogy', 'trilogy', 'mysql'], ['mysql2', 'mysql2', 'mysql'], ['sqlite3', 'sqlite3', 'sqlite']]) {
-      const s = gem(g);
+      const s = inProduction(g) ? gem(g) : null;
       if (s) { set('adapter', ad, lock, s.line, `${s.name} (${s.value})`); set('database', db, lock, s.line, `${s.name} (${s.value})`); }
     }
   }
@@ -142,7 +145,7 @@ export function detect(files, given = {}) {
   const jobs = facts.find((x) => x.name === 'jobs backend');
   if (jobs) set('jobs', jobs.value, { path: jobs.file }, jobs.line, `queue_adapter = :${jobs.value}`);
   for (const g of ['solid_queue', 'sidekiq', 'good_job', 'delayed_job']) {
-    const s = gem(g) || (g === 'delayed_job' ? gem('delayed_job_active_record') : null);
+    const s = (inProduction(g) ? gem(g) : null) || (g === 'delayed_job' && inProduction('delayed_job_active_record') ? gem('delayed_job_active_record') : null);
     if (s) set('jobs', g, lock, s.line, `${s.name} (${s.value})`);
     else if (!lock && gemfileGem(g)) set('jobs', g, gemfile, gemfileGem(g).line, `gem "${g}"`);
   }

@@ -7,6 +7,8 @@ import { detect } from './detect.mjs';
 import { compareFiles, generatedSettings } from './compare.mjs';
 import { obsoleteFindings } from './obsolete.mjs';
 import { crossFileFindings } from './crossfile.mjs';
+import { problemFindings } from './problems.mjs';
+import { jobFindings } from './jobs.mjs';
 import { t } from '../engine/text.mjs';
 
 export const SEVERITIES = ['error', 'warning', 'note'];
@@ -87,6 +89,8 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   const findings = [...cmp.findings];
   for (const f of files) if (!f.problem) findings.push(...obsoleteFindings(f, answers));
   findings.push(...crossFileFindings(files, ctxAnswers));
+  findings.push(...problemFindings(files, ctxAnswers));
+  findings.push(...jobFindings(files, ctxAnswers));
   for (const x of findings) {
     if (x.dependsOn && undetected.includes(x.dependsOn) && x.severity !== 'note') {
       x.assumes = [x.dependsOn];
@@ -94,6 +98,12 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
     }
     x.evidence = (x.evidence || []).map((e) => ({ label: e.label || (e.key && t(e.key, e.vars)) || e.url, url: e.url }));
     delete x.dependsOn;
+  }
+  // One finding per rule, file, line and setting (aliases such as pool/max_connections meet here).
+  const seen = new Set();
+  for (let k = findings.length - 1; k >= 0; k--) {
+    const key = [findings[k].rule, findings[k].file, findings[k].line, findings[k].setting === 'max_connections' ? 'pool' : findings[k].setting].join('\u0000');
+    if (seen.has(key)) findings.splice(k, 1); else seen.add(key);
   }
   findings.sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.file.localeCompare(b.file) || a.line - b.line);
   return {

@@ -76,6 +76,9 @@ export function obsoleteFindings(file, answers) {
 /** Variables set by an environment file or by Environment= lines of a systemd unit. */
 export function envSettings(file) {
   if (file.kind === 'env') return file.settings;
+  // Dockerfile ENV lines; Kamal's env: clear: (the container's environment).
+  if (file.kind === 'dockerfile') return file.settings.filter((s) => s.op === 'ENV' && s.value !== null).map((s) => ({ name: s.name, value: String(s.value), line: s.line }));
+  if (file.kind === 'kamal') return file.settings.filter((s) => s.path?.[0] === 'env' && s.path[1] === 'clear' && s.path.length === 3 && s.known && s.value !== null).map((s) => ({ name: s.key, value: String(s.value), line: s.line }));
   if (file.kind !== 'systemd') return [];
   const out = [];
   for (const s of file.settings) {

@@ -27,11 +27,34 @@ export function readGemfile(src) {
   let ruby = null;
   for (const c of r.calls) {
     if (c.name === 'gem' && c.args[0]?.known && typeof c.args[0].value === 'string') {
-      settings.push({ name: c.args[0].value, value: c.args.slice(1).filter((a) => a.known && typeof a.value === 'string').map((a) => a.value).join(', '), line: c.line });
+      // Groups: `group :development, :test do … end` around the gem, or `group:`/`groups:` in its options.
+      const groups = [];
+      if (c.inBlock === 'group' && c.blockArgs) groups.push(...symbolsOf(c.blockArgs));
+      for (const a of c.args.slice(1)) { const m = /^(?:group|groups):\s*(.+)$|^:(?:group|groups)\s*=>\s*(.+)$/.exec(a.text || ''); if (m) groups.push(...symbolsOf(m[1] || m[2])); }
+      settings.push({
+        name: c.args[0].value, value: c.args.slice(1).filter((a) => a.known && typeof a.value === 'string').map((a) => a.value).join(', '), line: c.line,
+        groups, devOnly: groups.length > 0 && groups.every((g) => DEV_GROUPS.has(g)),
+      });
     }
     if (c.name === 'ruby' && !c.receiver && c.args[0]?.known && typeof c.args[0].value === 'string') ruby = { impl: 'ruby', value: c.args[0].value.replace(/^[~>=<\s]+/, ''), line: c.line };
   }
   return { settings, ruby, notes: r.notes };
+}
+
+const DEV_GROUPS = new Set(['development', 'test', 'ci', 'lint', 'linters', 'rubocop']);
+const symbolsOf = (src) => [...String(src).matchAll(/:(\w+)|["'](\w+)["']/g)].map((m) => m[1] || m[2]);
+
+/**
+ * The lowest version a Gemfile requirement allows ("~> 5.0", ">= 6", "5.2.1"), or null when it
+ * only sets an upper bound ("< 7", "<= 6.1", "!= 6.0"): `< 7` says nothing of the version in use.
+ */
+export function lowerBound(req) {
+  let best = null;
+  for (const part of String(req || '').split(',')) {
+    const m = /^\s*(~>|>=|=|>)?\s*(\d+(?:\.\d+)*)\s*$/.exec(part);
+    if (m && !best) best = m[2];
+  }
+  return best;
 }
 
 /** .ruby-version: "3.3.0", "ruby-3.3.0", "jruby-9.4.5.0", "truffleruby-24.0.0" */

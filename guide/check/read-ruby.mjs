@@ -18,7 +18,8 @@ export function readRuby(text) {
   const res = { calls: [], assigns: [], attrs: [], notes: [] };
   const locals = new Map();
   let pos = 0;
-  parseBody({ conditional: false, inDef: false, depth: 0, block: null }, null);
+  let branchIds = 0;
+  parseBody({ conditional: false, inDef: false, depth: 0, block: null, branch: [] }, null);
   for (const t of toks) {
     if (t.t === 'xstr') res.notes.push({ line: t.line, message: 'shell command (backticks or %x) is not run; its result is unknown' });
     else if (t.t === 'id' && COMMANDS.has(t.v)) res.notes.push({ line: t.line, message: `${t.v} is not run; its result is unknown` });
@@ -31,15 +32,32 @@ export function readRuby(text) {
       const t = toks[pos];
       if (t.t === 'nl') { pos++; continue; }
       if (t.t === 'id' && t.v === 'end') { pos++; if (until) return; continue; }
-      if (t.t === 'id' && SEPARATORS.has(t.v)) { skipLine(); continue; }
+      if (t.t === 'id' && SEPARATORS.has(t.v)) {
+        // elsif/else/when: the next arm of the innermost if/unless/case (its settings exclude the other arms').
+        const b = scope.branch[scope.branch.length - 1];
+        if (b && b.own && ['elsif', 'else', 'when', 'in'].includes(t.v)) { b.arm++; b.cond = lineText(); }
+        skipLine();
+        continue;
+      }
       if (t.t === 'id' && OPENERS.has(t.v)) {
         const kw = t.v;
+        const cond = lineText();
         skipLine();
-        parseBody({ ...scope, depth: scope.depth + 1, conditional: scope.conditional || !['begin'].includes(kw), inDef: scope.inDef || ['def', 'class', 'module'].includes(kw) }, 'end');
+        const branches = ['if', 'unless', 'case'].includes(kw) ? [...scope.branch, { id: ++branchIds, arm: 0, cond, line: t.line, own: true }] : scope.branch;
+        const inner = { ...scope, depth: scope.depth + 1, conditional: scope.conditional || !['begin'].includes(kw), inDef: scope.inDef || ['def', 'class', 'module'].includes(kw), branch: branches };
+        parseBody(inner, 'end');
         continue;
       }
       statement(scope);
     }
+  }
+
+  // Source of the current line from the token at pos (for naming a branch: `if ENV["X"]`, `else`).
+  function lineText() {
+    const from = toks[pos];
+    let k = pos;
+    while (k + 1 < toks.length && toks[k + 1].t !== 'nl') k++;
+    return text.slice(from.start, toks[k].end).slice(0, 80);
   }
 
   function skipLine() {
@@ -74,7 +92,7 @@ export function readRuby(text) {
       // Block parameters |a, b| on the same line.
       if (toks[pos]?.t === 'op' && toks[pos].v === '|') { pos++; while (pos < toks.length && !(toks[pos].t === 'op' && toks[pos].v === '|')) pos++; pos++; }
       const bodyStart = pos;
-      const inner = { ...scope, depth: scope.depth + 1, block: stmt[0]?.v };
+      const inner = { ...scope, depth: scope.depth + 1, block: stmt[0]?.v, blockArgs: stmt.length > 1 ? text.slice(stmt[1].start, stmt[stmt.length - 1].end) : '' };
       const before = res.calls.length;
       parseBody(inner, 'end');
       blockBody = { from: toks[bodyStart]?.line, calls: res.calls.length - before };
@@ -88,7 +106,12 @@ export function readRuby(text) {
     let conditional = scope.conditional;
     const mod = stmt.findIndex((t, k) => k > 0 && t.t === 'id' && (t.v === 'if' || t.v === 'unless') && depthAt(stmt, k) === 0);
     const body = mod > 0 ? stmt.slice(0, mod) : stmt;
-    if (mod > 0) conditional = true;
+    // Each branch: {id, arm, cond, line}; a trailing if/unless is a branch of its own statement.
+    const branch = scope.branch.map(({ id, arm, cond, line: l }) => ({ id, arm, cond, line: l }));
+    if (mod > 0) {
+      conditional = true;
+      branch.push({ id: ++branchIds, arm: 0, cond: text.slice(stmt[mod].start, stmt[stmt.length - 1].end).slice(0, 80), line });
+    }
     const eq = body.findIndex((t) => t.t === 'op' && (t.v === '=' || t.v === '||='));
     if (eq > 0 && depthAt(body, eq) === 0) {
       // Assignments inside hooks (before_fork do … end) run later, in another context: not config values.
@@ -97,9 +120,9 @@ export function readRuby(text) {
       const value = evaluate(body.slice(eq + 1), locals, text);
       if (lhs.length === 1 && lhs[0].t === 'id') {
         if (!scope.inDef && !(body[eq].v === '||=' && locals.has(lhs[0].v))) locals.set(lhs[0].v, value);
-        res.assigns.push({ name: lhs[0].v, value, line, conditional });
+        res.assigns.push({ name: lhs[0].v, value, line, conditional, branch });
       } else if (lhs.every((t) => t.t === 'id' || t.t === 'const' || (t.t === 'op' && t.v === '.'))) {
-        res.attrs.push({ name: lhs.map((t) => t.v).join(''), value, line, conditional, inDef: scope.inDef });
+        res.attrs.push({ name: lhs.map((t) => t.v).join(''), value, line, conditional, branch, inDef: scope.inDef });
       }
       return;
     }
@@ -117,7 +140,8 @@ export function readRuby(text) {
     const args = splitArgs(argToks).map((a) => evaluate(a, locals, text));
     const name = chain[chain.length - 1];
     res.calls.push({
-      name, receiver: chain.slice(0, -1).join('.'), args, line, conditional, inDef: scope.inDef, inBlock: scope.block || null,
+      name, receiver: chain.slice(0, -1).join('.'), args, line, conditional, branch, inDef: scope.inDef, inBlock: scope.block || null,
+      blockArgs: scope.blockArgs || null,
       block: Boolean(blockBody), blockLines: blockBody ? blockBody.from : null,
       text: text.slice(stmt[0].start, stmt[stmt.length - 1].end),
     });
@@ -235,13 +259,35 @@ export function evaluate(toks, locals = new Map(), src = '') {
       const parts = splitArgs(rest);
       if (parts[0]?.length === 1 && is(parts[0][0], 'str')) {
         const env = parts[0][0].v;
-        const dflt = block ? evaluate(block, locals, src) : parts[1] ? evaluate(parts[1], locals, src) : null;
+        const dflt = block ? (ifElse(block, locals, src) || evaluate(block, locals, src)) : parts[1] ? evaluate(parts[1], locals, src) : null;
         if (!dflt) return { known: true, value: null, env, text, required: true };
         return { ...dflt, env, text };
       }
     }
   }
   return unknown(text);
+}
+
+// `if COND then A else B end` as a value (an ENV.fetch default block): unknown, with each arm's value
+// and condition, so a check can name the branch (`if ENV.fetch("RAILS_ENV") == "production"` → 10).
+function ifElse(toks, locals, src) {
+  let a0 = 0;
+  let a1 = toks.length;
+  while (a0 < a1 && toks[a0].t === 'nl') a0++;
+  while (a1 > a0 && toks[a1 - 1].t === 'nl') a1--;
+  const x = toks.slice(a0, a1);
+  if (!(x[0]?.t === 'id' && x[0].v === 'if')) return null;
+  const lines = [];
+  let cur = [];
+  for (const t of x) { if (t.t === 'nl') { if (cur.length) lines.push(cur); cur = []; } else cur.push(t); }
+  if (cur.length) lines.push(cur);
+  // if COND / A / else / B / end, one statement per line only.
+  if (lines.length !== 5 || !(lines[2].length === 1 && lines[2][0].v === 'else') || !(lines[4].length === 1 && lines[4][0].v === 'end')) return null;
+  const cond = src.slice(lines[0][1].start, lines[0][lines[0].length - 1].end);
+  const a = evaluate(lines[1], locals, src);
+  const b = evaluate(lines[3], locals, src);
+  if (!a.known || !b.known) return null;
+  return unknown(src.slice(x[0].start, x[x.length - 1].end), { alternatives: [{ cond: `if ${cond}`, value: a.value }, { cond: `else (not ${cond})`, value: b.value }] });
 }
 
 function convert(v, to, text) {

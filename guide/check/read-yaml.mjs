@@ -9,7 +9,10 @@ import { LIMITS } from './limits.mjs';
 import { InputError } from './errors.mjs';
 import { checkYamlDepth } from './yaml-depth.mjs';
 
-const DANGEROUS = /`|%x|\b(system|exec|spawn|eval|instance_eval|send|public_send|syscall|fork|open|popen|capture2|capture3|Kernel|Process|IO|File|Dir|require|load)\b/;
+// Code that would run a command is refused (exit 2). Reading files (File.exist?, Dir.glob) or requiring
+// libraries is merely unreadable here: the value becomes unknown with a note, the rest of the file is read.
+const DANGEROUS = /`|%x|\b(system|exec|spawn|eval|instance_eval|send|public_send|syscall|fork|open|popen|capture2|capture3|Kernel|Process|IO)\b/;
+const UNREADABLE = /\b(File|Dir|Pathname|require|load)\b/;
 const PLACEHOLDER = (k) => `__erb_${k}__`;
 
 /**
@@ -39,17 +42,37 @@ export function stripErb(src, path) {
     const code = tag.slice(kind ? 3 : 2, tag.endsWith('-%>') ? -3 : -2);
     const tagLines = countLines(open, close + 2);
     at = close + 2;
-    out.push(replaceTag(tag, kind, code, line, tagLines));
+    out.push(replaceTag(tag, kind, code, line, tagLines, open));
     line += tagLines;
   }
   out.push(src.slice(at));
   return { text: out.join(''), values, notes };
 
-  function replaceTag(tag, kind, code, line, tagLines) {
+  // Only blanks between the tag and the line's start and end (scans blanks only: linear overall).
+  function aloneOnLine(from, to) {
+    let a = from - 1;
+    while (a >= 0 && (src[a] === ' ' || src[a] === '\t')) a--;
+    let b = to;
+    while (b < src.length && (src[b] === ' ' || src[b] === '\t' || src[b] === '\r')) b++;
+    return (a < 0 || src[a] === '\n') && (b >= src.length || src[b] === '\n');
+  }
+
+  function replaceTag(tag, kind, code, line, tagLines, open) {
     const keepLines = '\n'.repeat(tagLines);
     if (kind === '#') return keepLines;
     if (DANGEROUS.test(code)) {
       throw new InputError('erb-command', path, line, `ERB code that could run a command or read files (${code.trim().slice(0, 60)}) is never evaluated`, 'replace it with <%= ENV.fetch("NAME") { default } %> or a plain value');
+    }
+    if (UNREADABLE.test(code)) {
+      notes.push({ line, message: `ERB <%${kind || ''} ${code.trim().slice(0, 40)} %> reads files or libraries: not evaluated, its value is unknown` });
+      if (kind !== '=') return keepLines;
+      values.push({ known: false, value: null, text: tag, line });
+      return PLACEHOLDER(values.length - 1) + keepLines;
+    }
+    // An output tag alone on its line writes whole YAML lines (`<%= "url: …" if … %>`): unknown, left out.
+    if (kind === '=' && aloneOnLine(open, open + tag.length)) {
+      notes.push({ line, message: `ERB <%= ${code.trim().slice(0, 40)} %> writes whole lines: not evaluated, the doctor reads the file without them` });
+      return keepLines;
     }
     if (kind !== '=') {
       notes.push({ line, message: `ERB statement <%${code.slice(0, 40)}%> not evaluated: the doctor reads the file as if it were absent` });
@@ -123,6 +146,8 @@ export function readYaml(src, path = 'database.yml') {
         settings.delete(p.join('.'));
         if (isMap(value) || isAlias(value)) walk(value, p, depth + 1);
         else if (isScalar(value)) put(scalar(p, value));
+        // Lists (queue.yml's workers:, Kamal's servers:): items by index, maps walked, scalars kept.
+        else if (isSeq(value)) value.items.forEach((it, k) => { const q = [...p, String(k)]; if (isMap(it) || isAlias(it)) walk(it, q, depth + 2); else if (isScalar(it)) put(scalar(q, it)); });
         else if (value === null) put({ name: p.join('.'), path: p, key, value: null, known: true, text: '', line: lineOf(pair) });
       }
     }

@@ -7,6 +7,7 @@ import { readNginx } from './read-nginx.mjs';
 import { readApache, readCaddy } from './read-apache.mjs';
 import { readPgConf, readIni, readSysctl, readEnv } from './read-flat.mjs';
 import { readGemfileLock, readGemfile, readRubyVersion, readToolVersions } from './read-gems.mjs';
+import { readProcfile, readDockerfile } from './read-deploy.mjs';
 import { inputProblem } from './errors.mjs';
 
 const RUBY_KINDS = new Set(['puma', 'unicorn', 'pitchfork', 'rails-env']);
@@ -24,15 +25,22 @@ function rubySettings(src) {
   for (const c of r.calls) {
     // Top-level DSL calls only: not calls inside hooks, methods or other blocks (Rails' configure block aside).
     if (c.inDef || (c.inBlock && c.inBlock !== 'Rails')) continue;
-    settings.push({ name: c.name, args: c.args, value: c.args.map(valueText).join(', '), text: c.text, line: c.line, conditional: c.conditional, block: c.block, env: c.args.find((a) => a.env)?.env });
+    settings.push({ name: c.name, args: c.args, value: c.args.map(valueText).join(', '), text: c.text, line: c.line, conditional: c.conditional, branch: c.branch, block: c.block, env: c.args.find((a) => a.env)?.env });
   }
-  for (const a of r.attrs) if (!a.inDef) settings.push({ name: a.name, args: [a.value], value: valueText(a.value), text: a.value.text, line: a.line, conditional: a.conditional });
-  return { settings, assigns: r.assigns, notes: r.notes };
+  for (const a of r.attrs) if (!a.inDef) settings.push({ name: a.name, args: [a.value], value: valueText(a.value), text: a.value.text, line: a.line, conditional: a.conditional, branch: a.branch });
+  // Top-level `require` lines (puma.rb that loads config/environment boots the app in the master).
+  const requires = r.calls.filter((c) => !c.inDef && !c.inBlock && /^require(_relative)?$/.test(c.name)).map((c) => ({ line: c.line, text: c.text, branch: c.branch }));
+  return { settings, assigns: r.assigns, notes: r.notes, requires };
 }
 
 const READERS = {
   puma: rubySettings, unicorn: rubySettings, pitchfork: rubySettings, 'rails-env': rubySettings,
   'database-yml': (src, path) => readYaml(src, path),
+  'sidekiq-yml': (src, path) => readYaml(src, path),
+  'queue-yml': (src, path) => readYaml(src, path),
+  kamal: (src, path) => readYaml(src, path),
+  procfile: readProcfile,
+  dockerfile: readDockerfile,
   nginx: (src, path) => readNginx(src, path),
   apache: (src, path) => readApache(src, path),
   caddy: (src, path) => readCaddy(src, path),

@@ -1,0 +1,107 @@
+// Job runners against the database and the app server: Sidekiq's concurrency (sidekiq.yml or the
+// Procfile's `sidekiq -c N`) and Solid Queue's worker threads (queue.yml) against the pool their process
+// gets, and SOLID_QUEUE_IN_PUMA without the Puma plugin that reads it. Severity as in problems.mjs.
+import { effective, envOf } from './crossfile.mjs';
+import { envSettings } from './obsolete.mjs';
+import { productionPool } from './problems.mjs';
+import { SRC } from '../engine/evidence.mjs';
+
+const SIDEKIQ_POOL = { label: 'Sidekiq wiki: Advanced options (concurrency and the database pool)', url: 'https://github.com/sidekiq/sidekiq/wiki/Advanced-Options#concurrency' };
+const SOLID_QUEUE = { label: 'Solid Queue README: workers (threads ≤ the queue database pool − 2)', url: 'https://github.com/rails/solid_queue#configuration' };
+const SOLID_QUEUE_PUMA = { label: 'Solid Queue README: Puma plugin (plugin :solid_queue)', url: 'https://github.com/rails/solid_queue#puma-plugin' };
+const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
+
+/** Sidekiq's concurrency: sidekiq.yml (production: overrides the top level), else the Procfile's -c N. */
+export function sidekiqConcurrency(files, env) {
+  const sq = files.find((f) => f.kind === 'sidekiq-yml' && !f.problem);
+  if (sq) {
+    const pick = (path) => sq.settings.find((s) => s.path.join('.') === path);
+    const s = pick('production.:concurrency') || pick('production.concurrency') || pick(':concurrency') || pick('concurrency');
+    const v = s && num(effective(s, env));
+    if (v !== null && v !== undefined) return { value: v, env: s.env && !env.has(s.env) ? s.env : null, file: sq.path, line: s.line, procEnv: {} };
+  }
+  for (const f of files.filter((x) => x.kind === 'procfile' && !x.problem)) {
+    for (const s of f.settings) {
+      const m = /\bsidekiq\b.*?(?:-c|--concurrency)[\s=](\d+)\b/.exec(s.value);
+      if (m) return { value: Number(m[1]), env: null, file: f.path, line: s.line, procEnv: prefixEnv(s.value) };
+    }
+  }
+  return null;
+}
+
+// VAR=value words before the command of a Procfile line: that process's own environment.
+function prefixEnv(cmd) {
+  const out = {};
+  for (const m of String(cmd).matchAll(/(?:^|\s)([A-Z][A-Z0-9_]*)=(\S+)(?=\s)/g)) out[m[1]] = m[2];
+  return out;
+}
+
+/** The job process's environment: the app's, then env files named for jobs (config/jobs.env) over it. */
+export function jobEnvOf(files) {
+  const env = new Map(envOf(files));
+  for (const f of files.filter((x) => x.kind === 'env' && !x.problem && /job|worker|queue|sidekiq/i.test(x.path.split('/').pop()))) {
+    for (const s of envSettings(f)) env.set(s.name, { value: s.value, file: f.path, line: s.line });
+  }
+  return env;
+}
+
+export function jobFindings(files, answers) {
+  const out = [];
+  const appEnv = envOf(files);
+  const env = jobEnvOf(files);
+  const of = (k) => files.filter((f) => f.kind === k && !f.problem);
+  const yml = of('database-yml')[0];
+  const pool = productionPool(yml, env);
+
+  // 1. Sidekiq: every job thread needs a connection.
+  const conc = sidekiqConcurrency(files, env);
+  if (conc && pool) {
+    const own = pool.env && conc.procEnv[pool.env] !== undefined ? num(conc.procEnv[pool.env]) : null;
+    const size = own ?? pool.value;
+    if (conc.value > size && !(conc.env && conc.env === pool.env)) {
+      const envPool = Boolean(pool.env) && own === null;
+      out.push({
+        rule: 'pool-below-concurrency', severity: envPool ? 'note' : 'error', file: conc.file, line: conc.line, setting: 'concurrency', found: String(conc.value), expected: String(size),
+        message: `Sidekiq runs ${conc.value} threads but production's pool is ${size} (${yml.path}:${pool.line}, ${pool.from})${envPool ? `, unless the Sidekiq process sets ${pool.env} to ${conc.value} or more` : ''}: jobs wait for a connection and fail with ActiveRecord::ConnectionTimeoutError`,
+        evidence: [SIDEKIQ_POOL, SRC.railsPool], related: [{ file: yml.path, line: pool.line }],
+      });
+    }
+  }
+
+  // 2. Solid Queue: each worker's threads plus two (polling, heartbeat) from the queue database's pool.
+  const q = of('queue-yml')[0];
+  if (q && pool) {
+    const queueDb = yml.settings.filter((s) => s.path[0] === 'production' && s.path[1] === 'queue' && (s.key === 'pool' || s.key === 'max_connections'))[0];
+    const qv = queueDb ? num(effective(queueDb, env)) : null;
+    const size = queueDb ? qv : pool.value;
+    const threads = q.settings.filter((s) => s.path[0] === 'production' && s.path[1] === 'workers' && s.key === 'threads');
+    for (const t of threads) {
+      const n = num(effective(t, env));
+      if (n === null || size === null || n + 2 <= size) continue;
+      const envPool = Boolean(queueDb ? queueDb.env && !env.has(queueDb.env) : pool.env);
+      out.push({
+        rule: 'pool-below-concurrency', severity: envPool ? 'note' : n > size ? 'error' : 'warning', file: q.path, line: t.line, setting: 'threads', found: String(n), expected: String(size - 2),
+        message: `a Solid Queue worker runs ${n} threads and needs ${n + 2} connections (one per thread, one for polling, one for the heartbeat), but the queue database's pool is ${size}${queueDb ? '' : ` (${pool.from})`}`,
+        evidence: [SOLID_QUEUE], related: [{ file: yml.path, line: queueDb ? queueDb.line : pool.line }],
+      });
+      break;
+    }
+  }
+
+  // 3. SOLID_QUEUE_IN_PUMA set, but Puma has no plugin :solid_queue and nothing else runs bin/jobs.
+  const sqip = appEnv.get('SOLID_QUEUE_IN_PUMA');
+  const puma = of('puma')[0];
+  if (sqip && !/^(false|0|)$/i.test(sqip.value) && puma && (answers.server === 'puma' || !answers.server)) {
+    const plugin = puma.settings.some((s) => s.name === 'plugin' && s.args?.some((a) => a.value === ':solid_queue'));
+    const runner = of('procfile').some((f) => f.settings.some((s) => /\b(bin\/jobs|solid_queue:start|solid_queue)\b/.test(s.value)))
+      || of('kamal').some((f) => f.settings.some((s) => s.path[0] === 'servers' && s.path[1] === 'job'));
+    if (!plugin && !runner) {
+      out.push({
+        rule: 'jobs-not-run', severity: 'error', file: sqip.file, line: sqip.line, setting: 'SOLID_QUEUE_IN_PUMA', found: sqip.value, expected: null,
+        message: `SOLID_QUEUE_IN_PUMA is set, but ${puma.path} has no plugin :solid_queue and no Procfile line or Kamal job role runs bin/jobs: jobs are enqueued and never run`,
+        evidence: [SOLID_QUEUE_PUMA], related: [{ file: puma.path, line: 1 }],
+      });
+    }
+  }
+  return out;
+}

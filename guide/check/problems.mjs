@@ -1,0 +1,128 @@
+// Problems with evidence, whatever the wizard would write: the pool below the threads that share it
+// (Rails' implicit pool of 5 included; job runners in jobs.mjs), settings Puma ignores, a puma.rb
+// that boots the app in the master, two Ruby versions. Severity policy (README "Severity"): error = the
+// app will fail or lose work; warning = measurable harm; note = cannot be told from the files alone.
+import { effective, envOf } from './crossfile.mjs';
+import { SRC } from '../engine/evidence.mjs';
+
+const PUMA_LAUNCHER = { label: 'Puma lib/puma/launcher.rb (prune_bundler? is false with preload_app!)', url: 'https://github.com/puma/puma/blob/master/lib/puma/launcher.rb' };
+const PUMA_RESTART = { label: 'Puma docs: restart (prune_bundler, preload_app!)', url: 'https://github.com/puma/puma/blob/master/docs/restart.md' };
+const PUMA_FORK = { label: 'Puma docs: deployment (preloading, fork hooks)', url: 'https://github.com/puma/puma/blob/master/docs/deployment.md' };
+const RAILS_DEFAULT_POOL = { label: 'Rails HashConfig#max_connections: fetch(:pool, 5)', url: 'https://github.com/rails/rails/blob/main/activerecord/lib/active_record/database_configurations/hash_config.rb' };
+const BUNDLER_RUBY = { label: 'Bundler: gemfile(5), ruby directive and RUBY VERSION', url: 'https://bundler.io/man/gemfile.5.html#RUBY' };
+
+const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
+const DEV_BRANCH = /\b(development|test)\b/;
+const branchName = (s) => (s?.branch?.length ? s.branch.map((b) => `\`${b.cond}\` (line ${b.line})`).join(' › ') : '');
+const inDevBranch = (s) => (s?.branch || []).some((b) => DEV_BRANCH.test(b.cond) && !/production/.test(b.cond) && !/^(else|unless)\b/.test(b.cond));
+
+/** Two settings can be in effect together unless they sit in different arms of the same if/case. */
+export function together(a, b) {
+  for (const x of a.branch || []) for (const y of b.branch || []) if (x.id === y.id && x.arm !== y.arm) return false;
+  return true;
+}
+
+/**
+ * The production pool of the primary database: {value, env, line, implicit, from} or null when the
+ * files cannot tell (no production section: DATABASE_URL decides; a URL from ENV may carry ?pool=).
+ */
+export function productionPool(yml, env) {
+  if (!yml) return null;
+  const prod = yml.settings.filter((s) => s.path?.[0] === 'production');
+  if (!prod.length) return null;
+  const primary = (s) => s.path.length === 2 || s.path[1] === 'primary';
+  const p = prod.find((s) => primary(s) && (s.key === 'max_connections' || s.key === 'pool'));
+  if (p) {
+    const v = num(effective(p, env));
+    return v === null ? null : { value: v, env: p.env && !env.has(p.env) ? p.env : null, line: p.line, implicit: false, from: `${p.key}: ${p.known ? p.value : p.text}` };
+  }
+  const url = prod.find((s) => primary(s) && s.key === 'url');
+  if (url) {
+    if (!url.known || url.env || typeof url.value !== 'string') return null;
+    const q = /[?&](?:pool|max_connections)=(\d+)/.exec(url.value);
+    if (q) return { value: Number(q[1]), env: null, line: url.line, implicit: false, from: 'url: …?pool=' };
+  }
+  const at = prod.find((s) => primary(s) && s.key === 'database') || prod.find((s) => primary(s));
+  return { value: 5, env: null, line: (at || prod[0]).line, implicit: true, from: 'no pool: (Rails’ default, 5)' };
+}
+
+/** Puma's maximum threads per branch: [{max, env, s}] (threads min, max; or threads n). */
+function pumaThreads(puma, env) {
+  return puma.settings.filter((s) => s.name === 'threads').map((s) => {
+    const arg = s.args?.[1] || s.args?.[0];
+    const e = arg?.env && !env.has(arg.env) ? arg.env : null;
+    // A default that depends on the environment (ENV.fetch("X") { if … production … else … end }): the production arm.
+    const alt = e && arg.alternatives?.find((a) => /production/.test(a.cond) && !/^else/.test(a.cond));
+    if (alt) return { max: num(alt.value), env: e, s, arm: alt.cond };
+    return { max: num(effective(arg, env)), env: e, s };
+  }).filter((t) => t.max !== null && !inDevBranch(t.s));
+}
+
+export function problemFindings(files, answers) {
+  const out = [];
+  const env = envOf(files);
+  const of = (k) => files.filter((f) => f.kind === k && !f.problem);
+  const puma = answers.server === 'puma' || !answers.server ? of('puma')[0] : null;
+  const yml = of('database-yml')[0];
+  const pool = productionPool(yml, env);
+
+  // 1. Every Puma thread needs a connection: the pool (written or Rails' implicit 5) below the threads.
+  if (puma && pool) {
+    for (const t of pumaThreads(puma, env)) {
+      if (t.env && pool.env && t.env === pool.env) continue; // the same variable sizes both
+      if (t.max <= pool.value) continue;
+      const assume = [t.env && `${t.env} unset`, pool.env && `${pool.env} unset`].filter(Boolean);
+      out.push({
+        rule: 'pool-below-threads', severity: 'error', file: yml.path, line: pool.line, setting: 'pool',
+        found: String(pool.value), expected: String(t.max),
+        message: `production's pool is ${pool.value} (${pool.from}) but Puma runs ${t.max} threads per process (${puma.path}:${t.s.line}${branchName(t.s) ? `, in ${branchName(t.s)}` : ''}${t.arm ? `, default \`${t.arm}\`` : ''})${assume.length ? ` with ${assume.join(' and ')}` : ''}: under load threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError. Set pool to at least ${t.max}`,
+        evidence: [SRC.railsPool, RAILS_DEFAULT_POOL], related: [{ file: puma.path, line: t.s.line }],
+      });
+      break;
+    }
+  }
+
+  // 2. Puma ignores prune_bundler when preload_app! is on (launcher.rb: prune_bundler? && !preload_app).
+  if (puma) {
+    const prune = puma.settings.filter((s) => s.name === 'prune_bundler' && !inDevBranch(s));
+    const preload = puma.settings.filter((s) => s.name === 'preload_app!' || (s.name === 'preload_app' && s.args?.[0]?.value !== false));
+    const pair = prune.flatMap((a) => preload.filter((b) => together(a, b)).map((b) => [a, b]))[0];
+    if (pair) {
+      out.push({
+        rule: 'ignored-setting', severity: 'warning', file: puma.path, line: pair[0].line, setting: 'prune_bundler', found: 'prune_bundler', expected: null,
+        message: `prune_bundler has no effect together with preload_app! (line ${pair[1].line}): Puma skips pruning when the app is preloaded, so phased restarts keep the old gems. Remove one of the two`,
+        evidence: [PUMA_LAUNCHER, PUMA_RESTART], related: [{ file: puma.path, line: pair[1].line }],
+      });
+    }
+  }
+
+  // 3. puma.rb that loads the app: it boots in the master, outside preload_app!/fork hooks.
+  if (puma) {
+    const req = (puma.requires || []).find((r) => /["'](?:\.\/)?(?:config\/)?environment["']|File\.expand_path\(\s*["'](?:\.\.\/)?(?:config\/)?environment["']/.test(r.text));
+    if (req) {
+      out.push({
+        rule: 'boots-in-master', severity: 'warning', file: puma.path, line: req.line, setting: 'require', found: req.text, expected: null,
+        message: `${puma.path} loads config/environment: the whole app boots while Puma reads its config, in the master, before any fork hook runs (connections opened there are shared by forked workers). Use preload_app! and hooks instead`,
+        evidence: [PUMA_FORK],
+      });
+    }
+  }
+
+  // (Job runners against the pool: jobs.mjs.)
+
+  // 5. .ruby-version and Gemfile.lock's RUBY VERSION name different Rubies.
+  const rv = of('ruby-version')[0]?.ruby;
+  const lock = of('gemfile-lock')[0];
+  if (rv && lock?.ruby && rv.impl === lock.ruby.impl) {
+    const a = rv.value.split('.');
+    const b = lock.ruby.value.split('.');
+    if (a.some((x, k) => b[k] !== undefined && x !== b[k])) {
+      out.push({
+        rule: 'ruby-mismatch', severity: 'warning', file: of('ruby-version')[0].path, line: rv.line, setting: 'ruby', found: rv.value, expected: lock.ruby.value,
+        message: `.ruby-version says Ruby ${rv.value} but Gemfile.lock was resolved with Ruby ${lock.ruby.value} (${lock.path}:${lock.ruby.line}): version managers and images install one, Bundler checks the other`,
+        evidence: [BUNDLER_RUBY], related: [{ file: lock.path, line: lock.ruby.line }],
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,70 @@
+// --check on 25 public Rails apps (tests/fixtures/real-apps, configs only; repository, commit and licence
+// in each SOURCE.json): precision and recall against the problems judged by hand in expected.json, the
+// README table generated from the same run, and the defects the first corpus run showed (issue 25).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCorpus, table, apps, CORPUS } from '../../scripts/lib/doctor-corpus.mjs';
+import { ROOT } from './helpers.mjs';
+
+const result = runCorpus();
+const byApp = Object.fromEntries(result.rows.map((r) => [r.app, r]));
+
+test('the corpus: at least 20 apps, each with its source, commit and a permissive licence', () => {
+  assert.ok(apps().length >= 20, `${apps().length} apps`);
+  for (const a of apps()) {
+    const src = JSON.parse(readFileSync(join(CORPUS, a, 'SOURCE.json'), 'utf8'));
+    assert.match(src.repository, /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/, a);
+    assert.match(src.commit, /^[0-9a-f]{40}$/, a);
+    assert.ok(['MIT', 'BSD-3-Clause', 'CC0-1.0', 'Apache-2.0'].includes(src.licence), `${a}: ${src.licence}`);
+    assert.ok(existsSync(join(CORPUS, a, 'LICENSE.upstream')), `${a}: licence text kept`);
+    for (const f of src.files) assert.ok(existsSync(join(CORPUS, a, f)), `${a}: ${f}`);
+    assert.ok(result.expected.apps[a], `${a} judged in expected.json`);
+  }
+});
+
+test('precision ≥ 95 % and recall ≥ 90 % against the judged problems', () => {
+  const fp = result.rows.flatMap((r) => r.falsePositives.map((f) => `${r.app}: ${f.severity} ${f.rule} ${f.file}:${f.line} ${f.message}`));
+  const missed = result.rows.flatMap((r) => r.missed.map((p) => `${r.app}: ${p.rule} ${p.file} (${p.why})`));
+  assert.ok(result.precision >= 0.95, `precision ${result.tp}/${result.strong}; not judged problems:\n${fp.join('\n')}`);
+  assert.ok(result.recall >= 0.9, `recall ${result.found}/${result.judged}; missed:\n${missed.join('\n')}`);
+  assert.ok(result.judged >= 3, 'the corpus holds judged problems to find');
+});
+
+test('no app is refused except where expected.json says why', () => {
+  for (const r of result.rows) assert.deepEqual(r.unexpectedProblems, [], r.app);
+});
+
+test('README prints the table of this run', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  assert.ok(readme.includes(table(result)), 'README table is stale: run node scripts/doctor-corpus.mjs and paste its output');
+});
+
+test('the defects of the first corpus run stay fixed', () => {
+  for (const r of result.rows) {
+    const seen = new Set();
+    for (const f of r.report.findings) {
+      assert.doesNotMatch(f.message, /\(empty\)/, `${r.app}: ${f.message}`);
+      assert.ok(!(f.setting === 'environment' && f.rule === 'differs'), `${r.app}: environment ENV.fetch("RAILS_ENV") is not a difference`);
+      if (f.diff) assert.doesNotMatch(f.diff, /^-.*plugin :solid_queue/m, `${r.app}: never suggest removing plugin :solid_queue`);
+      const key = `${f.rule} ${f.file} ${f.line} ${f.setting}`;
+      assert.ok(!seen.has(key), `${r.app}: duplicate ${key}`);
+      seen.add(key);
+    }
+  }
+  // Resque apps get no Solid Queue advice.
+  for (const a of ['campfire', 'writebook']) assert.ok(!byApp[a].report.findings.some((f) => /solid.?queue/i.test(f.message)), a);
+  // `gem "puma", "< 7"` is not Puma 7; a Pitchfork app is a Pitchfork app.
+  assert.equal(byApp.solidus.report.detected.server_version, undefined);
+  assert.equal(byApp.feedbin.report.detected.server.value, 'pitchfork');
+  // File.exist? in database.yml ERB: the value is unknown, the run goes on.
+  assert.deepEqual(byApp.huginn.report.problems, []);
+  assert.ok(byApp.huginn.report.files.find((f) => f.kind === 'database-yml').notes.some((n) => /not evaluated/.test(n.message)));
+  // prune_bundler/preload_app! inside `if ENV.fetch("RAILS_ENV") == "production"` are read (not "missing preload_app!").
+  assert.ok(!byApp.lobsters.report.findings.some((f) => f.rule === 'missing' && f.setting === 'preload_app!'));
+  const pool = byApp.lobsters.report.findings.find((f) => f.rule === 'pool-below-threads');
+  assert.match(pool.message, /Rails’ default, 5/);
+  assert.match(pool.message, /10 threads/);
+  assert.match(pool.message, /production/);
+});
