@@ -228,6 +228,8 @@ export async function runExperiment(exp, opts) {
   try {
     const params = { ...sized.params, ...driverParams({ quick }), RB_QUICK: quick ? 1 : 0 };
     fs.writeFileSync(path.join(work, 'params.env'), Object.entries(params).map(([k, v]) => `${k}=${shellQuote(v)}\n`).join(''));
+    // An experiment may write inputs for the lab side into WORK first (bundle-vs-defaults: the wizard's bundle).
+    if (exp.prepare) await exp.prepare({ work, raw, quick, params, log });
     const machine = machineFacts(outDir);
     const loadBefore = loadAverage();
     const started = new Date();
