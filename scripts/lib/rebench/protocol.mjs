@@ -12,7 +12,7 @@ export const PROTOCOL = JSON.parse(fs.readFileSync(PROTOCOL_FILE, 'utf8'));
 export const PROTOCOL_NAME = `scaling-rails/rebench-protocol@${PROTOCOL.version}`;
 
 /** RB_* parameters for the lab driver (lab/bench/lib.sh reads them from params.env). */
-export function driverParams({ quick }) {
+export function driverParams({ quick, noWait = false }) {
   const P = PROTOCOL;
   return {
     RB_CPU_SERVER: P.isolation.server_cpu,
@@ -24,11 +24,11 @@ export function driverParams({ quick }) {
     RB_GATE_MAX_FOREIGN: P.idle_gate.max_foreign_cpu_pct,
     RB_GATE_MAX_STEAL: P.idle_gate.max_steal_pct,
     // A quick run checks the gate once and records what it saw; it never waits for a quiet machine.
-    RB_GATE_MAX_WAIT_S: quick ? 0 : P.idle_gate.max_wait_s,
+    RB_GATE_MAX_WAIT_S: quick || noWait ? 0 : P.idle_gate.max_wait_s,
     RB_GATE_POLL_S: P.idle_gate.poll_s,
     RB_DISTURB_MAX_FOREIGN: P.disturbance.max_foreign_cpu_pct,
     RB_DISTURB_MAX_STEAL: P.disturbance.max_steal_pct,
-    RB_TRIES: quick ? 1 : P.disturbance.tries,
+    RB_TRIES: quick || noWait ? 1 : P.disturbance.tries,
     RB_WARMUP_WINDOW_S: P.warmup.window_s,
     RB_WARMUP_TOLERANCE_PCT: P.warmup.tolerance_pct,
     RB_WARMUP_MAX_S: P.warmup.max_s,
@@ -112,7 +112,9 @@ export function gradeRun(ctx) {
   if (monitored.length < runs.length) reasons.push(`${runs.length - monitored.length} of ${runs.length} runs had no foreign-load monitor`);
   if (ungated && !ctx.quick) reasons.push(`${ungated} of ${runs.length} runs had no idle gate before them`);
   if (gateFailed) reasons.push(`the idle gate did not open before ${gateFailed} of ${runs.length} runs (foreign CPU above ${P.idle_gate.max_foreign_cpu_pct} % or steal above ${P.idle_gate.max_steal_pct} %)`);
-  if (disturbed) reasons.push(`${disturbed} of ${runs.length} runs were disturbed by foreign load (above ${P.disturbance.max_foreign_cpu_pct} %) after ${ctx.quick ? 1 : P.disturbance.tries} tries`);
+  const tries = Number(ctx.params && ctx.params.RB_TRIES) || (ctx.quick ? 1 : P.disturbance.tries);
+  if (disturbed) reasons.push(`${disturbed} of ${runs.length} runs were disturbed by foreign load (above ${P.disturbance.max_foreign_cpu_pct} %) after ${tries} ${tries === 1 ? 'try' : 'tries'}`);
+  if (!ctx.quick && ctx.params && Number(ctx.params.RB_GATE_MAX_WAIT_S) === 0 && 'RB_GATE_MAX_WAIT_S' in ctx.params) reasons.push('run with --no-wait: the driver did not wait for the idle gate or repeat disturbed runs');
   if (ctx.runs < P.runs.min_runs) reasons.push(`${ctx.runs} runs per configuration (the protocol asks for ${P.runs.min_runs})`);
   const d = Number(ctx.params && ctx.params.RB_DURATION_S);
   if (Number.isFinite(d) && d < P.runs.min_duration_s) reasons.push(`${d} s per measured HTTP run (the protocol asks for ${P.runs.min_duration_s} s)`);

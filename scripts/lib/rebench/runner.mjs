@@ -226,7 +226,7 @@ export async function runExperiment(exp, opts) {
     for (const pid of children) stopGroup(pid, 15000);
   });
   try {
-    const params = { ...sized.params, ...driverParams({ quick }), RB_QUICK: quick ? 1 : 0 };
+    const params = { ...sized.params, ...driverParams({ quick, noWait: opts.noWait }), RB_QUICK: quick ? 1 : 0 };
     fs.writeFileSync(path.join(work, 'params.env'), Object.entries(params).map(([k, v]) => `${k}=${shellQuote(v)}\n`).join(''));
     // An experiment may write inputs for the lab side into WORK first (bundle-vs-defaults: the wizard's bundle).
     if (exp.prepare) await exp.prepare({ work, raw, quick, params, log });
