@@ -11,6 +11,7 @@ const children = new Set();
 import { parse as parseWrk } from '../importers/wrk.mjs';
 import { parse as parseAb } from '../importers/ab.mjs';
 import { parse as parseHyperfine } from '../importers/hyperfine.mjs';
+import { readWarm } from './warm.mjs';
 import { machineFacts, loadAverage } from './machine.mjs';
 import { stageRaw, discardStage, commitDataset } from './output.mjs';
 
@@ -75,7 +76,7 @@ function runCommand(cmd, args, { timeoutMs, logFile }) {
 }
 
 /** Parse one raw output file with the importer for its tool; returns metrics or { error }. */
-export function readMeasurement(tool, file) {
+export function readMeasurement(tool, file, measurement = {}) {
   if (!fs.existsSync(file)) return { error: 'no output (the run did not reach this measurement)' };
   const text = fs.readFileSync(file, 'utf8');
   try {
@@ -109,6 +110,7 @@ export function readMeasurement(tool, file) {
         errors: (r.failed || 0) + (r.non2xx || 0),
       };
     }
+    if (tool === 'warm') return readWarm(text, { yjit: measurement.yjit });
     if (tool === 'hyperfine') {
       const [r] = parseHyperfine(text);
       const bad = r.exitCodes.filter((c) => c !== 0).length;
@@ -134,7 +136,7 @@ export function readResults(plan, cells, raw) {
       const file = path.join(raw, `${base}.${m.ext || 'txt'}`);
       const status = text(path.join(raw, `${base}.status`));
       const badStatus = status !== null && !/^2/.test(status) ? { error: `the page answered HTTP ${status || 'nothing'} before the measurement, so it was not measured` } : null;
-      const metrics = skipped ? { error: skipped, skipped: true } : failed ? { error: failed } : badStatus || readMeasurement(m.tool, file);
+      const metrics = skipped ? { error: skipped, skipped: true } : failed ? { error: failed } : badStatus || readMeasurement(m.tool, file, m);
       const memory = m.memory ? readMemory(path.join(raw, `${base}.pss.csv`)) : null;
       results.push({ entry, cell, measurement: m, metrics, memory, load: text(path.join(raw, `${base}.load`)), file: fs.existsSync(file) ? path.basename(file) : null });
     }
@@ -333,8 +335,8 @@ function provenance(ctx) {
 }
 
 function runsCsv(results) {
-  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'p50_ms', 'p99_ms', 'time_s', 'cpu_s', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'raw_file', 'error'];
+  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'p50_ms', 'p99_ms', 'time_s', 'cpu_s', 'cpu_ms', 'warmup_drift', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'raw_file', 'error'];
   const q = (v) => (v === null || v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
-  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.cpu_s, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, r.file, r.metrics.error].map(q).join(','));
+  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.cpu_s, r.metrics.cpu_ms, r.metrics.warmup_drift, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, r.file, r.metrics.error].map(q).join(','));
   return `${head.join(',')}\n${lines.join('\n')}\n`;
 }

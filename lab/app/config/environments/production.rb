@@ -36,6 +36,16 @@ Rails.application.configure do
   # PostgreSQL connection and fail. rebench sets LAB_ISOLATION_LEVEL=fiber for Falcon; the other servers keep :thread.
   config.active_support.isolation_level = :fiber if ENV["LAB_ISOLATION_LEVEL"] == "fiber"
 
+  # Rails 8.1's defaults turn YJIT on at boot where the Ruby has it (config.yjit = true since 7.2): the lab's
+  # YJIT build (scripts/lab run --ruby 3.4-yjit) then runs with it. rebench sets LAB_YJIT=off to measure the same
+  # build with YJIT left off; the line below says on stderr which way it went, so every server log records what
+  # ran (stderr, not the logger: `rails runner` output on stdout stays clean).
+  config.yjit = false if ENV["LAB_YJIT"] == "off"
+  config.after_initialize do
+    yjit = defined?(RubyVM::YJIT) ? (RubyVM::YJIT.enabled? ? "on" : "off") : "not built in"
+    warn("lab: ruby #{RUBY_VERSION} at #{RbConfig.ruby}, YJIT #{yjit}")
+  end
+
   # Skip http-to-https redirect for the default health check endpoint.
   # config.ssl_options = { redirect: { exclude: ->(request) { request.path == "/up" } } }
 
