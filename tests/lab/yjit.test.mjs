@@ -38,6 +38,11 @@ test('ruby --yjit on the YJIT layer reports YJIT enabled; it is the layer\'s Rub
   // The source package the layer was built from, recorded by the build.
   const src = await labRun(['cat', '/opt/ruby-3.4-yjit/DEBIAN-SOURCE-VERSION'], { ruby: '3.4-yjit', timeout: 60 });
   assert.match(src.stdout.trim(), /^3\.4\.\d+-\d+/);
+  // status names the layer and what built it.
+  const status = JSON.parse((await runLabCommand(['status', '--json'], { timeout: 120 })).stdout);
+  assert.equal(status.yjit, 'ready');
+  const row = status.components.find((c) => c.kind === 'ruby-yjit');
+  assert.match(row?.version ?? '(missing)', /^ruby 3\.4\.\d+ .*\+YJIT.*from Debian source ruby3\.4 3\.4\.\d+-\d+.*rustc 1\.\d+.*built in \d+ s$/);
 });
 
 test('Rails 8.1 boots on the YJIT build, Puma 8 serves with YJIT on, and LAB_YJIT=off turns it off', { timeout: 300_000 }, async () => {

@@ -55,7 +55,8 @@ eval "set -- $(dpkg-buildflags --export=configure)"
   EGREP='/bin/grep -E' GREP=/bin/grep MAKEDIRS='/bin/mkdir -p' MKDIR_P='/bin/mkdir -p' SHELL=/bin/sh \
   PKG_CONFIG="$gnu-pkg-config" \
   --enable-yjit > configure.log 2>&1 || { tail -40 configure.log; say "configure failed"; exit 1; }
-grep -E '^ *\* YJIT support: *yes' configure.log >/dev/null || { grep -i yjit configure.log; say "configure did not enable YJIT"; exit 1; }
+# Stop here, not after a 10-minute make, when configure turned YJIT down (no usable rustc, for example).
+if grep -q -E '^YJIT_SUPPORT *= *no' Makefile; then grep -i -E 'rustc|yjit' configure.log | tail -5; say "configure did not enable YJIT"; exit 1; fi
 say "configured in $((SECONDS - t0)) s"
 make -j"$JOBS" main > make.log 2>&1 || { tail -60 make.log; say "make failed"; exit 1; }
 say "compiled in $((SECONDS - t0)) s"
@@ -63,6 +64,7 @@ make install-nodoc > install.log 2>&1 || { tail -40 install.log; say "make insta
 cp debian/changelog "$PREFIX/DEBIAN-CHANGELOG"
 printf '%s\n' "$SOURCE_VERSION" > "$PREFIX/DEBIAN-SOURCE-VERSION"
 rustc --version > "$PREFIX/RUSTC-VERSION"
+"$PREFIX/bin/ruby" --yjit -e 'print RUBY_DESCRIPTION' > "$PREFIX/RUBY-DESCRIPTION"
 
 "$PREFIX/bin/ruby" --yjit -e 'exit(RubyVM::YJIT.enabled? ? 0 : 1)' || { say "the built ruby does not enable YJIT"; exit 1; }
 say "built and installed in $((SECONDS - t0)) s: $("$PREFIX/bin/ruby" --yjit -v)"

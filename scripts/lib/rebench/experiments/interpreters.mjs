@@ -43,7 +43,7 @@ export default {
       measured: `CPU time (user + system, this process only: CLOCK_PROCESS_CPUTIME_ID) of one iteration of lab/bench/workload.rb, warm: ERB rendering of 500 records, JSON generation and parsing, grouping and sorting, with the standard library only. Each run is one process that runs ${p.RB_WARMUP} iterations unmeasured, then times ${p.RB_ITERATIONS} iterations one by one; its reading is the median of those. Lower is better.`,
       software: softwareOf(ctx, ['host', 'lab-3.3']),
       method: methodOf(ctx, {
-        tool: 'rebench (in-process timing)',
+        tool: 'rebench',
         description: 'Rails 8.1 needs Ruby 3.2 or newer, so the host\'s Ruby 3.1 cannot run the reference app: this experiment uses a stdlib-only workload that runs unchanged on all of them. Ruby 3.1 runs on the host (Debian 12); 3.3, 3.4 and the YJIT build inside the lab (Debian 13; the same kernel and CPU). The YJIT build is Debian\'s ruby3.4 source package (Debian\'s patches and configure options) built with Debian 13\'s rustc and --enable-yjit by scripts/lab build; "YJIT off" is that same binary without --yjit, so the YJIT comparison changes nothing but YJIT. The workload records the YJIT state it ran with; a run in another state than its configuration names is a failed run. The compared figure is CPU time, which other programs on the machine disturb less than wall time; the median wall time per iteration is in the raw JSON and runs.csv.',
         warmup: `${p.RB_WARMUP} iterations in the same process before the timed ones, so that YJIT has compiled the code it runs (it compiles lazily, on the first calls); runs.csv gives each run's warmup_drift, the last 10 warm-up iterations against the timed median`,
       }),
