@@ -28,7 +28,7 @@ apt-get update -qq
 # Debian 13's rustc (YJIT is written in Rust; Debian's rules pass --disable-yjit only because of that).
 # libgdbm/libncurses/libedit serve extensions Ruby 3.4 no longer bundles (dbm, gdbm, readline).
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-  rustc bison libgmp-dev systemtap-sdt-dev dpkg-dev file >/dev/null
+  rustc bison libgmp-dev systemtap-sdt-dev dpkg-dev autotools-dev file >/dev/null
 say "build tools installed in $((SECONDS - t0)) s ($(rustc --version))"
 
 work=$(mktemp -d /tmp/ruby-yjit.XXXXXX)
