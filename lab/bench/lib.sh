@@ -5,6 +5,8 @@ REPO=$(cd "$BENCH/../.." && pwd)
 WRK_LUA="$REPO/scripts/lib/importers/wrk-report.lua"
 if [ -d /opt/lab ]; then RB_PLACE="lab-${LAB_RUBY:-$(ruby -e 'print RUBY_VERSION[0, 3]' 2>/dev/null || echo unknown)}"; else RB_PLACE=host; fi
 RB_PIDS=()
+# shellcheck source=protocol.sh
+source "$BENCH/protocol.sh"
 
 rb_log() { printf '%s %s\n' "$(date -u +%H:%M:%S)" "$*" >> "$RAW/driver.log"; }
 rb_load() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -72,24 +74,22 @@ rb_wait_http() { # URL TIMEOUT_S [PID]: until any HTTP answer below 500, or the 
   return 1
 }
 
-# Warm-up: a short unmeasured wrk run (its output is kept with the raw files as *.warmup).
+# Warm-up, not measured (its output is kept with the raw files as *.warmup): until throughput is stable
+# (protocol.sh) in a full run, a fixed RB_WARMUP_S seconds otherwise, none when RB_WARMUP_S is 0.
 rb_warmup() { # URL OUT
   [ "${RB_WARMUP_S:-0}" -gt 0 ] || return 0
-  wrk -t1 -c2 -d"${RB_WARMUP_S}s" "$1" > "$2.warmup" 2>&1 || true
+  if [ "${RB_QUICK:-0}" = 0 ] && [ -n "${RB_WARMUP_WINDOW_S:-}" ]; then rb_warmup_stable "$1" "$2"; return 0; fi
+  "${RB_LOAD_PIN[@]}" wrk -t1 -c2 -d"${RB_WARMUP_S}s" "$1" > "$2.warmup" 2>&1 || true
 }
 
 rb_wrk() { # OUT URL CONNECTIONS DURATION_S
   local out=$1 url=$2 c=$3 d=$4 t=2
   [ "$c" -lt 2 ] && t=1
-  printf "%s" "$(rb_load)" > "$out.load"
-  wrk -t"$t" -c"$c" -d"${d}s" --timeout 10s --latency -s "$WRK_LUA" "$url" > "$out.txt" 2>&1
-  echo " -> $(rb_load)" >> "$out.load"
+  rb_measured "$out" "${RB_LOAD_PIN[@]}" wrk -t"$t" -c"$c" -d"${d}s" --timeout 10s --latency -s "$WRK_LUA" "$url"
 }
 
 rb_ab() { # OUT URL REQUESTS CONCURRENCY
-  printf "%s" "$(rb_load)" > "$1.load"
-  ab -r -s 30 -n "$3" -c "$4" "$2" > "$1.txt" 2>&1
-  echo " -> $(rb_load)" >> "$1.load"
+  rb_measured "$1" "${RB_LOAD_PIN[@]}" ab -r -s 30 -n "$3" -c "$4" "$2"
 }
 
 # PSS sampler for a process tree: starts in the background, writes OUT.pss.csv until rb_pss_stop.

@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
+const PROTOCOL = require('../../_data/measurement_protocol.json');
 const parseSpdx = require('spdx-expression-parse');
 const SPDX_IDS = require('spdx-license-ids');
 
@@ -82,5 +83,20 @@ export function chartWidths(spec, pointer = '') {
     if (spec.hconcat.length > 1 && total) out.push({ pointer: `${pointer}/hconcat`, value: total });
   }
   if (spec.spec) out.push(...chartWidths(spec.spec, `${pointer}/spec`));
+  return out;
+}
+
+// A "benchmark" grade is a claim that the protocol held: the foreign load it records must be within the
+// protocol's disturbance thresholds (_data/measurement_protocol.json), and the load must have been measured.
+export function qualityProblems(data) {
+  const q = data.quality;
+  if (!q || q.grade !== 'benchmark') return [];
+  const out = [];
+  const f = q.foreign_load;
+  const fix = 'grade it "smoke" and say why in quality.reasons, or re-measure under the protocol (scripts/rebench)';
+  if (f.foreign_cpu_pct_max === null || f.foreign_cpu_pct_max === undefined) out.push({ pointer: '/quality/foreign_load', message: 'a benchmark grade without a measured foreign CPU load', fix });
+  else if (f.foreign_cpu_pct_max > PROTOCOL.disturbance.max_foreign_cpu_pct) out.push({ pointer: '/quality/foreign_load/foreign_cpu_pct_max', message: `foreign CPU ${f.foreign_cpu_pct_max} % is above the protocol's ${PROTOCOL.disturbance.max_foreign_cpu_pct} % for a benchmark grade`, fix });
+  if (f.steal_pct_max > PROTOCOL.disturbance.max_steal_pct) out.push({ pointer: '/quality/foreign_load/steal_pct_max', message: `CPU steal ${f.steal_pct_max} % is above the protocol's ${PROTOCOL.disturbance.max_steal_pct} % for a benchmark grade`, fix });
+  if (data.method && typeof data.method.runs === 'number' && data.method.runs < PROTOCOL.runs.min_runs) out.push({ pointer: '/method/runs', message: `${data.method.runs} runs per configuration is below the protocol's ${PROTOCOL.runs.min_runs} for a benchmark grade`, fix });
   return out;
 }

@@ -7,7 +7,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import Ajv07 from 'ajv';
 import * as vl from 'vega-lite';
 import { parseJsonPositions, positionOf, JsonSyntaxError } from './json-lines.mjs';
-import { didYouMean, licenseProblem, MAX_CHART_WIDTH, chartWidths } from './dataset-rules.mjs';
+import { didYouMean, licenseProblem, MAX_CHART_WIDTH, chartWidths, qualityProblems } from './dataset-rules.mjs';
 import { fullSpec, fieldUse, isNumeric } from './chart-spec.mjs';
 
 const require = createRequire(import.meta.url);
@@ -139,6 +139,7 @@ export function validateDataset({ file, text, vocabulary = loadVocabulary(), kno
     const guess = didYouMean(value, Object.keys(list));
     add(pointer, `"${value}" is not in vocabulary.${listName}`, `${guess ? `did you mean "${guess}"? Otherwise ` : ''}use one of: ${Object.keys(list).join(', ')} — or add it to _data/vocabulary.json in the same pull request`);
   };
+  for (const q of qualityProblems(data)) add(q.pointer, q.message, q.fix);
   const licence = licenseProblem(data.license);
   if (licence) add('/license', licence.message, licence.fix);
   vocab('/topic', data.topic, vocabulary.topics, 'topics');

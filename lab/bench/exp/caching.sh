@@ -6,8 +6,11 @@ APP=/srv/app
 
 exp_setup() {
   rb_app_prepare "${RB_DB:-postgresql}" "$APP" && rb_app_env "$APP" || return 1
-  # Which store Rails.cache really is in this app (recorded with the versions).
-  printf 'Rails.cache store\t%s\n' "$(cd "$APP" && bin/rails runner 'print Rails.cache.class.name' 2>/dev/null || echo unknown)" >> "$RAW/versions-$RB_PLACE.txt"
+  # Which store Rails.cache really is in this app, and on which database (recorded with the versions). The answer
+  # is tagged, because Rails prints warnings (Active Storage, deprecations) on the same stream.
+  local store
+  store=$(cd "$APP" && bin/rails runner 'db = defined?(SolidCache::Record) && Rails.cache.is_a?(SolidCache::Store) ? " on #{SolidCache::Record.connection_db_config.adapter} database #{SolidCache::Record.connection_db_config.database}" : ""; puts "RB_CACHE_STORE=#{Rails.cache.class.name}#{db}"' 2>> "$RAW/driver.log" | sed -n 's/^RB_CACHE_STORE=//p' | tail -1)
+  printf 'Rails.cache store\t%s\n' "${store:-unknown (bin/rails runner gave no answer; see driver.log)}" >> "$RAW/versions-$RB_PLACE.txt"
 }
 
 exp_cell() { # puma RUN MEASUREMENTS OUTPREFIX

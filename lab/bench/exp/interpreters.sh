@@ -23,10 +23,9 @@ exp_cell() { # RUBY RUN MEASUREMENTS OUTPREFIX
     else rb_skip "$4" "${cmd[0]} is not installed here"; fi
     return 0
   }
-  printf "%s" "$(rb_load)" > "$4-warm.load"
-  "${cmd[@]}" "$BENCH/workload.rb" --warm "$RB_WARMUP" "$RB_ITERATIONS" "$4-warm.json" > "$4-warm.log" 2>&1 \
-    || echo "the workload exited with status $? (see $(basename "$4")-warm.log)" > "$4.failed"
-  echo " -> $(rb_load)" >> "$4-warm.load"
+  # Under the protocol (protocol.sh): idle gate, foreign-load monitor, repeated when disturbed; the workload's
+  # console output goes to -warm.txt, its timings to -warm.json; a non-zero exit makes the run a failed one.
+  rb_measured "$4-warm" "${cmd[@]}" "$BENCH/workload.rb" --warm "$RB_WARMUP" "$RB_ITERATIONS" "$4-warm.json"
 }
 
 exp_teardown() { :; }

@@ -42,6 +42,8 @@ Options:
   --tag NAME    append -NAME to every dataset id (e.g. your machine: --tag hetzner-cx22),
                 so that your datasets sit beside the published ones instead of replacing
                 them; datasets from different machines are separate series
+  --no-wait     on a machine known to be busy: record the idle gate before every run but do
+                not wait for it nor repeat disturbed runs (the datasets are graded smoke)
   --author NAME who measured (default: git config user.name)
   --help        this text
 
@@ -53,7 +55,7 @@ A full run of every experiment takes about 50 minutes on 2 cores.
 const SPEC = {
   list: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' },
   runs: { type: 'integer', min: 1, max: 50 }, out: { type: 'string' }, seed: { type: 'integer', min: 0 },
-  author: { type: 'string' }, tag: { type: 'string' }, cells: { type: 'string' }, rebuild: { type: 'boolean' }, caveat: { type: 'string', multiple: true }, 'keep-work': { type: 'boolean' }, 'then-and-now': { type: 'boolean' },
+  author: { type: 'string' }, tag: { type: 'string' }, cells: { type: 'string' }, rebuild: { type: 'boolean' }, caveat: { type: 'string', multiple: true }, 'keep-work': { type: 'boolean' }, 'no-wait': { type: 'boolean' }, 'then-and-now': { type: 'boolean' },
 };
 
 export async function main(argv) {
@@ -92,7 +94,7 @@ export async function main(argv) {
   for (const exp of chosen) {
     const t1 = Date.now();
     log(`rebench: ${exp.name}: ${exp.title} (seed ${seed})`);
-    const files = await runExperiment(exp, { quick: opts.quick, runs: opts.runs, outDir, seed, log, keepWork: opts['keep-work'], tag: opts.tag, cells: opts.cells ? opts.cells.split(',') : null });
+    const files = await runExperiment(exp, { quick: opts.quick, runs: opts.runs, outDir, seed, log, keepWork: opts['keep-work'], noWait: opts['no-wait'], tag: opts.tag, cells: opts.cells ? opts.cells.split(',') : null });
     if (files.interrupted) return files.interrupted === 'SIGINT' ? 130 : 143;
     for (const file of files) {
       const found = await validate(file);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import { author as gitAuthor } from '../measure/common.mjs';
 import { spread, compare, median, METHOD_TEXT } from './stats.mjs';
 import { hardwareText } from './machine.mjs';
+import { gradeRun, minGoodRuns, readIsolation, PROTOCOL } from './protocol.mjs';
 
 export const YEAR = 2026;
 const r = (v, d) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10 ** d) / 10 ** d);
@@ -38,7 +39,7 @@ export function summaryRows(ctx, spec) {
   const markers = new Set();
   const columns = [
     ...spec.labels.map((l) => ({ key: l.key, label: l.label, type: 'string' })),
-    { key: 'runs_ok', label: 'Runs measured', type: 'integer', unit: 'count', description: 'Runs that produced a reading, out of the runs per configuration in the method.' },
+    { key: 'runs_ok', label: 'Runs measured', type: 'integer', unit: 'count', description: `Good runs, out of the runs per configuration in the method. A run that completed no request, had more than ${PROTOCOL.failure.max_error_pct} % errors or timeouts, or whose server or load tool crashed is a failed run: it is left out, never counted as a zero. Fewer than ${minGoodRuns(ctx.runs)} good runs: no verdict.` },
     { key: `${spec.primary}_median`, label: `${P.label} (median)`, type: 'number', unit: P.unit, decimals: P.decimals, description: 'Median over the runs.' },
     { key: `${spec.primary}_min`, label: `${P.label} (min)`, type: 'number', unit: P.unit, decimals: P.decimals },
     { key: `${spec.primary}_max`, label: `${P.label} (max)`, type: 'number', unit: P.unit, decimals: P.decimals },
@@ -70,7 +71,7 @@ export function summaryRows(ctx, spec) {
     const base = spec.baseline(g.cell, g.measurement);
     const baseGroup = base && groups.get(`${base.cell}\u0000${base.measurement}`);
     const isBase = baseGroup === g;
-    const cmp = baseGroup && !isBase ? compare(values(baseGroup, spec.primary), values(g, spec.primary), { higherIsBetter: P.higherIsBetter, seed: ctx.seed }) : null;
+    const cmp = baseGroup && !isBase ? compare(values(baseGroup, spec.primary), values(g, spec.primary), { higherIsBetter: P.higherIsBetter, seed: ctx.seed, minRuns: minGoodRuns(ctx.runs) }) : null;
     const num = (v, d) => {
       if (ok.length) return r(v, d);
       markers.add(failMarker);
@@ -156,7 +157,8 @@ export function base(ctx, { id, title, topic, summary, measured, software, metho
       raw_output: `raw-output/${id}/`,
     },
     measured,
-    hardware: hardwareText(ctx.machine, ctx.load),
+    quality: ctx.quality || gradeRun(ctx),
+    hardware: hardwareText(ctx.machine, ctx.load, readIsolation(ctx.raw)),
     software,
     method,
     columns,

@@ -38,7 +38,8 @@ export function machineFacts(outDir) {
   };
 }
 
-export function hardwareText(m, load) {
+export function hardwareText(m, load, isolation = []) {
+  const pinned = isolation.length && isolation.every((i) => /^pinned\b/.test(i.text));
   return `${m.cpu_model}, ${m.logical_cpus} logical CPUs, ${m.ram_gib} GiB RAM, virtualisation: ${m.virtualisation}, CPU governor: ${m.cpu_governor}; ` +
-    `load average (1/5/15 min) ${load.before.join(' / ')} before and ${load.after.join(' / ')} after the experiment; load generator and server on the same cores`;
+    `load average (1/5/15 min) ${load.before.join(' / ')} before and ${load.after.join(' / ')} after the experiment; ${pinned ? 'server and database pinned to one CPU, the load generator to the other (taskset)' : 'load generator and server on the same cores'}`;
 }

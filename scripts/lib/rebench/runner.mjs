@@ -14,6 +14,7 @@ import { parse as parseHyperfine } from '../importers/hyperfine.mjs';
 import { readWarm } from './warm.mjs';
 import { machineFacts, loadAverage } from './machine.mjs';
 import { stageRaw, discardStage, commitDataset } from './output.mjs';
+import { driverParams, protocolSize, httpFailure, parseProtocolFile, cellTimeoutS } from './protocol.mjs';
 
 export const WORK_ROOT = path.join(REPO_ROOT, 'tmp', 'rebench-work');
 const DRIVER = 'lab/bench/driver.sh';
@@ -88,9 +89,10 @@ export function readMeasurement(tool, file, measurement = {}) {
       // Error responses are not throughput: a run where more than 1 % of the responses were HTTP errors (or timed
       // out) has no reading. Socket read errors alone are not failures: a server that closes the connection after
       // each response (Unicorn, no keep-alive) makes wrk count one per request.
+      // A run that completed no request is a failed run, never a reading of 0 (protocol.mjs, httpFailure).
       const requests = l ? l.requests : r.requests;
-      const bad = r.non2xx + r.socket.timeout;
-      if (requests && bad > 0.01 * requests) return { error: `${r.non2xx} HTTP error responses and ${r.socket.timeout} timeouts among ${requests} requests`, errors };
+      const failure = httpFailure({ requests, bad: r.non2xx + r.socket.timeout });
+      if (failure) return { error: failure, errors };
       return {
         rps: r.rps ?? (l ? l.requests / (l.duration_us / 1e6) : null),
         p50_ms: l ? l.latency_us.percentiles['50'] / 1000 : r.percentiles['50'] ?? null,
@@ -102,6 +104,8 @@ export function readMeasurement(tool, file, measurement = {}) {
     if (tool === 'ab') {
       const r = parseAb(text);
       if (r.error) return { error: r.error };
+      const failure = httpFailure({ requests: r.complete, bad: (r.failed || 0) + (r.non2xx || 0) });
+      if (failure) return { error: failure, errors: (r.failed || 0) + (r.non2xx || 0) };
       return {
         rps: r.rps === null ? null : Number(r.rps),
         p50_ms: r.percentiles['50'] ?? null,
@@ -138,7 +142,10 @@ export function readResults(plan, cells, raw) {
       const badStatus = status !== null && !/^2/.test(status) ? { error: `the page answered HTTP ${status || 'nothing'} before the measurement, so it was not measured` } : null;
       const metrics = skipped ? { error: skipped, skipped: true } : failed ? { error: failed } : badStatus || readMeasurement(m.tool, file, m);
       const memory = m.memory ? readMemory(path.join(raw, `${base}.pss.csv`)) : null;
-      results.push({ entry, cell, measurement: m, metrics, memory, load: text(path.join(raw, `${base}.load`)), file: fs.existsSync(file) ? path.basename(file) : null });
+      const protocol = parseProtocolFile(text(path.join(raw, `${base}.protocol`)));
+      // A load tool that crashed (non-zero exit) is a failed run even if it printed something readable.
+      const crashed = protocol && protocol.exit && !metrics.error ? { error: `the load tool exited with status ${protocol.exit} (its output is kept)` } : null;
+      results.push({ entry, cell, measurement: m, metrics: crashed || metrics, memory, protocol, load: text(path.join(raw, `${base}.load`)), file: fs.existsSync(file) ? path.basename(file) : null });
     }
   }
   return results;
@@ -156,7 +163,7 @@ export function rebuildFromRaw(exp, rawDirPath) {
   const plan = prov.order.map((o) => ({ ...o }));
   const results = readResults(plan, cells, rawDirPath);
   const ctx = {
-    exp, quick: prov.quick, runs: prov.runs_per_cell, seed: prov.seed, plan, cells, results, machine: prov.machine,
+    exp, quick: prov.quick, runs: prov.runs_per_cell, seed: prov.seed, plan, cells, results, machine: prov.machine, noWait: Boolean(prov.no_wait),
     started: new Date(prov.started), finished: new Date(prov.finished), subset: prov.subset || null,
     load: prov.load_average, invocations: prov.invocations, params: prov.parameters, raw: rawDirPath, versions: prov.versions,
   };
@@ -188,7 +195,7 @@ export const rawName = (entry, measurement) => `${String(entry.idx).padStart(3, 
 
 /**
  * Run an experiment. Returns the paths of the datasets written, or { interrupted: SIGNAL } (nothing written).
- * opts: { quick, runs, outDir, seed, log(line), labBin, beforeCommit }
+ * opts: { quick, runs, outDir, seed, log(line), labBin, beforeCommit, noWait }
  */
 export async function runExperiment(exp, opts) {
   const quick = Boolean(opts.quick);
@@ -197,7 +204,9 @@ export async function runExperiment(exp, opts) {
   // --cells a,b: only these configurations (for re-measuring a few; say so where the dataset is used).
   const cells = opts.cells ? all.filter((c) => opts.cells.includes(c.id)) : all;
   if (!cells.length) throw new Error(`${exp.name}: none of the cells ${opts.cells} exists; cells: ${all.map((c) => c.id).join(', ')}`);
-  const runs = opts.runs ?? (quick ? 2 : 5);
+  // The protocol's minimum run count and length apply to every full run (protocol.mjs).
+  const sized = protocolSize(size.params, opts.runs ?? (quick ? 2 : 0), { quick });
+  const runs = sized.runs;
   const seed = opts.seed ?? randomSeed();
   const plan = drawPlan(cells, runs, seed);
   const runId = `${exp.name}-${process.pid}-${Date.now()}`;
@@ -219,7 +228,7 @@ export async function runExperiment(exp, opts) {
     for (const pid of children) stopGroup(pid, 15000);
   });
   try {
-    const params = { ...size.params, RB_QUICK: quick ? 1 : 0 };
+    const params = { ...sized.params, ...driverParams({ quick, noWait: Boolean(opts.noWait) }), RB_QUICK: quick ? 1 : 0 };
     fs.writeFileSync(path.join(work, 'params.env'), Object.entries(params).map(([k, v]) => `${k}=${shellQuote(v)}\n`).join(''));
     const machine = machineFacts(outDir);
     const loadBefore = loadAverage();
@@ -242,7 +251,7 @@ export async function runExperiment(exp, opts) {
       const rel = (p) => path.relative(REPO_ROOT, p);
       let cmd;
       let args;
-      const timeoutS = Math.ceil(size.timeoutPerCellS * batch.entries.length + (size.setupS || 60));
+      const timeoutS = Math.ceil(batch.entries.reduce((t, e) => t + cellTimeoutS(size.timeoutPerCellS, Math.max(1, e.measurements.length), params, { quick }), 0) + (size.setupS || 60));
       if (batch.place === 'host') {
         cmd = 'bash';
         args = [path.join(REPO_ROOT, DRIVER), exp.name, work, planFile];
@@ -262,7 +271,7 @@ export async function runExperiment(exp, opts) {
     const finished = new Date();
     const results = readResults(plan, cells, raw);
     const context = {
-      exp, quick, runs, seed, plan, cells, results, machine, started, finished, subset: opts.cells ? cells.map((c) => c.id) : null,
+      exp, quick, runs, seed, plan, cells, results, machine, started, finished, subset: opts.cells ? cells.map((c) => c.id) : null, noWait: Boolean(opts.noWait),
       load: { before: loadBefore, after: loadAfter }, invocations, params, raw,
       versions: readVersions(raw),
     };
@@ -320,6 +329,7 @@ function provenance(ctx) {
     tool: 'scripts/rebench',
     experiment: ctx.exp.name,
     quick: ctx.quick,
+    no_wait: Boolean(ctx.noWait),
     subset: ctx.subset || null,
     runs_per_cell: ctx.runs,
     seed: ctx.seed,
@@ -335,8 +345,9 @@ function provenance(ctx) {
 }
 
 function runsCsv(results) {
-  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'p50_ms', 'p99_ms', 'time_s', 'cpu_s', 'cpu_ms', 'warmup_drift', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'raw_file', 'error'];
+  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'p50_ms', 'p99_ms', 'time_s', 'cpu_s', 'cpu_ms', 'warmup_drift', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'foreign_cpu_pct', 'steal_pct', 'tries', 'disturbed', 'raw_file', 'error'];
+  const pr = (r, k) => (r.protocol ? r.protocol[k] : null);
   const q = (v) => (v === null || v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
-  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.cpu_s, r.metrics.cpu_ms, r.metrics.warmup_drift, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, r.file, r.metrics.error].map(q).join(','));
+  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.cpu_s, r.metrics.cpu_ms, r.metrics.warmup_drift, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, pr(r, 'foreign_pct'), pr(r, 'steal_pct'), pr(r, 'tries'), pr(r, 'disturbed'), r.file, r.metrics.error].map(q).join(','));
   return `${head.join(',')}\n${lines.join('\n')}\n`;
 }

@@ -142,14 +142,15 @@ export function mannWhitney(a, b) {
  * Returns { ratio, ci_low, ci_high, p, verdict } where verdict is one of
  *   'better' | 'worse' | 'within noise' | 'too few runs' | 'not measured'.
  */
-export function compare(a, b, { higherIsBetter = true, seed = 1 } = {}) {
+export function compare(a, b, { higherIsBetter = true, seed = 1, minRuns = MIN_RUNS_FOR_VERDICT } = {}) {
   const xa = finite(a);
   const xb = finite(b);
   if (!xa.length || !xb.length) return { ratio: null, ci_low: null, ci_high: null, p: null, verdict: 'not measured' };
   const ci = bootstrapRatioCI(xa, xb, { seed });
   const mw = mannWhitney(xa, xb);
   const base = { ratio: ci ? ci.ratio : null, ci_low: ci ? ci.low : null, ci_high: ci ? ci.high : null, p: mw.p };
-  if (xa.length < MIN_RUNS_FOR_VERDICT || xb.length < MIN_RUNS_FOR_VERDICT) return { ...base, verdict: 'too few runs' };
+  // Too few good runs on either side (failed runs are not values): no verdict.
+  if (xa.length < Math.max(minRuns, MIN_RUNS_FOR_VERDICT) || xb.length < Math.max(minRuns, MIN_RUNS_FOR_VERDICT)) return { ...base, verdict: 'too few runs' };
   if (!ci) return { ...base, verdict: 'not measured' };
   const outside = ci.low > 1 || ci.high < 1;
   if (!outside || mw.p >= ALPHA) return { ...base, verdict: 'within noise' };

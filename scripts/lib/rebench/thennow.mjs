@@ -221,6 +221,7 @@ export function thenNowDataset(pair, dirs) {
       location: `${olds.map((o) => `${o.id} (${o.source.location})`).join('; ')}; ${now.id} (raw-output/${now.id}/)`,
     },
     measured: `Nothing new: ${pair.measure}, computed from the source datasets named in each row.`,
+    quality: derivedQuality(now),
     hardware: `Per era, as in the sources: ${[...olds.map((o) => `${o.year}: ${o.hardware}`), `${YEAR}: ${now.hardware}`].join(' | ')}`,
     software: [...olds.flatMap((o) => o.software.slice(0, 4).map((s) => ({ name: `${s.name} (${o.year})`, version: s.version }))), ...now.software.slice(0, 6).map((s) => ({ name: `${s.name} (${YEAR})`, version: s.version }))],
     method: {
@@ -277,4 +278,13 @@ export function writeThenNow(outDir, log) {
     written.push(file);
   }
   return written;
+}
+
+/** A derived dataset is no better than its 2026 source: its grade and foreign load, with the source named. */
+export function derivedQuality(now) {
+  const q = now.quality || { grade: 'smoke', foreign_load: { load_average_max: null, source: 'not recorded' }, reasons: [] };
+  const reasons = q.grade === 'smoke' || !now.quality
+    ? [`derived from ${now.id}, graded ${now.quality ? 'smoke' : 'nothing (no quality record)'}${q.reasons.length ? `: ${q.reasons.join('; ')}` : ''}`]
+    : [];
+  return { grade: reasons.length ? 'smoke' : q.grade, protocol: `as ${now.id} (${q.protocol || 'no protocol recorded'})`, foreign_load: { ...q.foreign_load, source: `${now.id}: ${q.foreign_load.source}` }, reasons };
 }

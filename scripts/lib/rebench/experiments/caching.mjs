@@ -1,11 +1,35 @@
 // Experiment 8 (optional in the issue): the heavy page with and without collection caching.
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
 import { verdictSentence, dbName } from './common.mjs';
 
 const PAGES = [
   { id: 'heavy', label: 'Heavy page, rendered every time' },
   { id: 'heavy_cached', label: 'Heavy page, collection caching (?cache=1)' },
 ];
+
+const CLASS_NAME = /^[A-Z]\w*(::[A-Z]\w*)*( on .+)?$/;
+
+/**
+ * The cache store the run measured, as lab/bench/exp/caching.sh recorded it (Rails.cache's class, and for
+ * Solid Cache its database). Runs before that script tagged its answer recorded Rails' first output line,
+ * which could be a warning: then the class name is taken from the raw versions file's next line when it
+ * is one, and the dataset says so; otherwise the store is "unknown" with the reason.
+ */
+export function cacheStore(ctx) {
+  const rec = (ctx.versions['lab-3.3'] || []).find((v) => v.name === 'Rails.cache store');
+  if (rec && CLASS_NAME.test(rec.version)) return { text: rec.version, note: null };
+  const file = ctx.raw && path.join(ctx.raw, 'versions-lab-3.3.txt');
+  const lines = file && fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n') : [];
+  const at = lines.findIndex((l) => l.startsWith('Rails.cache store\t'));
+  const next = at >= 0 ? (lines[at + 1] || '').trim() : '';
+  const db = dbName(ctx.params);
+  if (CLASS_NAME.test(next)) {
+    return { text: `${next} on ${db}`, note: `The store was recorded from bin/rails runner's output, whose first line was a warning (${rec.version.slice(0, 60)}…); the class name ${next} is the line after it in raw-output versions-lab-3.3.txt, and the database is the run's (${db}, config/database.yml "cache").` };
+  }
+  return { text: 'unknown', note: `Which store Rails.cache was is unknown: the run recorded "${rec ? rec.version.slice(0, 80) : 'nothing'}" instead of a class name.` };
+}
 
 export default {
   name: 'caching',
@@ -26,13 +50,13 @@ export default {
       baselineLabel: () => PAGES[0].label,
     };
     const { columns, rows, markers, records } = summaryRows(ctx, spec);
-    const store = (ctx.versions['lab-3.3'] || []).find((v) => v.name === 'Rails.cache store');
+    const store = cacheStore(ctx);
     return [base(ctx, {
       id: 'rebench-2026-caching',
       title: 'Fragment caching in 2026: the heavy page of a Rails 8.1 app with and without collection caching',
       topic: 'rails',
       summary: verdictSentence(records, spec, 'requests per second', (r) => r.row[0]),
-      measured: `Requests per second, latency and whole-server PSS for the reference app's heavy page (200 posts with their authors) rendered in full and with collection caching through Rails.cache (${store ? store.version : 'store not recorded'}), on clustered Puma (${p.RB_WORKERS} × ${p.RB_THREADS}) and ${dbName(p)}, wrk with ${p.RB_CONNECTIONS} connections for ${p.RB_DURATION_S} s.`,
+      measured: `Requests per second, latency and whole-server PSS for the reference app's heavy page (200 posts with their authors) rendered in full and with collection caching through Rails.cache (store: ${store.text}), on clustered Puma (${p.RB_WORKERS} × ${p.RB_THREADS}) and ${dbName(p)}, wrk with ${p.RB_CONNECTIONS} connections for ${p.RB_DURATION_S} s.`,
       software: softwareOf(ctx, ['lab-3.3']),
       method: methodOf(ctx, {
         tool: 'rebench',
@@ -42,7 +66,7 @@ export default {
         warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk (2 connections) on each variant right before it is measured, which also fills the cache` : 'none (quick run): the first cached requests fill the cache during the measurement',
       }),
       columns, rows, markers,
-      caveats: ['The cached variant measures cache hits: the rows do not change during a run. A page whose records change on every request gains less.'],
+      caveats: [...(store.note ? [store.note] : []), 'The cached variant measures cache hits: the rows do not change during a run. A page whose records change on every request gains less.'],
       related: ['rebench-2026-app-servers'],
       charts: [medianChart({
         id: 'rps', title: 'Heavy page with and without collection caching',

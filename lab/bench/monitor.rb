@@ -1,0 +1,86 @@
+# Foreign-load monitor for the measurement protocol (scripts/lib/rebench/protocol.mjs).
+# The machine's CPU time comes from /proc/stat (not namespaced: it counts every program on the machine);
+# the experiment's from /proc/PID/stat of ROOT and all its descendants (utime, stime and the reaped
+# children's cutime, cstime). Inside the lab ROOT is 1: every process of the lab's PID namespace, so a
+# database that daemonised is still counted. Foreign CPU = machine busy time minus the experiment's,
+# as a percentage of all CPUs over the window; steal = time the hypervisor gave to other guests.
+#
+#   ruby monitor.rb window ROOT SECONDS      one window: prints key=value lines (foreign_pct, steal_pct, …)
+#   ruby monitor.rb sample ROOT INTERVAL     CSV of cumulative counters every INTERVAL s until TERM
+#   ruby monitor.rb summary FILE             the CSV's whole window and its worst interval, as key=value
+HZ = 100 # USER_HZ: /proc/stat and /proc/PID/stat both count in these ticks on Linux
+
+def machine
+  f = File.read('/proc/stat')[/^cpu\s+(.*)$/, 1].split.map(&:to_i)
+  user, nice, system, idle, iowait, irq, softirq, steal = f
+  { total: f[0, 8].sum, busy: user + nice + system + irq + softirq, steal: steal || 0, idle: idle + iowait }
+end
+
+def experiment_ticks(root)
+  procs = {}
+  Dir.glob('/proc/[0-9]*/stat').each do |file|
+    s = File.read(file) rescue next
+    rest = s[(s.rindex(')') + 2)..].split
+    # fields after the command: state ppid … utime(14) stime cutime cstime, i.e. rest[11..14]
+    procs[file[%r{/proc/(\d+)/}, 1].to_i] = { ppid: rest[1].to_i, ticks: rest[11, 4].map(&:to_i).sum }
+  end
+  keep = { root => true }
+  changed = true
+  while changed
+    changed = false
+    procs.each { |pid, p| next if keep[pid] || !keep[p[:ppid]]; keep[pid] = true; changed = true }
+  end
+  keep.keys.sum { |pid| procs.dig(pid, :ticks) || 0 }
+end
+
+def load1 = File.read('/proc/loadavg').split.first.to_f
+
+def snapshot(root)
+  m = machine
+  { t: Process.clock_gettime(Process::CLOCK_MONOTONIC), **m, exp: experiment_ticks(root), load1: load1 }
+end
+
+def between(a, b)
+  total = (b[:total] - a[:total]).to_f
+  return nil if total <= 0
+  foreign = [(b[:busy] - a[:busy]) - (b[:exp] - a[:exp]), 0].max
+  { foreign_pct: 100 * foreign / total, steal_pct: 100 * (b[:steal] - a[:steal]) / total,
+    experiment_pct: 100 * (b[:exp] - a[:exp]) / total, seconds: b[:t] - a[:t] }
+end
+
+def print_kv(h) = h.each { |k, v| puts "#{k}=#{v.is_a?(Float) ? v.round(1) : v}" }
+
+mode, arg, num = ARGV
+case mode
+when 'window'
+  root = arg.to_i
+  a = snapshot(root)
+  sleep num.to_f
+  b = snapshot(root)
+  print_kv(between(a, b).merge(load1: b[:load1]))
+when 'sample'
+  root = arg.to_i
+  $stdout.sync = true
+  trap('TERM') { exit 0 }
+  puts 't_s,total,busy,steal,experiment,load1'
+  t0 = nil
+  loop do
+    s = snapshot(root)
+    t0 ||= s[:t]
+    puts [(s[:t] - t0).round(2), s[:total], s[:busy], s[:steal], s[:exp], s[:load1]].join(',')
+    sleep num.to_f
+  end
+when 'summary'
+  rows = File.readlines(arg).drop(1).map { |l| t, total, busy, steal, exp, l1 = l.split(','); { t: t.to_f, total: total.to_i, busy: busy.to_i, steal: steal.to_i, exp: exp.to_i, load1: l1.to_f } }
+  if rows.size < 2
+    puts 'samples=0'
+    exit 0
+  end
+  whole = between(rows.first, rows.last)
+  worst = rows.each_cons(2).map { |a, b| between(a, b) }.compact.max_by { |w| w[:foreign_pct] }
+  print_kv(samples: rows.size, foreign_pct: whole[:foreign_pct], steal_pct: whole[:steal_pct], experiment_pct: whole[:experiment_pct],
+           foreign_pct_worst_interval: worst ? worst[:foreign_pct] : 0.0, load1: rows.map { |r| r[:load1] }.max)
+else
+  warn 'usage: monitor.rb window ROOT SECONDS | sample ROOT INTERVAL | summary FILE'
+  exit 2
+end

@@ -1,0 +1,103 @@
+# The measurement protocol on the lab side (sourced by lib.sh). Thresholds arrive as RB_* parameters from
+# _data/measurement_protocol.json through scripts/lib/rebench/protocol.mjs; none is typed here.
+#   rb_isolate            pin this driver (and so every server and database it starts) to RB_CPU_SERVER;
+#                         load generators run on RB_CPU_LOAD through RB_LOAD_PIN
+#   rb_gate OUT           wait until the machine is quiet (foreign CPU and steal below the gate), record it
+#   rb_measured OUT CMD…  gate, run CMD with the monitor sampling, repeat when disturbed, record OUT.protocol
+RB_LOAD_PIN=()
+RB_MONITOR_ROOT=$$
+[ -d /opt/lab ] && RB_MONITOR_ROOT=1   # inside the lab's PID namespace every process belongs to the experiment
+
+rb_isolate() {
+  local file="$RAW/isolation-$RB_PLACE.txt" cpus
+  cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+  if [ -z "${RB_CPU_SERVER:-}" ] || [ -z "${RB_CPU_LOAD:-}" ]; then
+    echo "none no CPU assignment in the parameters" > "$file"
+  elif ! command -v taskset >/dev/null; then
+    echo "none taskset is not installed (util-linux); server and load generator share the CPUs" > "$file"
+  elif [ "$cpus" -le "$RB_CPU_LOAD" ] || [ "$cpus" -le "$RB_CPU_SERVER" ]; then
+    echo "none this machine has $cpus online CPU(s); the protocol needs CPUs $RB_CPU_SERVER and $RB_CPU_LOAD" > "$file"
+  elif ! taskset -pc "$RB_CPU_SERVER" $$ >/dev/null 2>&1 || ! taskset -c "$RB_CPU_LOAD" true 2>/dev/null; then
+    echo "none taskset could not set the CPU affinity here (cpuset or permissions)" > "$file"
+  else
+    RB_LOAD_PIN=(taskset -c "$RB_CPU_LOAD")
+    echo "pinned server=$RB_CPU_SERVER load=$RB_CPU_LOAD (taskset: the driver, every server and database it starts on CPU $RB_CPU_SERVER; wrk, ab and hyperfine's load on CPU $RB_CPU_LOAD)" > "$file"
+  fi
+  rb_log "isolation: $(cat "$file")"
+}
+
+rb_monitor_window() { ruby "$BENCH/monitor.rb" window "$RB_MONITOR_ROOT" "$1"; }
+rb_kv() { sed -n "s/^$1=//p" "$2" | head -1; }
+# Is value A above limit B? (decimals; awk, as bash only compares integers)
+rb_above() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
+
+# The idle gate: one window of RB_GATE_WINDOW_S seconds; while foreign CPU or steal is above its threshold,
+# poll again every RB_GATE_POLL_S up to RB_GATE_MAX_WAIT_S. Writes OUT.gate (the last window's figures).
+rb_gate() { # OUT
+  local out=$1 waited=0 f s
+  [ -n "${RB_GATE_WINDOW_S:-}" ] || return 0
+  while :; do
+    rb_monitor_window "$RB_GATE_WINDOW_S" > "$out.gate" 2>> "$RAW/driver.log" || return 0
+    f=$(rb_kv foreign_pct "$out.gate"); s=$(rb_kv steal_pct "$out.gate")
+    if ! rb_above "$f" "$RB_GATE_MAX_FOREIGN" && ! rb_above "$s" "$RB_GATE_MAX_STEAL"; then echo "gate_ok=1" >> "$out.gate"; break; fi
+    if [ "$waited" -ge "${RB_GATE_MAX_WAIT_S:-0}" ]; then
+      echo "gate_ok=0" >> "$out.gate"
+      rb_log "idle gate: still busy after ${waited}s (foreign CPU $f %, steal $s %); measuring anyway, the run is graded smoke"
+      break
+    fi
+    sleep "$RB_GATE_POLL_S"; waited=$((waited + RB_GATE_POLL_S + RB_GATE_WINDOW_S))
+  done
+  echo "gate_waited_s=$waited" >> "$out.gate"
+}
+
+# Run CMD… (its output to OUT.txt) under the protocol: gate, monitor, repeat while disturbed (RB_TRIES).
+# OUT.protocol records gate_ok, foreign_pct, steal_pct, load1, tries, disturbed, warmup_stable.
+rb_measured() { # OUT CMD…
+  local out=$1 try=1 f s mon; shift
+  while :; do
+    rb_gate "$out"
+    printf "%s" "$(rb_load)" > "$out.load"
+    if [ -n "${RB_MONITOR_S:-}" ]; then
+      ruby "$BENCH/monitor.rb" sample "$RB_MONITOR_ROOT" "$RB_MONITOR_S" > "$out.monitor.csv" 2>> "$RAW/driver.log" &
+      mon=$!
+    fi
+    "$@" > "$out.txt" 2>&1
+    echo "exit=$?" > "$out.protocol"
+    [ -n "${mon:-}" ] && { kill -TERM "$mon" 2>/dev/null; wait "$mon" 2>/dev/null; mon=; }
+    echo " -> $(rb_load)" >> "$out.load"
+    [ -f "$out.monitor.csv" ] && ruby "$BENCH/monitor.rb" summary "$out.monitor.csv" >> "$out.protocol" 2>> "$RAW/driver.log"
+    [ -f "$out.gate" ] && grep -E '^gate_(ok|waited_s)=' "$out.gate" >> "$out.protocol"
+    f=$(rb_kv foreign_pct "$out.protocol"); s=$(rb_kv steal_pct "$out.protocol")
+    if { [ -n "$f" ] && rb_above "$f" "$RB_DISTURB_MAX_FOREIGN"; } || { [ -n "$s" ] && rb_above "$s" "$RB_DISTURB_MAX_STEAL"; }; then
+      if [ "$try" -lt "${RB_TRIES:-1}" ]; then
+        rb_log "$(basename "$out"): disturbed (foreign CPU $f %, steal $s %), try $try of $RB_TRIES; repeating"
+        mv "$out.txt" "$out.disturbed-$try.txt"; mv "$out.protocol" "$out.disturbed-$try.protocol"
+        try=$((try + 1)); continue
+      fi
+      echo "disturbed=1" >> "$out.protocol"
+    else
+      echo "disturbed=0" >> "$out.protocol"
+    fi
+    echo "tries=$try" >> "$out.protocol"
+    [ -f "$out.warmup" ] && grep -E '^warmup_(stable|s)=' "$out.warmup" >> "$out.protocol"
+    return 0
+  done
+}
+
+# Warm-up until throughput is stable: wrk windows of RB_WARMUP_WINDOW_S seconds until two consecutive windows
+# differ by at most RB_WARMUP_TOLERANCE_PCT %, for at most RB_WARMUP_MAX_S seconds. OUT.warmup keeps every window.
+rb_warmup_stable() { # URL OUT
+  local url=$1 out=$2 spent=0 prev="" rps
+  : > "$out.warmup"
+  while [ "$spent" -lt "$RB_WARMUP_MAX_S" ]; do
+    "${RB_LOAD_PIN[@]}" wrk -t1 -c2 -d"${RB_WARMUP_WINDOW_S}s" "$url" >> "$out.warmup" 2>&1
+    spent=$((spent + RB_WARMUP_WINDOW_S))
+    rps=$(sed -n 's/^Requests\/sec: *//p' "$out.warmup" | tail -1)
+    echo "window_rps=${rps:-0}" >> "$out.warmup"
+    if [ -n "$prev" ] && [ -n "$rps" ] && awk -v a="$prev" -v b="$rps" -v tol="$RB_WARMUP_TOLERANCE_PCT" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && 100 * d / a <= tol) }'; then
+      printf "warmup_stable=1\nwarmup_s=%s\n" "$spent" >> "$out.warmup"; return 0
+    fi
+    prev=$rps
+  done
+  printf "warmup_stable=0\nwarmup_s=%s\n" "$spent" >> "$out.warmup"
+}

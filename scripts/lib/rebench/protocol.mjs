@@ -1,0 +1,157 @@
+// The measurement protocol of scripts/rebench, as code. The thresholds live in one data file
+// (_data/measurement_protocol.json, also printed on repeat.md); this module turns them into the
+// lab driver's parameters, decides which runs failed or were disturbed, and grades a dataset:
+//   benchmark: isolation held, the idle gate held for every run, runs long and numerous enough;
+//   smoke:     anything else, with the reasons and the measured foreign load.
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from '../measure/common.mjs';
+
+export const PROTOCOL_FILE = path.join(REPO_ROOT, '_data', 'measurement_protocol.json');
+export const PROTOCOL = JSON.parse(fs.readFileSync(PROTOCOL_FILE, 'utf8'));
+export const PROTOCOL_NAME = `scaling-rails/rebench-protocol@${PROTOCOL.version}`;
+
+/** RB_* parameters for the lab driver (lab/bench/lib.sh reads them from params.env). */
+export function driverParams({ quick, noWait = false }) {
+  const P = PROTOCOL;
+  return {
+    RB_CPU_SERVER: P.isolation.server_cpu,
+    RB_CPU_LOAD: P.isolation.load_cpu,
+    RB_MONITOR_S: P.monitor.interval_s,
+    // A quick run has no gate window (it would add seconds to every measurement of a pipeline test); its
+    // monitor still samples every run, and a quick dataset is smoke whatever the gate would have said.
+    RB_GATE_WINDOW_S: quick ? '' : P.idle_gate.window_s,
+    RB_GATE_MAX_FOREIGN: P.idle_gate.max_foreign_cpu_pct,
+    RB_GATE_MAX_STEAL: P.idle_gate.max_steal_pct,
+    // A quick run checks the gate once and records what it saw; it never waits for a quiet machine.
+    // --no-wait (a machine known to be busy): the gate is still measured and recorded before every run, but
+    // nothing waits for it or repeats a disturbed run; the dataset is smoke and says so.
+    RB_GATE_MAX_WAIT_S: quick || noWait ? 0 : P.idle_gate.max_wait_s,
+    RB_GATE_POLL_S: P.idle_gate.poll_s,
+    RB_DISTURB_MAX_FOREIGN: P.disturbance.max_foreign_cpu_pct,
+    RB_DISTURB_MAX_STEAL: P.disturbance.max_steal_pct,
+    RB_TRIES: quick || noWait ? 1 : P.disturbance.tries,
+    RB_WARMUP_WINDOW_S: P.warmup.window_s,
+    RB_WARMUP_TOLERANCE_PCT: P.warmup.tolerance_pct,
+    RB_WARMUP_MAX_S: P.warmup.max_s,
+  };
+}
+
+/**
+ * A full (not --quick) run meets the protocol's minimum length and count: HTTP runs of at least
+ * runs.min_duration_s, and runs.min_runs runs per configuration unless --runs says otherwise (fewer runs grade the
+ * dataset smoke). Returns the adjusted size params and run count.
+ */
+export function protocolSize(params, runs, { quick }) {
+  if (quick) return { params, runs };
+  const out = { ...params };
+  if (typeof out.RB_DURATION_S === 'number') out.RB_DURATION_S = Math.max(out.RB_DURATION_S, PROTOCOL.runs.min_duration_s);
+  // Warm-up until stable replaces a fixed warm-up wherever the experiment warms up at all.
+  if (typeof out.RB_WARMUP_S === 'number' && out.RB_WARMUP_S > 0) out.RB_WARMUP_S = PROTOCOL.warmup.max_s;
+  return { params: out, runs: runs || PROTOCOL.runs.min_runs };
+}
+
+/** Fewest good runs a configuration needs for a verdict, given the runs planned for it. */
+export function minGoodRuns(planned) {
+  return Math.max(3, Math.ceil(PROTOCOL.runs.min_good_fraction * planned));
+}
+
+/**
+ * The failure rule for an HTTP run: zero completed requests, or errors and timeouts above the limit.
+ * Returns a reason, or null for a good run.
+ */
+export function httpFailure({ requests, bad }) {
+  if (!requests) return 'the run completed no request (a failed run, not a zero)';
+  const limit = PROTOCOL.failure.max_error_pct / 100;
+  if (bad > limit * requests) return `${bad} HTTP error responses or timeouts among ${requests} requests (above ${PROTOCOL.failure.max_error_pct} %)`;
+  return null;
+}
+
+/** key=value lines of a run's .protocol file (written by rb_measured in lab/bench/lib.sh). */
+export function parseProtocolFile(text) {
+  if (!text) return null;
+  const out = {};
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_]+)=(.*)$/.exec(line.trim());
+    if (!m) continue;
+    const n = Number(m[2]);
+    out[m[1]] = m[2] !== '' && Number.isFinite(n) ? n : m[2];
+  }
+  return out;
+}
+
+/** isolation-PLACE.txt: "pinned server=0 load=1" or "none REASON". */
+export function readIsolation(raw) {
+  if (!raw || !fs.existsSync(raw)) return [];
+  return fs.readdirSync(raw).filter((n) => /^isolation-.*\.txt$/.test(n)).map((n) => ({
+    place: n.replace(/^isolation-|\.txt$/g, ''),
+    text: fs.readFileSync(path.join(raw, n), 'utf8').trim(),
+  }));
+}
+
+// A run's .load file: "1.00 0.80 0.70 -> 2.10 1.00 0.75" (1/5/15-min load before and after it).
+const loadsOf = (text) => (text ? [...String(text).matchAll(/(?:^|->)\s*([\d.]+)/g)].map((m) => Number(m[1])) : []);
+const round1 = (v) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10) / 10);
+const maxOf = (xs) => (xs.length ? Math.max(...xs) : null);
+
+/**
+ * The dataset's quality grade from what the run recorded. ctx: { quick, runs, params, results, raw, load }.
+ * Every condition the protocol sets that did not hold becomes a reason; no reason, no smoke.
+ */
+export function gradeRun(ctx) {
+  const reasons = [];
+  const P = PROTOCOL;
+  const runs = ctx.results.filter((r) => !r.metrics.skipped);
+  const monitored = runs.filter((r) => r.protocol && Number.isFinite(r.protocol.foreign_pct));
+  const disturbed = runs.filter((r) => r.protocol && r.protocol.disturbed === 1).length;
+  const gateFailed = runs.filter((r) => r.protocol && r.protocol.gate_ok === 0).length;
+  const ungated = runs.filter((r) => !r.protocol || r.protocol.gate_ok === undefined).length;
+  const failed = runs.filter((r) => r.metrics.error).length;
+  if (ctx.quick) reasons.push('a --quick run: tiny sizes and 2 runs, for testing the pipeline');
+  if (ctx.noWait) reasons.push('measured with --no-wait: the idle gate was recorded before every run but nothing waited for a quiet machine, and disturbed runs were not repeated');
+  const iso = readIsolation(ctx.raw);
+  if (!iso.length) reasons.push('no isolation record: the server and the load generator were not pinned to separate CPUs');
+  for (const i of iso) if (!/^pinned\b/.test(i.text)) reasons.push(`no CPU isolation on ${i.place}: ${i.text.replace(/^none\s*/, '')}`);
+  if (monitored.length < runs.length) reasons.push(`${runs.length - monitored.length} of ${runs.length} runs had no foreign-load monitor`);
+  if (ungated && !ctx.quick) reasons.push(`${ungated} of ${runs.length} runs had no idle gate before them`);
+  if (gateFailed) reasons.push(`the idle gate did not open before ${gateFailed} of ${runs.length} runs (foreign CPU above ${P.idle_gate.max_foreign_cpu_pct} % or steal above ${P.idle_gate.max_steal_pct} %)`);
+  if (disturbed) reasons.push(`${disturbed} of ${runs.length} runs were disturbed by foreign load (above ${P.disturbance.max_foreign_cpu_pct} %) after ${ctx.quick ? 1 : P.disturbance.tries} tries`);
+  if (ctx.runs < P.runs.min_runs) reasons.push(`${ctx.runs} runs per configuration (the protocol asks for ${P.runs.min_runs})`);
+  const d = Number(ctx.params && ctx.params.RB_DURATION_S);
+  if (Number.isFinite(d) && d < P.runs.min_duration_s) reasons.push(`${d} s per measured HTTP run (the protocol asks for ${P.runs.min_duration_s} s)`);
+  const unstable = runs.filter((r) => r.protocol && r.protocol.warmup_stable === 0).length;
+  if (unstable) reasons.push(`warm-up did not reach stable throughput before ${unstable} of ${runs.length} runs`);
+  if (failed) reasons.push(`${failed} of ${runs.length} runs failed (no request completed, errors above ${P.failure.max_error_pct} %, or the server or load tool crashed); they are excluded, not counted as zeros`);
+  const foreign = monitored.map((r) => r.protocol.foreign_pct);
+  const steal = monitored.map((r) => r.protocol.steal_pct).filter(Number.isFinite);
+  const loads = runs.flatMap((r) => [r.protocol && r.protocol.load1, ...loadsOf(r.load)]).filter(Number.isFinite);
+  if (ctx.load) loads.push(...ctx.load.before.slice(0, 1), ...ctx.load.after.slice(0, 1));
+  return {
+    grade: reasons.length ? 'smoke' : 'benchmark',
+    protocol: iso.length || runs.some((r) => r.protocol) ? PROTOCOL_NAME : `${PROTOCOL_NAME}, graded after the fact from the run's own records (the runs predate the protocol)`,
+    foreign_load: {
+      foreign_cpu_pct_max: round1(maxOf(foreign)),
+      foreign_cpu_pct_median: round1(foreign.length ? [...foreign].sort((a, b) => a - b)[Math.floor(foreign.length / 2)] : null),
+      steal_pct_max: round1(maxOf(steal)),
+      load_average_max: round1(maxOf(loads)),
+      source: monitored.length
+        ? 'lab/bench/monitor.rb during every run: /proc/stat (machine busy and steal time) against the CPU time of every process of the experiment; load averages from /proc/loadavg'
+        : 'no foreign-load monitor ran (CPU figures not measured); load averages (1 min) from /proc/loadavg before and after every run and the experiment',
+    },
+    runs_total: runs.length,
+    runs_failed: failed,
+    runs_disturbed: disturbed,
+    reasons,
+  };
+}
+
+/**
+ * Time one cell may take: the experiment's own allowance plus, per measurement, what the protocol adds in
+ * the worst case (every try waits the whole gate, warms up the longest and runs the full duration).
+ */
+export function cellTimeoutS(baseS, measurements, params, { quick }) {
+  const P = PROTOCOL;
+  if (quick) return baseS + 3 * measurements; // the monitor's start and summary per measurement
+  const perTry = P.idle_gate.max_wait_s + P.idle_gate.window_s + P.idle_gate.poll_s + Number(params.RB_DURATION_S || 0) + 5;
+  return baseS + measurements * (P.warmup.max_s + P.disturbance.tries * perTry);
+}

@@ -1,0 +1,166 @@
+// The measurement protocol (scripts/lib/rebench/protocol.mjs, lab/bench/protocol.sh, lab/bench/monitor.rb):
+// the idle gate and the disturbance check see a CPU burner this test starts outside the experiment (and count
+// one started inside it as the experiment's own); a zero-request run is a failed run left out of the median;
+// the grade is enforced by the schema and the validator.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { ROOT, tmpDir, run } from '../tools/util.mjs';
+import { readMeasurement, readResults } from '../../scripts/lib/rebench/runner.mjs';
+import { summaryRows } from '../../scripts/lib/rebench/dataset.mjs';
+import { gradeRun, parseProtocolFile, PROTOCOL } from '../../scripts/lib/rebench/protocol.mjs';
+import { validateDataset, knownDatasetIds } from '../../scripts/lib/dataset-validate.mjs';
+
+const BENCH = path.join(ROOT, 'lab/bench');
+const ticks = (pid) => {
+  const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+  return Number(f[11]) + Number(f[12]);
+};
+
+/** A CPU burner outside this test's process tree (setsid + detached), stopped by its PID. */
+function burner(t) {
+  const child = spawn('sh', ['-c', 'while :; do :; done'], { detached: true, stdio: 'ignore' });
+  t.after(() => { try { process.kill(child.pid, 'SIGKILL'); } catch { /* already gone */ } });
+  return child;
+}
+
+/** Source lab/bench/lib.sh on the host and run SCRIPT with the protocol's parameters. */
+function driverShell(raw, script, params) {
+  const env = Object.entries(params).map(([k, v]) => `${k}='${v}'`).join(' ');
+  return run('bash', ['-c', `set -u; RAW='${raw}'; BENCH='${BENCH}'; ${env}; source "$BENCH/lib.sh"; ${script}`], { timeoutMs: 90000 });
+}
+
+const GATE = { RB_MONITOR_S: 1, RB_GATE_WINDOW_S: 2, RB_GATE_POLL_S: 1, RB_GATE_MAX_WAIT_S: 2, RB_GATE_MAX_FOREIGN: PROTOCOL.idle_gate.max_foreign_cpu_pct, RB_GATE_MAX_STEAL: 100, RB_DISTURB_MAX_FOREIGN: PROTOCOL.disturbance.max_foreign_cpu_pct, RB_DISTURB_MAX_STEAL: 100, RB_TRIES: 2 };
+
+test('the idle gate rejects a run with injected foreign load, and the run is repeated, then recorded disturbed', { timeout: 120000 }, async (t) => {
+  const raw = tmpDir('protocol-gate');
+  t.after(() => fs.rmSync(raw, { recursive: true, force: true }));
+  const burns = [burner(t), burner(t)]; // one per CPU of a 2-core machine
+  const before = burns.map((b) => ticks(b.pid));
+  const t0 = Date.now();
+  const r = await driverShell(raw, `rb_measured "$RAW/run" sleep 2`, GATE);
+  assert.equal(r.code, 0, r.stderr);
+  const used = burns.reduce((sum, b, i) => sum + ticks(b.pid) - before[i], 0);
+  const burnPct = (100 * used) / ((Date.now() - t0) / 10) / 2; // share of both CPUs (100 ticks a second each)
+  for (const b of burns) process.kill(b.pid, 'SIGKILL');
+  const p = parseProtocolFile(fs.readFileSync(path.join(raw, 'run.protocol'), 'utf8'));
+  // The burners are foreign load (the machine's other programs add to it): the monitor sees at least their share,
+  // above the thresholds.
+  assert.ok(burnPct > 5, `the burners ran (${burnPct.toFixed(1)} % of the machine)`);
+  assert.ok(p.foreign_pct >= burnPct * 0.6, `foreign CPU ${p.foreign_pct} % sees the burners' ${burnPct.toFixed(1)} %`);
+  assert.ok(p.foreign_pct > PROTOCOL.disturbance.max_foreign_cpu_pct);
+  assert.equal(p.gate_ok, 0, 'the gate did not open');
+  assert.ok(p.gate_waited_s >= 2, 'the gate waited before giving up');
+  assert.equal(p.disturbed, 1);
+  assert.equal(p.tries, 2, 'repeated once (RB_TRIES = 2), then recorded');
+  assert.ok(fs.existsSync(path.join(raw, 'run.disturbed-1.txt')), 'the first, disturbed try is kept');
+  assert.match(fs.readFileSync(path.join(raw, 'driver.log'), 'utf8'), /idle gate: still busy/);
+  const grade = gradeRun({ quick: false, runs: 10, params: { RB_DURATION_S: 10 }, raw, results: [{ metrics: { rps: 1 }, protocol: p }] });
+  assert.equal(grade.grade, 'smoke');
+  assert.ok(grade.reasons.some((x) => /idle gate did not open/.test(x)) && grade.reasons.some((x) => /disturbed by foreign load/.test(x)), grade.reasons.join('; '));
+});
+
+test('CPU used by the experiment\'s own processes is not foreign load', { timeout: 60000 }, async (t) => {
+  const raw = tmpDir('protocol-own');
+  t.after(() => fs.rmSync(raw, { recursive: true, force: true }));
+  // The burner runs as the measured command itself: a descendant of the monitored root.
+  const r = await driverShell(raw, `rb_measured "$RAW/run" timeout 3 sh -c 'while :; do :; done'`, { ...GATE, RB_GATE_MAX_FOREIGN: 101, RB_TRIES: 1 });
+  assert.equal(r.code, 0, r.stderr);
+  const p = parseProtocolFile(fs.readFileSync(path.join(raw, 'run.protocol'), 'utf8'));
+  assert.equal(p.gate_ok, 1, 'a gate that cannot be exceeded opens');
+  assert.ok(p.experiment_pct >= 5, `the experiment's own burner is counted as the experiment's (${p.experiment_pct} %)`);
+  assert.equal(p.exit, 124, 'the command\'s exit status is recorded');
+});
+
+test('isolation: the driver pins itself (and what it starts) to the server CPU; no pinning is said and grades smoke', { timeout: 60000 }, async (t) => {
+  const raw = tmpDir('protocol-iso');
+  t.after(() => fs.rmSync(raw, { recursive: true, force: true }));
+  const params = { RB_CPU_SERVER: PROTOCOL.isolation.server_cpu, RB_CPU_LOAD: PROTOCOL.isolation.load_cpu };
+  const r = await driverShell(raw, 'RB_PLACE=test; rb_isolate; sh -c \'taskset -pc $$\'; "${RB_LOAD_PIN[@]}" sh -c \'taskset -pc $$\'', params);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(fs.readFileSync(path.join(raw, 'isolation-test.txt'), 'utf8'), /^pinned server=0 load=1/);
+  const lists = [...r.stdout.matchAll(/current affinity list: (\S+)/g)].map((m) => m[1]);
+  assert.deepEqual(lists, [String(PROTOCOL.isolation.server_cpu), String(PROTOCOL.isolation.load_cpu)], r.stdout);
+  // taskset refused (a cpuset that forbids it): a clear record, and the grade says why.
+  const r2 = await driverShell(raw, 'RB_PLACE=refused; taskset() { return 1; }; rb_isolate', params);
+  assert.equal(r2.code, 0, r2.stderr);
+  const text = fs.readFileSync(path.join(raw, 'isolation-refused.txt'), 'utf8');
+  assert.match(text, /^none taskset could not set the CPU affinity/);
+  fs.rmSync(path.join(raw, 'isolation-test.txt'));
+  const grade = gradeRun({ quick: false, runs: 10, params: {}, raw, results: [] });
+  assert.ok(grade.reasons.some((x) => /no CPU isolation on refused: taskset could not/.test(x)), grade.reasons.join('; '));
+});
+
+test('a run that completed no request is failed, left out of the median, and costs the verdict when too few remain', () => {
+  const zero = readMeasurement('wrk', path.join(ROOT, 'raw-output/rebench-2026-rails-patterns/007-postgresql-r3-transaction_per_row.txt'));
+  assert.match(zero.error, /completed no request/);
+  assert.equal(zero.rps, undefined, 'no value at all, not a 0');
+  const cell = { id: 'c', measurements: [{ id: 'a' }, { id: 'b' }] };
+  const results = [];
+  for (let run = 1; run <= 5; run += 1) {
+    results.push({ cell, measurement: cell.measurements[0], entry: { run }, metrics: { p50_ms: 100 + run, errors: 0 } });
+    results.push({ cell, measurement: cell.measurements[1], entry: { run }, metrics: run === 3 ? zero : { p50_ms: 50 + run, errors: 0 } });
+  }
+  const spec = { labels: [{ key: 'm', label: 'M', of: (c, m) => m.id }], primary: 'p50_ms', latency: true, baseline: () => ({ cell: 'c', measurement: 'a' }), baselineLabel: () => 'a' };
+  const { rows, columns } = summaryRows({ results, cells: [cell], runs: 5, seed: 1 }, spec);
+  const at = (row, key) => row[columns.findIndex((c) => c.key === key)];
+  assert.equal(at(rows[1], 'runs_ok'), 4);
+  assert.equal(at(rows[1], 'p50_ms_median'), 53, 'median of 51, 52, 54, 55: the failed run is not a 0');
+  assert.equal(at(rows[1], 'p50_ms_min'), 51);
+  assert.equal(at(rows[1], 'verdict'), 'better');
+  // Ten planned runs with four good ones: below the protocol's minimum, no verdict.
+  const few = summaryRows({ results, cells: [cell], runs: 10, seed: 1 }, spec);
+  assert.equal(few.rows[1][few.columns.findIndex((c) => c.key === 'verdict')], 'too few runs');
+});
+
+test('a load tool that crashed is a failed run even when its output parses; its log is kept', () => {
+  const raw = tmpDir('protocol-crash');
+  try {
+    const cell = { id: 'c', measurements: [{ id: 'a', tool: 'wrk' }] };
+    const plan = [{ idx: 1, cell: 'c', run: 1 }, { idx: 2, cell: 'c', run: 2 }];
+    for (const n of ['001-c-r1-a', '002-c-r2-a']) fs.copyFileSync(path.join(ROOT, 'raw-output/rebench-2026-rails-patterns/001-postgresql-r1-eager.txt'), path.join(raw, `${n}.txt`));
+    fs.writeFileSync(path.join(raw, '001-c-r1-a.protocol'), 'exit=0\nforeign_pct=3.5\n');
+    fs.writeFileSync(path.join(raw, '002-c-r2-a.protocol'), 'exit=139\nforeign_pct=3.5\n');
+    const [ok, crashed] = readResults(plan, [cell], raw);
+    assert.ok(ok.metrics.rps > 0 && !ok.metrics.error);
+    assert.equal(ok.protocol.foreign_pct, 3.5);
+    assert.match(crashed.metrics.error, /exited with status 139/);
+    assert.equal(crashed.file, '002-c-r2-a.txt', 'the crashed run\'s output stays referenced');
+  } finally { fs.rmSync(raw, { recursive: true, force: true }); }
+});
+
+test('the quality grade is enforced by the schema and the validator', () => {
+  const file = path.join(ROOT, '_data/datasets/rebench-2026-caching.json');
+  const good = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const knownIds = knownDatasetIds();
+  const check = (ds) => validateDataset({ file, text: JSON.stringify(ds, null, 2), knownIds }).map((p) => `${p.field}: ${p.message}`);
+  assert.deepEqual(check(good), []);
+  assert.equal(good.quality.grade, 'smoke');
+  const without = { ...good };
+  delete without.quality;
+  assert.ok(check(without).some((m) => /\/quality: required/.test(m)), 'a rebench dataset without a grade is rejected');
+  const noReason = { ...good, quality: { ...good.quality, reasons: [] } };
+  assert.ok(check(noReason).some((m) => /reasons/.test(m)), 'smoke without reasons is rejected');
+  const claimed = { ...good, quality: { ...good.quality, grade: 'benchmark', reasons: [], runs_disturbed: 0, foreign_load: { ...good.quality.foreign_load, foreign_cpu_pct_max: 40 } } };
+  assert.ok(check(claimed).some((m) => /foreign CPU 40 % is above/.test(m)), 'benchmark with foreign load above the threshold is rejected');
+  assert.ok(check(claimed).some((m) => /runs per configuration is below/.test(m)), 'benchmark with 5 runs is rejected');
+  const unmeasured = { ...claimed, quality: { ...claimed.quality, foreign_load: { ...claimed.quality.foreign_load, foreign_cpu_pct_max: null } } };
+  assert.ok(check(unmeasured).some((m) => /without a measured foreign CPU load/.test(m)));
+  assert.ok(check({ ...good, quality: { ...good.quality, grade: 'great' } }).some((m) => /grade/.test(m)));
+});
+
+test('every rebench-2026 dataset in the repository carries a grade with its reasons', () => {
+  const dir = path.join(ROOT, '_data/datasets');
+  const ids = fs.readdirSync(dir).filter((n) => n.startsWith('rebench-2026-'));
+  assert.ok(ids.length >= 10);
+  for (const n of ids) {
+    const q = JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')).quality;
+    assert.ok(q && ['smoke', 'benchmark'].includes(q.grade), n);
+    if (q.grade === 'smoke') assert.ok(q.reasons.length > 0, n);
+  }
+  const patterns = JSON.parse(fs.readFileSync(path.join(dir, 'rebench-2026-rails-patterns.json'), 'utf8'));
+  assert.equal(patterns.quality.runs_failed, 2, 'the two zero-request runs are recorded failed');
+});
