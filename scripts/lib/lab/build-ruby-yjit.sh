@@ -24,11 +24,12 @@ t0=$SECONDS
 sed -n 's/^deb /deb-src /p' /etc/apt/sources.list.d/experimental.list > /etc/apt/sources.list.d/experimental-src.list
 grep -q '^deb-src ' /etc/apt/sources.list.d/experimental-src.list || { say "no experimental deb line in the lab"; exit 1; }
 apt-get update -qq
-# Debian's Build-Depends for ruby3.4 that the base layer lacks, minus the documentation and test-only ones, plus
+# Debian's Build-Depends for ruby3.4 that the base layer lacks (autoconf and autotools-dev come with debhelper's
+# dh_autoreconf there), minus the documentation and test-only ones, plus
 # Debian 13's rustc (YJIT is written in Rust; Debian's rules pass --disable-yjit only because of that).
 # libgdbm/libncurses/libedit serve extensions Ruby 3.4 no longer bundles (dbm, gdbm, readline).
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-  rustc bison libgmp-dev systemtap-sdt-dev dpkg-dev autotools-dev file >/dev/null
+  rustc bison libgmp-dev systemtap-sdt-dev dpkg-dev autoconf autotools-dev file >/dev/null
 say "build tools installed in $((SECONDS - t0)) s ($(rustc --version))"
 
 work=$(mktemp -d /tmp/ruby-yjit.XXXXXX)
@@ -38,6 +39,9 @@ apt-get source -qq --download-only "ruby3.4=$SOURCE_VERSION" >/dev/null
 dpkg-source -x ./*.dsc src >/dev/null
 cd src
 grep -q -- '--disable-yjit' debian/rules || say "note: debian/rules no longer passes --disable-yjit"
+# As Debian's build does (debhelper runs dh_autoreconf): regenerate configure from the patched configure.ac,
+# otherwise make notices the newer configure.ac and stops for want of autoconf. Then debian/rules' own step.
+autoreconf -f -i >/dev/null 2>&1 || { say "autoreconf failed"; exit 1; }
 cp /usr/share/misc/config.guess /usr/share/misc/config.sub tool/
 
 # Debian's configure options (debian/rules), with four changes for a side-by-side install: the prefix, no
