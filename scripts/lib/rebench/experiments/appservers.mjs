@@ -46,10 +46,13 @@ export default {
     };
     const { columns, rows, markers, records } = summaryRows(ctx, spec);
     const id = 'rebench-2026-app-servers';
+    // Only the YJIT pair measured (--cells puma-34-yjit-off,puma-34-yjit --tag yjit): the dataset says so.
+    const yjitOnly = ctx.cells.every((c) => YJIT_SERVERS.includes(c.id));
     return [base(ctx, {
       id,
-      title: 'Application servers in 2026: the same Rails 8.1 app under six servers',
-      topic: 'app-server',
+      title: yjitOnly ? 'Ruby 3.4 with YJIT off and on: the same Rails 8.1 app on clustered Puma, throughput, latency and memory per process'
+        : 'Application servers in 2026: the same Rails 8.1 app under six servers',
+      topic: yjitOnly ? 'jit' : 'app-server',
       summary: verdictSentence(records, spec, 'requests per second', (r) => `${r.group.cell.label} on the ${r.group.measurement.id} page`),
       measured: `Requests per second, median and 99th-percentile latency, failed requests and the proportional set size (PSS) of the server's whole process tree for the lab's reference Rails 8.1 app on ${dbName(p)}, under each server with ${p.RB_WORKERS} processes where it forks (Puma clustered: ${p.RB_WORKERS} workers × ${p.RB_THREADS} threads; single: 1 × ${p.RB_THREADS}), ${p.RB_CONNECTIONS} wrk connections for ${p.RB_DURATION_S} s per page.`,
       software: softwareOf(ctx, ['lab-3.3']),  // lists the YJIT build too (mounted in every lab run)
