@@ -6,7 +6,8 @@
 # as a percentage of all CPUs over the window; steal = time the hypervisor gave to other guests.
 #
 #   ruby monitor.rb window ROOT SECONDS      one window: prints key=value lines (foreign_pct, steal_pct, …)
-#   ruby monitor.rb sample ROOT INTERVAL     CSV of cumulative counters every INTERVAL s until TERM
+#   ruby monitor.rb sample ROOT INTERVAL [SUMMARY]  CSV of cumulative counters every INTERVAL s until TERM; then
+#                                            the summary (as below) into the file SUMMARY: one Ruby start per run
 #   ruby monitor.rb summary FILE             the CSV's whole window and its worst interval, as key=value
 HZ = 100 # USER_HZ: /proc/stat and /proc/PID/stat both count in these ticks on Linux
 
@@ -50,6 +51,14 @@ end
 
 def print_kv(h) = h.each { |k, v| puts "#{k}=#{v.is_a?(Float) ? v.round(1) : v}" }
 
+def summarize(rows)
+  return puts('samples=0') if rows.size < 2
+  whole = between(rows.first, rows.last)
+  worst = rows.each_cons(2).map { |a, b| between(a, b) }.compact.max_by { |w| w[:foreign_pct] }
+  print_kv(samples: rows.size, foreign_pct: whole[:foreign_pct], steal_pct: whole[:steal_pct], experiment_pct: whole[:experiment_pct],
+           foreign_pct_worst_interval: worst ? worst[:foreign_pct] : 0.0, load1: rows.map { |r| r[:load1] }.max)
+end
+
 mode, arg, num = ARGV
 case mode
 when 'window'
@@ -61,25 +70,22 @@ when 'window'
 when 'sample'
   root = arg.to_i
   $stdout.sync = true
-  trap('TERM') { exit 0 }
   puts 't_s,total,busy,steal,experiment,load1'
-  t0 = nil
-  loop do
+  rows = []
+  line = lambda do
     s = snapshot(root)
-    t0 ||= s[:t]
-    puts [(s[:t] - t0).round(2), s[:total], s[:busy], s[:steal], s[:exp], s[:load1]].join(',')
-    sleep num.to_f
+    rows << s
+    puts [(s[:t] - rows.first[:t]).round(2), s[:total], s[:busy], s[:steal], s[:exp], s[:load1]].join(',')
   end
-when 'summary'
-  rows = File.readlines(arg).drop(1).map { |l| t, total, busy, steal, exp, l1 = l.split(','); { t: t.to_f, total: total.to_i, busy: busy.to_i, steal: steal.to_i, exp: exp.to_i, load1: l1.to_f } }
-  if rows.size < 2
-    puts 'samples=0'
+  begin
+    loop { line.call; sleep num.to_f }
+  rescue SignalException
+    line.call # TERM ends the window: one last sample, so that even a run shorter than INTERVAL has two
+    File.open(ARGV[3], 'w') { |f| $stdout = f; summarize(rows) } if ARGV[3]
     exit 0
   end
-  whole = between(rows.first, rows.last)
-  worst = rows.each_cons(2).map { |a, b| between(a, b) }.compact.max_by { |w| w[:foreign_pct] }
-  print_kv(samples: rows.size, foreign_pct: whole[:foreign_pct], steal_pct: whole[:steal_pct], experiment_pct: whole[:experiment_pct],
-           foreign_pct_worst_interval: worst ? worst[:foreign_pct] : 0.0, load1: rows.map { |r| r[:load1] }.max)
+when 'summary'
+  summarize(File.readlines(arg).drop(1).map { |l| t, total, busy, steal, exp, l1 = l.split(','); { t: t.to_f, total: total.to_i, busy: busy.to_i, steal: steal.to_i, exp: exp.to_i, load1: l1.to_f } })
 else
   warn 'usage: monitor.rb window ROOT SECONDS | sample ROOT INTERVAL | summary FILE'
   exit 2

@@ -58,14 +58,15 @@ rb_measured() { # OUT CMD…
     rb_gate "$out"
     printf "%s" "$(rb_load)" > "$out.load"
     if [ -n "${RB_MONITOR_S:-}" ]; then
-      ruby "$BENCH/monitor.rb" sample "$RB_MONITOR_ROOT" "$RB_MONITOR_S" > "$out.monitor.csv" 2>> "$RAW/driver.log" &
+      rm -f "$out.monitor.sum"
+      ruby "$BENCH/monitor.rb" sample "$RB_MONITOR_ROOT" "$RB_MONITOR_S" "$out.monitor.sum" > "$out.monitor.csv" 2>> "$RAW/driver.log" &
       mon=$!
     fi
     "$@" > "$out.txt" 2>&1
     echo "exit=$?" > "$out.protocol"
     [ -n "${mon:-}" ] && { kill -TERM "$mon" 2>/dev/null; wait "$mon" 2>/dev/null; mon=; }
     echo " -> $(rb_load)" >> "$out.load"
-    [ -f "$out.monitor.csv" ] && ruby "$BENCH/monitor.rb" summary "$out.monitor.csv" >> "$out.protocol" 2>> "$RAW/driver.log"
+    [ -f "$out.monitor.sum" ] && cat "$out.monitor.sum" >> "$out.protocol" && rm -f "$out.monitor.sum"
     [ -f "$out.gate" ] && grep -E '^gate_(ok|waited_s)=' "$out.gate" >> "$out.protocol"
     f=$(rb_kv foreign_pct "$out.protocol"); s=$(rb_kv steal_pct "$out.protocol")
     if { [ -n "$f" ] && rb_above "$f" "$RB_DISTURB_MAX_FOREIGN"; } || { [ -n "$s" ] && rb_above "$s" "$RB_DISTURB_MAX_STEAL"; }; then

@@ -62,6 +62,29 @@ ${tableHtml(dataset, { columns: chart.columns || null, caption: `Data for: ${cha
   return `<p class="chart-data"><a href="${siteUrl(datasetUrl(dataset.id))}#data">Data table for this chart: ${dataset.rows.length} rows, on the dataset page</a></p>`;
 }
 
+// The dataset's quality grade (schemas/dataset-1.schema.json, quality): next to every figure that has one.
+const GRADE_TEXT = {
+  benchmark: 'measured under the protocol (isolated CPUs, quiet machine, enough long runs)',
+  smoke: 'did not meet the measurement protocol; read it as a smoke test, not as a basis for conclusions',
+};
+function foreignLoadText(f) {
+  return [
+    f.foreign_cpu_pct_max !== null && f.foreign_cpu_pct_max !== undefined ? `foreign CPU up to ${f.foreign_cpu_pct_max} %` : 'foreign CPU not measured',
+    f.steal_pct_max !== null && f.steal_pct_max !== undefined ? `steal up to ${f.steal_pct_max} %` : null,
+    f.load_average_max !== null ? `load average up to ${f.load_average_max}` : null,
+  ].filter(Boolean).join(', ');
+}
+export function qualityBadge(dataset) {
+  const q = dataset.quality;
+  if (!q) return '';
+  return ` <span class="quality quality-${esc(q.grade)}"><strong>Grade: ${esc(q.grade)}</strong> — ${esc(GRADE_TEXT[q.grade])} (${esc(foreignLoadText(q.foreign_load))}).</span>`;
+}
+export function qualityHtml(dataset) {
+  const q = dataset.quality;
+  if (!q) return null;
+  return `<strong class="quality quality-${esc(q.grade)}">${esc(q.grade)}</strong>: ${esc(GRADE_TEXT[q.grade])}. Measured foreign load: ${esc(foreignLoadText(q.foreign_load))} (${esc(q.foreign_load.source)}). Protocol: ${esc(q.protocol)}.${q.reasons.length ? `<ul>${q.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}`;
+}
+
 export function figureHtml(dataset, chart, sizes, { full = false } = {}) {
   const src = (variant, theme) => siteUrl(chartAsset(dataset.id, chart.id, variant, theme));
   const dims = (variant) => `width="${sizes[variant].width}" height="${sizes[variant].height}"`;
@@ -72,7 +95,7 @@ export function figureHtml(dataset, chart, sizes, { full = false } = {}) {
 <source srcset="${src('wide', 'dark')}" media="(prefers-color-scheme: dark)" ${dims('wide')}>
 <img src="${src('wide', 'light')}" alt="${esc(chart.alt)}" ${dims('wide')} loading="lazy" decoding="async">
 </picture>
-<figcaption><strong>${esc(chart.title)}.</strong> ${esc(chart.caption)} <a href="${siteUrl(datasetUrl(dataset.id))}">Dataset: ${esc(dataset.title)}</a> (${esc(dataset.source.location)}).</figcaption>
+<figcaption><strong>${esc(chart.title)}.</strong> ${esc(chart.caption)} <a href="${siteUrl(datasetUrl(dataset.id))}">Dataset: ${esc(dataset.title)}</a> (${esc(dataset.source.location)}).${qualityBadge(dataset)}</figcaption>
 ${chartTableHtml(dataset, chart, full)}
 <script type="module" src="${siteUrl(CHART_VALUES_SCRIPT)}"></script>
 </figure>`;
@@ -128,6 +151,7 @@ export function provenanceHtml(dataset, vocabulary) {
     ['Year', esc(dataset.year)],
     ['Topic', esc(vocabulary.topics[dataset.topic] || dataset.topic)],
     ['What was measured', esc(dataset.measured)],
+    ['Quality grade', qualityHtml(dataset)],
     ['Hardware', esc(dataset.hardware)],
     ['Software', dataset.software.length ? dataset.software.map((x) => `${esc(x.name)} ${esc(x.version)}`).join(', ') : 'not stated'],
     ['Tool and method', method],
@@ -144,6 +168,7 @@ export function datasetPageHtml(dataset, vocabulary, relatedTitles = {}) {
   const caveats = dataset.caveats.length ? `<h2 id="caveats">Caveats</h2>\n<ul class="caveats">${dataset.caveats.map((c) => `<li>${esc(c)}</li>`).join('\n')}</ul>` : '';
   const related = (dataset.related || []).length ? `<h2 id="related">Related datasets</h2><ul>${dataset.related.map((id) => `<li><a href="${siteUrl(datasetUrl(id))}">${esc(relatedTitles[id] || id)}</a></li>`).join('')}</ul>` : '';
   return `<p class="lead">${esc(dataset.summary)}</p>
+${dataset.quality ? `<p class="quality-note">${qualityBadge(dataset).trim()} <a href="#provenance">Why</a></p>` : ''}
 <p class="downloads">Download: <a href="${siteUrl(downloadUrl(dataset.id, 'csv'))}" download>CSV</a> · <a href="${siteUrl(downloadUrl(dataset.id, 'json'))}" download>JSON (with provenance)</a></p>
 ${charts ? `<h2 id="charts">Charts</h2>\n${charts}` : '<p class="no-chart">This dataset is a configuration or metadata table; it has no chart.</p>'}
 ${errataHtml(dataset)}

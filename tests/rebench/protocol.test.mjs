@@ -164,3 +164,16 @@ test('every rebench-2026 dataset in the repository carries a grade with its reas
   const patterns = JSON.parse(fs.readFileSync(path.join(dir, 'rebench-2026-rails-patterns.json'), 'utf8'));
   assert.equal(patterns.quality.runs_failed, 2, 'the two zero-request runs are recorded failed');
 });
+
+test('every figure and dataset page of a graded dataset shows the grade and the measured foreign load', async () => {
+  const { figureHtml, datasetPageHtml, qualityBadge } = await import('../../scripts/lib/dataset-html.mjs');
+  const vocabulary = JSON.parse(fs.readFileSync(path.join(ROOT, '_data/vocabulary.json'), 'utf8'));
+  const ds = JSON.parse(fs.readFileSync(path.join(ROOT, '_data/datasets/rebench-2026-caching.json'), 'utf8'));
+  const size = { width: 10, height: 10 };
+  const fig = figureHtml(ds, ds.charts[0], { wide: size, narrow: size });
+  assert.match(fig, /<figcaption>.*Grade: smoke<\/strong> — did not meet the measurement protocol.*load average up to 26\.6.*<\/figcaption>/s);
+  const page = datasetPageHtml(ds, vocabulary);
+  assert.match(page, /class="quality-note"/);
+  for (const reason of ds.quality.reasons) assert.ok(page.includes(reason.replace(/&/g, '&amp;').replace(/</g, '&lt;')), reason);
+  assert.equal(qualityBadge({ ...ds, quality: undefined }), '', 'an old dataset without a grade shows none');
+});

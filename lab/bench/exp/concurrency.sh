@@ -1,10 +1,14 @@
-# Experiment 7, concurrency: Puma workers × threads on an I/O-bound route (/io, sleeps) and a CPU-bound one
-# (/cpu, computes), with more connections than the largest setting can serve at once, to find the knee.
+# Experiment 7, concurrency: Puma workers × threads on an I/O-bound route (/io, waits on the database: pg_sleep on
+# PostgreSQL) and a CPU-bound one (/cpu, computes), with more connections than the largest setting can serve at
+# once, to find the knee. Setup proves in process that each route is what it is named for (route-proof.tsv).
 source "$BENCH/app.sh"
 declare -A PAGES=([io]="/io?ms=${RB_IO_MS:-50}" [cpu]="/cpu?n=${RB_CPU_N:-20000}")
 APP=/srv/app
 
-exp_setup() { rb_app_prepare "${RB_DB:-postgresql}" "$APP" && rb_app_env "$APP"; }
+exp_setup() {
+  rb_app_prepare "${RB_DB:-postgresql}" "$APP" && rb_app_env "$APP" || return 1
+  (cd "$APP" && bin/rails runner "$BENCH/route-proof.rb" 5 "${RB_CPU_N:-200000}" "${RB_IO_MS:-50}" 2>> "$RAW/driver.log") > "$RAW/route-proof-$RB_PLACE.tsv" || true
+}
 
 exp_cell() { # wW-tT RUN MEASUREMENTS OUTPREFIX
   local w=${1#w} t

@@ -19,8 +19,11 @@ dataset per experiment, with every raw tool output beside it:
   DIR/_data/datasets/rebench-2026-….json and DIR/raw-output/rebench-2026-…/
 With --out . in a checkout the files land where a pull request needs them.
 
-Method: each configuration runs N times (default 5) in random rounds drawn from --seed (recorded);
-every measurement is preceded by a stated warm-up; the dataset gives the median, the slowest and
+Method (the measurement protocol, _data/measurement_protocol.json; repeat.md states it): server and database
+pinned to one CPU, the load generator to the other; an idle gate before and a foreign-load monitor during every
+run, disturbed runs repeated; warm-up until throughput is stable; HTTP runs of at least 10 s; each
+configuration N times (default 10) in random rounds drawn from --seed (recorded); runs with no completed
+request or over 1 % errors are failed runs, never zeros; every dataset carries a grade (benchmark or smoke); the dataset gives the median, the slowest and
 fastest run, and a verdict against a baseline only when a bootstrap 95 % interval of the ratio of
 medians excludes 1 and a Mann-Whitney test agrees (p < 0.05). Machine facts (CPU, cores, RAM,
 virtualisation, kernel, governor, load average before and after) and exact versions are recorded.
@@ -28,7 +31,7 @@ virtualisation, kernel, governor, load average before and after) and exact versi
 Options:
   --list        list the experiments and what they mirror
   --quick       tiny sizes and 2 runs, to test the pipeline (minutes, not conclusions)
-  --runs N      runs per configuration (default 5; 2 with --quick)
+  --runs N      runs per configuration (default 10; 2 with --quick; below 10 grades smoke)
   --out DIR     output directory (default ./measurements)
   --seed N      seed for the run order (default random; recorded in the dataset)
   --then-and-now  after the experiments (or alone), write rebench-2026-then-now-EXPERIMENT
@@ -39,11 +42,11 @@ Options:
   --rebuild     recompute the named experiments' datasets from their raw output in DIR
                 (raw-output/ID/provenance.json and the tool outputs), without measuring
   --caveat TEXT with --rebuild: add a caveat (repeatable), e.g. what else ran at the time
+  --no-wait     measure without waiting for the idle gate and without repeating disturbed runs (a busy
+                machine): the monitor still records the foreign load, and the datasets are graded smoke
   --tag NAME    append -NAME to every dataset id (e.g. your machine: --tag hetzner-cx22),
                 so that your datasets sit beside the published ones instead of replacing
                 them; datasets from different machines are separate series
-  --no-wait     on a machine known to be busy: record the idle gate before every run but do
-                not wait for it nor repeat disturbed runs (the datasets are graded smoke)
   --author NAME who measured (default: git config user.name)
   --help        this text
 
@@ -55,7 +58,7 @@ A full run of every experiment takes about 50 minutes on 2 cores.
 const SPEC = {
   list: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' },
   runs: { type: 'integer', min: 1, max: 50 }, out: { type: 'string' }, seed: { type: 'integer', min: 0 },
-  author: { type: 'string' }, tag: { type: 'string' }, cells: { type: 'string' }, rebuild: { type: 'boolean' }, caveat: { type: 'string', multiple: true }, 'keep-work': { type: 'boolean' }, 'no-wait': { type: 'boolean' }, 'then-and-now': { type: 'boolean' },
+  author: { type: 'string' }, tag: { type: 'string' }, cells: { type: 'string' }, rebuild: { type: 'boolean' }, caveat: { type: 'string', multiple: true }, 'keep-work': { type: 'boolean' }, 'then-and-now': { type: 'boolean' }, 'no-wait': { type: 'boolean' },
 };
 
 export async function main(argv) {

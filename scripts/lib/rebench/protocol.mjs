@@ -24,8 +24,6 @@ export function driverParams({ quick, noWait = false }) {
     RB_GATE_MAX_FOREIGN: P.idle_gate.max_foreign_cpu_pct,
     RB_GATE_MAX_STEAL: P.idle_gate.max_steal_pct,
     // A quick run checks the gate once and records what it saw; it never waits for a quiet machine.
-    // --no-wait (a machine known to be busy): the gate is still measured and recorded before every run, but
-    // nothing waits for it or repeats a disturbed run; the dataset is smoke and says so.
     RB_GATE_MAX_WAIT_S: quick || noWait ? 0 : P.idle_gate.max_wait_s,
     RB_GATE_POLL_S: P.idle_gate.poll_s,
     RB_DISTURB_MAX_FOREIGN: P.disturbance.max_foreign_cpu_pct,
@@ -108,14 +106,15 @@ export function gradeRun(ctx) {
   const ungated = runs.filter((r) => !r.protocol || r.protocol.gate_ok === undefined).length;
   const failed = runs.filter((r) => r.metrics.error).length;
   if (ctx.quick) reasons.push('a --quick run: tiny sizes and 2 runs, for testing the pipeline');
-  if (ctx.noWait) reasons.push('measured with --no-wait: the idle gate was recorded before every run but nothing waited for a quiet machine, and disturbed runs were not repeated');
   const iso = readIsolation(ctx.raw);
   if (!iso.length) reasons.push('no isolation record: the server and the load generator were not pinned to separate CPUs');
   for (const i of iso) if (!/^pinned\b/.test(i.text)) reasons.push(`no CPU isolation on ${i.place}: ${i.text.replace(/^none\s*/, '')}`);
   if (monitored.length < runs.length) reasons.push(`${runs.length - monitored.length} of ${runs.length} runs had no foreign-load monitor`);
   if (ungated && !ctx.quick) reasons.push(`${ungated} of ${runs.length} runs had no idle gate before them`);
   if (gateFailed) reasons.push(`the idle gate did not open before ${gateFailed} of ${runs.length} runs (foreign CPU above ${P.idle_gate.max_foreign_cpu_pct} % or steal above ${P.idle_gate.max_steal_pct} %)`);
-  if (disturbed) reasons.push(`${disturbed} of ${runs.length} runs were disturbed by foreign load (above ${P.disturbance.max_foreign_cpu_pct} %) after ${ctx.quick ? 1 : P.disturbance.tries} tries`);
+  const tries = Number(ctx.params && ctx.params.RB_TRIES) || (ctx.quick ? 1 : P.disturbance.tries);
+  if (disturbed) reasons.push(`${disturbed} of ${runs.length} runs were disturbed by foreign load (above ${P.disturbance.max_foreign_cpu_pct} %) after ${tries} ${tries === 1 ? 'try' : 'tries'}`);
+  if (!ctx.quick && ctx.params && Number(ctx.params.RB_GATE_MAX_WAIT_S) === 0 && 'RB_GATE_MAX_WAIT_S' in ctx.params) reasons.push('run with --no-wait: the driver did not wait for the idle gate or repeat disturbed runs');
   if (ctx.runs < P.runs.min_runs) reasons.push(`${ctx.runs} runs per configuration (the protocol asks for ${P.runs.min_runs})`);
   const d = Number(ctx.params && ctx.params.RB_DURATION_S);
   if (Number.isFinite(d) && d < P.runs.min_duration_s) reasons.push(`${d} s per measured HTTP run (the protocol asks for ${P.runs.min_duration_s} s)`);

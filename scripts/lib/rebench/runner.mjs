@@ -163,7 +163,7 @@ export function rebuildFromRaw(exp, rawDirPath) {
   const plan = prov.order.map((o) => ({ ...o }));
   const results = readResults(plan, cells, rawDirPath);
   const ctx = {
-    exp, quick: prov.quick, runs: prov.runs_per_cell, seed: prov.seed, plan, cells, results, machine: prov.machine, noWait: Boolean(prov.no_wait),
+    exp, quick: prov.quick, runs: prov.runs_per_cell, seed: prov.seed, plan, cells, results, machine: prov.machine,
     started: new Date(prov.started), finished: new Date(prov.finished), subset: prov.subset || null,
     load: prov.load_average, invocations: prov.invocations, params: prov.parameters, raw: rawDirPath, versions: prov.versions,
   };
@@ -195,7 +195,7 @@ export const rawName = (entry, measurement) => `${String(entry.idx).padStart(3, 
 
 /**
  * Run an experiment. Returns the paths of the datasets written, or { interrupted: SIGNAL } (nothing written).
- * opts: { quick, runs, outDir, seed, log(line), labBin, beforeCommit, noWait }
+ * opts: { quick, runs, outDir, seed, log(line), labBin, beforeCommit }
  */
 export async function runExperiment(exp, opts) {
   const quick = Boolean(opts.quick);
@@ -228,8 +228,10 @@ export async function runExperiment(exp, opts) {
     for (const pid of children) stopGroup(pid, 15000);
   });
   try {
-    const params = { ...sized.params, ...driverParams({ quick, noWait: Boolean(opts.noWait) }), RB_QUICK: quick ? 1 : 0 };
+    const params = { ...sized.params, ...driverParams({ quick, noWait: opts.noWait }), RB_QUICK: quick ? 1 : 0 };
     fs.writeFileSync(path.join(work, 'params.env'), Object.entries(params).map(([k, v]) => `${k}=${shellQuote(v)}\n`).join(''));
+    // An experiment may write inputs for the lab side into WORK first (bundle-vs-defaults: the wizard's bundle).
+    if (exp.prepare) await exp.prepare({ work, raw, quick, params, log });
     const machine = machineFacts(outDir);
     const loadBefore = loadAverage();
     const started = new Date();
@@ -271,7 +273,7 @@ export async function runExperiment(exp, opts) {
     const finished = new Date();
     const results = readResults(plan, cells, raw);
     const context = {
-      exp, quick, runs, seed, plan, cells, results, machine, started, finished, subset: opts.cells ? cells.map((c) => c.id) : null, noWait: Boolean(opts.noWait),
+      exp, quick, runs, seed, plan, cells, results, machine, started, finished, subset: opts.cells ? cells.map((c) => c.id) : null,
       load: { before: loadBefore, after: loadAfter }, invocations, params, raw,
       versions: readVersions(raw),
     };
@@ -329,7 +331,6 @@ function provenance(ctx) {
     tool: 'scripts/rebench',
     experiment: ctx.exp.name,
     quick: ctx.quick,
-    no_wait: Boolean(ctx.noWait),
     subset: ctx.subset || null,
     runs_per_cell: ctx.runs,
     seed: ctx.seed,

@@ -1,17 +1,42 @@
 // Experiment 7: Puma workers × threads on an I/O-bound and a CPU-bound route (the processes/threads posts).
+import fs from 'node:fs';
+import path from 'node:path';
 import { summaryRows, base, softwareOf, methodOf } from '../dataset.mjs';
 import { verdictSentence } from './common.mjs';
 
 const ROUTES = [
-  { id: 'io', label: 'I/O-bound (/io, sleeps)' },
+  { id: 'io', label: 'I/O-bound (/io, waits)' },
   { id: 'cpu', label: 'CPU-bound (/cpu, computes)' },
 ];
+
+/**
+ * What the routes really did, from lab/bench/route-proof.rb's in-process run at setup: the share of the wall time
+ * each route was runnable (on a CPU or queued for one). Near 100 % is CPU-bound; near 0 % is a wait.
+ */
+export function routeProof(ctx) {
+  const file = ctx.raw && fs.existsSync(ctx.raw) && fs.readdirSync(ctx.raw).find((n) => /^route-proof-.*\.tsv$/.test(n));
+  const rows = file ? fs.readFileSync(path.join(ctx.raw, file), 'utf8').split('\n').map((l) => l.split('\t')).filter((x) => /^(cpu|io)$/.test(x[0]) && Number(x[4]) > 0) : [];
+  if (!rows.length) return 'The routes were not proven in process in this run (no route-proof output): whether /cpu was CPU-bound and /io a wait is not recorded.';
+  const share = (route) => {
+    const xs = rows.filter((x) => x[0] === route).map((x) => Number(x[3]) / Number(x[4])).sort((a, b) => a - b);
+    return xs.length ? `${Math.round(xs[Math.floor(xs.length / 2)] * 100)} %` : 'not measured';
+  };
+  const wait = (rows.find((x) => x[0] === 'io') || [])[5] || 'unknown';
+  return `Proven in process before the runs (lab/bench/route-proof.rb, ${rows.length / 2} requests each): /cpu was runnable (on a CPU or queued for one) for ${share('cpu')} of its wall time (median), /io for ${share('io')}, waiting on ${wait}.`;
+}
+
+/** What /io waited on in this run: the route proof's record; runs without one predate the database wait. */
+function waitOf(ctx) {
+  const file = ctx.raw && fs.existsSync(ctx.raw) && fs.readdirSync(ctx.raw).find((n) => /^route-proof-.*\.tsv$/.test(n));
+  const io = file && fs.readFileSync(path.join(ctx.raw, file), 'utf8').split('\n').map((l) => l.split('\t')).find((x) => x[0] === 'io');
+  return io && io[5] ? `on ${io[5]}` : "in Ruby's sleep (this run predates the route's database wait and has no route proof)";
+}
 
 export default {
   name: 'concurrency',
   title: 'Concurrency: Puma workers × threads, I/O-bound and CPU-bound',
   mirrors: 'the Rails Ruby Bench processes/threads posts',
-  full: { workers: [1, 2, 4], threads: [1, 4, 16], params: { RB_CONNECTIONS: 32, RB_DURATION_S: 2, RB_WARMUP_S: 1, RB_IO_MS: 50, RB_CPU_N: 20000 }, timeoutPerCellS: 90, setupS: 240 },
+  full: { workers: [1, 2, 4], threads: [1, 4, 16], params: { RB_CONNECTIONS: 32, RB_DURATION_S: 2, RB_WARMUP_S: 1, RB_IO_MS: 50, RB_CPU_N: 200000 }, timeoutPerCellS: 90, setupS: 240 },
   quick: { workers: [1, 2], threads: [2], params: { RB_DB: 'sqlite', RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0, RB_IO_MS: 20, RB_CPU_N: 2000 }, timeoutPerCellS: 90, setupS: 240 },
   cells(size) {
     return size.workers.flatMap((w) => size.threads.map((t) => ({ id: `w${w}-t${t}`, label: `${w} × ${t}`, workers: w, threads: t, measurements: ROUTES.map((r) => ({ id: r.id, tool: 'wrk' })) })));
@@ -36,7 +61,7 @@ export default {
       title: 'Puma workers × threads in 2026 on two cores: an I/O-bound and a CPU-bound route',
       topic: 'concurrency',
       summary: verdictSentence(records, spec, 'requests per second', (r) => `${r.group.cell.workers} worker(s) × ${r.group.cell.threads} thread(s) on the ${r.group.measurement.id} route`),
-      measured: `Requests per second and latency of /io?ms=${p.RB_IO_MS} (the request sleeps ${p.RB_IO_MS} ms, like waiting for a slow service) and /cpu?n=${p.RB_CPU_N} (pure Ruby computation) under clustered Puma with each combination of workers and threads, ${p.RB_CONNECTIONS} wrk connections for ${p.RB_DURATION_S} s.`,
+      measured: `Requests per second and latency of /io?ms=${p.RB_IO_MS} (the request waits ${p.RB_IO_MS} ms: ${waitOf(ctx)}) and /cpu?n=${p.RB_CPU_N} (pure Ruby computation) under clustered Puma with each combination of workers and threads, ${p.RB_CONNECTIONS} wrk connections for ${p.RB_DURATION_S} s.`,
       software: softwareOf(ctx, ['lab-3.3']),
       method: methodOf(ctx, {
         tool: 'rebench',
@@ -46,7 +71,7 @@ export default {
         warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk (2 connections) on each route right before it is measured, not recorded` : 'none (quick run)',
       }),
       columns, rows, markers,
-      caveats: ['The machine has two cores shared with wrk: beyond two busy processes, CPU-bound work cannot go faster, and extra threads only help while requests wait.'],
+      caveats: [routeProof(ctx), 'The machine has two cores shared with wrk: beyond two busy processes, CPU-bound work cannot go faster, and extra threads only help while requests wait.'],
       related: ['rrb-puma-processes-threads', 'fibers-threads-processes-macbook'],
       charts: [{
         id: 'sweep', title: 'Requests per second by threads per worker, one line per worker count',

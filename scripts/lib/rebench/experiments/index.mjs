@@ -8,6 +8,7 @@ import gc from './gc.mjs';
 import patterns from './patterns.mjs';
 import concurrency from './concurrency.mjs';
 import caching from './caching.mjs';
+import bundleVsDefaults from './bundle.mjs';
 
-export const EXPERIMENTS = [staticFiles, appservers, proxies, interpreters, allocators, gc, patterns, concurrency, caching];
+export const EXPERIMENTS = [staticFiles, appservers, proxies, interpreters, allocators, gc, patterns, concurrency, caching, bundleVsDefaults];
 export const byName = (name) => EXPERIMENTS.find((e) => e.name === name);

@@ -1,0 +1,104 @@
+// The wizard's own question: does its default bundle beat Rails 8.1's generated production defaults on the same
+// machine under the same load? (a) the reference app's generated config/puma.rb (3 threads; WEB_CONCURRENCY unset,
+// so one process), (b) the config/puma.rb and config/ruby.env that guide/cli.mjs generates for this machine.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { REPO_ROOT } from '../../measure/common.mjs';
+import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
+import { verdictSentence, dbName } from './common.mjs';
+
+const PAGES = [
+  { id: 'api', label: 'API (small JSON)' },
+  { id: 'regular', label: 'Regular page' },
+  { id: 'heavy', label: 'Heavy page (many records)' },
+];
+const CONFIGS = [
+  { id: 'defaults', label: 'Rails 8.1 generated defaults (Puma, 3 threads, one process)' },
+  { id: 'wizard', label: "The wizard's bundle for this machine" },
+];
+
+/** The answers the wizard gets: this machine's cores and memory, the lab's software; everything else default. */
+export function wizardAnswers() {
+  return { cores: os.cpus().length, ram_gb: Math.max(1, Math.floor(os.totalmem() / 1024 ** 3)), server: 'puma', database: 'postgresql', ruby_version: '3.3', rails: '8.1' };
+}
+
+/** Run guide/cli.mjs and write its bundle into DIR; returns the answers. Throws with the CLI's own message. */
+export function writeBundle(dir, answers = wizardAnswers()) {
+  const file = path.join(dir, 'answers.json');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(answers, null, 2)}\n`);
+  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'guide/cli.mjs'), '--answers', file, '--format', 'files', '--out', dir, '--allow-errors'], { encoding: 'utf8', timeout: 120000 });
+  if (r.status !== 0) throw new Error(`guide/cli.mjs could not write the bundle (exit ${r.status}): ${(r.stderr || r.stdout || '').slice(0, 400)}`);
+  for (const f of ['config/puma.rb', 'config/ruby.env']) if (!fs.existsSync(path.join(dir, f))) throw new Error(`the wizard's bundle has no ${f}`);
+  return answers;
+}
+
+export default {
+  name: 'bundle-vs-defaults',
+  title: "The wizard's bundle against Rails 8.1's generated defaults",
+  mirrors: 'the wizard (no research table)',
+  full: { params: { RB_CONNECTIONS: 8, RB_DURATION_S: 10, RB_WARMUP_S: 3 }, timeoutPerCellS: 150, setupS: 300 },
+  quick: { params: { RB_DB: 'sqlite', RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 120, setupS: 300 },
+  cells() {
+    return CONFIGS.map((c) => ({ ...c, measurements: PAGES.map((p) => ({ id: p.id, tool: 'wrk', memory: true })) }));
+  },
+  async prepare({ work, raw }) {
+    const answers = writeBundle(path.join(work, 'bundle'));
+    fs.writeFileSync(path.join(raw, 'wizard-answers.json'), `${JSON.stringify(answers, null, 2)}\n`);
+    fs.copyFileSync(path.join(work, 'bundle', 'config/puma.rb'), path.join(raw, 'wizard-bundle-puma.rb'));
+    fs.copyFileSync(path.join(work, 'bundle', 'config/ruby.env'), path.join(raw, 'wizard-bundle-ruby.env'));
+  },
+  datasetIds: () => ['rebench-2026-bundle-vs-defaults'],
+  datasets(ctx) {
+    const p = ctx.params;
+    const spec = {
+      labels: [
+        { key: 'config', label: 'Configuration', of: (c) => c.label },
+        { key: 'page', label: 'Page', of: (c, m) => PAGES.find((x) => x.id === m.id).label },
+      ],
+      primary: 'rps', latency: true, memory: true,
+      baseline: (c, m) => ({ cell: 'defaults', measurement: m.id }),
+      baselineLabel: (c, m) => `Rails defaults, ${PAGES.find((x) => x.id === m.id).label}`,
+    };
+    const { columns, rows, markers, records } = summaryRows(ctx, spec);
+    const answers = readJson(path.join(ctx.raw, 'wizard-answers.json'));
+    const env = readText(path.join(ctx.raw, 'wizard-ruby.env')).split('\n').filter(Boolean);
+    return [base(ctx, {
+      id: 'rebench-2026-bundle-vs-defaults',
+      title: "The wizard's bundle against Rails 8.1's generated defaults, same app, same load",
+      topic: 'app-server',
+      summary: verdictSentence(records, spec, 'requests per second', (r) => `${r.row[0]} on the ${r.row[1].toLowerCase()}`),
+      measured: `Requests per second, latency, errors and whole-server PSS of the reference app (Rails 8.1, ${dbName(p)}) on three pages, wrk with ${p.RB_CONNECTIONS} connections for ${p.RB_DURATION_S} s: (a) with the app's generated config/puma.rb and no WEB_CONCURRENCY (one Puma process, 3 threads), (b) with the config/puma.rb and config/ruby.env that the wizard (guide/cli.mjs) generates for this machine (answers: ${answers ? Object.entries(answers).map(([k, v]) => `${k}=${v}`).join(', ') : 'not recorded'}; environment: ${env.length ? env.join(' ') : 'none recorded'}).`,
+      software: softwareOf(ctx, ['lab-3.3']),
+      method: methodOf(ctx, {
+        tool: 'rebench',
+        description: "Every run boots Puma fresh with one of the two configurations (bind address and paths of the wizard's puma.rb pointed at the lab; raw-output has both files as run) and measures the three pages in a random order.",
+        concurrency: p.RB_CONNECTIONS,
+        duration: p.RB_DURATION_S,
+        warmup: p.RB_WARMUP_S ? 'wrk windows until throughput is stable (the protocol\'s warm-up), not recorded' : 'none (quick run)',
+      }),
+      columns, rows, markers,
+      caveats: [
+        'Only the Puma and Ruby environment parts of the bundle are compared; nginx, PostgreSQL and kernel settings of the bundle are not applied in the lab, so the app server alone is measured.',
+        'Neither configuration has a proxy in front (Rails 8.1 deploys Thruster in its Dockerfile; the wizard, nginx): the load reaches Puma directly in both cells.',
+      ],
+      related: ['rebench-2026-app-servers'],
+      charts: [medianChart({
+        id: 'rps', title: "Requests per second: Rails defaults and the wizard's bundle",
+        caption: 'Bars: median of the runs; lines: slowest to fastest run. Read a difference only where the verdict says better or worse, and the grade under the chart first.',
+        alt: records.map((r) => `${r.row[0]}, ${r.row[1]}: ${typeof r.row[3] === 'number' ? `${Math.round(r.row[3])} requests per second` : r.row[3]}`).join('; ') + '.',
+        yField: 'page', offsetField: 'config', yTitle: 'Page', key: 'rps', xTitle: 'Requests per second (median)',
+        columns: ['config', 'page', 'rps_median', 'rps_min', 'rps_max', 'p99_ms', 'pss_total_mib', 'failed_requests', 'verdict'], hasFailures: markers.length > 0, hasValues: records.some((r) => r.spread.n > 0),
+      })],
+    })];
+  },
+};
+
+function readText(file) {
+  try { return fs.readFileSync(file, 'utf8'); } catch { return ''; }
+}
+function readJson(file) {
+  try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch { return null; }
+}
