@@ -55,6 +55,7 @@ test('Rails 8.1 boots on the YJIT build, Puma 8 serves with YJIT on, and LAB_YJI
     printf 'served %s\\n' "$(curl -s -D - -o /dev/null http://127.0.0.1:3000/heavy | tr -d '\\r' | sed -n 's/^x-lab-ruby: //p')"
     pid=$(cat /srv/app/tmp/pids/server.pid)
     printf 'exe %s\\n' "$(readlink /proc/$pid/exe)"
+    eval "$(lab-app env)"   # production, as the server runs: Rails 8.1 enables YJIT outside development and test
     printf 'rails %s\\n' "$(cd /srv/app && bin/rails runner 'print Rails.version' 2>/dev/null)"
     printf 'runner %s\\n' "$(cd /srv/app && bin/rails runner 'print RubyVM::YJIT.enabled?' 2>/dev/null)"
     printf 'off %s\\n' "$(cd /srv/app && LAB_YJIT=off bin/rails runner 'print RubyVM::YJIT.enabled?' 2>/dev/null)"

@@ -36,7 +36,7 @@ Rails.application.configure do
   # PostgreSQL connection and fail. rebench sets LAB_ISOLATION_LEVEL=fiber for Falcon; the other servers keep :thread.
   config.active_support.isolation_level = :fiber if ENV["LAB_ISOLATION_LEVEL"] == "fiber"
 
-  # Rails 8.1's defaults turn YJIT on at boot where the Ruby has it (config.yjit = true since 7.2): the lab's
+  # Rails 8.1's defaults turn YJIT on at boot where the Ruby has it (config.yjit = !Rails.env.local?): the lab's
   # YJIT build (scripts/lab run --ruby 3.4-yjit) then runs with it. LAB_YJIT=off keeps it off (config.yjit = false),
   # so rebench can measure the same build both ways. With LAB_YJIT set (on or off), every response says which Ruby
   # served it and whether YJIT was on in that process: Rails enables YJIT in its last initializer, after the
