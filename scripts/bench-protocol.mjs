@@ -27,7 +27,7 @@ function timed(script, params) {
 
 try {
   const full = { ...driverParams({ quick: false }), RB_GATE_MAX_WAIT_S: 0, RB_TRIES: 1 };
-  const quick = driverParams({ quick: true });
+  const quick = { ...driverParams({ quick: true }), RB_QUICK: 1 };
   const rows = { bare: [], quick: [], full: [], monitorPct: [] };
   for (let i = 0; i < reps; i += 1) {
     rows.bare.push(timed('sleep 1', {}));

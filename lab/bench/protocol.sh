@@ -61,6 +61,11 @@ rb_measured() { # OUT CMD…
       rm -f "$out.monitor.sum"
       ruby "$BENCH/monitor.rb" sample "$RB_MONITOR_ROOT" "$RB_MONITOR_S" "$out.monitor.sum" > "$out.monitor.csv" 2>> "$RAW/driver.log" &
       mon=$!
+      # A full run starts once the monitor has taken its first sample (Ruby's start-up, seconds on a busy machine,
+      # is not part of the window); a --quick run does not wait, and a run shorter than that start-up has no figure.
+      if [ "${RB_QUICK:-0}" = 0 ]; then
+        for _ in $(seq 1 200); do [ "$(wc -l < "$out.monitor.csv")" -ge 2 ] && break; sleep 0.05; done
+      fi
     fi
     "$@" > "$out.txt" 2>&1
     echo "exit=$?" > "$out.protocol"

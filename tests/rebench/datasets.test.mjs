@@ -15,9 +15,10 @@ const versions = { 'lab-3.3': [{ name: 'Ruby 3.3', version: 'ruby 3.3.8' }, { na
 
 // Run k of cell index i: the second-to-last cell is clearly faster (×2); every other cell overlaps the baseline
 // (the last cell is reported as not installed).
-// With a single cell (caching) the second measurement is the fast one and nothing is skipped.
+// With a single cell (caching) the second measurement is the fast one, with two cells (bundle-vs-defaults) the
+// second cell; in both nothing is skipped.
 function metricsFor(i, k, tool, n, mi) {
-  const factor = (n > 1 ? i === n - 2 : mi === 1) ? 2 : 1;
+  const factor = (n > 2 ? i === n - 2 : n === 2 ? i === 1 : mi === 1) ? 2 : 1;
   const jitter = [0.97, 1.0, 1.03, 0.99, 1.01][k % 5];
   if (tool === 'hyperfine') return { time_s: (1.2 / factor) * jitter, cpu_s: (1 / factor) * jitter, errors: 0 };
   if (tool === 'warm') return { cpu_ms: (10 / factor) * jitter, wall_ms: (12 / factor) * jitter, warmup_drift: 0.01, errors: 0 };
@@ -32,7 +33,7 @@ function fakeContext(exp, { skipLast = false } = {}) {
     const i = cells.findIndex((c) => c.id === entry.cell);
     const cell = cells[i];
     for (const [mi, m] of cell.measurements.entries()) {
-      const skipped = skipLast && cells.length > 1 && i === cells.length - 1;
+      const skipped = skipLast && cells.length > 2 && i === cells.length - 1;
       const series = [0, 0.5, 1, 1.5].map((t, j) => ({ t, total_kib: 300000 + j * 1000 + i * 5000, processes: 3 }));
       results.push({
         entry, cell, measurement: m,
@@ -72,7 +73,7 @@ test('each experiment builds valid, renderable datasets from known runs, with ve
     assert.ok(!verdicts.includes('worse'), `${exp.name}: nothing is worse in ${verdicts}`);
     // The skipped (last) cell is a NOT-INSTALLED marker, not a missing row.
     const last = cells[cells.length - 1];
-    if (cells.length > 1) {
+    if (cells.length > 2) {
       assert.ok(main.rows.some((r) => r.includes('NOT-INSTALLED')), `${exp.name}: ${last.id} kept as a failure marker`);
       assert.deepEqual(main.failures.markers, ['NOT-INSTALLED']);
     }

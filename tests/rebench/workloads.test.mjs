@@ -8,7 +8,7 @@ import { ensureLab, runLabCommand } from '../helpers/lab.mjs';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-test('/cpu is CPU-bound and /io waits on PostgreSQL, measured in process', { timeout: 600000 }, async () => {
+test('/cpu is CPU-bound and /io waits on PostgreSQL, measured in process', { timeout: 900000 }, async () => {
   const lab = await ensureLab();
   assert.ok(lab === true || (lab && lab.ok !== false), `the lab cannot be built here: ${lab && lab.reason ? lab.reason : lab}`);
   const script = 'lab-app prepare --db postgresql --dir /srv/app >/dev/null 2>&1 || { tail -20 /srv/app/log/prepare.log; exit 1; }; '
