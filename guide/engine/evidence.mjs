@@ -60,6 +60,8 @@ export const DS = {
   startup: ds('rrb-discourse-startup-time'),
   warmup: ds('rrb-warmup-iterations'),
   interpreters2026: ds('rebench-2026-interpreters'),
+  // Puma on the lab's Ruby 3.4 YJIT build, YJIT off and on: PSS per process, the YJIT memory the budget counts.
+  yjitPuma2026: ds('rebench-2026-app-servers-yjit'),
 };
 
 // Articles of this site (site-relative; the page prefixes the baseurl).

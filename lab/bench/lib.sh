@@ -3,7 +3,7 @@
 
 REPO=$(cd "$BENCH/../.." && pwd)
 WRK_LUA="$REPO/scripts/lib/importers/wrk-report.lua"
-if [ -d /opt/lab ]; then RB_PLACE="lab-$(ruby -e 'print RUBY_VERSION[0, 3]' 2>/dev/null || echo unknown)"; else RB_PLACE=host; fi
+if [ -d /opt/lab ]; then RB_PLACE="lab-${LAB_RUBY:-$(ruby -e 'print RUBY_VERSION[0, 3]' 2>/dev/null || echo unknown)}"; else RB_PLACE=host; fi
 RB_PIDS=()
 # shellcheck source=protocol.sh
 source "$BENCH/protocol.sh"
@@ -26,6 +26,11 @@ rb_versions() {
     printf 'Ruby %s\t%s\n' "$r" "$("ruby$r" -v)"
     printf 'Ruby %s YJIT built in\t%s\n' "$r" "$("ruby$r" --yjit -e 'print defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? "yes" : "no (built without YJIT)"' 2>/dev/null)"
   done
+  # The YJIT layer (scripts/lib/lab/build-ruby-yjit.sh): Ruby 3.4 built from Debian's ruby3.4 source package.
+  if [ -x /opt/ruby-3.4-yjit/bin/ruby ]; then
+    printf 'Ruby 3.4 + YJIT (built from Debian source ruby3.4 %s)\t%s\n' "$(cat /opt/ruby-3.4-yjit/DEBIAN-SOURCE-VERSION 2>/dev/null)" "$(/opt/ruby-3.4-yjit/bin/ruby --yjit -v)"
+    printf 'rustc that built YJIT (Debian 13)\t%s\n' "$(cat /opt/ruby-3.4-yjit/RUSTC-VERSION 2>/dev/null || echo unknown)"
+  fi
   for p in nginx apache2 caddy haproxy postgresql-17 pgbouncer mariadb-server sqlite3 libjemalloc2 wrk apache2-utils hyperfine libc6; do
     v=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) && printf '%s (Debian package)\t%s\n' "$p" "$v"
   done

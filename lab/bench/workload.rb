@@ -2,7 +2,10 @@
 # Ruby 3.1 cannot boot Rails 8.1, which needs Ruby 3.2 or newer). One iteration builds 500 records, renders them
 # with ERB into an HTML table, serialises them to JSON and parses that back, and groups and sorts them: object
 # allocation, string building, hashes and blocks, the things a Rails page spends its CPU on.
-# Usage: ruby workload.rb ITERATIONS
+# Usage: ruby workload.rb ITERATIONS                      one cold process: all iterations, one checksum line
+#        ruby workload.rb --warm WARMUP MEASURED OUT.json  in-process: WARMUP iterations unmeasured (YJIT compiles
+#                                                          lazily, during the first calls), then each of MEASURED
+#                                                          iterations timed alone (CPU and wall clock) into OUT.json
 require 'erb'
 require 'json'
 
@@ -27,7 +30,42 @@ def iteration(seed)
   html.bytesize + json.bytesize + groups.max_by { |_, v| v }.last.to_i
 end
 
-n = Integer(ARGV.fetch(0, '200'))
-checksum = 0
-n.times { |i| checksum += iteration(i) }
-puts "iterations=#{n} checksum=#{checksum} ruby=#{RUBY_VERSION} yjit=#{defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? 'on' : 'off'}"
+def yjit_state
+  return 'not built in' unless defined?(RubyVM::YJIT)
+  RubyVM::YJIT.enabled? ? 'on' : 'off'
+end
+
+# Times one iteration: CPU time of this process (user + system) and wall time, in milliseconds.
+def timed(seed)
+  cpu0 = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+  wall0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  sum = iteration(seed)
+  [(Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu0) * 1000, (Process.clock_gettime(Process::CLOCK_MONOTONIC) - wall0) * 1000, sum]
+end
+
+if ARGV[0] == '--warm'
+  warmup, measured, out = Integer(ARGV[1]), Integer(ARGV[2]), ARGV.fetch(3)
+  checksum = 0
+  warm = Array.new(warmup) { |i| cpu, _, sum = timed(i); checksum += sum; cpu.round(3) }
+  cpu_ms = []
+  wall_ms = []
+  measured.times do |i|
+    cpu, wall, sum = timed(warmup + i)
+    checksum += sum
+    cpu_ms << cpu.round(3)
+    wall_ms << wall.round(3)
+  end
+  stats = defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? RubyVM::YJIT.runtime_stats : nil
+  yjit = stats && stats.slice(:compiled_iseq_count, :inline_code_size, :outlined_code_size, :code_region_size, :yjit_alloc_size)
+  File.write(out, JSON.generate(
+    ruby: RUBY_DESCRIPTION, executable: RbConfig.ruby, yjit: yjit_state, yjit_stats: yjit, checksum: checksum,
+    warmup_iterations: warmup, warmup_cpu_ms: warm, cpu_ms: cpu_ms, wall_ms: wall_ms,
+    max_rss_kib: File.read('/proc/self/status')[/^VmHWM:\s+(\d+)/, 1].to_i
+  ))
+  puts "warm: #{warmup} + #{measured} iterations, checksum=#{checksum} ruby=#{RUBY_VERSION} yjit=#{yjit_state}"
+else
+  n = Integer(ARGV.fetch(0, '200'))
+  checksum = 0
+  n.times { |i| checksum += iteration(i) }
+  puts "iterations=#{n} checksum=#{checksum} ruby=#{RUBY_VERSION} yjit=#{yjit_state}"
+end

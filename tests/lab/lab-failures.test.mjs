@@ -24,12 +24,12 @@ after(() => {
   }
 });
 
-// A hard-linked copy of the built lab (root filesystem, gems, package cache) in a scratch LAB_DIR.
+// A hard-linked copy of the built lab (root filesystem, gems, Ruby 3.4 YJIT layer, package cache) in a scratch LAB_DIR.
 function linkedCopy() {
   assert.ok(lab.ok, `the lab could not be built: ${lab.reason}`);
   const dir = mkdtempSync(join(LAB_DIR, '..', '.lab-test-'));
   scratch.push(dir);
-  for (const part of ['rootfs', 'gems', 'debs']) {
+  for (const part of ['rootfs', 'gems', 'debs', 'ruby-3.4-yjit']) {
     if (existsSync(join(LAB_DIR, part))) execFileSync('cp', ['-al', join(LAB_DIR, part), join(dir, part)]);
   }
   return dir;
@@ -121,7 +121,7 @@ test('every subcommand explains itself with --help', async () => {
   }
   const bad = await lab_(['run', '--ruby', '2.7', '--', 'true'], {});
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /--ruby must be 3.3 or 3.4, not '2.7'/);
+  assert.match(bad.stderr, /--ruby must be 3.3, 3.4 or 3.4-yjit, not '2.7'/);
 });
 
 test('a run cleans up after itself: processes stopped by id, mounts undone, writes discarded', { timeout: 300_000 }, async () => {

@@ -69,13 +69,20 @@ test('every experiment at --quick size: valid datasets with raw outputs and prov
     assert.equal(measured.length, runs.length, `${id}: every quick run measured: ${runs.filter((x) => x.error).map((x) => `${x.cell}/${x.measurement}: ${x.error}`).join('; ')}`);
     for (const x of measured) {
       assert.ok(fs.existsSync(path.join(rawDir, x.raw_file)), `${id}: raw file ${x.raw_file}`);
-      assert.ok(Number(x.rps) > 0 || Number(x.cpu_s) > 0, `${id}: ${x.raw_file} has a reading`);
+      assert.ok(Number(x.rps) > 0 || Number(x.cpu_s) > 0 || Number(x.cpu_ms) > 0, `${id}: ${x.raw_file} has a reading`);
     }
     assert.ok(fs.existsSync(path.join(rawDir, 'driver.log')));
   }
-  // Interpreters: both host Rubies (3.1 with and without YJIT) and both lab Rubies ran.
+  // Interpreters: both host Rubies (3.1 with and without YJIT), both packaged lab Rubies and the lab's YJIT build
+  // (YJIT off and on) ran, warm; each YJIT row is compared with the same binary without YJIT.
   const interp = JSON.parse(fs.readFileSync(path.join(out, '_data/datasets/rebench-2026-interpreters.json'), 'utf8'));
-  assert.equal(interp.rows.filter((row) => typeof row[2] === 'number').length, 4);
+  assert.equal(interp.rows.filter((row) => typeof row[2] === 'number').length, 6);
+  const yjitRow = interp.rows.find((row) => /^Ruby 3\.4 \+ YJIT/.test(row[0]));
+  assert.match(yjitRow[interp.columns.findIndex((c) => c.key === 'baseline')], /YJIT off/);
+  const warmRuns = csv(fs.readFileSync(path.join(out, 'raw-output/rebench-2026-interpreters/runs.csv'), 'utf8'));
+  const yjitRun = JSON.parse(fs.readFileSync(path.join(out, 'raw-output/rebench-2026-interpreters', warmRuns.find((x) => x.cell === 'ruby34-yjit').raw_file), 'utf8'));
+  assert.equal(yjitRun.yjit, 'on', 'the 3.4 + YJIT run had YJIT on');
+  assert.equal(yjitRun.executable, '/opt/ruby-3.4-yjit/bin/ruby');
   // Then and now: derived from the quick datasets and the research's, each era against its own baseline.
   for (const name of ['static', 'interpreters', 'patterns']) {
     const file = path.join(out, '_data/datasets', `rebench-2026-then-now-${name}.json`);

@@ -82,6 +82,9 @@ test('YJIT: experimental in 3.1, env var on 3.2, Rails 7.2 config.yjit on 3.3+, 
       assert.match(JSON.stringify(yjitAdvice), /ruby_path/);
     } else if (yjitAdvice) assert.doesNotMatch(JSON.stringify(yjitAdvice), /built without/);
   }
+  // Where YJIT runs, its advice cites the lab's measurement of YJIT's memory per Puma process.
+  const yjitOn = advice(gen({ ruby_version: '3.4', rails: '8.1', ruby_path: '/home/deploy/.rbenv/versions/x/bin', distro: 'debian-13' }), 'ruby-yjit');
+  assert.ok(yjitOn.evidence.some((e) => e.url === '/datasets/rebench-2026-app-servers-yjit/'), 'cites the YJIT memory dataset');
   // MJIT is never enabled, and Rails advice warns against it on 2.6–3.2.
   for (const v of ['2.6', '3.2']) assert.ok(advice(gen({ ruby_version: v, rails: '6.1' }), 'ruby-no-mjit'));
   assert.equal(advice(gen({ ruby_version: '3.3' }), 'ruby-no-mjit'), undefined);

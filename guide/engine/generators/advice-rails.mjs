@@ -84,7 +84,7 @@ export const ADVICE_RULES = [
     if (ctx.yjitNotBuilt) return A('ruby-yjit', ['yjit.missing'], { v: ctx.a.ruby_version }, [DS.interpreters2026, SRC.yjitDoc, ART.jit]);
     if (!ctx.yjitProduction) return null;
     const r = ctx.a.rails;
-    return A('ruby-yjit', [has(RAILS_API.configYjit, r) ? 'yjit.config' : 'yjit.env'], { rails: r }, [SRC.railsRelease('7.2'), SRC.yjitDoc, ART.jit]);
+    return A('ruby-yjit', [has(RAILS_API.configYjit, r) ? 'yjit.config' : 'yjit.env'], { rails: r }, [SRC.railsRelease('7.2'), SRC.yjitDoc, DS.yjitPuma2026, ART.jit]);
   },
   function warmup() {
     return A('bench-warmup', ['warmup.body'], {}, [DS.warmup, ART.benchmark]);

@@ -83,7 +83,7 @@ function jitEntries(ctx) {
     if (has(RAILS_API.configYjit, a.rails) && gte(v, '3.3')) {
       out.push({ comment: t('env.yjit-rails', { rails: a.rails }) });
     } else {
-      out.push({ key: 'RUBY_YJIT_ENABLE', value: 1, why: t('env.yjit', { mb: ctx.yjitMbPerProcess }), evidence: [SRC.rubyNews('3.2.0'), SRC.yjitDoc, SRC.railsRelease('7.2'), ART.jit] });
+      out.push({ key: 'RUBY_YJIT_ENABLE', value: 1, why: t('env.yjit', { mb: ctx.yjitMbPerProcess }), evidence: [SRC.rubyNews('3.2.0'), SRC.yjitDoc, DS.yjitPuma2026, SRC.railsRelease('7.2'), ART.jit] });
     }
   } else if (ctx.yjitAvailable) {
     out.push({ comment: t('env.yjit-experimental', { v }) });

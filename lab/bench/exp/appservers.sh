@@ -30,6 +30,11 @@ exp_cell() { # SERVER RUN MEASUREMENTS OUTPREFIX
   case $server in
     puma-single) cmd=(bundle exec puma -C - -e production -b "tcp://127.0.0.1:$APP_PORT" -t "$T:$T") ;;
     puma-cluster) cmd=(bundle exec puma -C - -e production -b "tcp://127.0.0.1:$APP_PORT" -w "$W" -t "$T:$T" --preload) ;;
+    # The lab's Ruby 3.4 YJIT build (this batch runs with --ruby 3.4-yjit): Rails 8.1 turns YJIT on at boot;
+    # LAB_YJIT=off keeps it off (config.yjit = false), so the pair differs in YJIT alone. LAB_YJIT=on changes
+    # nothing in the app's configuration: it only makes responses name the Ruby and YJIT state (checked below).
+    puma-34-yjit) cmd=(env LAB_YJIT=on bundle exec puma -C - -e production -b "tcp://127.0.0.1:$APP_PORT" -w "$W" -t "$T:$T" --preload) ;;
+    puma-34-yjit-off) cmd=(env LAB_YJIT=off bundle exec puma -C - -e production -b "tcp://127.0.0.1:$APP_PORT" -w "$W" -t "$T:$T" --preload) ;;
     unicorn) cmd=(bundle exec unicorn -E production -c /tmp/rb/unicorn.rb config.ru) ;;
     pitchfork) cmd=(bundle exec pitchfork -c /tmp/rb/pitchfork.rb config.ru) ;;
     # Rails' fiber isolation level, as the Rails configuration guide asks for fiber-based servers.
@@ -47,6 +52,14 @@ exp_cell() { # SERVER RUN MEASUREMENTS OUTPREFIX
     echo "$server did not answer on /up (see server-$server.log)" > "$out.failed"
     return 1
   fi
+  # What ran: with LAB_YJIT set the app names, in every response, the Ruby and the YJIT state of the process that
+  # served it (config/environments/production.rb). A YJIT cell served otherwise is a failed run, not a reading.
+  local ran; ran=$(curl -s -D - -o /dev/null "http://127.0.0.1:$APP_PORT/up" | tr -d '\r' | sed -n 's/^x-lab-ruby: //Ip')
+  echo "$ran" > "$out.ruby"
+  case $server in
+    puma-34-yjit) [ "$ran" = "/opt/ruby-3.4-yjit/bin/ruby; YJIT on" ] || { echo "the server did not run the YJIT build with YJIT on: ${ran:-no x-lab-ruby header}" > "$out.failed"; rb_stop "$RB_SERVER_PID"; return 1; } ;;
+    puma-34-yjit-off) [ "$ran" = "/opt/ruby-3.4-yjit/bin/ruby; YJIT off" ] || { echo "the server did not run the YJIT build with YJIT off: ${ran:-no x-lab-ruby header}" > "$out.failed"; rb_stop "$RB_SERVER_PID"; return 1; } ;;
+  esac
   rb_measure_pages "http://127.0.0.1:$APP_PORT" "$3" "$out" "$RB_CONNECTIONS" "$RB_SERVER_PID"
   rb_stop "$RB_SERVER_PID"
 }

@@ -3,17 +3,19 @@
 # namespaces (and, unless --net host, a fresh network namespace), so everything it mounts and every process it
 # starts disappears with it. Never run this directly.
 #
-#   enter.sh TARGET ROOTFS RUNDIR REPO GEMS NET TIMEOUT GRACE RUBY -- CMD…
+#   enter.sh TARGET ROOTFS RUNDIR REPO GEMS YJIT YJIT_RW NET TIMEOUT GRACE RUBY -- CMD…
 #     TARGET   overlay: a throwaway overlay over ROOTFS in RUNDIR (runs); direct: ROOTFS itself (building)
 #     GEMS     the gem folder, mounted at /opt/lab/bundle
+#     YJIT     the Ruby 3.4 YJIT layer's folder, mounted at /opt/ruby-3.4-yjit when it exists (read-only unless
+#              YJIT_RW is 1: the layer's own build)
 #     NET      private | host
 #     TIMEOUT  seconds, 0 for none; the command's exit status becomes 124 when it runs out
 #     GRACE    seconds between TERM and KILL when the command ends and processes are left behind
-#     RUBY     3.3 | 3.4: which Ruby comes first in PATH
+#     RUBY     3.3 | 3.4 | 3.4-yjit: which Ruby comes first in PATH
 set -euo pipefail
 
-mode=$1 rootfs=$2 rundir=$3 repo=$4 gems=$5 net=$6 timeout_s=$7 grace=$8 ruby=$9
-shift 9
+mode=$1 rootfs=$2 rundir=$3 repo=$4 gems=$5 yjit=$6 yjit_rw=$7 net=$8 timeout_s=$9 grace=${10} ruby=${11}
+shift 11
 [ "${1:-}" = "--" ] && shift
 
 say() { printf 'lab: %s\n' "$*" >&2; }
@@ -40,15 +42,24 @@ mkdir -p "$target/run/lock" "$target/repo"
 mount --bind "$repo" "$target/repo"
 mkdir -p "$gems" "$target/opt/lab/bundle"
 mount --bind "$gems" "$target/opt/lab/bundle"
+if [ -d "$yjit" ]; then
+  mkdir -p "$target/opt/ruby-3.4-yjit"
+  mount --bind "$yjit" "$target/opt/ruby-3.4-yjit"
+  [ "$yjit_rw" = 1 ] || mount -o remount,bind,ro "$target/opt/ruby-3.4-yjit"
+fi
 cp /etc/resolv.conf "$target/etc/resolv.conf" 2>/dev/null || true
 
-bindir="/opt/lab/ruby-$ruby/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+case "$ruby" in
+  3.4-yjit) rubybin=/opt/ruby-3.4-yjit/bin ;;
+  *) rubybin="/opt/lab/ruby-$ruby/bin" ;;
+esac
+bindir="$rubybin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 # Only chosen variables cross into the lab: LAB_*, RAILS_*, the proxy settings, and the terminal.
 pass=()
 while IFS='=' read -r name _; do
   case "$name" in
-    LAB_*|RAILS_*|SECRET_KEY_BASE|WEB_CONCURRENCY|http_proxy|https_proxy|no_proxy|HTTP_PROXY|HTTPS_PROXY|NO_PROXY|TERM)
+    LAB_*|RAILS_*|RUBY_YJIT_ENABLE|SECRET_KEY_BASE|WEB_CONCURRENCY|http_proxy|https_proxy|no_proxy|HTTP_PROXY|HTTPS_PROXY|NO_PROXY|TERM)
       pass+=("$name=${!name}") ;;
   esac
 done < <(env)
@@ -98,7 +109,7 @@ if [ "$(others)" -gt 0 ]; then
 fi
 
 # Unmount in reverse order (the namespace would drop them anyway; doing it keeps a direct-mode build clean).
-for m in opt/lab/bundle repo run dev/shm dev sys proc; do
+for m in opt/ruby-3.4-yjit opt/lab/bundle repo run dev/shm dev sys proc; do
   umount -R "$target/$m" 2>/dev/null || umount -l "$target/$m" 2>/dev/null || true
 done
 [ "$mode" = overlay ] && { umount "$target" 2>/dev/null || umount -l "$target"; }

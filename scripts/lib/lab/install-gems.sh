@@ -17,4 +17,8 @@ for r in 3.3 3.4; do
   # gem installed earlier keeps whatever launcher it got then.
   GEM_HOME="/opt/lab/bundle/ruby/$r.0" GEM_PATH="/opt/lab/bundle/ruby/$r.0" \
     "gem$r" pristine --all --only-executables --bindir "/opt/lab/bundle/ruby/$r.0/bin" >/dev/null
+  # …with "#!/usr/bin/env ruby": the Ruby first in PATH runs them, and `bundle exec` loads them into its own
+  # process. With RubyGems' "#!/usr/bin/ruby3.4" the lab's YJIT build (same 3.4.0 gem folder, --ruby 3.4-yjit)
+  # would hand `bundle exec puma` to Debian's ruby3.4 without a word.
+  sed -i -E '1s|^#!.*ruby[0-9.]*$|#!/usr/bin/env ruby|' "/opt/lab/bundle/ruby/$r.0/bin/"*
 done

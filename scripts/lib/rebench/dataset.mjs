@@ -13,6 +13,7 @@ const PRIMARY = {
   rps: { label: 'Requests per second', unit: 'req/s', higherIsBetter: true, decimals: 1 },
   time_s: { label: 'Time', unit: 's', higherIsBetter: false, decimals: 3 },
   cpu_s: { label: 'CPU time (user + system)', unit: 's', higherIsBetter: false, decimals: 3 },
+  cpu_ms: { label: 'CPU time per iteration, warm', unit: 'ms', higherIsBetter: false, decimals: 2 },
   p50_ms: { label: 'Median latency', unit: 'ms', higherIsBetter: false, decimals: 2 },
 };
 

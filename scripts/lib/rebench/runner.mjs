@@ -11,6 +11,7 @@ const children = new Set();
 import { parse as parseWrk } from '../importers/wrk.mjs';
 import { parse as parseAb } from '../importers/ab.mjs';
 import { parse as parseHyperfine } from '../importers/hyperfine.mjs';
+import { readWarm } from './warm.mjs';
 import { machineFacts, loadAverage } from './machine.mjs';
 import { stageRaw, discardStage, commitDataset } from './output.mjs';
 import { driverParams, protocolSize, httpFailure, parseProtocolFile, cellTimeoutS } from './protocol.mjs';
@@ -76,7 +77,7 @@ function runCommand(cmd, args, { timeoutMs, logFile }) {
 }
 
 /** Parse one raw output file with the importer for its tool; returns metrics or { error }. */
-export function readMeasurement(tool, file) {
+export function readMeasurement(tool, file, measurement = {}) {
   if (!fs.existsSync(file)) return { error: 'no output (the run did not reach this measurement)' };
   const text = fs.readFileSync(file, 'utf8');
   try {
@@ -113,6 +114,7 @@ export function readMeasurement(tool, file) {
         errors: (r.failed || 0) + (r.non2xx || 0),
       };
     }
+    if (tool === 'warm') return readWarm(text, { yjit: measurement.yjit });
     if (tool === 'hyperfine') {
       const [r] = parseHyperfine(text);
       const bad = r.exitCodes.filter((c) => c !== 0).length;
@@ -138,7 +140,7 @@ export function readResults(plan, cells, raw) {
       const file = path.join(raw, `${base}.${m.ext || 'txt'}`);
       const status = text(path.join(raw, `${base}.status`));
       const badStatus = status !== null && !/^2/.test(status) ? { error: `the page answered HTTP ${status || 'nothing'} before the measurement, so it was not measured` } : null;
-      const metrics = skipped ? { error: skipped, skipped: true } : failed ? { error: failed } : badStatus || readMeasurement(m.tool, file);
+      const metrics = skipped ? { error: skipped, skipped: true } : failed ? { error: failed } : badStatus || readMeasurement(m.tool, file, m);
       const memory = m.memory ? readMemory(path.join(raw, `${base}.pss.csv`)) : null;
       const protocol = parseProtocolFile(text(path.join(raw, `${base}.protocol`)));
       // A load tool that crashed (non-zero exit) is a failed run even if it printed something readable.
@@ -344,9 +346,9 @@ function provenance(ctx) {
 }
 
 function runsCsv(results) {
-  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'p50_ms', 'p99_ms', 'time_s', 'cpu_s', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'foreign_cpu_pct', 'steal_pct', 'tries', 'disturbed', 'raw_file', 'error'];
+  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'p50_ms', 'p99_ms', 'time_s', 'cpu_s', 'cpu_ms', 'warmup_drift', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'foreign_cpu_pct', 'steal_pct', 'tries', 'disturbed', 'raw_file', 'error'];
   const pr = (r, k) => (r.protocol ? r.protocol[k] : null);
   const q = (v) => (v === null || v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
-  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.cpu_s, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, pr(r, 'foreign_pct'), pr(r, 'steal_pct'), pr(r, 'tries'), pr(r, 'disturbed'), r.file, r.metrics.error].map(q).join(','));
+  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.cpu_s, r.metrics.cpu_ms, r.metrics.warmup_drift, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, pr(r, 'foreign_pct'), pr(r, 'steal_pct'), pr(r, 'tries'), pr(r, 'disturbed'), r.file, r.metrics.error].map(q).join(','));
   return `${head.join(',')}\n${lines.join('\n')}\n`;
 }

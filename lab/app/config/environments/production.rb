@@ -36,6 +36,23 @@ Rails.application.configure do
   # PostgreSQL connection and fail. rebench sets LAB_ISOLATION_LEVEL=fiber for Falcon; the other servers keep :thread.
   config.active_support.isolation_level = :fiber if ENV["LAB_ISOLATION_LEVEL"] == "fiber"
 
+  # Rails 8.1's defaults turn YJIT on at boot where the Ruby has it (config.yjit = !Rails.env.local?): the lab's
+  # YJIT build (scripts/lab run --ruby 3.4-yjit) then runs with it. LAB_YJIT=off keeps it off (config.yjit = false),
+  # so rebench can measure the same build both ways. With LAB_YJIT set (on or off), every response says which Ruby
+  # served it and whether YJIT was on in that process: Rails enables YJIT in its last initializer, after the
+  # after_initialize hooks, so only a request shows the state a worker really runs with.
+  config.yjit = false if ENV["LAB_YJIT"] == "off"
+  if ENV["LAB_YJIT"]
+    config.middleware.insert_before 0, Class.new {
+      def initialize(app) = @app = app
+      def call(env)
+        status, headers, body = @app.call(env)
+        headers["x-lab-ruby"] = "#{RbConfig.ruby}; YJIT #{defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? "on" : "off"}"
+        [status, headers, body]
+      end
+    }
+  end
+
   # Skip http-to-https redirect for the default health check endpoint.
   # config.ssl_options = { redirect: { exclude: ->(request) { request.path == "/up" } } }
 

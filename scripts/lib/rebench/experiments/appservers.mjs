@@ -15,7 +15,12 @@ const SERVERS = [
   { id: 'falcon', label: 'Falcon' },
   { id: 'webrick', label: 'WEBrick (floor)' },
   { id: 'passenger', label: 'Passenger' },
+  // Today's Ruby as readers run it: the lab's Ruby 3.4 built from Debian's source with YJIT, clustered Puma,
+  // YJIT off (LAB_YJIT=off) and on (Rails 8.1's default). PSS per process is the YJIT memory figure.
+  { id: 'puma-34-yjit-off', label: 'Puma 8, clustered, Ruby 3.4 YJIT build, YJIT off', ruby: '3.4-yjit' },
+  { id: 'puma-34-yjit', label: 'Puma 8, clustered, Ruby 3.4 + YJIT', ruby: '3.4-yjit' },
 ];
+export const YJIT_SERVERS = ['puma-34-yjit-off', 'puma-34-yjit'];
 
 export default {
   name: 'appservers',
@@ -35,18 +40,22 @@ export default {
         { key: 'page', label: 'Page', of: (c, m) => PAGES.find((x) => x.id === m.id).label },
       ],
       primary: 'rps', latency: true, memory: true,
-      baseline: (c, m) => ({ cell: 'puma-cluster', measurement: m.id }),
+      // The YJIT run against the same build with YJIT off; every other server against clustered Puma on Ruby 3.3.
+      baseline: (c, m) => ({ cell: c.id === 'puma-34-yjit' ? 'puma-34-yjit-off' : 'puma-cluster', measurement: m.id }),
       baselineLabel: (c) => `${c.label}, same page`,
     };
     const { columns, rows, markers, records } = summaryRows(ctx, spec);
     const id = 'rebench-2026-app-servers';
+    // Only the YJIT pair measured (--cells puma-34-yjit-off,puma-34-yjit --tag yjit): the dataset says so.
+    const yjitOnly = ctx.cells.every((c) => YJIT_SERVERS.includes(c.id));
     return [base(ctx, {
       id,
-      title: 'Application servers in 2026: the same Rails 8.1 app under six servers',
-      topic: 'app-server',
+      title: yjitOnly ? 'Ruby 3.4 with YJIT off and on: the same Rails 8.1 app on clustered Puma, throughput, latency and memory per process'
+        : 'Application servers in 2026: the same Rails 8.1 app under six servers',
+      topic: yjitOnly ? 'jit' : 'app-server',
       summary: verdictSentence(records, spec, 'requests per second', (r) => `${r.group.cell.label} on the ${r.group.measurement.id} page`),
       measured: `Requests per second, median and 99th-percentile latency, failed requests and the proportional set size (PSS) of the server's whole process tree for the lab's reference Rails 8.1 app on ${dbName(p)}, under each server with ${p.RB_WORKERS} processes where it forks (Puma clustered: ${p.RB_WORKERS} workers × ${p.RB_THREADS} threads; single: 1 × ${p.RB_THREADS}), ${p.RB_CONNECTIONS} wrk connections for ${p.RB_DURATION_S} s per page.`,
-      software: softwareOf(ctx, ['lab-3.3']),
+      software: softwareOf(ctx, ['lab-3.3']),  // lists the YJIT build too (mounted in every lab run)
       method: methodOf(ctx, {
         tool: 'rebench',
         description: `Every run boots the server fresh (Puma with no config file, puma -C -; Unicorn and Pitchfork with ${p.RB_WORKERS} workers and preload where the server offers it; Falcon --count ${p.RB_WORKERS}; WEBrick through bin/rails server), waits for /up, then measures the three pages in a random order with wrk -c ${p.RB_CONNECTIONS} while a sampler reads /proc/PID/smaps_rollup of every process in the server's tree every 0.5 s.`,
@@ -57,6 +66,8 @@ export default {
       columns, rows, markers,
       caveats: [
         'The database server, the app server and wrk share the same two cores, as in a one-machine deployment; the pages spend part of their time waiting for PostgreSQL.',
+        'The two "Ruby 3.4 YJIT build" rows run on the lab\'s Ruby 3.4 built from Debian\'s ruby3.4 source package with YJIT (3.4.5-1~exp1, scripts/lib/lab/build-ruby-yjit.sh); every other row runs on Debian 13\'s Ruby 3.3. Compare the YJIT row with the YJIT-off row (same binary, same gems; only config.yjit differs; every response names the Ruby and the YJIT state of the process that served it, and each run checked that header on /up before it was measured), not with the Ruby 3.3 rows.',
+        'YJIT memory: the YJIT rows\' PSS per process is whole-tree PSS divided by the processes (the Puma master and its workers); the difference between the YJIT-on and YJIT-off rows is the memory YJIT\'s compiled code and metadata add per process under this load, at Ruby 3.4\'s default --yjit-mem-size.',
         'PSS divides pages shared between forked workers among them, so the whole-tree PSS is the memory the server really holds; RSS summed over workers would count shared pages several times.',
         'Unicorn does not keep connections alive: it closes the connection after every response, and wrk counts each close as a socket read error, so Unicorn\'s failed-request count equals its request count without any request failing, and each of its requests pays for a new connection.',
         'Falcon runs each request in a fiber of one thread per process; for Falcon the reference app switches Rails to the fiber isolation level (config.active_support.isolation_level = :fiber, set when LAB_ISOLATION_LEVEL=fiber), as Rails asks for fiber-based servers, so each request holds its own database connection. Without it (the first 2026 run) concurrent requests shared a connection and part of them failed with HTTP 500.',
