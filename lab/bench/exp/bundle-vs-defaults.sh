@@ -12,10 +12,10 @@ exp_setup() {
   [ -f "$BUNDLE_DIR/config/puma.rb" ] || { rb_log "no wizard bundle in $BUNDLE_DIR"; return 1; }
   # The wizard's puma.rb names the deploy paths and a Unix socket: the lab serves the app from $APP on TCP.
   sed -e "s|^directory .*|directory \"$APP\"|" -e "s|^bind .*|bind \"tcp://127.0.0.1:$APP_PORT\"|" \
-      -e '/^pidfile /d' -e '/^state_path /d' "$BUNDLE_DIR/config/puma.rb" > "$RAW/wizard-puma.rb"
+      -e '/^pidfile /d' -e '/^state_path /d' "$BUNDLE_DIR/config/puma.rb" > "$RAW/wizard-puma.rb.txt"
   # Its environment file: KEY=VALUE lines; the app's own RAILS_ENV and secrets stay as lab-app sets them.
   grep -E '^[A-Z_][A-Z0-9_]*=' "$BUNDLE_DIR/config/ruby.env" | grep -vE '^(RAILS_ENV|SECRET_KEY_BASE)=' > "$RAW/wizard-ruby.env"
-  cp "$APP/config/puma.rb" "$RAW/defaults-puma.rb"
+  cp "$APP/config/puma.rb" "$RAW/defaults-puma.rb.txt"
 }
 
 exp_cell() { # defaults|wizard RUN MEASUREMENTS OUTPREFIX
@@ -23,7 +23,7 @@ exp_cell() { # defaults|wizard RUN MEASUREMENTS OUTPREFIX
   if [ "$1" = wizard ]; then
     mapfile -t extra < "$RAW/wizard-ruby.env"
     env+=("${extra[@]}")
-    conf="$RAW/wizard-puma.rb"
+    conf="$RAW/wizard-puma.rb.txt"
   fi
   if ! rb_boot "puma-$1" "$APP" "http://127.0.0.1:$APP_PORT/up" "${env[@]}" bundle exec puma -C "$conf" -e production; then
     echo "Puma ($1) did not answer on /up (see server-puma-$1.log)" > "$4.failed"

@@ -47,7 +47,7 @@ export default {
   async prepare({ work, raw }) {
     const answers = writeBundle(path.join(work, 'bundle'));
     fs.writeFileSync(path.join(raw, 'wizard-answers.json'), `${JSON.stringify(answers, null, 2)}\n`);
-    fs.copyFileSync(path.join(work, 'bundle', 'config/puma.rb'), path.join(raw, 'wizard-bundle-puma.rb'));
+    fs.copyFileSync(path.join(work, 'bundle', 'config/puma.rb'), path.join(raw, 'wizard-bundle-puma.rb.txt'));
     fs.copyFileSync(path.join(work, 'bundle', 'config/ruby.env'), path.join(raw, 'wizard-bundle-ruby.env'));
   },
   datasetIds: () => ['rebench-2026-bundle-vs-defaults'],
