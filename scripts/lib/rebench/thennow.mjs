@@ -63,14 +63,9 @@ export const PAIRS = [
     baselineOld: 'Ruby 2.0', baselineNow: 'Ruby 3.1 (host, Debian 12)', higherIsBetter: true,
     measure: 'speed relative to the oldest Ruby of the same era (2019: Rails route throughput; 2026: inverse of the workload\'s warm CPU time per iteration)',
   },
-  {
-    exp: 'interpreters', name: 'jit', topic: 'jit', newId: 'rebench-2026-interpreters',
-    title: 'A JIT then and now: speed with the JIT relative to the same Ruby without it, 2019 and 2026',
-    old: [{ id: 'rrb-ruby27-preview2-jit', rows: (x) => /^2\.7\.0/.test(x.ruby_version), group: () => 'Same Ruby, JIT off and on', config: (x) => (x.jit === 'on' ? 'Ruby 2.7.0-preview2 with MJIT' : 'Ruby 2.7.0-preview2'), value: (x) => num(x.median), unit: 'req/s' }],
-    now: { rows: (x) => /^Ruby 3\.1/.test(x.ruby), group: () => 'Same Ruby, JIT off and on', config: (x) => (/YJIT/.test(x.ruby) ? 'Ruby 3.1 with YJIT' : 'Ruby 3.1'), value: (x) => (num(x.cpu_ms_median) ? 1 / x.cpu_ms_median : null), unit: 'ratio', shown: (x) => num(x.cpu_ms_median), shownUnit: 'ms' },
-    baselineOld: 'Ruby 2.7.0-preview2', baselineNow: 'Ruby 3.1', higherIsBetter: true,
-    measure: 'speed with the JIT relative to the same Ruby without it, in the same era (2019: Rails Ruby Bench requests per second; 2026: inverse of the workload\'s warm CPU time per iteration)',
-  },
+  // No JIT pair: the only JIT result of the research is MJIT on Discourse requests (2019), and the 2026
+  // interpreter run times a standard-library loop, so "JIT relative to no JIT" in the two eras answers two
+  // different questions (different JIT, application and measure). The jit-compilers article says why.
   {
     exp: 'gc', topic: 'gc', newId: 'rebench-2026-gc-settings',
     title: 'GC tuning then and now: tuned settings relative to the defaults, 2010 and 2026',
