@@ -24,6 +24,8 @@ before(() => {
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
   mkdirSync(join(copy, '_data/datasets'), { recursive: true });
   copyFileSync(join(ROOT, '_data/vocabulary.json'), join(copy, '_data/vocabulary.json'));
+  // The validator reads the measurement protocol's thresholds (the grade rules) from here.
+  copyFileSync(join(ROOT, '_data/measurement_protocol.json'), join(copy, '_data/measurement_protocol.json'));
   copyFileSync(join(ROOT, 'tests/foundation/fixtures/valid-dataset.json'), join(copy, '_data/datasets/valid-dataset.json'));
   const dir = join(copy, 'raw-output/valid-dataset');
   mkdirSync(dir, { recursive: true });
