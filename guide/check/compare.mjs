@@ -95,10 +95,12 @@ export function compareFiles(userFiles, result, { sensitive = () => [] } = {}) {
       if (loose && cands.length) continue;
       // database.yml without this environment's section: DATABASE_URL configures it, nothing is missing.
       if (kind === 'database-yml' && !mine.some((f) => f.settings.some((s) => scope(s) === scope(g)))) continue;
-      // No pool: Rails' default of 5 applies (HashConfig#max_connections); as large as the wizard's is no finding.
-      if (kind === 'database-yml' && !cands.length && (g.key === 'pool' || g.key === 'max_connections') && Number(g.value) <= 5) continue;
-      const gv = g.value;
       const assumes = sensitive(gf.path, g.key);
+      // No pool: Rails' default of 5 applies (HashConfig#max_connections); as large as the wizard's is no finding,
+      // nor is a larger wizard pool that rests on answers the files do not tell (WebSockets adds Action Cable's 4
+      // workers): a pool below the app's own threads is problems.mjs's error, not a guess here.
+      if (kind === 'database-yml' && !cands.length && (g.key === 'pool' || g.key === 'max_connections') && (Number(g.value) <= 5 || assumes.length)) continue;
+      const gv = g.value;
       const base = { setting: g.key, reason: g.why, evidence: g.evidence, generated: gf.path, ...(assumes.length ? { assumes } : {}) };
       if (cands.some(({ f, s }) => sameValue(kind, g.key, userValue(kind, s, env), gv))) continue;
       // A value the files cannot tell (ERB, a method call, an ENV variable production sets) is unknown, not different.

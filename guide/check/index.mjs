@@ -19,6 +19,8 @@ const PERTURB = {
   app_hosts: (a) => [a.app_hosts + 3], storage: () => ['hdd', 'nvme'], db_host: (a) => [a.db_host === 'same' ? 'separate' : 'same'],
   kernel: () => ['4.19', '6.12'], arch: (a) => [a.arch === 'arm64' ? 'x86_64' : 'arm64'],
   rails: () => ['6.1', '7.1', '8.1'], ruby_version: () => ['2.7', '3.2', '3.4'], server_version: () => ['5.6', '7.0'],
+  // Whether the app serves WebSockets is never read from its files, and the pool counts Action Cable's workers.
+  websockets: (a) => [!a.websockets],
   database_version: () => ['12', '17'], proxy_version: () => ['1.18', '1.28'], pooler_version: () => ['1.18', '1.24'],
 };
 
