@@ -38,7 +38,7 @@ function forwardHeaders(ctx, { explain = false } = {}) {
     S('proxy_set_header', ['Host', '$host'], explain ? t('nginx.headers') : undefined, explain ? [SRC.pumaNginx] : []),
     S('proxy_set_header', ['X-Forwarded-For', '$proxy_add_x_forwarded_for']),
     S('proxy_set_header', ['X-Forwarded-Proto', proto], explain ? t(`nginx.proto.${ctx.tls}`) : undefined, explain ? [SRC.railsConfiguring, SRC.nginxProxy] : []),
-    ...(nginxHas('msecVariable', ctx.proxyVersion) ? [S('proxy_set_header', ['X-Request-Start', 't=${msec}'], explain ? t('nginx.request-start') : undefined, explain ? [SRC.pumaNginx] : [])] : []),
+    ...(nginxHas('msecVariable', ctx.proxyVersion) ? [S('proxy_set_header', ['X-Request-Start', 't=${msec}'], explain ? t('nginx.request-start') : undefined, explain ? [SRC.pumaNginx, ART.observability] : [])] : []),
   ];
 }
 
