@@ -79,4 +79,8 @@ export const ART = {
   railsCode: art('rails-code'),
   profiling: art('profiling'),
   benchmark: art('benchmark-your-own-app'),
+  jobs: art('background-jobs'),
+  timeouts: art('timeouts-and-overload'),
+  observability: art('observability'),
+  scalingDb: art('scaling-the-database'),
 };

@@ -41,7 +41,7 @@ function forwardHeaders(ctx, { explain = false } = {}) {
     // The client's own X-Forwarded-Host never reaches Rails (which prefers it to Host when building URLs).
     S('proxy_set_header', ['X-Forwarded-Host', '$host'], explain ? t('nginx.forwarded-host') : undefined, explain ? [SRC.railsForwardedHost, SRC.nginxProxy] : []),
     S('proxy_set_header', ['X-Forwarded-Port', ctx.tls === 'upstream' ? '$forwarded_port' : '$server_port']),
-    ...(nginxHas('msecVariable', ctx.proxyVersion) ? [S('proxy_set_header', ['X-Request-Start', 't=${msec}'], explain ? t('nginx.request-start') : undefined, explain ? [SRC.pumaNginx] : [])] : []),
+    ...(nginxHas('msecVariable', ctx.proxyVersion) ? [S('proxy_set_header', ['X-Request-Start', 't=${msec}'], explain ? t('nginx.request-start') : undefined, explain ? [SRC.pumaNginx, ART.observability] : [])] : []),
   ];
 }
 

@@ -13,7 +13,7 @@ import { t } from '../text.mjs';
 export const id = 'postgresql';
 
 // Sources per PGTune setting beyond PGTune itself (catalog "pg.<key>" gives the reason).
-const MORE = { shared_buffers: [SRC.pgResource, ART.databases], work_mem: [SRC.pgResource, ART.databases], effective_io_concurrency: [SRC.pgResource], huge_pages: [SRC.pgResource], io_workers: [SRC.pgResource] };
+const MORE = { shared_buffers: [SRC.pgResource, ART.databases], work_mem: [SRC.pgResource, ART.databases], effective_io_concurrency: [SRC.pgResource], huge_pages: [SRC.pgResource], io_workers: [SRC.pgResource, ART.scalingDb] };
 
 /** The database's major directory name: "17", or "9.6" before 10. */
 export function pgMajor(v) {

@@ -59,7 +59,7 @@ export function pumaBody(ctx, { version = ctx.serverVersion, forMigration = fals
     body.push({ call: 'plugin', args: [{ sym: 'tmp_restart' }], why: t('puma.tmp-restart'), evidence: [SRC.railsPumaTemplate, SRC.pumaRestart] });
   }
   if (!forMigration && ctx.jobs === 'solid_queue') {
-    body.push({ code: ['plugin :solid_queue if ENV["SOLID_QUEUE_IN_PUMA"]'], why: t('puma.solid-queue'), evidence: [SRC.solidQueue, SRC.railsPumaTemplate] });
+    body.push({ code: ['plugin :solid_queue if ENV["SOLID_QUEUE_IN_PUMA"]'], why: t('puma.solid-queue'), evidence: [SRC.solidQueue, SRC.railsPumaTemplate, ART.jobs] });
   }
   if (cluster) {
     const fork = ['ActiveRecord::Base.connection_pool.disconnect! if defined?(ActiveRecord::Base)'];
