@@ -32,7 +32,9 @@ function prismView(parse, src) {
         assigns.push(`${lineAt(n.location.startOffset)} ${n.name}`);
       } else if (kind === 'CallNode') {
         const line = lineAt(n.location.startOffset);
-        if (n.name.endsWith('=') && n.receiver && inConfigure) calls.push(`${line} ${text(n.receiver.location)}.${n.name.slice(0, -1)}`);
+        // `config.hosts << "x"` appends to a setting: the reader records it as the attribute (hosts), as here.
+        if (n.name === '<<' && n.receiver?.constructor.name === 'CallNode' && n.receiver.receiver) calls.push(`${line} ${n.receiver.name}`);
+        else if (n.name.endsWith('=') && n.receiver && inConfigure) calls.push(`${line} ${text(n.receiver.location)}.${n.name.slice(0, -1)}`);
         else if (!n.receiver || !inConfigure) calls.push(`${line} ${n.name}`);
         const configure = n.name === 'configure' && n.receiver && /^Rails\b/.test(text(n.receiver.location));
         if (configure && n.block?.body) visit(n.block.body.body, true);
