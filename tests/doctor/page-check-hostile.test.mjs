@@ -4,7 +4,7 @@
 // the file. Needs the built site (scripts/build).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveSite, launchBrowser, watch, openGuide } from '../wizard/page-helpers.mjs';
+import { openGuide, openWatchedPage } from '../wizard/page-helpers.mjs';
 import { hostileInputs } from './hostile-inputs.mjs';
 
 let server;
@@ -13,10 +13,7 @@ let page;
 let problems;
 
 before(async () => {
-  server = await serveSite();
-  browser = await launchBrowser();
-  page = browser.page;
-  problems = watch(page);
+  ({ server, browser, page, problems } = await openWatchedPage());
   await openGuide(page, server.url);
   await page.click('#guide-check-open');
   await page.waitForSelector('html[data-guide-check="ready"]', { timeout: 20000 });

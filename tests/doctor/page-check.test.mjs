@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { serveSite, launchBrowser, watch, openGuide } from '../wizard/page-helpers.mjs';
+import { openGuide, openWatchedPage } from '../wizard/page-helpers.mjs';
 import { FIXTURES } from './helpers.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -18,10 +18,7 @@ let problems;
 const requests = [];
 
 before(async () => {
-  server = await serveSite();
-  browser = await launchBrowser();
-  page = browser.page;
-  problems = watch(page);
+  ({ server, browser, page, problems } = await openWatchedPage());
   page.on('request', (r) => requests.push({ url: r.url(), method: r.method(), body: r.postData() || '' }));
 });
 

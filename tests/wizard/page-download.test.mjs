@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { gunzipSync, inflateRawSync, crc32 } from 'node:zlib';
-import { serveSite, launchBrowser, watch, openGuide } from './page-helpers.mjs';
+import { openGuide, openWatchedPage } from './page-helpers.mjs';
 
 const ROOT = 'scaling-rails-config';
 let server;
@@ -19,10 +19,7 @@ let problems;
 let dir;
 
 before(async () => {
-  server = await serveSite();
-  browser = await launchBrowser();
-  page = browser.page;
-  problems = watch(page);
+  ({ server, browser, page, problems } = await openWatchedPage());
   dir = mkdtempSync(join(tmpdir(), 'guide-download-'));
 });
 

@@ -7,7 +7,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as engine from '../../guide/engine/index.mjs';
-import { SITE, serveSite, launchBrowser, watch, openGuide, picturesDrawn } from './page-helpers.mjs';
+import { SITE, launchBrowser, watch, openGuide, picturesDrawn, openWatchedPage } from './page-helpers.mjs';
 import { BUDGET_GZIP } from '../../scripts/build-guide.mjs';
 
 let server;
@@ -17,10 +17,7 @@ let problems;
 const scripts = new Map();
 
 before(async () => {
-  server = await serveSite();
-  browser = await launchBrowser();
-  page = browser.page;
-  problems = watch(page);
+  ({ server, browser, page, problems } = await openWatchedPage());
   page.on('response', async (res) => {
     if (res.request().resourceType() === 'script') scripts.set(res.url(), await res.body().catch(() => Buffer.alloc(0)));
   });

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as engine from '../../guide/engine/index.mjs';
-import { serveSite, launchBrowser, watch, openGuide } from './page-helpers.mjs';
+import { openGuide, openWatchedPage } from './page-helpers.mjs';
 
 const IN_PAGE = 1200;
 const NAVIGATIONS = 60;
@@ -103,10 +103,7 @@ let page;
 let problems;
 
 before(async () => {
-  server = await serveSite();
-  browser = await launchBrowser();
-  page = browser.page;
-  problems = watch(page);
+  ({ server, browser, page, problems } = await openWatchedPage());
 });
 
 after(async () => {

@@ -42,6 +42,20 @@ export function watch(page) {
   return problems;
 }
 
+/**
+ * What most page tests start with: _site served, a fresh Chromium and its page watched for trouble.
+ * Resolves {server, browser, page, problems, close()}; close() stops the browser, then the server.
+ */
+export async function openWatchedPage(options = {}) {
+  const server = await serveSite();
+  const browser = await launchBrowser(options).catch(async (e) => { await server.close(); throw e; });
+  const page = browser.page;
+  return {
+    server, browser, page, problems: watch(page),
+    async close() { await browser.close(); await server.close(); },
+  };
+}
+
 export async function openGuide(page, base, search = '') {
   await page.goto(`${base}/guide/${search}`, { waitUntil: 'load' });
   await page.waitForSelector('html[data-guide="ready"]', { timeout: 20000 });

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SITE, serveSite, launchBrowser, watch, openGuide } from './page-helpers.mjs';
+import { SITE, openGuide, openWatchedPage } from './page-helpers.mjs';
 
 let server;
 let browser;
@@ -13,10 +13,7 @@ let page;
 let problems;
 
 before(async () => {
-  server = await serveSite();
-  browser = await launchBrowser();
-  page = browser.page;
-  problems = watch(page);
+  ({ server, browser, page, problems } = await openWatchedPage());
 });
 after(async () => {
   await browser?.close();
