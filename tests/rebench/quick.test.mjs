@@ -84,7 +84,7 @@ test('every experiment at --quick size: valid datasets with raw outputs and prov
   assert.equal(yjitRun.yjit, 'on', 'the 3.4 + YJIT run had YJIT on');
   assert.equal(yjitRun.executable, '/opt/ruby-3.4-yjit/bin/ruby');
   // Then and now: derived from the quick datasets and the research's, each era against its own baseline.
-  for (const name of ['static', 'interpreters', 'patterns']) {
+  for (const name of ['static', 'patterns']) {
     const file = path.join(out, '_data/datasets', `rebench-2026-then-now-${name}.json`);
     assert.ok(fs.existsSync(file), `then-and-now ${name}`);
     const ds = JSON.parse(fs.readFileSync(file, 'utf8'));
