@@ -98,3 +98,15 @@ test('a claim checked against a dataset fails when the dataset no longer holds w
   assert.match(holdsProblems('x', [{ dataset: id, row: 'no such row', col: 'runs_ok', is: 1 }], datasets).join(), /no single row/);
   assert.match(holdsProblems('x', [{ dataset: id, row, col: 'runs_ok' }], datasets).join(), /exactly one of/);
 });
+
+test('every "Measured again in 2026" paragraph has a ledger entry quoting it', () => {
+  const missing = [];
+  for (const [slug, p] of posts) {
+    for (const para of p.text.split(/\n\s*\n/)) {
+      if (!/\{%-?\s*include\s+measured-2026\.html/.test(para)) continue;
+      const quoted = ledger.some((c) => c.article === slug && norm(para).includes(norm(c.claim)));
+      if (!quoted) missing.push(`${p.file}: ${norm(para).replace(/\{%[\s\S]*?%\}/g, '').trim().slice(0, 90)}…`);
+    }
+  }
+  assert.deepEqual(missing, [], 'a 2026 paragraph whose claims no ledger entry has checked');
+});
