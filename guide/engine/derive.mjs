@@ -1,5 +1,6 @@
 // answers → context: effective stack (after substitutions for impossible combinations), sizing and the
 // cross-file facts (bind addresses, pool, connection and memory budgets). Pure; no formatting here.
+import { yjitMemory } from './yjit-memory.mjs';
 import { DISTRO_FAMILIES, OS_FAMILIES, IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS, JOB_RUNNERS } from './caps.mjs';
 import { SINGLE_TARGET_PROXIES } from './generators/edge.mjs';
 import { firstSince, has } from './pick.mjs';
@@ -358,11 +359,11 @@ function memoryBudget(ctx) {
   const ramMb = Math.round(a.ram_gb * 1024);
   ctx.ramMb = ramMb;
   ctx.yjitEnabled = ctx.yjitProduction && ctx.a.ruby === 'cruby';
-  const execMem = gte(a.ruby_version, '3.4') ? 128 / 3.5 : (gte(a.ruby_version, '3.3') && a.ruby_version !== '3.3.0') ? 48 : 64;
-  // yjit.md: total ≈ 3–4× exec-mem-size (3.4: --yjit-mem-size 128 MiB caps the total), a ceiling, not a typical
-  // figure: the lab measured about 20 MiB more PSS per Puma process with YJIT on the small reference app
-  // (rebench-2026-app-servers-yjit, a smoke run), so the budget keeps the documented ceiling.
-  ctx.yjitMbPerProcess = ctx.yjitEnabled ? Math.round(execMem * 3.5) : 0;
+  // Per process: the option's limit where the bundle bounds YJIT (small hosts), else the version's default ceiling
+  // (yjit-memory.mjs; yjit.md: 3–4× --yjit-exec-mem-size before 3.4). A ceiling, not a typical figure: the lab
+  // measured about 20 MiB more PSS per Puma process on the small reference app (rebench-2026-app-servers-yjit).
+  ctx.yjit = yjitMemory(ctx);
+  ctx.yjitMbPerProcess = ctx.yjit.mbPerProcess;
   const fixed = [];
   fixed.push({ label: t('mem.os'), mb: 512, kind: 'os' });
   if (ctx.proxy === 'nginx' || ctx.proxy === 'caddy') fixed.push({ label: t('mem.proxy', { proxy: ctx.proxy }), mb: 64, kind: 'proxy' });

@@ -1,7 +1,22 @@
 // Passenger directive names per Passenger version (config-facts §4.4; Passenger Apache users guide history).
 // Legacy Rails* names are still accepted by Passenger 6 as aliases; modern names are used from 4.0.
+// Contexts are Passenger's own (src/ruby_supportlib/phusion_passenger/apache2/config_options.rb): PassengerMaxPoolSize
+// and PassengerPreStart are :global (server config, outside any VirtualHost); the others are per application.
 export const PASSENGER_APACHE = {
   PassengerMaxPoolSize: {},
+  // PassengerMinInstances keeps processes once they exist but starts none: Passenger's guide says to combine it
+  // with PassengerPreStart to have them at Apache's start (users guide, PassengerMinInstances).
+  PassengerPreStart: { since: '3.0' },
+  // Without it Passenger runs the app with PassengerDefaultRuby (the Ruby Passenger was installed with).
+  PassengerRuby: { since: '4.0' }, // per application from 4.0 (before: server-wide only)
+  PassengerUser: { since: '3.0' },
+  PassengerGroup: { since: '3.0' },
+  // Action Cable: its own process group whose processes take unlimited concurrent requests (Passenger's Action
+  // Cable integration guide); open-source Passenger otherwise routes one request at a time to a process, and a
+  // WebSocket holds its request for the connection's whole life.
+  PassengerAppGroupName: { since: '4.0' },
+  // In 6.0's option table; the 5.x release that added it was not checked, so older versions do not get it.
+  PassengerForceMaxConcurrentRequestsPerProcess: { since: '6.0' },
   RailsEnv: {},
   RailsSpawnMethod: {},
   RailsAppSpawnerIdleTime: {},

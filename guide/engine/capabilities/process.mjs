@@ -29,7 +29,9 @@ export const SERVER_PROCESS = {
     reload: { signal: 'USR2', newCode: true, handover: 'before_fork QUIT to the .oldbin master' }, deploy: 'reload', ownWords: true,
     stopSignal: 'SIGQUIT', stopTimeout: 62, killMode: 'mixed',
   },
-  // No reload: USR2 reforks from a warm worker (the same code); Pitchfork's docs say to remove ExecReload.
+  // No reload: USR2 reforks from a warm worker (the same code); Pitchfork's docs say to remove ExecReload. Its only
+  // side-by-side option, `reuseport` (TCP only), may drop connections when an instance stops (docs/CONFIGURATION.md),
+  // so a single host restarts (tests/wizard/lab-pitchfork-deploy.test.mjs measures the refused requests).
   pitchfork: { type: 'exec', reload: null, deploy: 'restart', ownWords: true, stopSignal: 'SIGQUIT', stopTimeout: 62, killMode: 'mixed' },
   passenger: { type: 'exec', reload: { command: 'passenger-config restart-app', newCode: true }, deploy: 'reload', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
   falcon: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },

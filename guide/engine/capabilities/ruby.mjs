@@ -69,8 +69,30 @@ export const JIT = {
   mjit: { impl: 'cruby', since: '2.6', until: '3.3' },
   yjit: { impl: 'cruby', since: '3.1', production: '3.2', arm64Since: '3.2' },
   yjitEnv: { impl: 'cruby', since: '3.1' }, // RUBY_YJIT_ENABLE
-  yjitExecMemMiB: [{ since: '3.3.1', value: 48 }, { since: '3.2', value: 64 }],
-  yjitMemSizeMiB: { since: '3.4', value: 128 },
+  // What bounds YJIT's memory, per version, newest first (yjit-memory.mjs reads it). `option`: the command-line
+  // option, set through RUBYOPT (ruby.c parses --yjit* in RUBYOPT like on the command line, 3.2 onwards; the lab's
+  // 3.4 YJIT build honours it, tests/lab/yjit-mem-bound.test.mjs). `bounds`: 'total' (3.4+ --yjit-mem-size: "soft
+  // limit on YJIT memory usage", code and metadata) or 'exec' (--yjit-exec-mem-size: the code block only, and
+  // yjit.md puts the total at 3–4× it). `defaultMiB`: the limit when no option is given. `lazy`: the option that
+  // keeps YJIT off at boot while the other options apply, for Rails' config.yjit to enable it later (3.3 NEWS:
+  // --yjit-disable, "to use other YJIT options while disabling YJIT at boot"); 3.2 has no RubyVM::YJIT.enable.
+  // `enableKw`: RubyVM::YJIT.enable(mem_size:) exists (NEWS-4.0.0: "Add mem_size: and call_threshold: options to
+  // RubyVM::YJIT.enable"); on 3.4 the lab's Ruby raises "unknown keyword: :mem_size", so Rails 8.1's
+  // `config.yjit = { mem_size: … }` (finisher.rb passes the Hash to RubyVM::YJIT.enable) crashes the boot there:
+  // the bundle never writes it and uses RUBYOPT on every version.
+  yjitMemory: [
+    { since: '4.0', option: '--yjit-mem-size', bounds: 'total', defaultMiB: 128, lazy: '--yjit-disable', enableKw: 'mem_size' },
+    { since: '3.4', option: '--yjit-mem-size', bounds: 'total', defaultMiB: 128, lazy: '--yjit-disable' },
+    // 3.3.0 kept 3.2's 64 MiB; 3.3.1 lowered it to 48 (a bare "3.3" means the current 3.3 release).
+    { since: '3.3', option: '--yjit-exec-mem-size', bounds: 'exec', defaultMiB: 48, defaultMiBAt: { '3.3.0': 64 }, lazy: '--yjit-disable' },
+    { since: '3.2', option: '--yjit-exec-mem-size', bounds: 'exec', defaultMiB: 64, lazy: null },
+  ],
+  yjitTotalPerExec: 3.5, // yjit.md "Reducing YJIT Memory Usage": total ≈ 3–4× --yjit-exec-mem-size
+  // Small hosts (RAM per app host at most maxRamGb): a total of totalMiB per process instead of the default ceiling
+  // (128 MiB on 3.4+, 168 on 3.3). The lab measured 18.8–21.2 MiB more PSS per Puma process with YJIT on the
+  // reference app (rebench-2026-app-servers-yjit, smoke grade): 64 MiB keeps 3× that as headroom for a larger app
+  // and halves what the budget must hold back per process. With 'exec' the option gets totalMiB / yjitTotalPerExec.
+  yjitSmallHost: { maxRamGb: 2, totalMiB: 64 },
   // Distribution builds without YJIT (YJIT needs rustc at build time): Debian's ruby3.3 (trixie) and ruby3.4
   // (experimental) print no +YJIT and have no RubyVM::YJIT, as the lab's interpreters re-run recorded. Only the
   // distribution's own Ruby (bin /usr/bin) is meant; rbenv, ruby-build and the official image build with rustc.

@@ -1,7 +1,7 @@
 // Apache httpd 2.2/2.4 site: mod_proxy to the app server, or Passenger inside Apache.
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
-import { passengerApacheDirectives, passengerVhostDirectives } from './passenger.mjs';
+import { passengerApacheDirectives, passengerVhostDirectives, passengerCableLocation } from './passenger.mjs';
 import { t } from '../text.mjs';
 import { SERVER_LABEL, behindBalancer } from './util.mjs';
 import { APACHE_TLS, MOZILLA } from '../caps.mjs';
@@ -72,6 +72,8 @@ export function siteBody(ctx) {
   }
   if (ctx.passengerIntegrated) {
     vhost.push(...passengerVhostDirectives(ctx));
+    const cable = passengerCableLocation(ctx);
+    if (cable) vhost.push(cable);
   } else {
     vhost.push(D('ProxyPreserveHost', 'On'));
     // mod_proxy appends the real Host to X-Forwarded-Host; a client's own value is removed first (issue 23).

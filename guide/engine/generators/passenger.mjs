@@ -6,12 +6,32 @@ import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 import { W } from '../rules.mjs';
+import { CABLE_PATH, cableEnabled } from './edge.mjs';
 
 export const id = 'passenger';
 
 /** Server-level Apache directives for Passenger. */
 export function passengerApacheDirectives(ctx) {
-  return [{ d: 'PassengerMaxPoolSize', args: [ctx.processes], why: t('passenger.pool', { n: ctx.processes }), evidence: [DS.passengerOptions, SRC.passenger] }];
+  const v = ctx.a.server_version;
+  const scheme = ctx.tls === 'proxy' ? 'https' : 'http';
+  return [
+    { d: 'PassengerMaxPoolSize', args: [ctx.processes], why: t('passenger.pool', { n: ctx.processes }) + (passengerCable(ctx) ? ` ${t('passenger.pool.cable')}` : ''), evidence: [DS.passengerOptions, SRC.passenger] },
+    { d: 'PassengerPreStart', args: [`${scheme}://${ctx.domain}/`], why: t('passenger.prestart'), evidence: [SRC.passenger] },
+  ].filter((d) => has(PASSENGER_APACHE[d.d], v));
+}
+
+/** Action Cable runs in Passenger's own process group (Passenger's Action Cable guide). */
+export function passengerCable(ctx) {
+  return cableEnabled(ctx) && has(PASSENGER_APACHE.PassengerForceMaxConcurrentRequestsPerProcess, ctx.a.server_version);
+}
+
+/** The <Location /cable> section for Action Cable inside Passenger, or null. */
+export function passengerCableLocation(ctx) {
+  if (!passengerCable(ctx)) return null;
+  return {
+    section: 'Location', args: [CABLE_PATH], why: t('passenger.cable'), evidence: [SRC.passenger, SRC.actionCable],
+    children: [{ d: 'PassengerAppGroupName', args: ['rails_app_action_cable'] }, { d: 'PassengerForceMaxConcurrentRequestsPerProcess', args: [0] }],
+  };
 }
 
 /** VirtualHost directives (names per Passenger version; legacy names are still accepted as aliases). */
@@ -21,9 +41,13 @@ export function passengerVhostDirectives(ctx) {
   const spawn = ctx.canFork ? 'smart' : 'direct';
   const out = [
     { d: 'PassengerAppRoot', args: [ctx.root], why: t('passenger.root'), evidence: [SRC.passenger] },
+    { d: 'PassengerRuby', args: [`${ctx.rubyBin}/ruby`], why: t('passenger.ruby'), evidence: [SRC.passenger] },
+    { d: 'PassengerUser', args: [ctx.user], why: t('passenger.user', { user: ctx.user }), evidence: [SRC.passenger] },
+    { d: 'PassengerGroup', args: [ctx.user] },
     { d: modern ? 'PassengerAppEnv' : 'RailsEnv', args: ['production'] },
     { d: modern ? 'PassengerSpawnMethod' : 'RailsSpawnMethod', args: [spawn], why: t(`passenger.spawn.${spawn}`, { impl: ctx.impl.label }), evidence: [DS.passengerOptions, SRC.passenger] },
-    { d: 'PassengerMinInstances', args: [Math.min(ctx.processes, Math.max(1, ctx.a.cores))], why: t('passenger.min'), evidence: [SRC.passenger] },
+    // With Action Cable's group in the same pool, one process stays free for it.
+    { d: 'PassengerMinInstances', args: [Math.max(1, Math.min(ctx.processes - (passengerCable(ctx) ? 1 : 0), ctx.a.cores))], why: t('passenger.min'), evidence: [SRC.passenger] },
     { d: modern ? 'PassengerMaxPreloaderIdleTime' : 'RailsAppSpawnerIdleTime', args: [0], why: t('passenger.preloader'), evidence: [DS.passengerOptions] },
   ];
   return out.filter((d) => has(PASSENGER_APACHE[d.d], v));

@@ -1,12 +1,13 @@
 // config/ruby.env: GC, JIT and allocator environment for the exact Ruby implementation and version.
 // Only variables the chosen interpreter reads are emitted (capabilities/ruby.mjs GC_ERAS[].reads).
 import { GC_ERAS } from '../capabilities/ruby.mjs';
-import { JIT, RAILS_API } from '../caps.mjs';
+import { JIT } from '../caps.mjs';
 import { SRC, DS, ART } from '../evidence.mjs';
-import { has, namesAt } from '../pick.mjs';
+import { namesAt } from '../pick.mjs';
 import { inRange, gte } from '../version.mjs';
 import { SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
+import { railsEnablesYjit } from '../yjit-memory.mjs';
 
 export const id = 'ruby-env';
 
@@ -80,10 +81,16 @@ function jitEntries(ctx) {
     out.push({ comment: t('env.15') });
   }
   if (ctx.yjitProduction) {
-    if (has(RAILS_API.configYjit, a.rails) && gte(v, '3.3')) {
+    if (railsEnablesYjit(ctx)) {
       out.push({ comment: t('env.yjit-rails', { rails: a.rails }) });
     } else {
       out.push({ key: 'RUBY_YJIT_ENABLE', value: 1, why: t('env.yjit', { mb: ctx.yjitMbPerProcess }), evidence: [SRC.rubyNews('3.2.0'), SRC.yjitDoc, DS.yjitPuma2026, SRC.railsRelease('7.2'), ART.jit] });
+    }
+    const bound = ctx.yjit?.bound;
+    if (bound) {
+      const why = t(bound.bounds === 'total' ? 'env.yjit-bound.total' : 'env.yjit-bound.exec', { ram: ctx.a.ram_gb, option: bound.option, value: bound.value, mb: ctx.yjitMbPerProcess })
+        + (bound.lazy ? ` ${t('env.yjit-bound.lazy', { lazy: bound.lazy })}` : '');
+      out.push({ key: 'RUBYOPT', value: bound.rubyopt, why, evidence: [SRC.yjitDoc, SRC.rubyNews(bound.bounds === 'total' ? '3.4.0' : gte(v, '3.3') ? '3.3.0' : '3.2.0'), DS.yjitPuma2026, ART.jit] });
     }
   } else if (ctx.yjitAvailable) {
     out.push({ comment: t('env.yjit-experimental', { v }) });
