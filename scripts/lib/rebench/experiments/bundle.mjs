@@ -42,7 +42,7 @@ export default {
   full: { params: { RB_CONNECTIONS: 8, RB_DURATION_S: 10, RB_WARMUP_S: 3 }, timeoutPerCellS: 150, setupS: 300 },
   quick: { params: { RB_DB: 'sqlite', RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 120, setupS: 300 },
   cells() {
-    return CONFIGS.map((c) => ({ ...c, measurements: PAGES.map((p) => ({ id: p.id, tool: 'wrk', memory: true })) }));
+    return CONFIGS.map((c) => ({ ...c, measurements: PAGES.map((p) => ({ id: p.id, tool: 'wrk', memory: true, openLoop: true })) }));
   },
   async prepare({ work, raw }) {
     const answers = writeBundle(path.join(work, 'bundle'));
