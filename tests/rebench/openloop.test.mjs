@@ -13,6 +13,8 @@ import { parseReport } from '../../scripts/lib/measure/openloop-report.mjs';
 import { parse as parseWrk } from '../../scripts/lib/importers/wrk.mjs';
 import { parse as parseAb } from '../../scripts/lib/importers/ab.mjs';
 import { readMeasurement } from '../../scripts/lib/rebench/runner.mjs';
+import { readOpenLoopRuns, openLoopColumns, openLoopValues, FRACTIONS } from '../../scripts/lib/rebench/openloop.mjs';
+import { gradeRun } from '../../scripts/lib/rebench/protocol.mjs';
 
 const CLI = path.join(ROOT, 'scripts/lib/measure/openloop-cli.mjs');
 const STALL_AT_MS = 1000;
@@ -76,12 +78,12 @@ test('a one-second stall: the open-loop p99 shows it, closed-loop ab under-repor
   assert.ok(open.p90_ms >= 500, `open-loop p90 ${open.p90_ms} ms`);
   assert.ok(open.p50_ms < 200, `open-loop p50 ${open.p50_ms} ms`);
 
-  // ab is closed-loop and reports raw percentiles: only its 4 connections waited through the stall, a handful
+  // ab is closed-loop and reports raw percentiles: only its 2 connections waited through the stall, a handful
   // among thousands of requests, so its p99 stays small although its slowest request waited about a second.
   const b = await stallServer();
   let ab;
   try {
-    const w = await run('ab', ['-q', '-t', '3', '-n', '200000', '-c', '4', b.url], { timeoutMs: 20000 });
+    const w = await run('ab', ['-q', '-t', '3', '-n', '200000', '-c', '2', b.url], { timeoutMs: 20000 });
     ab = parseAb(w.stdout);
     assert.ok(ab.complete > 300, `ab completed ${ab.complete} requests: ${w.stderr}`);
   } finally {
@@ -159,4 +161,35 @@ test('bad input is a clear error (exit 2), not a run', async () => {
   const big = await run(process.execPath, [CLI, '--url', 'http://127.0.0.1:9/', '--rate', '100000', '--duration', '100']);
   assert.equal(big.code, 2);
   assert.match(big.stderr, /above the cap/);
+});
+
+test('rebench reads the open-loop phase back: medians of good runs, failed runs counted and graded, never zeros', async () => {
+  assert.deepEqual(FRACTIONS, [0.5, 0.7, 0.9]);
+  const a = await stallServer({ delayMs: 5 });
+  let good;
+  try {
+    good = await openLoop(['--url', a.url, '--rate', '40', '--duration', '0.5']);
+  } finally {
+    await stop(a.server);
+  }
+  const raw = tmpDir('openloop-raw');
+  const base = '001-wizard-r1-api';
+  fs.writeFileSync(path.join(raw, `${base}-open50.txt`), good.text);
+  fs.writeFileSync(path.join(raw, `${base}-open50.protocol`), 'exit=0\nforeign_pct=3.5\ngate_ok=1\ndisturbed=0\n');
+  fs.writeFileSync(path.join(raw, `${base}-open70.failed`), 'no closed-loop throughput to take 70 % of (the wrk run failed)\n');
+  fs.writeFileSync(path.join(raw, `${base}-open90.txt`), good.text);
+  fs.writeFileSync(path.join(raw, `${base}-open90.protocol`), 'exit=1\n');
+  const runs = readOpenLoopRuns(raw, base);
+  fs.rmSync(raw, { recursive: true, force: true });
+  assert.equal(runs.open50.p99_ms, good.p99_ms);
+  assert.equal(runs.open50.target_rate, 40);
+  assert.match(runs.open70.error, /no closed-loop throughput/);
+  assert.match(runs.open90.error, /exited with status 1/);
+  const values = openLoopValues([{ openLoop: runs }]);
+  assert.equal(values.length, openLoopColumns().length);
+  assert.deepEqual(values.slice(0, 2), [40, Math.round(good.achieved_rate * 10) / 10]);
+  assert.deepEqual(values.slice(6), [null, null, null, null, null, 1, null, null, null, null, null, 1], 'a failed fraction has no figures, not zeros');
+  const q = gradeRun({ quick: true, runs: 2, params: {}, raw: '/nonexistent', results: [{ metrics: { rps: 100 }, protocol: { foreign_pct: 1, gate_ok: 1, disturbed: 0 }, openLoop: runs }] });
+  assert.ok(q.reasons.some((r) => /2 of 3 open-loop runs failed/.test(r)), q.reasons.join('; '));
+  assert.equal(q.foreign_load.foreign_cpu_pct_max, 3.5, 'the open-loop runs are monitored too');
 });

@@ -89,3 +89,11 @@ export function openLoopValues(results) {
     return [r2(med('target_rate'), 1), r2(med('achieved_rate'), 1), r2(med('p50_ms'), 2), r2(med('p99_ms'), 2), r2(med('p999_ms'), 2), runs.length - good.length];
   });
 }
+
+/** Append the open-loop columns to a summaryRows table (rows in the same order as records). */
+export function addOpenLoop({ columns, rows, records }) {
+  return {
+    columns: [...columns, ...openLoopColumns()],
+    rows: rows.map((row, i) => [...row, ...openLoopValues(records[i].group.results)]),
+  };
+}
