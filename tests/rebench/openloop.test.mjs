@@ -70,6 +70,7 @@ test('a one-second stall: the open-loop p99 shows it, closed-loop ab under-repor
     await stop(a.server);
   }
   assert.equal(open.scheduled, 300);
+  assert.equal(open.offered_rate, 100);
   assert.equal(open.failed, 0, open.text);
   assert.ok(Math.abs(open.sent_rate - 100) <= 5, `sent ${open.sent_rate} req/s for 100 targeted`);
   assert.ok(Math.abs(open.achieved_rate - 100) <= 5, `answered ${open.achieved_rate} req/s for 100 targeted`);
@@ -187,7 +188,8 @@ test('rebench reads the open-loop phase back: medians of good runs, failed runs 
   assert.match(runs.open90.error, /exited with status 1/);
   const values = openLoopValues([{ openLoop: runs }]);
   assert.equal(values.length, openLoopColumns().length);
-  assert.deepEqual(values.slice(0, 2), [40, Math.round(good.achieved_rate * 10) / 10]);
+  assert.deepEqual(values.slice(0, 2), [good.offered_rate, Math.round(good.achieved_rate * 10) / 10]);
+  assert.equal(good.offered_rate, 40, '20 requests scheduled in 0.5 s');
   assert.deepEqual(values.slice(6), [null, null, null, null, null, 1, null, null, null, null, null, 1], 'a failed fraction has no figures, not zeros');
   const q = gradeRun({ quick: true, runs: 2, params: {}, raw: '/nonexistent', results: [{ metrics: { rps: 100 }, protocol: { foreign_pct: 1, gate_ok: 1, disturbed: 0 }, openLoop: runs }] });
   assert.ok(q.reasons.some((r) => /2 of 3 open-loop runs failed/.test(r)), q.reasons.join('; '));

@@ -13,7 +13,7 @@ export function formatReport(r) {
   const lines = [
     `open-loop load: ${o.url}, ${o.arrival} arrivals at ${o.rate} req/s for ${o.durationS} s (seed ${o.seed}), one connection per request, at most ${o.maxInFlight} at once, timeout ${o.timeoutMs} ms from the scheduled send time`,
     `latency from the scheduled send time (no coordinated omission): p50 ${ms(r.latencyMs[50])} ms, p90 ${ms(r.latencyMs[90])} ms, p99 ${ms(r.latencyMs[99])} ms, p99.9 ${ms(r.latencyMs[99.9])} ms, max ${ms(r.maxMs)} ms`,
-    `${c.scheduled} scheduled, ${c.sent} sent (${r.sentRate.toFixed(2)} req/s), ${c.ok} answered 2xx/3xx (${r.completedRate.toFixed(2)} req/s); failures: ${c.http_errors} HTTP errors, ${c.socket_errors} socket errors, ${c.timeouts} timeouts, ${c.unsent} never sent; ${c.late} sent more than ${o.lateMs} ms late (connection cap or a busy generator), largest delay ${r.maxSendLagMs.toFixed(1)} ms; errors: ${kinds}`,
+    `${c.scheduled} scheduled (${r.offeredRate.toFixed(2)} req/s), ${c.sent} sent (${r.sentRate.toFixed(2)} req/s), ${c.ok} answered 2xx/3xx (${r.completedRate.toFixed(2)} req/s); failures: ${c.http_errors} HTTP errors, ${c.socket_errors} socket errors, ${c.timeouts} timeouts, ${c.unsent} never sent; ${c.late} sent more than ${o.lateMs} ms late (connection cap or a busy generator), largest delay ${r.maxSendLagMs.toFixed(1)} ms; errors: ${kinds}`,
     `target_rate=${o.rate}`,
     `arrival=${o.arrival}`,
     `seed=${o.seed}`,
@@ -22,6 +22,7 @@ export function formatReport(r) {
     `timeout_ms=${o.timeoutMs}`,
     ...Object.entries(c).map(([k, v]) => `${k}=${v}`),
     `failed=${c.http_errors + c.socket_errors + c.timeouts + c.unsent}`,
+    `offered_rate=${r.offeredRate.toFixed(3)}`,
     `sent_rate=${r.sentRate.toFixed(3)}`,
     `achieved_rate=${r.completedRate.toFixed(3)}`,
     `max_send_lag_ms=${r.maxSendLagMs.toFixed(3)}`,

@@ -95,6 +95,8 @@ export function runOpenLoop(options) {
         options: { url: o.url, rate: o.rate, durationS: o.durationS, arrival: o.arrival, seed: o.seed, maxInFlight: o.maxInFlight, timeoutMs: o.timeoutMs, lateMs: o.lateMs },
         counts: c,
         errorKinds: Object.fromEntries(errorKinds),
+        // The schedule's own rate (whole requests in the run: 4 for 3.2 req/s over 1 s), then what was sent and answered.
+        offeredRate: c.scheduled / o.durationS,
         sentRate: c.sent / o.durationS,
         completedRate: c.ok / o.durationS,
         lastSendS: lastSend / 1000,

@@ -19,7 +19,7 @@ export function readOpenLoop(text) {
   const failure = httpFailure({ requests: r.ok, bad: r.failed });
   if (failure) return { error: `open loop at ${r.target_rate} req/s: ${failure}`, errors: r.failed };
   return {
-    target_rate: r.target_rate, achieved_rate: r.achieved_rate, sent_rate: r.sent_rate,
+    target_rate: r.target_rate, offered_rate: r.offered_rate, achieved_rate: r.achieved_rate, sent_rate: r.sent_rate,
     p50_ms: r.p50_ms, p90_ms: r.p90_ms, p99_ms: r.p99_ms, p999_ms: r.p999_ms,
     late: r.late, errors: r.failed, requests: r.ok,
   };
@@ -67,7 +67,7 @@ export function openLoopColumns() {
     const s = suffixOf(f);
     const pct = Math.round(f * 100);
     return [
-      { key: `${s}_rate`, label: `Open loop at ${pct} %: offered rate (median)`, type: 'number', unit: 'req/s', decimals: 1, description: `A fixed arrival rate of ${pct} % of the same run's closed-loop (wrk) throughput, one new connection per request (scripts/lib/measure/openloop.mjs).` },
+      { key: `${s}_rate`, label: `Open loop at ${pct} %: offered rate (median)`, type: 'number', unit: 'req/s', decimals: 1, description: `Requests scheduled per second: a fixed arrival rate of ${pct} % of the same run's closed-loop (wrk) throughput, in whole requests over the run (scripts/lib/measure/openloop.mjs, one new connection per request).` },
       { key: `${s}_achieved_rps`, label: `Open loop at ${pct} %: answered (median)`, type: 'number', unit: 'req/s', decimals: 1 },
       { key: `${s}_p50_ms`, label: `Open loop at ${pct} %: p50 (median of runs)`, type: 'number', unit: 'ms', decimals: 2, description: 'Latency from the scheduled send time, so queueing is counted (no coordinated omission).' },
       { key: `${s}_p99_ms`, label: `Open loop at ${pct} %: p99 (median of runs)`, type: 'number', unit: 'ms', decimals: 2 },
@@ -86,7 +86,7 @@ export function openLoopValues(results) {
     const runs = results.map((x) => x.openLoop && x.openLoop[s]).filter(Boolean);
     const good = runs.filter((m) => !m.error);
     const med = (k) => (good.length ? median(good.map((m) => m[k]).filter(Number.isFinite)) : null);
-    return [r2(med('target_rate'), 1), r2(med('achieved_rate'), 1), r2(med('p50_ms'), 2), r2(med('p99_ms'), 2), r2(med('p999_ms'), 2), runs.length - good.length];
+    return [r2(med('offered_rate'), 1), r2(med('achieved_rate'), 1), r2(med('p50_ms'), 2), r2(med('p99_ms'), 2), r2(med('p999_ms'), 2), runs.length - good.length];
   });
 }
 
