@@ -97,7 +97,7 @@ RB_NODE=/opt/host-node/bin/node
 rb_openloop() { # OUT URL
   local out=$1 url=$2 rps f pct rate node=$RB_NODE
   [ -x "$node" ] || node=$(command -v node || true)
-  rps=$(sed -n 's/^Requests\/sec: *//p' "$out.txt" 2>/dev/null | tail -1)
+  rps=$(sed -n 's/^Requests\/sec: *//p' "$out.txt" 2>/dev/null | tail -1 || true)
   for f in ${RB_OPEN_FRACTIONS:-}; do
     pct=$(awk -v f="$f" 'BEGIN { printf "%d", f * 100 + 0.5 }')
     if [ -z "$node" ] || ! "$node" --version > /dev/null 2>&1; then

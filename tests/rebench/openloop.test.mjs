@@ -71,6 +71,7 @@ test('a one-second stall: the open-loop p99 shows it, closed-loop ab under-repor
   }
   assert.equal(open.scheduled, 300);
   assert.equal(open.offered_rate, 100);
+  assert.equal(open.keep_alive, 1, 'idle connections are reused by default, as wrk does');
   assert.equal(open.failed, 0, open.text);
   assert.ok(Math.abs(open.sent_rate - 100) <= 5, `sent ${open.sent_rate} req/s for 100 targeted`);
   assert.ok(Math.abs(open.achieved_rate - 100) <= 5, `answered ${open.achieved_rate} req/s for 100 targeted`);
@@ -79,12 +80,12 @@ test('a one-second stall: the open-loop p99 shows it, closed-loop ab under-repor
   assert.ok(open.p90_ms >= 500, `open-loop p90 ${open.p90_ms} ms`);
   assert.ok(open.p50_ms < 200, `open-loop p50 ${open.p50_ms} ms`);
 
-  // ab is closed-loop and reports raw percentiles: only its 2 connections waited through the stall, a handful
+  // ab (keep-alive, as wrk) is closed-loop and reports raw percentiles: only its 2 connections waited through the stall, a handful
   // among thousands of requests, so its p99 stays small although its slowest request waited about a second.
   const b = await stallServer();
   let ab;
   try {
-    const w = await run('ab', ['-q', '-t', '3', '-n', '200000', '-c', '2', b.url], { timeoutMs: 20000 });
+    const w = await run('ab', ['-q', '-k', '-t', '3', '-n', '200000', '-c', '2', b.url], { timeoutMs: 20000 });
     ab = parseAb(w.stdout);
     assert.ok(ab.complete > 300, `ab completed ${ab.complete} requests: ${w.stderr}`);
   } finally {
@@ -129,11 +130,13 @@ test('a refused connection and a silent server are failures, never zeros; runs a
   const s = await stallServer({ silent: true });
   let silent;
   try {
-    silent = await openLoop(['--url', s.url, '--rate', '20', '--duration', '1', '--timeout-ms', '300']);
+    silent = await openLoop(['--url', s.url, '--rate', '20', '--duration', '1', '--timeout-ms', '300', '--new-connections']);
   } finally {
     await stop(s.server);
   }
   assert.equal(silent.timeouts, 20);
+  assert.equal(silent.keep_alive, 0);
+  assert.match(silent.text, /a new connection per request/);
   assert.equal(silent.ok, 0);
   assert.ok(silent.elapsed_s < 1 + 0.3 + 0.5, `ran ${silent.elapsed_s} s for 1 s + 0.3 s timeout`);
   fs.rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // Command line of the open-loop generator (scripts/lib/measure/openloop.mjs). lab/bench runs it inside the lab,
 // pinned to the load CPU, with the host's node (scripts/lib/lab/enter.sh mounts it read-only).
 //   node scripts/lib/measure/openloop-cli.mjs --url URL --rate R --duration S [--arrival constant|poisson]
-//        [--seed N] [--max-in-flight N] [--timeout-ms N] [--late-ms N] [--max-requests N]
+//        [--seed N] [--max-in-flight N] [--timeout-ms N] [--late-ms N] [--max-requests N] [--new-connections]
 // Exit status: 0 when the schedule ran (failed requests are in the report, not the status), 2 for bad input.
 import { runOpenLoop, badOptions, DEFAULTS } from './openloop.mjs';
 import { formatReport } from './openloop-report.mjs';
@@ -16,6 +16,7 @@ const FLAGS = {
 export function parseArgs(argv) {
   const o = { ...DEFAULTS };
   for (let i = 0; i < argv.length; i += 1) {
+    if (argv[i] === '--new-connections') { o.keepAlive = false; continue; } // every request a new client
     const f = FLAGS[argv[i]];
     if (!f) throw new Error(`unknown option ${argv[i]} (options: ${Object.keys(FLAGS).join(' ')})`);
     if (i + 1 >= argv.length) throw new Error(`${argv[i]} needs a value`);

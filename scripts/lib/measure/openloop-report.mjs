@@ -11,7 +11,7 @@ export function formatReport(r) {
   const c = r.counts;
   const kinds = Object.entries(r.errorKinds).map(([k, n]) => `${k} ×${n}`).join(', ') || 'none';
   const lines = [
-    `open-loop load: ${o.url}, ${o.arrival} arrivals at ${o.rate} req/s for ${o.durationS} s (seed ${o.seed}), one connection per request, at most ${o.maxInFlight} at once, timeout ${o.timeoutMs} ms from the scheduled send time`,
+    `open-loop load: ${o.url}, ${o.arrival} arrivals at ${o.rate} req/s for ${o.durationS} s (seed ${o.seed}), ${o.keepAlive ? 'idle connections reused' : 'a new connection per request'}, at most ${o.maxInFlight} at once, timeout ${o.timeoutMs} ms from the scheduled send time`,
     `latency from the scheduled send time (no coordinated omission): p50 ${ms(r.latencyMs[50])} ms, p90 ${ms(r.latencyMs[90])} ms, p99 ${ms(r.latencyMs[99])} ms, p99.9 ${ms(r.latencyMs[99.9])} ms, max ${ms(r.maxMs)} ms`,
     `${c.scheduled} scheduled (${r.offeredRate.toFixed(2)} req/s), ${c.sent} sent (${r.sentRate.toFixed(2)} req/s), ${c.ok} answered 2xx/3xx (${r.completedRate.toFixed(2)} req/s); failures: ${c.http_errors} HTTP errors, ${c.socket_errors} socket errors, ${c.timeouts} timeouts, ${c.unsent} never sent; ${c.late} sent more than ${o.lateMs} ms late (connection cap or a busy generator), largest delay ${r.maxSendLagMs.toFixed(1)} ms; errors: ${kinds}`,
     `target_rate=${o.rate}`,
@@ -19,6 +19,7 @@ export function formatReport(r) {
     `seed=${o.seed}`,
     `duration_s=${o.durationS}`,
     `max_in_flight=${o.maxInFlight}`,
+    `keep_alive=${o.keepAlive ? 1 : 0}`,
     `timeout_ms=${o.timeoutMs}`,
     ...Object.entries(c).map(([k, v]) => `${k}=${v}`),
     `failed=${c.http_errors + c.socket_errors + c.timeouts + c.unsent}`,

@@ -15,6 +15,7 @@ export const DEFAULTS = {
   arrival: 'constant', // or 'poisson'
   seed: 1,
   maxInFlight: 256, // connections open at once; a request due while all are busy waits and is counted late
+  keepAlive: true, // an idle connection of the pool is reused (as wrk does); false: a new connection per request
   timeoutMs: 10000, // from the scheduled send time; a request without a full answer by then is a timeout
   lateMs: 10, // a request sent more than this after its scheduled time is "late" (cap reached or a slow loop)
   maxRequests: 200000,
@@ -57,8 +58,9 @@ export function badOptions(o) {
 }
 
 /**
- * Run the load. Resolves, after at most durationS + timeoutMs, with the counts and exact latencies. Every
- * request gets its own connection (no keep-alive: an arrival is a new client), from a pool capped at maxInFlight.
+ * Run the load. Resolves, after at most durationS + timeoutMs, with the counts and exact latencies. Every request
+ * has a connection to itself while it runs (no pipelining): an idle one of the pool, else a new one, at most
+ * maxInFlight at once; with keepAlive false, always a new one.
  */
 export function runOpenLoop(options) {
   const o = { ...DEFAULTS, ...options };
@@ -66,6 +68,8 @@ export function runOpenLoop(options) {
   if (bad) return Promise.reject(new Error(bad));
   const times = schedule(o).slice(0, o.maxRequests);
   const url = new URL(o.url);
+  // Our own cap decides when a request may go, so the agent never queues one out of sight (maxSockets = the cap).
+  const agent = o.keepAlive ? new http.Agent({ keepAlive: true, maxSockets: o.maxInFlight }) : false;
   const c = { scheduled: times.length, sent: 0, completed: 0, ok: 0, http_errors: 0, socket_errors: 0, timeouts: 0, unsent: 0, late: 0 };
   const latencies = [];
   const errorKinds = new Map();
@@ -88,11 +92,12 @@ export function runOpenLoop(options) {
       finished = true;
       clearTimeout(timer);
       for (const req of open) req.destroy();
+      if (agent) agent.destroy();
       c.unsent = waiting.length + (times.length - next);
       const elapsedS = now() / 1000;
       latencies.sort((a, b) => a - b);
       resolve({
-        options: { url: o.url, rate: o.rate, durationS: o.durationS, arrival: o.arrival, seed: o.seed, maxInFlight: o.maxInFlight, timeoutMs: o.timeoutMs, lateMs: o.lateMs },
+        options: { url: o.url, keepAlive: o.keepAlive, rate: o.rate, durationS: o.durationS, arrival: o.arrival, seed: o.seed, maxInFlight: o.maxInFlight, timeoutMs: o.timeoutMs, lateMs: o.lateMs },
         counts: c,
         errorKinds: Object.fromEntries(errorKinds),
         // The schedule's own rate (whole requests in the run: 4 for 3.2 req/s over 1 s), then what was sent and answered.
@@ -124,7 +129,7 @@ export function runOpenLoop(options) {
       c.sent += 1;
       inFlight += 1;
       lastSend = now();
-      const req = http.request({ host: url.hostname, port: url.port || 80, path: `${url.pathname}${url.search}`, method: 'GET', agent: false, headers: { connection: 'close' } });
+      const req = http.request({ host: url.hostname, port: url.port || 80, path: `${url.pathname}${url.search}`, method: 'GET', agent, headers: o.keepAlive ? {} : { connection: 'close' } });
       open.add(req);
       // The timeout runs from the scheduled time, so waiting for a free connection uses it up too.
       const left = Math.max(1, due + o.timeoutMs - now());

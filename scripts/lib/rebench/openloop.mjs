@@ -67,7 +67,7 @@ export function openLoopColumns() {
     const s = suffixOf(f);
     const pct = Math.round(f * 100);
     return [
-      { key: `${s}_rate`, label: `Open loop at ${pct} %: offered rate (median)`, type: 'number', unit: 'req/s', decimals: 1, description: `Requests scheduled per second: a fixed arrival rate of ${pct} % of the same run's closed-loop (wrk) throughput, in whole requests over the run (scripts/lib/measure/openloop.mjs, one new connection per request).` },
+      { key: `${s}_rate`, label: `Open loop at ${pct} %: offered rate (median)`, type: 'number', unit: 'req/s', decimals: 1, description: `Requests scheduled per second: a fixed arrival rate of ${pct} % of the same run's closed-loop (wrk) throughput, in whole requests over the run (scripts/lib/measure/openloop.mjs; an idle keep-alive connection is reused, as wrk does, else a new one is opened).` },
       { key: `${s}_achieved_rps`, label: `Open loop at ${pct} %: answered (median)`, type: 'number', unit: 'req/s', decimals: 1 },
       { key: `${s}_p50_ms`, label: `Open loop at ${pct} %: p50 (median of runs)`, type: 'number', unit: 'ms', decimals: 2, description: 'Latency from the scheduled send time, so queueing is counted (no coordinated omission).' },
       { key: `${s}_p99_ms`, label: `Open loop at ${pct} %: p99 (median of runs)`, type: 'number', unit: 'ms', decimals: 2 },
