@@ -13,7 +13,7 @@ import { parseReport } from '../../scripts/lib/measure/openloop-report.mjs';
 import { parse as parseWrk } from '../../scripts/lib/importers/wrk.mjs';
 import { parse as parseAb } from '../../scripts/lib/importers/ab.mjs';
 import { readMeasurement } from '../../scripts/lib/rebench/runner.mjs';
-import { readOpenLoopRuns, openLoopColumns, openLoopValues, FRACTIONS } from '../../scripts/lib/rebench/openloop.mjs';
+import { readOpenLoopRuns, openLoopColumns, openLoopValues, addOpenLoop, FRACTIONS } from '../../scripts/lib/rebench/openloop.mjs';
 import { gradeRun } from '../../scripts/lib/rebench/protocol.mjs';
 
 const CLI = path.join(ROOT, 'scripts/lib/measure/openloop-cli.mjs');
@@ -194,6 +194,11 @@ test('rebench reads the open-loop phase back: medians of good runs, failed runs 
   assert.deepEqual(values.slice(0, 2), [good.offered_rate, Math.round(good.achieved_rate * 10) / 10]);
   assert.equal(good.offered_rate, 40, '20 requests scheduled in 0.5 s');
   assert.deepEqual(values.slice(6), [null, null, null, null, null, 1, null, null, null, null, null, 1], 'a failed fraction has no figures, not zeros');
+  const table = { columns: [{ key: 'rps_median' }], rows: [[100]] };
+  assert.deepEqual(addOpenLoop({ ...table, records: [{ group: { results: [{}] } }] }), table, 'no open-loop phase, no columns');
+  const withOpen = addOpenLoop({ ...table, records: [{ group: { results: [{ openLoop: runs }] } }] });
+  assert.equal(withOpen.columns.length, 1 + 6 * FRACTIONS.length);
+  assert.deepEqual(withOpen.rows[0], [100, ...values]);
   const q = gradeRun({ quick: true, runs: 2, params: {}, raw: '/nonexistent', results: [{ metrics: { rps: 100 }, protocol: { foreign_pct: 1, gate_ok: 1, disturbed: 0 }, openLoop: runs }] });
   assert.ok(q.reasons.some((r) => /2 of 3 open-loop runs failed/.test(r)), q.reasons.join('; '));
   assert.equal(q.foreign_load.foreign_cpu_pct_max, 3.5, 'the open-loop runs are monitored too');

@@ -90,8 +90,12 @@ export function openLoopValues(results) {
   });
 }
 
-/** Append the open-loop columns to a summaryRows table (rows in the same order as records). */
+/**
+ * Append the open-loop columns to a summaryRows table (rows in the same order as records); unchanged when the
+ * phase never ran (a dataset rebuilt from raw output that predates it).
+ */
 export function addOpenLoop({ columns, rows, records }) {
+  if (!records.some((rec) => rec.group.results.some((x) => x.openLoop))) return { columns, rows };
   return {
     columns: [...columns, ...openLoopColumns()],
     rows: rows.map((row, i) => [...row, ...openLoopValues(records[i].group.results)]),
