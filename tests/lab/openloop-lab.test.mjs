@@ -23,6 +23,9 @@ test('rb_openloop in the lab: the host node runs there, each fraction of wrk\'s 
   // lab has no other scriptable HTTP server without the app). Quick-sized runs: 1 s closed loop, 1 s per fraction.
   const script = `
     if command -v node; then exit 3; fi   # not in PATH: only lab/bench uses it, by its full path
+    # Read-only: a lab run cannot change the host's node.
+    out=$(/opt/host-node/bin/node -e 'require("fs").writeFileSync("/opt/host-node/bin/node", "x")' 2>&1 || true)
+    case $out in *EROFS*) ;; *) echo "writable? $out"; exit 5 ;; esac
     /opt/host-node/bin/node -e 'require("http").createServer((q, s) => setTimeout(() => s.end("ok"), 2)).listen(8089, "127.0.0.1")' &
     srv=$!
     for i in $(seq 1 50); do curl -s -o /dev/null http://127.0.0.1:8089/ && break; sleep 0.1; done

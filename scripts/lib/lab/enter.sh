@@ -54,7 +54,10 @@ cp /etc/resolv.conf "$target/etc/resolv.conf" 2>/dev/null || true
 hostnode=$(readlink -f "$(command -v node 2>/dev/null)" 2>/dev/null || true)
 if [ "$mode" = overlay ] && [ -n "$hostnode" ] && [ -x "$hostnode" ]; then
   mkdir -p "$target/opt/host-node/bin" && touch "$target/opt/host-node/bin/node"
-  mount --bind "$hostnode" "$target/opt/host-node/bin/node" && mount -o remount,bind,ro "$target/opt/host-node/bin/node" || true
+  # Read-only or not at all: a run must never be able to change the host's node.
+  if mount --bind "$hostnode" "$target/opt/host-node/bin/node" && ! mount -o remount,bind,ro "$target/opt/host-node/bin/node"; then
+    umount "$target/opt/host-node/bin/node" || true
+  fi
 fi
 
 case "$ruby" in
