@@ -91,7 +91,13 @@ export function runOpenLoop(options) {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      for (const req of open) req.destroy();
+      // Anything still open at the deadline has run out its time: a timeout. Cleared first, so that the errors
+      // destroy() raises cannot change the counts after they are reported.
+      const left = [...open];
+      open.clear();
+      c.timeouts += left.length;
+      if (left.length) errorKinds.set('timeout', (errorKinds.get('timeout') || 0) + left.length);
+      for (const req of left) req.destroy();
       if (agent) agent.destroy();
       c.unsent = waiting.length + (times.length - next);
       const elapsedS = now() / 1000;
