@@ -53,6 +53,8 @@ rb_measure_pages() { # BASEURL MEASUREMENTS OUTPREFIX CONNECTIONS [ROOT_PID for 
     [ -n "$root" ] && rb_pss_start "$root" "$out-$m"
     rb_wrk "$out-$m" "$base${PAGES[$m]}" "$c" "$RB_DURATION_S"
     [ -n "$root" ] && rb_pss_stop
+    # Experiments whose measurements ask for it (openLoop in scripts/lib/rebench/experiments) set the fractions.
+    [ -n "${RB_OPEN_FRACTIONS:-}" ] && rb_openloop "$out-$m" "$base${PAGES[$m]}"
   done
 }
 

@@ -31,6 +31,7 @@ rb_versions() {
     printf 'Ruby 3.4 + YJIT (built from Debian source ruby3.4 %s)\t%s\n' "$(cat /opt/ruby-3.4-yjit/DEBIAN-SOURCE-VERSION 2>/dev/null)" "$(/opt/ruby-3.4-yjit/bin/ruby --yjit -v)"
     printf 'rustc that built YJIT (Debian 13)\t%s\n' "$(cat /opt/ruby-3.4-yjit/RUSTC-VERSION 2>/dev/null || echo unknown)"
   fi
+  [ -x /opt/host-node/bin/node ] && printf 'Node.js (the host binary, for the open-loop generator)\t%s\n' "$(/opt/host-node/bin/node --version 2>&1)"
   for p in nginx apache2 caddy haproxy postgresql-17 pgbouncer mariadb-server sqlite3 libjemalloc2 wrk apache2-utils hyperfine libc6; do
     v=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) && printf '%s (Debian package)\t%s\n' "$p" "$v"
   done
@@ -86,6 +87,31 @@ rb_wrk() { # OUT URL CONNECTIONS DURATION_S
   local out=$1 url=$2 c=$3 d=$4 t=2
   [ "$c" -lt 2 ] && t=1
   rb_measured "$out" "${RB_LOAD_PIN[@]}" wrk -t"$t" -c"$c" -d"${d}s" --timeout 10s --latency -s "$WRK_LUA" "$url"
+}
+
+# The open-loop phase: after a page's closed-loop run (OUT.txt from rb_wrk), a fixed arrival rate at each of
+# RB_OPEN_FRACTIONS of the requests per second wrk measured, with scripts/lib/measure/openloop-cli.mjs pinned to
+# the load CPU like wrk. The lab's Debian 13 has no node: scripts/lib/lab/enter.sh mounts the host's read-only.
+# Each fraction is its own protocol run (gate, monitor, repeat when disturbed): OUT-openNN.txt, .protocol.
+RB_NODE=/opt/host-node/bin/node
+rb_openloop() { # OUT URL
+  local out=$1 url=$2 rps f pct rate node=$RB_NODE
+  [ -x "$node" ] || node=$(command -v node || true)
+  rps=$(sed -n 's/^Requests\/sec: *//p' "$out.txt" 2>/dev/null | tail -1 || true)
+  for f in ${RB_OPEN_FRACTIONS:-}; do
+    pct=$(awk -v f="$f" 'BEGIN { printf "%d", f * 100 + 0.5 }')
+    if [ -z "$node" ] || ! "$node" --version > /dev/null 2>&1; then
+      echo "no Node.js runs here for the open-loop generator (the host's node is not a standalone binary?)" > "$out-open$pct.failed"; continue
+    fi
+    if [ -z "$rps" ] || ! rb_above "$rps" 0; then
+      echo "no closed-loop throughput to take $pct % of (the wrk run failed)" > "$out-open$pct.failed"; continue
+    fi
+    rate=$(awk -v r="$rps" -v f="$f" 'BEGIN { printf "%.3f", r * f }')
+    rb_log "open loop: $url at $rate req/s ($pct % of $rps)"
+    rb_measured "$out-open$pct" "${RB_LOAD_PIN[@]}" "$node" "$REPO/scripts/lib/measure/openloop-cli.mjs" --url "$url" \
+      --rate "$rate" --duration "${RB_OPEN_DURATION_S:-$RB_DURATION_S}" --arrival "${RB_OPEN_ARRIVAL:-constant}" \
+      --seed "${RB_SEED:-1}" --max-in-flight "${RB_OPEN_MAX_IN_FLIGHT:-256}" --timeout-ms "${RB_OPEN_TIMEOUT_MS:-10000}"
+  done
 }
 
 rb_ab() { # OUT URL REQUESTS CONCURRENCY

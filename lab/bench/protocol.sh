@@ -21,7 +21,7 @@ rb_isolate() {
     echo "none taskset could not set the CPU affinity here (cpuset or permissions)" > "$file"
   else
     RB_LOAD_PIN=(taskset -c "$RB_CPU_LOAD")
-    echo "pinned server=$RB_CPU_SERVER load=$RB_CPU_LOAD (taskset: the driver, every server and database it starts on CPU $RB_CPU_SERVER; wrk, ab and hyperfine's load on CPU $RB_CPU_LOAD)" > "$file"
+    echo "pinned server=$RB_CPU_SERVER load=$RB_CPU_LOAD (taskset: the driver, every server and database it starts on CPU $RB_CPU_SERVER; wrk, ab, hyperfine's load and the open-loop generator on CPU $RB_CPU_LOAD)" > "$file"
   fi
   rb_log "isolation: $(cat "$file")"
 }

@@ -48,6 +48,17 @@ if [ -d "$yjit" ]; then
   [ "$yjit_rw" = 1 ] || mount -o remount,bind,ro "$target/opt/ruby-3.4-yjit"
 fi
 cp /etc/resolv.conf "$target/etc/resolv.conf" 2>/dev/null || true
+# The host's Node.js, read-only at /opt/host-node/bin/node (not in PATH) for the open-loop load generator
+# (scripts/lib/measure/openloop-cli.mjs): Debian 13 packages no constant-rate generator, and node is not in the
+# lab's package list. Only in a throwaway overlay, never in a build; lab/bench checks that it runs here.
+hostnode=$(readlink -f "$(command -v node 2>/dev/null)" 2>/dev/null || true)
+if [ "$mode" = overlay ] && [ -n "$hostnode" ] && [ -x "$hostnode" ]; then
+  mkdir -p "$target/opt/host-node/bin" && touch "$target/opt/host-node/bin/node"
+  # Read-only or not at all: a run must never be able to change the host's node.
+  if mount --bind "$hostnode" "$target/opt/host-node/bin/node" && ! mount -o remount,bind,ro "$target/opt/host-node/bin/node"; then
+    umount "$target/opt/host-node/bin/node" || true
+  fi
+fi
 
 case "$ruby" in
   3.4-yjit) rubybin=/opt/ruby-3.4-yjit/bin ;;
@@ -109,7 +120,7 @@ if [ "$(others)" -gt 0 ]; then
 fi
 
 # Unmount in reverse order (the namespace would drop them anyway; doing it keeps a direct-mode build clean).
-for m in opt/ruby-3.4-yjit opt/lab/bundle repo run dev/shm dev sys proc; do
+for m in opt/host-node/bin/node opt/ruby-3.4-yjit opt/lab/bundle repo run dev/shm dev sys proc; do
   umount -R "$target/$m" 2>/dev/null || umount -l "$target/$m" 2>/dev/null || true
 done
 [ "$mode" = overlay ] && { umount "$target" 2>/dev/null || umount -l "$target"; }

@@ -120,6 +120,13 @@ export function gradeRun(ctx) {
   if (Number.isFinite(d) && d < P.runs.min_duration_s) reasons.push(`${d} s per measured HTTP run (the protocol asks for ${P.runs.min_duration_s} s)`);
   const unstable = runs.filter((r) => r.protocol && r.protocol.warmup_stable === 0).length;
   if (unstable) reasons.push(`warm-up did not reach stable throughput before ${unstable} of ${runs.length} runs`);
+  // The open-loop runs after a page's closed-loop run (openloop.mjs) are held to the same rules.
+  const open = runs.flatMap((r) => (r.openLoop ? Object.values(r.openLoop) : []));
+  const openBad = (what, n) => n && reasons.push(`${n} of ${open.length} open-loop runs ${what}`);
+  openBad(`had the idle gate closed before them`, open.filter((o) => o.protocol && o.protocol.gate_ok === 0).length);
+  openBad(`were disturbed by foreign load (above ${P.disturbance.max_foreign_cpu_pct} %)`, open.filter((o) => o.protocol && o.protocol.disturbed === 1).length);
+  openBad(`failed (no answer, failed requests above ${P.failure.max_error_pct} %, or the generator could not run); they are excluded, not counted as zeros`, open.filter((o) => o.error).length);
+  monitored.push(...open.filter((o) => o.protocol && Number.isFinite(o.protocol.foreign_pct)));
   if (failed) reasons.push(`${failed} of ${runs.length} runs failed (no request completed, errors above ${P.failure.max_error_pct} %, or the server or load tool crashed); they are excluded, not counted as zeros`);
   const foreign = monitored.map((r) => r.protocol.foreign_pct);
   const steal = monitored.map((r) => r.protocol.steal_pct).filter(Number.isFinite);

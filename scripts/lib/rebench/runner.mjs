@@ -15,6 +15,7 @@ import { readWarm } from './warm.mjs';
 import { machineFacts, loadAverage } from './machine.mjs';
 import { stageRaw, discardStage, commitDataset } from './output.mjs';
 import { driverParams, protocolSize, httpFailure, parseProtocolFile, cellTimeoutS } from './protocol.mjs';
+import { readOpenLoop, readOpenLoopRuns, openLoopParams, FRACTIONS } from './openloop.mjs';
 
 export const WORK_ROOT = path.join(REPO_ROOT, 'tmp', 'rebench-work');
 const DRIVER = 'lab/bench/driver.sh';
@@ -114,6 +115,7 @@ export function readMeasurement(tool, file, measurement = {}) {
         errors: (r.failed || 0) + (r.non2xx || 0),
       };
     }
+    if (tool === 'openloop') return readOpenLoop(text);
     if (tool === 'warm') return readWarm(text, { yjit: measurement.yjit });
     if (tool === 'hyperfine') {
       const [r] = parseHyperfine(text);
@@ -145,7 +147,9 @@ export function readResults(plan, cells, raw) {
       const protocol = parseProtocolFile(text(path.join(raw, `${base}.protocol`)));
       // A load tool that crashed (non-zero exit) is a failed run even if it printed something readable.
       const crashed = protocol && protocol.exit && !metrics.error ? { error: `the load tool exited with status ${protocol.exit} (its output is kept)` } : null;
-      results.push({ entry, cell, measurement: m, metrics: crashed || metrics, memory, protocol, load: text(path.join(raw, `${base}.load`)), file: fs.existsSync(file) ? path.basename(file) : null });
+      // The open-loop phase after this page's closed-loop run (openloop.mjs), for measurements that ask for it.
+      const openLoop = m.openLoop ? readOpenLoopRuns(raw, base) : null;
+      results.push({ entry, cell, measurement: m, metrics: crashed || metrics, memory, openLoop, protocol, load: text(path.join(raw, `${base}.load`)), file: fs.existsSync(file) ? path.basename(file) : null });
     }
   }
   return results;
@@ -228,7 +232,8 @@ export async function runExperiment(exp, opts) {
     for (const pid of children) stopGroup(pid, 15000);
   });
   try {
-    const params = { ...sized.params, ...driverParams({ quick, noWait: opts.noWait }), RB_QUICK: quick ? 1 : 0 };
+    const openLoop = cells.some((c) => c.measurements.some((m) => m.openLoop));
+    const params = { ...sized.params, ...driverParams({ quick, noWait: opts.noWait }), ...(openLoop ? { ...openLoopParams({ quick }), RB_SEED: seed } : {}), RB_QUICK: quick ? 1 : 0 };
     fs.writeFileSync(path.join(work, 'params.env'), Object.entries(params).map(([k, v]) => `${k}=${shellQuote(v)}\n`).join(''));
     // An experiment may write inputs for the lab side into WORK first (bundle-vs-defaults: the wizard's bundle).
     if (exp.prepare) await exp.prepare({ work, raw, quick, params, log });
@@ -253,7 +258,7 @@ export async function runExperiment(exp, opts) {
       const rel = (p) => path.relative(REPO_ROOT, p);
       let cmd;
       let args;
-      const timeoutS = Math.ceil(batch.entries.reduce((t, e) => t + cellTimeoutS(size.timeoutPerCellS, Math.max(1, e.measurements.length), params, { quick }), 0) + (size.setupS || 60));
+      const timeoutS = Math.ceil(batch.entries.reduce((t, e) => t + cellTimeoutS(size.timeoutPerCellS, Math.max(1, e.measurements.length) * (openLoop ? 1 + FRACTIONS.length : 1), params, { quick }), 0) + (size.setupS || 60));
       if (batch.place === 'host') {
         cmd = 'bash';
         args = [path.join(REPO_ROOT, DRIVER), exp.name, work, planFile];

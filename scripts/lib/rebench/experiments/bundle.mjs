@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { REPO_ROOT } from '../../measure/common.mjs';
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
 import { verdictSentence, dbName } from './common.mjs';
+import { addOpenLoop, FRACTIONS } from '../openloop.mjs';
 
 const PAGES = [
   { id: 'api', label: 'API (small JSON)' },
@@ -42,7 +43,7 @@ export default {
   full: { params: { RB_CONNECTIONS: 8, RB_DURATION_S: 10, RB_WARMUP_S: 3 }, timeoutPerCellS: 150, setupS: 300 },
   quick: { params: { RB_DB: 'sqlite', RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 120, setupS: 300 },
   cells() {
-    return CONFIGS.map((c) => ({ ...c, measurements: PAGES.map((p) => ({ id: p.id, tool: 'wrk', memory: true })) }));
+    return CONFIGS.map((c) => ({ ...c, measurements: PAGES.map((p) => ({ id: p.id, tool: 'wrk', memory: true, openLoop: true })) }));
   },
   async prepare({ work, raw }) {
     const answers = writeBundle(path.join(work, 'bundle'));
@@ -62,7 +63,8 @@ export default {
       baseline: (c, m) => ({ cell: 'defaults', measurement: m.id }),
       baselineLabel: (c, m) => `Rails defaults, ${PAGES.find((x) => x.id === m.id).label}`,
     };
-    const { columns, rows, markers, records } = summaryRows(ctx, spec);
+    const { markers, records, ...closed } = summaryRows(ctx, spec);
+    const { columns, rows } = addOpenLoop({ ...closed, records });
     const answers = readJson(path.join(ctx.raw, 'wizard-answers.json'));
     const env = readText(path.join(ctx.raw, 'wizard-ruby.env')).split('\n').filter(Boolean);
     return [base(ctx, {
@@ -70,7 +72,7 @@ export default {
       title: "The wizard's bundle against Rails 8.1's generated defaults, same app, same load",
       topic: 'app-server',
       summary: verdictSentence(records, spec, 'requests per second', (r) => `${r.row[0]} on the ${r.row[1].toLowerCase()}`),
-      measured: `Requests per second, latency, errors and whole-server PSS of the reference app (Rails 8.1, ${dbName(p)}) on three pages, wrk with ${p.RB_CONNECTIONS} connections for ${p.RB_DURATION_S} s: (a) with the app's generated config/puma.rb and no WEB_CONCURRENCY (one Puma process, 3 threads), (b) with the config/puma.rb and config/ruby.env that the wizard (guide/cli.mjs) generates for this machine (answers: ${answers ? Object.entries(answers).map(([k, v]) => `${k}=${v}`).join(', ') : 'not recorded'}; environment: ${env.length ? env.join(' ') : 'none recorded'}).`,
+      measured: `Requests per second, latency, errors and whole-server PSS of the reference app (Rails 8.1, ${dbName(p)}) on three pages, wrk with ${p.RB_CONNECTIONS} connections for ${p.RB_DURATION_S} s (closed loop), then an open loop at ${FRACTIONS.map((f) => `${Math.round(f * 100)} %`).join(', ')} of that run's throughput for ${p.RB_OPEN_DURATION_S || p.RB_DURATION_S} s each, with latency from the scheduled send time: (a) with the app's generated config/puma.rb and no WEB_CONCURRENCY (one Puma process, 3 threads), (b) with the config/puma.rb and config/ruby.env that the wizard (guide/cli.mjs) generates for this machine (answers: ${answers ? Object.entries(answers).map(([k, v]) => `${k}=${v}`).join(', ') : 'not recorded'}; environment: ${env.length ? env.join(' ') : 'none recorded'}).`,
       software: softwareOf(ctx, ['lab-3.3']),
       method: methodOf(ctx, {
         tool: 'rebench',
