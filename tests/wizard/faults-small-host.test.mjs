@@ -6,7 +6,8 @@
 // LOAD_S seconds while JOBS jobs are enqueued, and lab/bench/pss.rb samples the PSS (/proc/PID/smaps_rollup) of
 // every process of the app's service, of PostgreSQL and of nginx every 0.5 s. Each tree's peak (the largest sum
 // over one sample) must stay within its line of the bundle's memory budget, and the jobs must run in the Puma
-// process (their executed_by names its PID). It prints per-process PSS, totals, budget, requests and failures.
+// process (their executed_by names its PID), also after README's `systemctl reload` (Puma's hot restart). It prints
+// per-process PSS, totals, budget, requests and failures.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
@@ -50,6 +51,12 @@ sleep 2
 kill $(cat /tmp/samplers)
 done=0; by=""; for tk in $TOKENS; do for i in $(seq 1 40); do R=$(curl -s --max-time 10 https://${DOMAIN}/jobs/$tk); case "$R" in *executed_by\\":\\"*) done=$((done+1)); by="$by $(echo "$R" | ruby -rjson -e 'print JSON.parse(STDIN.read)["executed_by"].split(":").last')"; break;; esac; sleep 0.5; done; done
 echo "jobs-run=$done/${JOBS} executed-by-pids=$(echo $by | tr ' ' '\\n' | sort -u | tr '\\n' ' ')"
+# README step 6's restart (systemctl reload: Puma's hot restart) stops Solid Queue with Puma and starts it again.
+systemctl reload rails-app; sleep 2
+for i in $(seq 1 60); do [ "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' https://${DOMAIN}/up)" = 200 ] && break; sleep 0.5; done
+TK=$(curl $H -X POST https://${DOMAIN}/jobs | ruby -rjson -e 'print JSON.parse(STDIN.read)["token"]')
+for i in $(seq 1 60); do R=$(curl -s --max-time 10 https://${DOMAIN}/jobs/$TK); case "$R" in *executed_by\":\"*) break;; esac; sleep 0.5; done
+echo "after-reload=$(echo "$R" | ruby -rjson -e 'print((JSON.parse(STDIN.read)["executed_by"] || "none").split(":").last)') puma-now=$(pgrep -o -s "$APP" -f '^puma ')"
 echo "wrk: $(grep -E 'requests in' /tmp/wrk.txt | sed 's/^ *//') errors=$(grep -E 'Socket errors|Non-2xx' /tmp/wrk.txt | tr -s ' \\n' ' ' || true)"
 echo "--- shim calls"; cat /var/log/readme-shims.log
 for t in app pg nginx; do echo "--- pss $t"; cat /tmp/pss-$t.csv; done
@@ -67,6 +74,8 @@ echo "--- end"
     assert.ok(jobs, out);
     assert.equal(Number(jobs[1]), JOBS, 'every job ran');
     assert.deepEqual(jobs[3].trim().split(' '), [puma], 'the jobs ran in the Puma process');
+    // After the hot restart (same PID: Puma re-executes itself) a new job runs, in Puma again.
+    assert.match(r.stdout, new RegExp(`^after-reload=${puma} puma-now=${puma}$`, 'm'), out);
     const wrk = r.stdout.match(/^wrk: (\d+) requests in .* errors=(.*)$/m);
     assert.ok(wrk && Number(wrk[1]) > 0, out);
     assert.equal(wrk[2].trim(), '', `failed requests: ${wrk[2]}`);
@@ -84,7 +93,7 @@ echo "--- end"
     const total = Object.values(trees).reduce((s, x) => s + x.peak_kib, 0) / 1024;
     console.log(`scenario 9, 1 GB bundle (worker_mb ${WORKER_MB}): PSS per process (peak over ${trees.app.samples} samples)\n${rows.join('\n')}`);
     console.log(`  total ${total.toFixed(1)} MB of the ${limits.app + limits.pg + limits.nginx} MB these lines budget (+ ${budget.os} MB operating system reserve = ${bundle.model.memory_total_mb} of ${bundle.model.ram_mb} MB)`);
-    console.log(`  requests ${wrk[1]} in ${LOAD_S} s, failed 0; jobs ${jobs[1]}/${JOBS} run by PID ${puma} (Puma)`);
+    console.log(`  requests ${wrk[1]} in ${LOAD_S} s, failed 0; jobs ${jobs[1]}/${JOBS} run by PID ${puma} (Puma), and one more after systemctl reload`);
     for (const [name, tree] of Object.entries(trees)) assert.ok(tree.peak_kib / 1024 <= limits[name], `${name}: peak PSS ${mb(tree.peak_kib)} MB > budget ${limits[name]} MB`);
     assert.ok(total + budget.os <= bundle.model.ram_mb);
   } finally {
