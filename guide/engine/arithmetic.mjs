@@ -8,6 +8,7 @@ export function poolSum(ctx) {
   const terms = [t('sum.threads', { n: ctx.threads })];
   if (ctx.cableWorkers) terms.push(t('sum.cable', { n: ctx.cableWorkers }));
   if (ctx.asyncThreads) terms.push(t('sum.async', { n: ctx.asyncThreads }));
+  if (ctx.inPumaJobThreads) terms.push(t('sum.jobs-in-puma', { n: ctx.inPumaJobThreads }));
   return t('sum.pool', { terms: terms.join(' + '), pool: ctx.pool });
 }
 
@@ -24,4 +25,15 @@ export function connectionSum(ctx) {
   const extra = ctx.jobConnections - ctx.jobProcesses * ctx.jobPoolPerProcess;
   const jobs = ctx.jobConnections ? t(extra ? 'sum.jobs.extra' : 'sum.jobs', { n: ctx.jobProcesses, per: ctx.jobPoolPerProcess, extra, jobs: ctx.jobConnections }) : '';
   return [t(ctx.jobConnections ? 'sum.total.jobs' : 'sum.total', vars), perProcessSum(ctx), poolSum(ctx), jobs].filter(Boolean).join('; ');
+}
+
+/** Solid Queue inside Puma: "queue pool 10 + 2 for the worker's polling and heartbeat + 6 for … = 18". */
+export function queuePoolSum(ctx) {
+  return t('sum.queue-in-puma', { pool: ctx.pool, poll: 2, control: ctx.inPumaControl - 2, queue: ctx.rolePools.queue });
+}
+
+/** A memory plan in words: "512 MB operating system + … + 1 × 512 MB Puma = 1344 MB" (terms of 0 MB left out). */
+export function memorySum(memory) {
+  const terms = memory.filter((x) => x.mb > 0).map((x) => t(x.n ? 'sum.mem.each' : 'sum.mem', { mb: x.mb, n: x.n, each: x.each, what: t(`sum.mem.${x.kind}`) }));
+  return t('sum.mem.total', { terms: terms.join(' + '), total: memory.reduce((s, x) => s + x.mb, 0) });
 }

@@ -4,6 +4,7 @@ import { TOPOLOGY_CATALOG } from './catalog-topology.mjs';
 import { QUESTION_HELP } from './catalog-questions.mjs';
 import { VERSIONS_CATALOG } from './catalog-versions.mjs';
 import { EDGE_CATALOG } from './catalog-edge.mjs';
+import { SMALL_HOST_CATALOG } from './catalog-small-host.mjs';
 import { PROD_CATALOG } from './catalog-prod.mjs'; // issue 10: TLS, jobs, systemd, WebSockets, operations
 
 export const CATALOG = {
@@ -509,7 +510,6 @@ export const CATALOG = {
   "w.max-connections-raised.s": "Keep the database config and database.yml together when you change threads or processes.",
   "w.memory-over-budget-same.s": "Move the database to its own host, add RAM, or run fewer processes.",
   "w.memory-over-budget-separate.s": "Add RAM or run fewer processes (or threads instead of processes with Puma).",
-  "w.memory-over-budget.m": "The estimated memory ({total} MB) exceeds the host's RAM ({ram} MB).",
   "w.needs-buffering-proxy.caddy": "; Caddy streams bodies by default and is not such a proxy",
   "w.needs-buffering-proxy.m": "{server} handles one client per process and must sit behind a proxy that fully buffers requests and responses{caddy}.",
   "w.needs-buffering-proxy.s": "Put nginx in front (proxy_buffering on, the default), or use Puma, which buffers requests itself.",
@@ -557,5 +557,6 @@ export const CATALOG = {
   ...QUESTION_HELP,
   ...VERSIONS_CATALOG,
   ...EDGE_CATALOG,
+  ...SMALL_HOST_CATALOG,
   ...PROD_CATALOG,
 };

@@ -8,6 +8,7 @@ import { gte, inRange, lt } from './version.mjs';
 import { t } from './text.mjs';
 import { LIMITS, placeHosts } from './topology.mjs';
 import { autovacuumWorkers, pgParallelWorkers, rawWorkMemKb } from './pgtune.mjs';
+import { inPumaFacts, jobsInPumaApplies } from './small-host.mjs';
 
 export const APP_ROOT = '/var/www/app';
 export const APP_NAME = 'rails-app';
@@ -149,6 +150,17 @@ export function derive(a, options = {}) {
   bindings(ctx);
   databaseSizing(ctx);
   memoryBudget(ctx);
+  // Over RAM on a small host: the smaller plan runs Solid Queue inside Puma (small-host.mjs); size everything again.
+  if (jobsInPumaApplies(ctx)) {
+    ctx.separatePlan = { memory: ctx.memory, total: ctx.memoryTotalMb };
+    ctx.jobsInPuma = true;
+    ctx.jobProcesses = 0;
+    ctx.memoryLimited = false;
+    sizeProcesses(ctx);
+    bindings(ctx);
+    databaseSizing(ctx);
+    memoryBudget(ctx);
+  }
   return ctx;
 }
 
@@ -204,7 +216,9 @@ function sizeProcesses(ctx) {
   // runs in the foreground until the reader turns an executor on (the rails-load-async advice says by how much).
   ctx.cableWorkers = ctx.websockets && gte(a.rails, '5.0') ? CABLE_WORKER_POOL : 0;
   ctx.asyncThreads = 0;
-  ctx.pool = Math.max(1, threads) + ctx.cableWorkers + ctx.asyncThreads;
+  // Solid Queue inside Puma (small-host.mjs): its worker threads run jobs on this process's pools.
+  ctx.inPumaJobThreads = ctx.jobsInPuma ? ctx.jobThreads : 0;
+  ctx.pool = Math.max(1, threads) + ctx.cableWorkers + ctx.asyncThreads + ctx.inPumaJobThreads;
   jobSizing(ctx);
 }
 
@@ -216,20 +230,25 @@ function sizeProcesses(ctx) {
 function jobSizing(ctx) {
   const roles = new Set(ctx.dbRoles);
   const queuePool = (t) => t + 2; // Solid Queue README: one connection per thread, two for polling and heartbeat
+  // The queue database's pool beyond RAILS_MAX_THREADS: + 2, never below the primary's extra threads; inside Puma
+  // also the worker's polling and heartbeat (2) and the supervisor's, dispatcher's and scheduler's connections.
+  ctx.inPumaControl = ctx.jobsInPuma ? 2 + inPumaFacts().controlConnections : 0;
+  ctx.queuePlus = ctx.jobsInPuma ? ctx.pool - ctx.threads + ctx.inPumaControl : Math.max(2, ctx.pool - ctx.threads);
   ctx.rolePools = {
     primary: ctx.pool,
     ...(roles.has('cache') ? { cache: ctx.pool } : {}),
-    ...(roles.has('queue') ? { queue: Math.max(queuePool(ctx.threads), ctx.pool) } : {}),
+    ...(roles.has('queue') ? { queue: ctx.threads + ctx.queuePlus } : {}),
     ...(roles.has('cable') ? { cable: ctx.pool } : {}),
   };
   const webRoles = ['primary', ...(roles.has('cache') ? ['cache'] : []), ...(ctx.jobs === 'solid_queue' ? ['queue'] : []), ...(ctx.websockets && roles.has('cable') ? ['cable'] : [])];
   // A web process only enqueues on the queue database: at most one connection per thread, within its pool.
-  ctx.webRolePools = Object.fromEntries(webRoles.map((r) => [r, r === 'queue' ? Math.min(ctx.pool, ctx.rolePools.queue) : ctx.rolePools[r]]));
+  // Inside Puma the process also runs the jobs: its whole queue pool counts.
+  ctx.webRolePools = Object.fromEntries(webRoles.map((r) => [r, r === 'queue' && !ctx.jobsInPuma ? Math.min(ctx.pool, ctx.rolePools.queue) : ctx.rolePools[r]]));
   ctx.webConnectionsPerProcess = webRoles.reduce((s, r) => s + ctx.webRolePools[r], 0);
   ctx.webDbRoles = webRoles;
   let perJob = 0;
   let extra = 0;
-  if (ctx.jobRunner) {
+  if (ctx.jobRunner && !ctx.jobsInPuma) {
     const t = ctx.jobThreads;
     const cache = roles.has('cache') ? t : 0;
     switch (ctx.jobs) {
@@ -376,10 +395,14 @@ function memoryBudget(ctx) {
   // Redis for Sidekiq (generators/redis.mjs): its maxmemory, 5 % of the RAM within 128 MB–1 GB, is in the budget.
   ctx.redisMb = ctx.jobs === 'sidekiq' ? Math.min(1024, Math.max(128, Math.round(ramMb / 20))) : 0;
   if (ctx.redisMb) fixed.push({ label: 'Redis', mb: ctx.redisMb, kind: 'redis' });
-  if (ctx.jobRunner) {
+  if (ctx.jobsInPuma) {
+    // Threads of the Puma process (async mode): no process, no booted copy of the app of their own.
+    ctx.jobMemoryProcesses = 0;
+    fixed.push({ label: t('mem.jobs.puma', { runner: ctx.jobRunner.label }), mb: 0, kind: 'jobs' });
+  } else if (ctx.jobRunner) {
     // Job processes are full Rails processes; Solid Queue adds its supervisor.
     ctx.jobMemoryProcesses = ctx.jobProcesses + ctx.jobRunner.extraProcesses;
-    fixed.push({ label: t('mem.jobs', { n: ctx.jobMemoryProcesses, runner: ctx.jobRunner.label, mb: ctx.perWorkerMb }), mb: ctx.jobMemoryProcesses * ctx.perWorkerMb, kind: 'jobs' });
+    fixed.push({ label: t('mem.jobs', { n: ctx.jobMemoryProcesses, runner: ctx.jobRunner.label, mb: ctx.perWorkerMb }), mb: ctx.jobMemoryProcesses * ctx.perWorkerMb, kind: 'jobs', n: ctx.jobMemoryProcesses, each: ctx.perWorkerMb });
   }
   if (a.ruby === 'jruby') {
     // One JVM process: its heap is most of what the host has left (64 MB steps, ≤ 31 GB for compressed pointers).
@@ -403,8 +426,8 @@ function memoryBudget(ctx) {
   }
   const memory = [...fixed];
   if (ctx.mode === 'cluster' && hasMaster) memory.push({ label: t('mem.master', { server: ctx.server }), mb: ctx.perWorkerMb, kind: 'master' });
-  memory.push({ label: t('mem.workers', { n: ctx.processes, server: ctx.server, mb: ctx.perWorkerMb }), mb: ctx.processes * ctx.perWorkerMb, kind: 'workers' });
-  if (ctx.yjitMbPerProcess) memory.push({ label: t('mem.jit', { n: ctx.processes, mb: ctx.yjitMbPerProcess }), mb: ctx.processes * ctx.yjitMbPerProcess, kind: 'jit' });
+  memory.push({ label: t('mem.workers', { n: ctx.processes, server: ctx.server, mb: ctx.perWorkerMb }), mb: ctx.processes * ctx.perWorkerMb, kind: 'workers', n: ctx.processes, each: ctx.perWorkerMb });
+  if (ctx.yjitMbPerProcess) memory.push({ label: t('mem.jit', { n: ctx.processes, mb: ctx.yjitMbPerProcess }), mb: ctx.processes * ctx.yjitMbPerProcess, kind: 'jit', n: ctx.processes, each: ctx.yjitMbPerProcess });
   ctx.memory = memory;
   ctx.memoryTotalMb = memory.reduce((s, x) => s + x.mb, 0);
   ctx.memoryOver = ctx.memoryTotalMb > ramMb;
@@ -421,6 +444,7 @@ export function modelOf(ctx) {
     app_hosts: ctx.a.app_hosts,
     job_workers: ctx.jobWorkers,
     jobs: ctx.jobs,
+    jobs_in_puma: Boolean(ctx.jobsInPuma),
     job_threads: ctx.jobThreads,
     job_connections: ctx.jobConnections,
     web_connections_per_process: ctx.webConnectionsPerProcess,

@@ -5,7 +5,7 @@ import { SRC, DS } from './evidence.mjs';
 import { PUMA_FACTS, LIFECYCLE } from './caps.mjs';
 import { firstSince } from './pick.mjs';
 import { gte, lt } from './version.mjs';
-import { connectionSum } from './arithmetic.mjs';
+import { connectionSum, memorySum } from './arithmetic.mjs';
 import { distroRubyMismatch } from './generators/family-steps.mjs';
 import { t } from './text.mjs';
 import { PROD_RULES } from './rules-prod.mjs';
@@ -132,8 +132,15 @@ export const RULES = [
   function memoryOver(ctx) {
     if (!ctx.memoryOver) return null;
     // An error (CLI exit 3): a plan that does not fit swaps or gets processes killed by the OOM killer (issue 23).
-    const fix = ctx.jobs === 'solid_queue' && ctx.server === 'puma' ? 'memory-over-budget-jobs' : ctx.a.db_host === 'same' ? 'memory-over-budget-same' : 'memory-over-budget-separate';
-    return W('memory-over-budget', 'error', { total: ctx.memoryTotalMb, ram: ctx.ramMb }, [SRC.pumaDeploy, DS.serverMemory, ...(fix === 'memory-over-budget-jobs' ? [SRC.solidQueue] : [])], 'memory-over-budget', fix);
+    // Already the smaller plan (Solid Queue inside Puma, small-host.mjs): what is left is RAM, the database or a measurement.
+    const fix = ctx.jobsInPuma ? 'memory-over-budget-puma' : ctx.jobs === 'solid_queue' && ctx.server === 'puma' ? 'memory-over-budget-jobs' : ctx.a.db_host === 'same' ? 'memory-over-budget-same' : 'memory-over-budget-separate';
+    const jobs = fix === 'memory-over-budget-jobs' || fix === 'memory-over-budget-puma';
+    return W('memory-over-budget', 'error', { total: ctx.memoryTotalMb, ram: ctx.ramMb, sum: memorySum(ctx.memory), mb: ctx.perWorkerMb }, [SRC.pumaDeploy, DS.serverMemory, ...(jobs ? [SRC.solidQueuePuma] : []), ...(fix === 'memory-over-budget-puma' ? [DS.yjitPuma2026] : [])], 'memory-over-budget', fix);
+  },
+  function jobsInPuma(ctx) {
+    if (!ctx.jobsInPuma || ctx.memoryOver) return null;
+    const vars = { ram: ctx.ramMb, separate: memorySum(ctx.separatePlan.memory), plan: memorySum(ctx.memory), threads: ctx.jobThreads };
+    return W('jobs-in-puma', 'info', vars, [SRC.solidQueuePuma, SRC.pumaDeploy, DS.serverMemory]);
   },
   function memoryLimited(ctx) {
     if (!ctx.memoryLimited || ctx.memoryOver) return null;

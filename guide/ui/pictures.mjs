@@ -80,7 +80,8 @@ export function drawRequestPath(container, model, answers, labels, flags = {}) {
   const height = top + appH + jobsH + 96;
   const desc = `${labels.proxy} forwards requests to ${hosts} app host(s), each running ${processes} process(es) × ${threads} thread(s); `
     + `each process has a database pool of ${pool}${perProcess > pool ? ` per database (${fmt(perProcess)} connections over its databases)` : ''}. `
-    + (runner ? `${runner} runs ${fmt(jobs)} job process(es) × ${fmt(num(model.job_threads))} thread(s) per host with ${fmt(jobConn)} connections. ` : '')
+    + (runner && model.jobs_in_puma ? `${runner} runs inside Puma: ${fmt(num(model.job_threads))} worker thread(s) on the pool of the Puma process. ` : '')
+    + (runner && !model.jobs_in_puma ? `${runner} runs ${fmt(jobs)} job process(es) × ${fmt(num(model.job_threads))} thread(s) per host with ${fmt(jobConn)} connections. ` : '')
     + `${fmt(needed)} connections are needed of ${max ? fmt(max) : 'unknown'} max_connections`
     + (over ? ' — too many: see the warnings.' : '.');
   const svg = svgRoot(container, 'guide-pic-path', height, 'Request path', desc);
@@ -131,7 +132,7 @@ export function drawRequestPath(container, model, answers, labels, flags = {}) {
   const jobsBox = ensure(g, 'g', 'pic-jobs-row').attr('visibility', runner ? 'visible' : 'hidden');
   if (runner) {
     const jy = top + appH + 10;
-    box(jobsBox, 'pic-jobs', appX, jy, appW, 30, [`${runner}: ${fmt(jobs)} × ${fmt(num(model.job_threads))} threads, ${fmt(jobConn)} conn.`]);
+    box(jobsBox, 'pic-jobs', appX, jy, appW, 30, [model.jobs_in_puma ? `${runner} inside Puma: ${fmt(num(model.job_threads))} threads` : `${runner}: ${fmt(jobs)} × ${fmt(num(model.job_threads))} threads, ${fmt(jobConn)} conn.`]);
     arrow(jobsBox, 'a5', appX + appW, jy + 15, C.db[0] + C.db[1] / 2, mid + 34);
   }
   arrow(g, 'a4', right('pool'), mid, C.db[0] - 2, mid);

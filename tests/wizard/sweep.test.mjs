@@ -276,7 +276,9 @@ test('units: Type=notify only where the server speaks sd_notify, graceful stop s
     assert.match(c, /^EnvironmentFile=\/etc\/rails-app\/secrets\.env$/m);
     assert.match(c, new RegExp(`^User=${b.answers.deploy_user}$`, 'm'));
     assert.ok(b.byPath['etc/rails-app/secrets.env'], 'the secrets template ships with the unit');
-    if (m.jobs !== 'none') assert.ok(b.r.files.some((f) => /^etc\/systemd\/system\/rails-jobs@?\.service$/.test(f.path)), 'job runner unit');
+    // Solid Queue inside Puma (small hosts): the web unit sets SOLID_QUEUE_IN_PUMA and there is no jobs unit.
+    if (m.jobs !== 'none') assert.equal(b.r.files.some((f) => /^etc\/systemd\/system\/rails-jobs@?\.service$/.test(f.path)), !m.jobs_in_puma, 'job runner unit');
+    assert.equal(/^Environment=SOLID_QUEUE_IN_PUMA=1$/m.test(c), Boolean(m.jobs_in_puma), 'SOLID_QUEUE_IN_PUMA only for the small-host plan');
   }
   // The checks above only mean something if the matrix produced units of each kind.
   assert.ok(seen.units >= bundles.length / 2 && seen.notify > 0 && seen.sigquit > 0, JSON.stringify({ ...seen, bundles: bundles.length }));
@@ -479,7 +481,8 @@ test('database.yml, thin.yml and mongrel_cluster.yml parse as YAML after ERB; po
     } else if (file.path.endsWith('queue.yml')) {
       const w = y.production.workers[0];
       assert.equal(w.threads, bundle.r.model.job_threads);
-      assert.equal(w.processes, bundle.r.model.job_workers);
+      // Async mode inside Puma ignores processes: the file leaves it out.
+      assert.equal(w.processes, bundle.r.model.jobs_in_puma ? undefined : bundle.r.model.job_workers);
       assert.ok(y.production.dispatchers.length === 1);
     } else if (file.path.endsWith('sidekiq.yml')) {
       assert.equal(y.concurrency, bundle.r.model.job_threads);
@@ -519,6 +522,8 @@ test('every Puma DSL method in a generated puma.rb exists in the Puma version it
     const version = b.answers.server === 'puma' ? b.answers.server_version : '6.4';
     for (const m of f.content.matchAll(/^([a-z_]+!?)(?= |$)/gm)) {
       if (['max_threads', 'end'].includes(m[1])) continue;
+      // Defined by Solid Queue's Puma plugin (solid_queue ≥ 1.3), which the line before loads under the same condition.
+      if (m[1] === 'solid_queue_mode') { assert.match(f.content, /^plugin :solid_queue if ENV\["SOLID_QUEUE_IN_PUMA"\]\n(#.*\n)*solid_queue_mode :async if ENV\["SOLID_QUEUE_IN_PUMA"\]$/m); continue; }
       const cap = PUMA_DSL[m[1]];
       assert.ok(cap, `${m[1]} is not a known Puma DSL method`);
       assert.ok(inRange(version, cap), `${m[1]} does not exist in Puma ${version}`);

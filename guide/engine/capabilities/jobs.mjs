@@ -10,6 +10,12 @@ export const JOB_RUNNERS = {
     extraProcesses: 1, // the supervisor (dispatcher and scheduler run as forked processes; counted with it)
     stopSignal: 'SIGTERM', stopTimeout: 5, // SolidQueue.shutdown_timeout default 5 s
     notify: false, threaded: true,
+    // The smaller plan for small hosts (guide/engine/small-host.mjs): the Puma plugin runs the supervisor, its
+    // worker, dispatcher and scheduler as threads of the Puma process (README "Puma plugin", "Running as a fork or
+    // asynchronously": `solid_queue_mode :async`, in solid_queue since 1.3.0; the default fork mode forks a process
+    // for each of them, which a 1–2 GB host cannot afford). Rails 8's puma.rb has the plugin line.
+    inPuma: { maxRamMb: 2048, railsSince: '8.0', gemSince: '1.3.0', mode: 'async', env: 'SOLID_QUEUE_IN_PUMA',
+      controlConnections: 6 }, // supervisor, dispatcher and scheduler: 2 each, as for bin/jobs (derive.mjs jobSizing)
   },
   sidekiq: {
     label: 'Sidekiq', railsSince: '6.0', command: 'bundle exec sidekiq -e production -C config/sidekiq.yml', gem: 'sidekiq',

@@ -27,7 +27,7 @@ export function generate(ctx) {
     advice.push(A('action-cable', [t('a.cable.origins', vars), gte(r, '8.0') ? t('a.cable.solid', vars) : t('a.cable.adapter', vars)].join(' '), vars, [SRC.actionCable, SRC.solidCable]));
   }
   if (ctx.jobRunner) {
-    advice.push(A('job-runner', t(`a.jobs.${ctx.jobs}`, { ...vars, n: ctx.jobProcesses, threads: ctx.jobThreads, conn: ctx.jobConnections }), vars, [{ solid_queue: SRC.solidQueue, sidekiq: SRC.sidekiq, good_job: SRC.goodJob, delayed_job: SRC.delayedJob }[ctx.jobs], SRC.railsPool, ART.jobs]));
+    advice.push(A('job-runner', t(`a.jobs.${ctx.jobs}${ctx.jobsInPuma ? '.puma' : ''}`, { ...vars, n: ctx.jobProcesses, threads: ctx.jobThreads, conn: ctx.jobConnections }), vars, [{ solid_queue: SRC.solidQueue, sidekiq: SRC.sidekiq, good_job: SRC.goodJob, delayed_job: SRC.delayedJob }[ctx.jobs], SRC.railsPool, ART.jobs]));
   }
   return { advice };
 }

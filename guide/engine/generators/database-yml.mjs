@@ -3,7 +3,7 @@ import { SRC, DS, ART } from '../evidence.mjs';
 import { RAILS_API } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
-import { poolSum, connectionSum } from '../arithmetic.mjs';
+import { poolSum, connectionSum, queuePoolSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'database-yml';
@@ -46,7 +46,7 @@ function migrationVariables(ctx) {
  */
 function poolValue(ctx, erb, role) {
   // The queue database: Solid Queue's + 2, and no less than the primary's extra threads (a channel action may enqueue).
-  const plus = role === 'queue' ? Math.max(2, ctx.pool - ctx.threads) : ctx.pool - ctx.threads;
+  const plus = role === 'queue' ? ctx.queuePlus : ctx.pool - ctx.threads;
   if (!erb) return ctx.threads + plus;
   return { raw: plus ? `<%= ENV.fetch("RAILS_MAX_THREADS") { ${ctx.threads} }.to_i + ${plus} %>` : `<%= ENV.fetch("RAILS_MAX_THREADS") { ${ctx.threads} } %>` };
 }
@@ -86,7 +86,7 @@ export function generate(ctx) {
     if (!pg && ctx.adapter !== 'jdbc') prod.push({ key: 'encoding', value: gte(a.database_version, a.database === 'mysql' ? '5.5.3' : '5.5') ? 'utf8mb4' : 'utf8' });
     prod.push({
       key: poolKey, value: poolValue(ctx, erb, 'primary'),
-      why: poolWhy(ctx, viaBouncer ? 'db.pool.bouncer' : multi ? 'db.pool.multi' : 'db.pool', { threads: ctx.threads, pool: poolSum(ctx), sum: connectionSum(ctx), limit: ctx.appSideLimit }),
+      why: poolWhy(ctx, viaBouncer ? 'db.pool.bouncer' : multi ? (ctx.jobsInPuma ? 'db.pool.multi.puma' : 'db.pool.multi') : 'db.pool', { threads: ctx.threads, pool: poolSum(ctx), sum: connectionSum(ctx), limit: ctx.appSideLimit }),
       evidence: [SRC.railsPool, DS.pumaProcThreads, ART.databases],
     });
     if (viaBouncer) {
@@ -103,7 +103,7 @@ export function generate(ctx) {
     const children = [{ merge: 'primary_production' }];
     const name = databaseNames(ctx)[ctx.dbRoles.indexOf(role)];
     children.push({ key: 'database', value: a.database === 'sqlite' ? sqlitePath(ctx, role) : a.database === 'postgresql' ? dbName(ctx, name) : name });
-    if (role === 'queue') children.push({ key: poolKey, value: poolValue(ctx, erb, 'queue'), why: t('db.queue-pool'), evidence: [SRC.solidQueue] });
+    if (role === 'queue') children.push({ key: poolKey, value: poolValue(ctx, erb, 'queue'), why: ctx.jobsInPuma ? t('db.queue-pool.puma', { sum: queuePoolSum(ctx) }) : t('db.queue-pool'), evidence: [ctx.jobsInPuma ? SRC.solidQueuePuma : SRC.solidQueue] });
     children.push({ key: 'migrations_paths', value: `db/${role}_migrate` });
     return { key: role, why: t(`db.role.${role}`), evidence: [SRC.railsDbTemplate, SRC.railsMultiDb], children };
   });

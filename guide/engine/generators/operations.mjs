@@ -21,7 +21,8 @@ function queueYml(ctx) {
   const worker = [
     { key: 'queues', value: '*' },
     { key: 'threads', value: ctx.jobThreads, why: t('ops.queue-threads', { pool: ctx.jobThreads + 2 }), evidence: [SRC.solidQueue] },
-    { key: 'processes', value: { raw: `<%= ENV.fetch("JOB_CONCURRENCY") { ${ctx.jobProcesses} } %>` } },
+    // Async mode inside Puma ignores processes (Solid Queue README): left out there.
+    ...(ctx.jobsInPuma ? [] : [{ key: 'processes', value: { raw: `<%= ENV.fetch("JOB_CONCURRENCY") { ${ctx.jobProcesses} } %>` } }]),
     { key: 'polling_interval', value: 0.1 },
   ];
   return [{
@@ -74,7 +75,8 @@ export function generate(ctx) {
   if (!ctx.linux && ctx.a.os !== 'freebsd') return {};
   const files = [];
   if (ctx.jobRunner) {
-    files.push({ path: 'config/jobs.env', format: 'env', body: jobsEnv(ctx) });
+    // Inside Puma (small hosts) no unit reads jobs.env: the jobs run with the web process's settings.
+    if (!ctx.jobsInPuma) files.push({ path: 'config/jobs.env', format: 'env', body: jobsEnv(ctx) });
     if (ctx.jobs === 'solid_queue') files.push({ path: 'config/queue.yml', format: 'yaml', body: queueYml(ctx) });
     if (ctx.jobs === 'sidekiq') files.push({ path: 'config/sidekiq.yml', format: 'yaml', body: sidekiqYml(ctx) });
   }

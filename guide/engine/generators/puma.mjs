@@ -59,7 +59,10 @@ export function pumaBody(ctx, { version = ctx.serverVersion, forMigration = fals
     body.push({ call: 'plugin', args: [{ sym: 'tmp_restart' }], why: t('puma.tmp-restart'), evidence: [SRC.railsPumaTemplate, SRC.pumaRestart] });
   }
   if (!forMigration && ctx.jobs === 'solid_queue') {
-    body.push({ code: ['plugin :solid_queue if ENV["SOLID_QUEUE_IN_PUMA"]'], why: t('puma.solid-queue'), evidence: [SRC.solidQueue, SRC.railsPumaTemplate, ART.jobs] });
+    const inPuma = ctx.jobsInPuma; // the smaller plan of small hosts (small-host.mjs)
+    body.push({ code: ['plugin :solid_queue if ENV["SOLID_QUEUE_IN_PUMA"]'], why: t(inPuma ? 'puma.solid-queue.in-puma' : 'puma.solid-queue'), evidence: [inPuma ? SRC.solidQueuePuma : SRC.solidQueue, SRC.railsPumaTemplate, ART.jobs] });
+    // The plugin defines solid_queue_mode when it is loaded, hence the same condition.
+    if (inPuma) body.push({ code: ['solid_queue_mode :async if ENV["SOLID_QUEUE_IN_PUMA"]'], why: t('puma.solid-queue.async'), evidence: [SRC.solidQueuePuma] });
   }
   if (cluster) {
     const fork = ['ActiveRecord::Base.connection_pool.disconnect! if defined?(ActiveRecord::Base)'];

@@ -11,7 +11,7 @@ import { MIGRATE_ENV } from './database-yml.mjs';
 import { t } from '../text.mjs';
 
 export function jobUnitNames(ctx) {
-  if (!ctx.jobRunner) return [];
+  if (!ctx.jobRunner || ctx.jobsInPuma) return []; // inside Puma (small hosts): rails-app runs the jobs
   if (ctx.jobs === 'solid_queue') return ['rails-jobs.service'];
   return Array.from({ length: ctx.jobProcesses }, (_, i) => `rails-jobs@${i + 1}.service`);
 }
@@ -124,7 +124,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
     ...(ctx.a.app_hosts > 1 ? [`# ${t('ops.readme.migrate-once')}`] : []),
     asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:migrate`),
     reload,
-    ...(ctx.jobRunner ? [`systemctl restart ${jobUnitNames(ctx).join(' ')}`] : []),
+    ...(jobUnitNames(ctx).length ? [`systemctl restart ${jobUnitNames(ctx).join(' ')}`] : []),
   ].join('\n')));
   blocks.push({ h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.p') });
   // 7. Logs and sandbox.

@@ -57,7 +57,7 @@ export function finish(summary) {
           [t('readme.threads'), String(ctx.threads)],
           [t('readme.pool'), String(ctx.pool)],
           [t('readme.needed'), String(ctx.connectionsNeeded)],
-          [t('readme.jobs'), ctx.jobRunner ? t('readme.jobs.runner', { n: ctx.jobProcesses, threads: ctx.jobThreads, runner: ctx.jobRunner.label }) : t('readme.jobs.none')],
+          [t('readme.jobs'), ctx.jobsInPuma ? t('readme.jobs.puma', { threads: ctx.jobThreads, runner: ctx.jobRunner.label }) : ctx.jobRunner ? t('readme.jobs.runner', { n: ctx.jobProcesses, threads: ctx.jobThreads, runner: ctx.jobRunner.label }) : t('readme.jobs.none')],
           [t('readme.job-connections'), String(ctx.jobConnections)],
           [t('readme.web-connections'), t('readme.web-connections.value', { n: ctx.webConnectionsPerProcess, roles: ctx.webDbRoles.join(', ') })],
           [t('readme.tls'), t(`readme.tls.${ctx.tls}`, { proxy: ctx.proxy, domain: ctx.domain })],

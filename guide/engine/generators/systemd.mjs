@@ -135,6 +135,7 @@ export function webUnit(ctx) {
     ...(notify ? [E('WatchdogSec', 10, t('systemd.watchdog'), [SRC.pumaSystemd, SRC.systemdService])] : []),
     ...(notify && thruster ? [E('NotifyAccess', 'all', t('systemd.notify-all'), [SRC.systemdService])] : []),
     ...environment(ctx),
+    ...(ctx.jobsInPuma ? [E('Environment', 'SOLID_QUEUE_IN_PUMA=1', t('systemd.jobs-in-puma'), [SRC.solidQueuePuma, SRC.railsPumaTemplate])] : []),
     ...thrusterEnv,
     E('ExecStart', cmd, t(p.daemonize && !thruster ? 'systemd.exec.daemon' : 'systemd.exec', { bin: ctx.rubyBin }), [SRC.systemdService]),
     reloadEntry(ctx),
@@ -188,7 +189,8 @@ export function generate(ctx) {
   // No unit of ours: Passenger inside Apache, or another init system (limits.mjs raises the file limit there).
   if (!ctx.linux || ctx.passengerIntegrated || ctx.a.init !== 'systemd') return {};
   const files = [{ path: WEB_UNIT, format: 'systemd', body: webUnit(ctx), meta: { role: 'web', server: ctx.server } }];
-  if (ctx.jobRunner) {
+  // Solid Queue inside Puma (small hosts): no jobs unit; the web unit sets SOLID_QUEUE_IN_PUMA.
+  if (ctx.jobRunner && !ctx.jobsInPuma) {
     const j = jobUnit(ctx);
     files.push({ path: j.path, format: 'systemd', body: j.body, meta: { role: 'jobs', runner: ctx.jobs } });
   }

@@ -16,6 +16,7 @@ import { machineFacts, loadAverage } from './machine.mjs';
 import { stageRaw, discardStage, commitDataset } from './output.mjs';
 import { driverParams, protocolSize, httpFailure, parseProtocolFile, cellTimeoutS } from './protocol.mjs';
 import { readOpenLoop, readOpenLoopRuns, openLoopParams, FRACTIONS } from './openloop.mjs';
+import { pssPeak } from '../pss-csv.mjs';
 
 export const WORK_ROOT = path.join(REPO_ROOT, 'tmp', 'rebench-work');
 const DRIVER = 'lab/bench/driver.sh';
@@ -177,22 +178,9 @@ export function rebuildFromRaw(exp, rawDirPath) {
 /** Peak PSS of a process tree from the driver's sampler CSV (t_s,pid,ppid,comm,rss_kib,pss_kib). */
 export function readMemory(file) {
   if (!fs.existsSync(file)) return null;
-  const lines = fs.readFileSync(file, 'utf8').trim().split('\n').slice(1).filter(Boolean);
-  const byT = new Map();
-  for (const line of lines) {
-    const [t, pid, , comm, , pss] = line.split(',');
-    if (!byT.has(t)) byT.set(t, []);
-    byT.get(t).push({ pid, comm, pss: Number(pss) });
-  }
-  if (!byT.size) return null;
-  let peak = null;
-  const series = [];
-  for (const [t, procs] of byT) {
-    const total = procs.reduce((s, p) => s + p.pss, 0);
-    series.push({ t: Number(t), total_kib: total, processes: procs.length });
-    if (!peak || total > peak.total_kib) peak = { total_kib: total, processes: procs.length, max_kib: Math.max(...procs.map((p) => p.pss)) };
-  }
-  return { peak_total_mib: peak.total_kib / 1024, processes: peak.processes, per_process_mib: peak.total_kib / 1024 / peak.processes, largest_process_mib: peak.max_kib / 1024, series };
+  const peak = pssPeak(fs.readFileSync(file, 'utf8'));
+  if (!peak) return null;
+  return { peak_total_mib: peak.peak_kib / 1024, processes: peak.processes, per_process_mib: peak.peak_kib / 1024 / peak.processes, largest_process_mib: peak.max_kib / 1024, series: peak.series };
 }
 
 export const rawName = (entry, measurement) => `${String(entry.idx).padStart(3, '0')}-${entry.cell}-r${entry.run}${measurement ? `-${measurement}` : ''}`;
