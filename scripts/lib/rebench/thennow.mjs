@@ -186,7 +186,13 @@ export function thenNowDataset(pair, dirs) {
   const { now, olds, columns, rows } = built;
   const id = `rebench-2026-then-now-${pair.name || pair.exp}`;
   const eras = [...new Set(rows.map((x) => x[0]))];
-  const caption = `Hardware differs between the eras (${eras.join(' versus ')}), so the bars are not comparable across eras: each era is divided by its own baseline (${pair.measure}). Read the shape within each era, not the lengths across them.`;
+  // A smoke-grade 2026 side supports no ordering at all (its verdicts could not separate the configurations from
+  // the noise), so the chart must not invite reading one: the caption and caveat say so.
+  const smoke = derivedQuality(now).grade === 'smoke';
+  const within = smoke
+    ? `The ${YEAR} side is graded smoke: its bars record what was run and give no ordering, so read only the ${[...new Set(olds.map((o) => o.year))].join(' and ')} shape.`
+    : 'Read the shape within each era, and only where that era\'s verdicts say better or worse, not the lengths across them.';
+  const caption = `Hardware differs between the eras (${eras.join(' versus ')}), so the bars are not comparable across eras: each era is divided by its own baseline (${pair.measure}). ${within}`;
   const text = rows.filter((x) => x[6] !== null).map((x) => `${x[0].slice(0, 4)} ${x[2]}, ${x[3]}: ${x[6]}`).join('; ');
   return {
     $schema: '../../schemas/dataset-1.schema.json',
@@ -217,7 +223,7 @@ export function thenNowDataset(pair, dirs) {
     failures: { markers: [], meaning: 'Empty relative cells: the era has no baseline reading for that group, so nothing is divided.' },
     errata: [],
     caveats: [
-      'Not a like-for-like comparison: the eras differ in hardware, operating system, Ruby, Rails, server versions and load tools, and the 2026 runs share two cores with other programs. Only the ordering and rough proportions within an era are meaningful.',
+      `Not a like-for-like comparison: the eras differ in hardware, operating system, Ruby, Rails, server versions and load tools, so values are never compared across eras. ${smoke ? `The ${YEAR} source is graded smoke (busy shared cores, few short runs): its ordering is not meaningful either, only the older era's.` : `Within an era, an ordering is meaningful only where the source dataset's verdict says better or worse.`}`,
     ],
     attribution: `Derived from the datasets named in each row; ${YEAR} values measured by ${now.source.author} with scripts/rebench.`,
     license: 'CC-BY-4.0',

@@ -75,7 +75,7 @@ export default {
       related: ['rrb-puma-processes-threads', 'fibers-threads-processes-macbook'],
       charts: [{
         id: 'sweep', title: 'Requests per second by threads per worker, one line per worker count',
-        caption: 'Median of the runs. Threads help the sleeping route almost linearly; on the computing route only more processes help, up to the two cores.',
+        caption: 'Median of the runs for each workers × threads configuration, per route. Read a difference only where the verdict column says better or worse, and the grade under the chart first.',
         alt: records.map((r) => `${r.row[0]} worker(s) × ${r.row[1]} thread(s), ${r.row[2]}: ${typeof r.row[4] === 'number' ? `${Math.round(r.row[4])} requests per second` : r.row[4]}`).join('; ') + '.',
         columns: ['workers', 'threads', 'route', 'rps_median', 'rps_min', 'rps_max', 'verdict'],
         spec: {
