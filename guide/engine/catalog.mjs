@@ -4,6 +4,7 @@ import { TOPOLOGY_CATALOG } from './catalog-topology.mjs';
 import { QUESTION_HELP } from './catalog-questions.mjs';
 import { VERSIONS_CATALOG } from './catalog-versions.mjs';
 import { EDGE_CATALOG } from './catalog-edge.mjs';
+import { PARITY_CATALOG } from './catalog-parity.mjs'; // issue 24: settings taken from the parity tables
 import { PROD_CATALOG } from './catalog-prod.mjs'; // issue 10: TLS, jobs, systemd, WebSockets, operations
 
 export const CATALOG = {
@@ -550,4 +551,5 @@ export const CATALOG = {
   ...VERSIONS_CATALOG,
   ...EDGE_CATALOG,
   ...PROD_CATALOG,
+  ...PARITY_CATALOG,
 };
