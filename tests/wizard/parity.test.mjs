@@ -8,7 +8,7 @@ import { generate, parseAnswers } from '../../guide/engine/index.mjs';
 import { pgtune } from '../../guide/engine/pgtune.mjs';
 import { PARSERS, loadTable, fixture, byRow, rowFor, list, sortedUnique } from '../helpers/parity.mjs';
 
-const PROXIES = ['nginx', 'apache', 'caddy', 'haproxy'];
+const PROXIES = ['nginx', 'apache', 'caddy', 'haproxy', 'nginx-lb'];
 const STATUSES = new Set(['same', 'differs', 'not-applicable']);
 const DATE = '2026-11-25';
 
@@ -69,6 +69,19 @@ for (const name of PROXIES) {
     for (const row of table.rows) assert.equal(rowFor(table.rows, row.directive), row, `${name} ${row.directive}: reachable`);
   });
 }
+
+// Mozilla's nginx helper writes `ssl_session_tickets off` only from nginx 1.5.9 to 1.23.1 (1.23.2 rotates ticket
+// keys); the tables above are for 1.26, so the older side is checked here.
+test('ssl_session_tickets off is written for nginx 1.5.9 to 1.23.1 only, as Mozilla writes it', () => {
+  const site = (v) => {
+    const { answers, notes } = parseAnswers({ proxy_version: v });
+    assert.deepEqual(notes, [], `nginx ${v} is a valid answer`);
+    return generate(answers, { date: DATE }).files.find((f) => f.path === 'etc/nginx/sites-enabled/rails-app.conf').content;
+  };
+  for (const [v, written] of [['1.5.8', false], ['1.18', true], ['1.22', true], ['1.23.1', true], ['1.23.2', false], ['1.26', false]]) {
+    assert.equal(/^\s*ssl_session_tickets off;$/m.test(site(v)), written, `nginx ${v}`);
+  }
+});
 
 // ---- PGTune: the engine's settings for the stated host against PGTune's (le0pard/pgtune), setting by setting.
 const KB = { MB: 1024, GB: 1048576 };

@@ -164,6 +164,11 @@ export function nginxLbBody(ctx) {
       ...h2,
       S('ssl_protocols', ['TLSv1.2', 'TLSv1.3'], t('lb.tls-min'), [SRC.mozillaTls]),
       S('ssl_ciphers', MOZILLA.intermediateCiphers, t('lb.ciphers'), [SRC.mozillaTls]),
+      // Mozilla's session settings (parity table nginx-lb): resumed sessions skip the full handshake at the balancer.
+      S('ssl_prefer_server_ciphers', 'off', t('nginx.prefer'), [SRC.mozillaTls]),
+      S('ssl_session_timeout', MOZILLA.sessionTimeout, t('nginx.session'), [SRC.mozillaTls, SRC.nginxSsl]),
+      S('ssl_session_cache', 'shared:MozSSL:10m'),
+      ...(has(NGINX_TLS.sslSessionTickets, v) ? [S('ssl_session_tickets', 'off', t('nginx.tickets'), [SRC.mozillaTls])] : []),
       S('add_header', ['Strict-Transport-Security', hstsValue(), 'always'], t('lb.hsts'), [SRC.hsts, SRC.mozillaTls]),
       S('proxy_hide_header', 'Strict-Transport-Security'),
       S('client_max_body_size', `${EDGE_LIMITS.bodyMb}m`, t('lb.nginx.body-size', vars), [SRC.nginxCore]),
