@@ -24,6 +24,7 @@ export const KERNEL_FEATURES = lazy('kernel-features');
 export const IO_SCHEDULERS = lazy('io-schedulers');
 export const LIFECYCLE = lazy('lifecycle');
 export const NGINX = lazy('nginx');
+export const NGINX_MODULES_INCLUDE = lazy('nginx-modules');
 export const PASSENGER_APACHE = lazy('passenger-apache');
 export const IMPLEMENTATIONS = lazy('implementations');
 export const JIT = lazy('jit');

@@ -7,7 +7,7 @@ import { RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS } from './capabilities/ra
 import { PUMA_DSL, PUMA_FACTS } from './capabilities/puma.mjs';
 import { FEATURES, IMPLEMENTATIONS, JIT } from './capabilities/ruby.mjs';
 import { KERNEL_FEATURES, IO_SCHEDULERS } from './capabilities/kernel.mjs';
-import { NGINX } from './capabilities/nginx.mjs';
+import { NGINX, NGINX_MODULES_INCLUDE } from './capabilities/nginx.mjs';
 import { PASSENGER_APACHE } from './capabilities/passenger.mjs';
 import { DISTRO_FAMILIES, OS_FAMILIES } from './capabilities/distros.mjs';
 import { FAMILY_COMMANDS, DISTRO_RELEASES } from './capabilities/family-commands.mjs';
@@ -26,6 +26,7 @@ export const VERSIONS_CATALOG = {
   "cap.kernel-features": KERNEL_FEATURES,
   "cap.io-schedulers": IO_SCHEDULERS,
   "cap.nginx": NGINX,
+  "cap.nginx-modules": NGINX_MODULES_INCLUDE,
   "cap.passenger-apache": PASSENGER_APACHE,
   "cap.distro-families": DISTRO_FAMILIES,
   "cap.os-families": OS_FAMILIES,

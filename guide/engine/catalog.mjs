@@ -5,6 +5,7 @@ import { QUESTION_HELP } from './catalog-questions.mjs';
 import { VERSIONS_CATALOG } from './catalog-versions.mjs';
 import { EDGE_CATALOG } from './catalog-edge.mjs';
 import { SMALL_HOST_CATALOG } from './catalog-small-host.mjs';
+import { PARITY_CATALOG } from './catalog-parity.mjs'; // issue 24: settings taken from the parity tables
 import { PROD_CATALOG } from './catalog-prod.mjs'; // issue 10: TLS, jobs, systemd, WebSockets, operations
 
 export const CATALOG = {
@@ -559,4 +560,5 @@ export const CATALOG = {
   ...EDGE_CATALOG,
   ...SMALL_HOST_CATALOG,
   ...PROD_CATALOG,
+  ...PARITY_CATALOG,
 };

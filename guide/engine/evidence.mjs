@@ -32,7 +32,9 @@ export const SRC = {
 const PROD = 'hsts mozillaTls letsencryptOcsp certbot nginxSsl nginxHttp2 nginxWebsocket nginxMap nginxRewrite nginxLog apacheSsl apacheHeaders apacheLog apacheAlias apacheHttp2 apacheWstunnel caddyHttps caddyTls caddyHeader thruster kamalProxy railsHealth railsSsl railsMultiDb railsDbTemplate actionCable solidQueue solidCable sidekiq goodJob delayedJob pumaSystemd pumaRestart unicornSignals unicornSystemd pitchforkSignals passengerRestart systemdKill systemdAnalyze logrotate';
 // Issue 23 (balancers and edges that trust no client header, small hosts): words and URLs in catalog-edge.mjs.
 const EDGE = 'railsHosts railsForwardedHost haproxyDebian nginxDefaultServer certbotHooks journaldRate solidQueuePuma';
-for (const k of `${PLAIN} ${PROD} ${EDGE}`.split(' ')) SRC[k] = ext(k);
+// Issue 24 (parity with nginxconfig.io and Mozilla): words and URLs in catalog-parity.mjs.
+const PARITY = 'nginxGzip rackRequest';
+for (const k of `${PLAIN} ${PROD} ${EDGE} ${PARITY}`.split(' ')) SRC[k] = ext(k);
 
 export const DS = {
   sysctl: ds('thesis-os-sysctl-values'),

@@ -188,6 +188,8 @@ test('generated nginx (then Caddy) + Puma + PostgreSQL bundle: HTTPS with HTTP/2
       .replace(/^user www-data;$/m, asRoot ? 'user www-data;' : '');
     const original = file('sites-enabled/rails-app.conf');
     const site = original
+      // The IPv6 sockets stay unbound here: the test binds free loopback ports only.
+      .replace(/^(\s*)(listen \[::\]:\S+[^;]*;)$/gm, '$1# $2')
       .replace(/listen 80( default_server)?;/g, `listen 127.0.0.1:${httpPort}$1;`)
       .replace(/listen 443 ssl/g, `listen 127.0.0.1:${httpsPort} ssl`)
       .replaceAll(`/etc/letsencrypt/live/${DOMAIN}/fullchain.pem`, certs.cert)
@@ -208,6 +210,10 @@ test('generated nginx (then Caddy) + Puma + PostgreSQL bundle: HTTPS with HTTP/2
     assert.match(root200.stdout, /HTTP_VERSION=2$/);
     assert.match(root200.stdout, new RegExp(`ok 42 pool=${bundle.model.pool} ssl=true`), 'X-Forwarded-Proto https reached Rails; force_ssl did not redirect');
     assert.equal((root200.stdout.match(/^strict-transport-security:/gim) || []).length, 1, 'exactly one HSTS header');
+    // A client's own Forwarded header (RFC 7239), which Rack reads before X-Forwarded-Proto, is dropped by nginx:
+    // with it, proto=http would make Rails see plain HTTP and force_ssl answer with a redirect (issue 24 parity).
+    const forged = https('/', ['-H', 'Forwarded: for=203.0.113.9;proto=http']);
+    assert.match(forged.stdout, /^ok 42 .*ssl=true$/m, `a client's Forwarded: proto=http did not reach Rails: ${forged.stdout}`);
     const plain = curl(['-o', '/dev/null', '-w', '%{http_code} %{redirect_url}', '-H', `Host: ${DOMAIN}`, `http://127.0.0.1:${httpPort}/some/path?q=1`]);
     assert.equal(plain.stdout, `301 https://${DOMAIN}/some/path?q=1`);
     // Another name (or none) is closed without an answer by the default server (444), over HTTP and HTTPS.
@@ -267,6 +273,7 @@ test('generated nginx (then Caddy) + Puma + PostgreSQL bundle: HTTPS with HTTP/2
     const cRes = viaCaddy('/', ['--http2', '-D', '-']);
     assert.match(cRes.stdout, /^HTTP\/2 200/m, `${cRes.stdout}${cRes.stderr}`);
     assert.match(cRes.stdout, /ssl=true/, 'Caddy sends X-Forwarded-Proto https');
+    assert.match(viaCaddy('/', ['-H', 'Forwarded: for=203.0.113.9;proto=http']).stdout, /^ok 42 .*ssl=true$/m, "Caddy drops a client's Forwarded header");
     assert.equal((cRes.stdout.match(/^strict-transport-security:/gim) || []).length, 1, 'exactly one HSTS header');
     const cPlain = curl(['-o', '/dev/null', '-w', '%{http_code} %{redirect_url}', '-H', 'Host: localhost', `http://127.0.0.1:${c80}/x`]);
     // Caddy's automatic redirect (the port depends on the harness's port remapping, not on the bundle).

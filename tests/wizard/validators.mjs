@@ -95,8 +95,10 @@ export function nginxTest(mainConf, siteConf) {
   siteConf = http2AsHostSpells(withTestCert(siteConf));
   const dir = tmp('wizard-nginx-');
   // The site goes where the main file includes it (sites-enabled on Debian, conf.d on RHEL, http.d on Alpine).
-  const siteDir = (/^\s*include (\S+)\/\*\.conf;$/m.exec(mainConf) || [null, 'sites-enabled'])[1];
-  if (siteDir.startsWith('/')) throw new Error(`nginx.conf includes its sites from ${siteDir}: expected a directory relative to the prefix`);
+  // (The absolute include before it is the family's dynamic-modules directory, read as it is on the validator host.)
+  const includes = [...mainConf.matchAll(/^\s*include (\S+)\/\*\.conf;$/gm)].map((m) => m[1]);
+  const siteDir = includes.length ? includes.find((d) => !d.startsWith('/')) : 'sites-enabled';
+  if (!siteDir) throw new Error(`nginx.conf includes its sites from ${includes.join(', ')}: expected a directory relative to the prefix`);
   writeFileSync(join(dir, 'nginx.conf'), onThisHost(mainConf));
   copyFileSync('/etc/nginx/mime.types', join(dir, 'mime.types'));
   mkdirSync(join(dir, siteDir));

@@ -6,7 +6,9 @@ export const NGINX_TLS = {
   http2Directive: { since: '1.25.1' }, // `http2 on;`; the `listen … http2` parameter is deprecated from 1.25.1
   tls13: { since: '1.13.0' }, // TLSv1.3 parameter of ssl_protocols
   sslProtocolsDefaultModern: { since: '1.23.4' }, // default "TLSv1.2 TLSv1.3" (TLSv1/1.1 dropped)
-  sslSessionTickets: { since: '1.5.9' },
+  // `ssl_session_tickets off` only where nginx kept one ticket key for the server's lifetime: since 1.23.2 the keys
+  // of a shared ssl_session_cache are rotated, and Mozilla's generator stops emitting the line (its nginx helper).
+  sslSessionTickets: { since: '1.5.9', until: '1.23.2' },
   websocketProxy: { since: '1.3.13' }, // Upgrade/Connection hop-by-hop headers passed on request
 };
 

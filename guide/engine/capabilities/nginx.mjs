@@ -7,3 +7,12 @@ export const NGINX = {
   proxyHttpVersion: [{ since: '1.1.4' }],
   keepaliveByDefault: [{ since: '1.29.7' }], // upstream keepalive on and proxy_http_version 1.1 by default
 };
+
+// The main nginx.conf each family's package ships loads the dynamic modules (libnginx-mod-*, nginx-mod-*) through
+// this include; a generated nginx.conf that replaces it must keep the line, or installed modules are silently not
+// loaded (Debian's /etc/nginx/nginx.conf, also written by nginxconfig.io; Fedora/RHEL's and Alpine's nginx.conf).
+export const NGINX_MODULES_INCLUDE = {
+  debian: '/etc/nginx/modules-enabled/*.conf',
+  rhel: '/usr/share/nginx/modules/*.conf',
+  alpine: '/etc/nginx/modules/*.conf',
+};

@@ -78,6 +78,7 @@ export function siteBody(ctx) {
     vhost.push(D('ProxyPreserveHost', 'On'));
     // mod_proxy appends the real Host to X-Forwarded-Host; a client's own value is removed first (issue 23).
     if (v24) vhost.push(D('RequestHeader', ['unset', 'X-Forwarded-Host', 'early'], t('apache.forwarded-host'), [SRC.apacheHeaders, SRC.railsForwardedHost]));
+    if (v24) vhost.push(D('RequestHeader', ['unset', 'Forwarded', 'early'], t('edge.forwarded'), [SRC.apacheHeaders, SRC.rackRequest]));
     if (ctx.tls === 'upstream' && !gte(ctx.proxyVersion, '2.4.7')) vhost.push({ comment: t('apache.proto.upstream-old') });
     else vhost.push(ctx.tls === 'upstream'
       ? D('RequestHeader', ['setifempty', 'X-Forwarded-Proto', 'http'], t('apache.proto.upstream'), [SRC.apacheHeaders, SRC.railsSsl])

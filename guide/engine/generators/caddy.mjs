@@ -18,7 +18,10 @@ function dial(u) {
 
 export function caddyBody(ctx) {
   const https = ctx.tls === 'proxy';
-  const proxy = [{ d: 'header_up', args: ['X-Request-Start', 't={time.now.unix_ms}'] }];
+  const proxy = [
+    { d: 'header_up', args: ['X-Request-Start', 't={time.now.unix_ms}'] },
+    { d: 'header_up', args: ['-Forwarded'], why: t('edge.forwarded'), evidence: [SRC.caddyProxy, SRC.rackRequest] },
+  ];
   if (ctx.tls === 'upstream' && has(CADDY_EDGE.trustedProxies, ctx.proxyVersion)) {
     proxy.push({ d: 'trusted_proxies', args: ['private_ranges'], why: t('caddy.trusted'), evidence: [SRC.caddyProxy, SRC.railsConfiguring] });
   }

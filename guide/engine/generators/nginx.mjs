@@ -1,7 +1,7 @@
 // nginx: main nginx.conf and the Rails site (upstream = the app server's bind).
 import { SRC, DS, ART } from '../evidence.mjs';
 import { gte, lt, inRange } from '../version.mjs';
-import { NGINX, NGINX_TLS, MOZILLA } from '../caps.mjs';
+import { NGINX, NGINX_TLS, MOZILLA, NGINX_MODULES_INCLUDE } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled } from './edge.mjs';
 import { behindBalancer, S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
@@ -41,6 +41,9 @@ function forwardHeaders(ctx, { explain = false } = {}) {
     // The client's own X-Forwarded-Host never reaches Rails (which prefers it to Host when building URLs).
     S('proxy_set_header', ['X-Forwarded-Host', '$host'], explain ? t('nginx.forwarded-host') : undefined, explain ? [SRC.railsForwardedHost, SRC.nginxProxy] : []),
     S('proxy_set_header', ['X-Forwarded-Port', ctx.tls === 'upstream' ? '$forwarded_port' : '$server_port']),
+    // Rack reads RFC 7239 Forwarded before X-Forwarded-* (Rack::Request.forwarded_priority): a client's own header
+    // would set request.ip and the scheme Rails sees. An empty value keeps nginx from passing it on.
+    S('proxy_set_header', ['Forwarded', ''], explain ? t('edge.forwarded') : undefined, explain ? [SRC.rackRequest, SRC.nginxProxy] : []),
     ...(nginxHas('msecVariable', ctx.proxyVersion) ? [S('proxy_set_header', ['X-Request-Start', 't=${msec}'], explain ? t('nginx.request-start') : undefined, explain ? [SRC.pumaNginx, ART.observability] : [])] : []),
   ];
 }
@@ -68,11 +71,16 @@ function tlsDirectives(ctx) {
   return out;
 }
 
+/** The IPv4 and IPv6 sockets of a port (on Linux `listen 80` is IPv4 only; [::] is IPv6 only since nginx 1.3.4). */
 function listen(ctx, port, { ssl = false } = {}) {
   const v = ctx.proxyVersion;
   const h2Param = ssl && has(NGINX_TLS.http2Module, v) && !has(NGINX_TLS.http2Directive, v);
-  return S('listen', [String(port), ...(ssl ? ['ssl'] : []), ...(h2Param ? ['http2'] : []), 'backlog=4096'],
-    t(ssl ? (h2Param ? 'nginx.listen.h2param' : 'nginx.listen.ssl') : 'nginx.backlog', { v }), [SRC.nginxCore, SRC.ipSysctl, DS.sysctl, ...(ssl ? [SRC.nginxHttp2] : [])]);
+  const rest = [...(ssl ? ['ssl'] : []), ...(h2Param ? ['http2'] : []), 'backlog=4096'];
+  return [
+    S('listen', [String(port), ...rest],
+      t(ssl ? (h2Param ? 'nginx.listen.h2param' : 'nginx.listen.ssl') : 'nginx.backlog', { v }), [SRC.nginxCore, SRC.ipSysctl, DS.sysctl, ...(ssl ? [SRC.nginxHttp2] : [])]),
+    S('listen', [`[::]:${port}`, ...rest], t('nginx.listen.ipv6'), [SRC.nginxHttpCore, SRC.mozillaTls]),
+  ];
 }
 
 export function siteBody(ctx) {
@@ -177,7 +185,7 @@ export function siteBody(ctx) {
   }
   top.push(upstream, BLANK);
   if (!https) {
-    top.push({ block: 'server', children: [listen(ctx, 80), ...common, BLANK, ...locations] }, BLANK, defaultServer(ctx, false));
+    top.push({ block: 'server', children: [...listen(ctx, 80), ...common, BLANK, ...locations] }, BLANK, defaultServer(ctx, false));
     return top;
   }
   const h2Directive = has(NGINX_TLS.http2Directive, v);
@@ -185,6 +193,7 @@ export function siteBody(ctx) {
     block: 'server', why: t('nginx.http-server'), evidence: [SRC.certbot, SRC.hsts],
     children: [
       S('listen', '80'),
+      S('listen', '[::]:80'),
       S('server_name', ctx.domain),
       { block: 'location', args: ['^~', '/.well-known/acme-challenge/'], why: t('nginx.acme'), evidence: [SRC.certbot], children: [S('root', ACME_WEBROOT)] },
       { block: 'location', args: ['/'], why: t('nginx.redirect-https'), evidence: [SRC.nginxRewrite], children: [S('return', ['301', `https://${ctx.domain}$request_uri`])] },
@@ -192,7 +201,7 @@ export function siteBody(ctx) {
   }, BLANK, {
     block: 'server',
     children: [
-      listen(ctx, 443, { ssl: true }),
+      ...listen(ctx, 443, { ssl: true }),
       ...(h2Directive ? [S('http2', 'on', t('nginx.http2', { v }), [SRC.nginxHttp2])] : has(NGINX_TLS.http2Module, v) ? [] : [{ comment: t('nginx.no-http2', { v }) }]),
       ...common,
       BLANK,
@@ -214,9 +223,10 @@ export function siteBody(ctx) {
 function defaultServer(ctx, https) {
   // HTTPS: the site's own certificate (public anyway), then 444 by Host, rather than refusing the handshake
   // (ssl_reject_handshake), which would also refuse a client that connects by address and sends the domain as Host.
-  const tls = https ? [S('listen', ['443', 'ssl', 'default_server']), S('ssl_certificate', certs(ctx).cert), S('ssl_certificate_key', certs(ctx).key)] : [];
+  const tls = https ? [S('listen', ['443', 'ssl', 'default_server']), S('listen', ['[::]:443', 'ssl', 'default_server']), S('ssl_certificate', certs(ctx).cert), S('ssl_certificate_key', certs(ctx).key)] : [];
   return { block: 'server', why: t('nginx.default-server', { domain: ctx.domain }), evidence: [SRC.nginxDefaultServer, SRC.railsHosts], children: [
     S('listen', ['80', 'default_server']),
+    S('listen', ['[::]:80', 'default_server']),
     ...tls,
     { block: 'location', args: ['=', HEALTH_PATH], children: [S('access_log', 'off'), S('proxy_pass', 'http://rails_app'), ...forwardHeaders(ctx).map((d) => (d.args[0] === 'Host' || d.args[0] === 'X-Forwarded-Host' ? S('proxy_set_header', [d.args[0], ctx.domain]) : d))] },
     { block: 'location', args: ['/'], children: [S('return', '444')] },
@@ -226,8 +236,10 @@ function defaultServer(ctx, https) {
 export function mainBody(ctx) {
   const nofile = 65536;
   const autoOk = nginxHas('workerProcessesAuto', ctx.proxyVersion);
+  const modules = NGINX_MODULES_INCLUDE[ctx.family.id];
   return [
     ...(ctx.family.webUser ? [S('user', ctx.family.webUser, t('nginx.user'), [SRC.nginxCore])] : []),
+    ...(modules ? [S('include', modules, t('nginx.modules'), [SRC.nginxCore, SRC.nginxconfig])] : []),
     S('worker_processes', autoOk ? 'auto' : String(ctx.a.cores), t(autoOk ? 'nginx.workers.auto' : 'nginx.workers'), [SRC.nginxCore]),
     S('worker_rlimit_nofile', String(nofile), t('nginx.nofile'), [SRC.nginxCore, DS.sysctl]),
     S('pid', '/run/nginx.pid'),
@@ -251,8 +263,11 @@ export function mainBody(ctx) {
         S('keepalive_timeout', '65', t('nginx.client-keepalive'), [DS.keepalive]),
         S('server_tokens', 'off', t('nginx.tokens'), [SRC.nginxHttpCore]),
         S('access_log', '/var/log/nginx/access.log'),
-        S('gzip', 'on', t('nginx.gzip'), [SRC.nginxGzipStatic]),
-        S('gzip_types', ['text/css', 'application/javascript', 'application/json', 'image/svg+xml']),
+        S('gzip', 'on', t('nginx.gzip'), [SRC.nginxGzip, SRC.nginxconfig]),
+        S('gzip_vary', 'on', t('nginx.gzip-vary'), [SRC.nginxGzip]),
+        S('gzip_proxied', 'any', t('nginx.gzip-proxied'), [SRC.nginxGzip]),
+        S('gzip_comp_level', '6'),
+        S('gzip_types', ['text/plain', 'text/css', 'text/xml', 'application/json', 'application/javascript', 'application/rss+xml', 'application/atom+xml', 'image/svg+xml']),
         S('include', `${ctx.family.nginxInclude || 'sites-enabled'}/*.conf`, t('nginx.include'), [SRC.nginxCore]), // the family's site directory (README names it)
       ],
     },
