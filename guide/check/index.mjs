@@ -83,7 +83,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   const result = generate(answers, options);
   const undetected = det.undetected;
   const deps = sensitivity(answers, undetected, options);
-  const cmp = compareFiles(files, result, { sensitive: (path, key) => {
+  const cmp = compareFiles(files, result, { answers, sensitive: (path, key) => {
     const kind = generatedSettings(result.files.find((f) => f.path === path)).kind;
     return [...(deps.get(`${kind}|${key}`) || [])];
   } });
