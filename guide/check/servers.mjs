@@ -89,7 +89,9 @@ export function serverFindings(files, answers) {
     const preload = plugin && puma.settings.some((s) => (s.name === 'preload_app!' || (s.name === 'preload_app' && s.args?.[0]?.value !== false)) && !inDevBranch(s) && together(s, plugin));
     const pumaMajor = major(answers.server_version);
     // Puma ≥ 7 preloads in cluster mode by default; 5–6 preload when WEB_CONCURRENCY (not a `workers` line) sets the workers.
-    if (active && w && w.n > 1 && !w.viaEnv && !preload && pumaMajor !== null && pumaMajor < 7) {
+    // A puma.rb that requires config/environment has the app in the master (problems.mjs's boots-in-master instead).
+    const loadsApp = (puma.requires || []).some((r) => /environment["']/.test(r.text));
+    if (active && w && w.n > 1 && !w.viaEnv && !preload && !loadsApp && pumaMajor !== null && pumaMajor < 7) {
       out.push({
         rule: 'jobs-not-run', severity: 'error', file: puma.path, line: plugin.line, setting: 'plugin', found: 'plugin :solid_queue', expected: 'preload_app!',
         message: `plugin :solid_queue runs in Puma's master, but ${w.n} workers (line ${w.line}) without preload_app! on Puma ${answers.server_version} leave the app unloaded there: the Solid Queue supervisor does not start and jobs are never run. Add preload_app! (Puma 7 preloads by default) or run bin/jobs as its own process`,
