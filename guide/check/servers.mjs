@@ -91,9 +91,13 @@ export function serverFindings(files, answers) {
     // Puma ≥ 7 preloads in cluster mode by default; 5–6 preload when WEB_CONCURRENCY (not a `workers` line) sets the workers.
     // A puma.rb that requires config/environment has the app in the master (problems.mjs's boots-in-master instead).
     const loadsApp = (puma.requires || []).some((r) => /environment["']/.test(r.text));
-    if (active && w && w.n > 1 && !w.viaEnv && !preload && !loadsApp && pumaMajor !== null && pumaMajor < 7) {
+    // Puma 5–6 also preload by default whenever WEB_CONCURRENCY is in the environment (configuration.rb):
+    // set in the files, no problem; read by the workers line but not set in the files, production may set it.
+    const wcSet = env.has('WEB_CONCURRENCY') || procEnv.WEB_CONCURRENCY !== undefined;
+    const wcMaybe = w?.s?.args?.[0]?.env === 'WEB_CONCURRENCY';
+    if (active && w && w.n > 1 && !w.viaEnv && !wcSet && !preload && !loadsApp && pumaMajor !== null && pumaMajor < 7) {
       out.push({
-        rule: 'jobs-not-run', severity: 'error', file: puma.path, line: plugin.line, setting: 'plugin', found: 'plugin :solid_queue', expected: 'preload_app!',
+        rule: 'jobs-not-run', severity: wcMaybe ? 'note' : 'error', ...(wcMaybe ? { assumes: ['WEB_CONCURRENCY unset'] } : {}), file: puma.path, line: plugin.line, setting: 'plugin', found: 'plugin :solid_queue', expected: 'preload_app!',
         message: `plugin :solid_queue runs in Puma's master, but ${w.n} workers (line ${w.line}) without preload_app! on Puma ${answers.server_version} leave the app unloaded there: the Solid Queue supervisor does not start and jobs are never run. Add preload_app! (Puma 7 preloads by default) or run bin/jobs as its own process`,
         evidence: [SQ_PLUGIN_77, SQ_PLUGIN_563, PUMA_7_PRELOAD], related: [{ file: puma.path, line: w.line }],
       });

@@ -50,6 +50,10 @@ test('plugin :solid_queue with workers and no preload on Puma 6 is an error; pre
   assert.deepEqual(strong(check(app({ ...PUMA('6.4.3'), 'config/puma.rb': `${puma}preload_app!\n`, 'config/database.yml': DB }))), []);
   assert.deepEqual(strong(check(app({ ...PUMA('7.1.0'), 'config/puma.rb': puma, 'config/database.yml': DB }))), []);
   assert.deepEqual(strong(check(app({ ...PUMA('6.4.3'), 'config/puma.rb': 'threads 3, 3\nplugin :solid_queue\n', 'config/database.yml': DB }))), []);
+  // Puma 5–6 preload by default when WEB_CONCURRENCY is set: set in the Dockerfile, no problem; read but not set, a note.
+  const wc = 'threads 3, 3\nworkers ENV.fetch("WEB_CONCURRENCY") { 2 }\nplugin :solid_queue\n';
+  assert.deepEqual(strong(check(app({ ...PUMA('6.4.3'), 'config/puma.rb': wc, 'config/database.yml': DB, Dockerfile: 'FROM ruby:3.4\nENV WEB_CONCURRENCY=2\n' }))), []);
+  assert.equal(find(check(app({ ...PUMA('6.4.3'), 'config/puma.rb': wc, 'config/database.yml': DB })), 'jobs-not-run').severity, 'note');
 });
 
 test('SOLID_QUEUE_IN_PUMA switches the conditional plugin on: set in Kamal it counts, unset it does not', () => {
