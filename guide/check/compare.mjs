@@ -7,6 +7,7 @@ import { classify } from './classify.mjs';
 import { sameValue } from './normalize.mjs';
 import { effective, envOf } from './crossfile.mjs';
 import { replaceLine, insertAfter } from './diff.mjs';
+import { absentIsFine } from './absent.mjs';
 
 // Setting names that mean the same thing (Rails 8.1 reads max_connections; pool is still read).
 const ALIASES = { max_connections: ['pool'], pool: ['max_connections'] };
@@ -66,7 +67,7 @@ function userValue(kind, s, env) {
  * compareFiles(userFiles, result, {sensitive}) → {findings, compared: [{kind, generated, files}], notCompared: [{kind, generated}]}
  * `sensitive(path, name)` → keys of undetected answers the generated value depends on (those findings are notes).
  */
-export function compareFiles(userFiles, result, { sensitive = () => [] } = {}) {
+export function compareFiles(userFiles, result, { sensitive = () => [], answers = {} } = {}) {
   const findings = [];
   const compared = [];
   const notCompared = [];
@@ -121,6 +122,9 @@ export function compareFiles(userFiles, result, { sensitive = () => [] } = {}) {
           diff: f.text && suggestion ? replaceLine(f.path, f.text, s.line, suggestion) : null, ...base,
         });
       } else {
+        // Absent but no difference: the program's default is the wizard's value, or the file delegates (absent.mjs).
+        const section = mine.flatMap((f) => f.settings.filter((s) => s.path && scope(s) === scope(g)));
+        if (mine.some((f) => absentIsFine(kind, g.key, { file: f, files: userFiles, section, answers, env, generated: gv }))) continue;
         const target = insertionPoint(mine, g, kind);
         findings.push({
           rule: 'missing', severity: 'note', file: target.f.path, line: target.line, anchor: target.anchor, found: null, expected: gv,

@@ -9,6 +9,7 @@ import { obsoleteFindings } from './obsolete.mjs';
 import { crossFileFindings } from './crossfile.mjs';
 import { problemFindings } from './problems.mjs';
 import { jobFindings } from './jobs.mjs';
+import { serverFindings } from './servers.mjs';
 import { t } from '../engine/text.mjs';
 
 export const SEVERITIES = ['error', 'warning', 'note'];
@@ -83,16 +84,17 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   const result = generate(answers, options);
   const undetected = det.undetected;
   const deps = sensitivity(answers, undetected, options);
-  const cmp = compareFiles(files, result, { sensitive: (path, key) => {
+  const cmp = compareFiles(files, result, { answers, sensitive: (path, key) => {
     const kind = generatedSettings(result.files.find((f) => f.path === path)).kind;
     return [...(deps.get(`${kind}|${key}`) || [])];
   } });
-  const ctxAnswers = { ...answers, __ramGiven: 'ram_gb' in given };
+  const ctxAnswers = { ...answers, __ramGiven: 'ram_gb' in given, __given: Object.keys(given) };
   const findings = [...cmp.findings];
   for (const f of files) if (!f.problem) findings.push(...obsoleteFindings(f, answers));
   findings.push(...crossFileFindings(files, ctxAnswers));
   findings.push(...problemFindings(files, ctxAnswers));
   findings.push(...jobFindings(files, ctxAnswers));
+  findings.push(...serverFindings(files, ctxAnswers));
   for (const x of findings) {
     if (x.dependsOn && undetected.includes(x.dependsOn) && x.severity !== 'note') {
       x.assumes = [x.dependsOn];

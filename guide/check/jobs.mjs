@@ -3,12 +3,14 @@
 // gets, and SOLID_QUEUE_IN_PUMA without the Puma plugin that reads it. Severity as in problems.mjs.
 import { effective, envOf } from './crossfile.mjs';
 import { envSettings } from './obsolete.mjs';
-import { productionPool } from './problems.mjs';
+import { productionPool, pumaThreads, inDevBranch } from './problems.mjs';
 import { SRC } from '../engine/evidence.mjs';
 
 const SIDEKIQ_POOL = { label: 'Sidekiq wiki: Advanced options (concurrency and the database pool)', url: 'https://github.com/sidekiq/sidekiq/wiki/Advanced-Options#concurrency' };
 const SOLID_QUEUE = { label: 'Solid Queue README: workers (threads ≤ the queue database pool − 2)', url: 'https://github.com/rails/solid_queue#configuration' };
 const SOLID_QUEUE_PUMA = { label: 'Solid Queue README: Puma plugin (plugin :solid_queue)', url: 'https://github.com/rails/solid_queue#puma-plugin' };
+const SIDEKIQ_EMBED = { label: 'Sidekiq wiki: Embedding (Puma threads and embedded concurrency share the process and its pool)', url: 'https://github.com/sidekiq/sidekiq/wiki/Embedding' };
+const GOOD_JOB_CONN = { label: 'GoodJob README: database connections (async mode shares the web process pool)', url: 'https://github.com/bensheldon/good_job#database-connections' };
 const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
 
 /** Sidekiq's concurrency: sidekiq.yml (production: overrides the top level), else the Procfile's -c N. */
@@ -103,5 +105,48 @@ export function jobFindings(files, answers) {
       });
     }
   }
+
+  // 4. Job runners inside the web process (Sidekiq embedded in puma.rb, GoodJob async): their threads and
+  // Puma's take connections from the same pool.
+  const emb = puma && (answers.server === 'puma' || !answers.server) ? embeddedRunner(files, puma, appEnv) : null;
+  const webPool = productionPool(yml, appEnv);
+  if (emb && webPool) {
+    for (const t of pumaThreads(puma, appEnv)) {
+      const same = t.env && webPool.env && t.env === webPool.env;
+      const need = t.max + emb.n;
+      const size = same ? t.max : webPool.value;
+      if (size >= need) continue;
+      const envPool = Boolean(webPool.env) && !same;
+      out.push({
+        rule: 'pool-below-concurrency', severity: envPool ? 'note' : 'error', file: yml.path, line: webPool.line, setting: 'pool', found: String(size), expected: String(need),
+        message: `${emb.what} runs ${emb.n} job threads inside each Puma process (${emb.file}:${emb.line}) next to ${t.max} Puma threads (${puma.path}:${t.s.line}): they need ${need} connections but production's pool is ${same ? `${t.env}, the same variable as the threads` : `${size} (${webPool.from})`}${envPool ? `, unless ${webPool.env} is set to ${need} or more` : ''}. Jobs and requests then wait for connections and fail with ActiveRecord::ConnectionTimeoutError`,
+        evidence: [emb.evidence, SRC.railsPool], related: [{ file: emb.file, line: emb.line }, { file: puma.path, line: t.s.line }],
+      });
+      break;
+    }
+  }
   return out;
+}
+
+/** A job runner in the web process: {what, n, file, line, evidence} or null. */
+export function embeddedRunner(files, puma, env) {
+  const lines = String(puma.text || '').split('\n');
+  const at = lines.findIndex((l) => /^\s*[^#]*\bSidekiq\.configure_embed\b/.test(l));
+  if (at >= 0) {
+    for (let k = at; k < Math.min(lines.length, at + 30); k++) {
+      const m = /^\s*\w+\.concurrency\s*=\s*(\d+)\s*$/.exec(lines[k]);
+      if (m) return { what: 'Embedded Sidekiq', n: Number(m[1]), file: puma.path, line: k + 1, evidence: SIDEKIQ_EMBED };
+    }
+  }
+  const prod = files.find((f) => f.kind === 'rails-env' && !f.problem);
+  const mode = prod?.settings.find((s) => s.name === 'config.good_job.execution_mode' && !inDevBranch(s) && !s.conditional);
+  const envMode = env.get('GOOD_JOB_EXECUTION_MODE');
+  const isAsync = (v) => /^:?async(_server)?$/.test(String(v || '').replace(/["']/g, ''));
+  if ((mode && isAsync(mode.value)) || (!mode && envMode && isAsync(envMode.value))) {
+    const mt = prod?.settings.find((s) => s.name === 'config.good_job.max_threads' && !s.conditional);
+    const n = (mt && num(effective(mt.args?.[0], env))) ?? num(env.get('GOOD_JOB_MAX_THREADS')?.value) ?? 5;
+    const where = mode ? { file: prod.path, line: mode.line } : { file: envMode.file, line: envMode.line };
+    return { what: 'GoodJob in async mode', n, ...where, evidence: GOOD_JOB_CONN };
+  }
+  return null;
 }

@@ -28,6 +28,8 @@ export function normalize(kind, name, value) {
   }
   if (kind === 'nginx' || kind === 'apache') return v.replace(/^(["'])(.*)\1$/, '$2');
   if (kind === 'pgbouncer' || kind === 'mycnf' || kind === 'sysctl') return /^-?\d+(\.\d+)?$/.test(v) ? String(Number(v)) : v.toLowerCase();
+  // PostGIS's adapter is the PostgreSQL adapter with spatial types (activerecord-postgis-adapter).
+  if (kind === 'database-yml' && name === 'adapter' && v === 'postgis') return 'postgresql';
   if (kind === 'database-yml') return /^-?\d+(\.\d+)?$/.test(v) ? String(Number(v)) : v;
   return v;
 }

@@ -14,7 +14,7 @@ const BUNDLER_RUBY = { label: 'Bundler: gemfile(5), ruby directive and RUBY VERS
 const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
 const DEV_BRANCH = /\b(development|test)\b/;
 const branchName = (s) => (s?.branch?.length ? s.branch.map((b) => `\`${b.cond}\` (line ${b.line})`).join(' › ') : '');
-const inDevBranch = (s) => (s?.branch || []).some((b) => DEV_BRANCH.test(b.cond) && !/production/.test(b.cond) && !/^(else|unless)\b/.test(b.cond));
+export const inDevBranch = (s) => (s?.branch || []).some((b) => DEV_BRANCH.test(b.cond) && !/production/.test(b.cond) && !/^(else|unless)\b/.test(b.cond));
 
 /** Two settings can be in effect together unless they sit in different arms of the same if/case. */
 export function together(a, b) {
@@ -47,7 +47,7 @@ export function productionPool(yml, env) {
 }
 
 /** Puma's maximum threads per branch: [{max, env, s}] (threads min, max; or threads n). */
-function pumaThreads(puma, env) {
+export function pumaThreads(puma, env) {
   return puma.settings.filter((s) => s.name === 'threads').map((s) => {
     const arg = s.args?.[1] || s.args?.[0];
     const e = arg?.env && !env.has(arg.env) ? arg.env : null;

@@ -33,10 +33,21 @@ function rubySettings(src) {
   return { settings, assigns: r.assigns, notes: r.notes, requires };
 }
 
+// Sidekiq reads `:concurrency:` and `concurrency:` alike (it symbolizes the keys): one name for both.
+function symbolKeys(r) {
+  const strip = (k) => String(k).replace(/^:/, '');
+  for (const s of r.settings) {
+    s.key = strip(s.key);
+    if (s.path) s.path = s.path.map(strip);
+    if (s.name) s.name = s.path ? s.path.join('.') : strip(s.name);
+  }
+  return r;
+}
+
 const READERS = {
   puma: rubySettings, unicorn: rubySettings, pitchfork: rubySettings, 'rails-env': rubySettings,
   'database-yml': (src, path) => readYaml(src, path),
-  'sidekiq-yml': (src, path) => readYaml(src, path),
+  'sidekiq-yml': (src, path) => symbolKeys(readYaml(src, path)),
   'queue-yml': (src, path) => readYaml(src, path),
   kamal: (src, path) => readYaml(src, path),
   procfile: readProcfile,

@@ -36,6 +36,18 @@ test('no app is refused except where expected.json says why', () => {
   for (const r of result.rows) assert.deepEqual(r.unexpectedProblems, [], r.app);
 });
 
+test('notes are true: nothing the file sets is "not set", nothing a library configures is "missing"', () => {
+  for (const r of result.rows) {
+    const text = (file) => { try { return readFileSync(join(CORPUS, r.app, file), 'utf8'); } catch { return ''; } };
+    for (const f of r.report.findings.filter((x) => x.rule === 'missing')) {
+      const t = text(f.file);
+      // sidekiq.yml's `:concurrency:` is Sidekiq's concurrency.
+      assert.doesNotMatch(t, new RegExp(`^\\s*:?${f.setting}:`, 'm'), `${r.app}: ${f.file} sets ${f.setting}, yet "${f.message}"`);
+      assert.doesNotMatch(t, /\.configure\w*\(\s*self\s*\)/, `${r.app}: ${f.file} hands its configuration to a library, yet "${f.message}"`);
+    }
+  }
+});
+
 test('README prints the table of this run', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   assert.ok(readme.includes(table(result)), 'README table is stale: run node scripts/doctor-corpus.mjs and paste its output');

@@ -38,7 +38,8 @@ const TABLE = [
     errors: [],
     // Rails 7.2 generates 3 threads and a pool of 5. The doctor never suggests shrinking a pool; since issue 24 the
     // wizard's pool also counts Action Cable's 4 worker threads (3 + 4 = 7), so a note (not a warning) says so.
-    includes: ['note missing bind', 'note missing environment', 'note differs pool'],
+    // No `environment` line: Puma takes RAILS_ENV from the process, so its absence is no note (absent.mjs).
+    includes: ['note missing bind', 'note differs pool'], absent: ['missing environment'],
   },
   {
     name: 'rails new 8.0', paths: [F('rails-8.0')],

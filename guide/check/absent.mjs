@@ -1,0 +1,52 @@
+// When a setting the wizard writes is absent from the user's file and that absence is no difference:
+// the program's own default is the wizard's value, or the value comes from somewhere the files delegate
+// to. Such a "missing" note would be false (README "Severity": a note must say something true).
+// Each row: kind, setting, why, and when(ctx) → true when the absence is no difference.
+// ctx: {file, files, section: settings of the same YAML section, answers, env}
+
+const major = (v) => Number(String(v || '').split('.')[0]) || 0;
+
+export const ABSENT_IS_DEFAULT = [
+  {
+    kind: 'puma', key: 'preload_app!',
+    why: 'Puma 7 preloads the app in cluster mode by default (docs/7.0-Upgrade.md)',
+    when: ({ answers }) => answers.server === 'puma' && major(answers.server_version) >= 7,
+  },
+  {
+    kind: 'puma', key: 'environment',
+    why: 'without it Puma takes APP_ENV, RACK_ENV or RAILS_ENV from the process (lib/puma/configuration.rb), which every deployment sets',
+    when: () => true,
+  },
+  {
+    kind: 'puma', key: 'directory',
+    why: 'without it Puma runs in the directory it was started from (the Procfile, image WORKDIR or unit WorkingDirectory)',
+    when: () => true,
+  },
+  {
+    kind: 'sidekiq-yml', key: 'timeout',
+    why: 'Sidekiq 6 and later wait 25 s on shutdown by default (Sidekiq wiki: Deployment)',
+    when: ({ generated }) => Number(generated) === 25,
+  },
+  ...['adapter', 'host', 'port', 'database', 'username', 'password'].map((key) => ({
+    kind: 'database-yml', key,
+    why: 'the section has url: (or DATABASE_URL), which carries the adapter, host, port, database and credentials',
+    when: ({ section }) => section.some((s) => s.key === 'url'),
+  })),
+  {
+    kind: 'database-yml', key: 'password',
+    why: 'no password is how peer authentication and PGPASSWORD/.pgpass work; whether one is needed is not in the files',
+    when: () => true,
+  },
+];
+
+/** A Ruby config that hands itself to a library (GovukPuma.configure_rails(self)): what is absent may be set there. */
+export function delegates(file) {
+  return /\b[A-Z]\w*(?:::\w+)*\.configure\w*\(\s*self\s*\)/.test(file.text || '');
+}
+
+/** Why this absent setting is no difference, or null when it is one. */
+export function absentIsFine(kind, key, ctx) {
+  if (['puma', 'unicorn', 'pitchfork'].includes(kind) && delegates(ctx.file)) return 'the file hands its configuration to a library (…configure(self)); what it sets is not in the files';
+  const row = ABSENT_IS_DEFAULT.find((r) => r.kind === kind && r.key === key && r.when(ctx));
+  return row ? row.why : null;
+}
