@@ -7,7 +7,7 @@
 // ADDR:443 (tests/wizard/lab/ws-hold.rb, TLS name DOMAIN) while wrk runs again for LOAD_S seconds. URL is what wrk
 // asks for; it sends DOMAIN as Host. ROOT is a directory with the app's Ruby (ws-hold.rb needs no gems).
 export function wsLoadScript({ tag, url, addr, domain, root, sockets = 100, loadS = 8 }) {
-  const holdS = loadS + 8; // the sockets outlive the load: they are open for all of it
+  const holdS = loadS + 4; // counted from the upgrades, after which wrk starts: the sockets outlive the load
   return String.raw`
 wrk -t2 -c8 -d5s --latency --timeout 5s -H "Host: ${domain}" "${url}" > /tmp/wrk0-${tag}.txt 2>&1
 echo "${tag} wrk-without-ws: $(grep -E 'requests in' /tmp/wrk0-${tag}.txt | sed 's/^ *//') p99=$(awk '$1 == "99%" {print $2}' /tmp/wrk0-${tag}.txt)"

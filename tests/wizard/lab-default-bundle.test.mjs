@@ -75,6 +75,7 @@ echo "owner=$(stat -c %U ${root}/log) secrets=$(stat -c %a /etc/rails-app/secret
 echo "socket=$(stat -c '%a %U:%G' ${root}/tmp/sockets/puma.sock) nginx-worker=$(ps -o user= -C nginx | sort -u | tr '\n' ' ')"
 # Fault scenarios (issue 23). 6: a forged X-Forwarded-Host, an unknown Host over HTTPS (SNI app.test), over
 # HTTP, and over HTTPS without SNI.
+F0=$(date +%s)
 echo "f6 url-with-forged-xfh=$(curl $H -H 'X-Forwarded-Host: evil.example' https://${DOMAIN}/faults/url)"
 echo "f6 unknown-host-https=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' -H 'Host: evil.example' https://${DOMAIN}/faults/url || true)"
 echo "f6 unknown-host-http=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' -H 'Host: evil.example' http://127.0.0.1/faults/url || true)"
@@ -88,6 +89,7 @@ echo "f7 uploads-at-rails=$(grep -c 'Started POST "/faults/upload"' /var/log/rai
 ${dbRestartScript({ tag: 'f8', url: `https://${DOMAIN}/api`, restart: 'systemctl restart postgresql', graceS: RECOVERY_S })}
 # 2: 100 WebSockets held open on /cable while wrk sends plain page requests.
 ${wsLoadScript({ tag: 'f2', url: `https://${DOMAIN}/regular`, addr: '127.0.0.1', domain: DOMAIN, root })}
+echo "f0 seconds=$(( $(date +%s) - F0 ))"
 echo "--- shim calls"; cat /var/log/readme-shims.log
 `;
     const r = await labScript(script, { timeout: 900 });
