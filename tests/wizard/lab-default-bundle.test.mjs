@@ -2,7 +2,7 @@
 // over HTTPS by following the bundle's own README: the test takes the shell blocks of README steps 1–6 out of the
 // generated README.md and runs them as written, in order, as root. Only the operator's domain is answered
 // (README's warning says the placeholder cannot get a certificate). If a README step drifts from what the files
-// need, this test fails.
+// need, this test fails. Then, in the same boot, fault scenarios 6, 7, 8 and 2 of issue 23 (see the constants below).
 //
 // What the harness supplies, because a namespace is not a booted host (tests/wizard/lab/readme-shims/):
 //   systemctl  runs a unit's ExecStart as its User with its Environment/EnvironmentFile lines (no systemd as PID 1;
