@@ -20,6 +20,7 @@ import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
 import { hostsScript, appImageScript } from '../helpers/lab-hosts.mjs';
 import { generate } from '../../guide/engine/index.mjs';
 import { readmeSteps, stepScript } from '../helpers/readme.mjs';
+import { wsLoadScript, parseWsLoad, dbRestartScript, parseDbRestart } from '../helpers/fault-load.mjs';
 
 const DOMAIN = 'app.test';
 const NET = '198.18.0';
@@ -48,17 +49,8 @@ scen() {
   # 7. Uploads: 10 MB accepted; 26 MB refused at the first hop.
   echo "$b upload-10m=$(curl $H $R -H 'Content-Type: application/octet-stream' --data-binary @/tmp/10m -w ' %{http_code}' https://${DOMAIN}/faults/upload | tr -d '\n')"
   echo "$b upload-26m=$(curl -s --max-time 20 $R -H 'Content-Type: application/octet-stream' --data-binary @/tmp/26m -o /dev/null -w '%{http_code}' https://${DOMAIN}/faults/upload || true)"
-  # 2. 100 open WebSockets while wrk sends plain requests (wrk connects by address and sends the domain as Host);
-  # first the same load without them, for comparison.
-  wrk -t2 -c8 -d5s --latency --timeout 5s -H "Host: ${DOMAIN}" "https://$addr/regular" > /tmp/wrk0-$b.txt 2>&1
-  echo "$b wrk-without-ws: $(grep -E 'requests in' /tmp/wrk0-$b.txt | sed 's/^ *//') p99=$(awk '$1 == "99%" {print $2}' /tmp/wrk0-$b.txt)"
-  (cd ${root} && ruby /repo/tests/wizard/lab/ws-hold.rb $addr ${DOMAIN} 100 16 > /tmp/ws-$b.txt 2>&1) &
-  local W=$!
-  for i in $(seq 1 40); do grep -q ws-upgraded /tmp/ws-$b.txt 2>/dev/null && break; sleep 0.5; done
-  wrk -t2 -c8 -d8s --latency --timeout 5s -H "Host: ${DOMAIN}" "https://$addr/regular" > /tmp/wrk-$b.txt 2>&1
-  wait $W || true
-  echo "$b $(grep ws-upgraded /tmp/ws-$b.txt) $(grep ws-open-at-end /tmp/ws-$b.txt)"
-  echo "$b wrk: $(grep -E 'requests in' /tmp/wrk-$b.txt | sed 's/^ *//') p99=$(awk '$1 == "99%" {print $2}' /tmp/wrk-$b.txt) errors=$(grep -E 'Socket errors|Non-2xx' /tmp/wrk-$b.txt | tr -s ' \n' ' ' || true)"
+  # 2. 100 open WebSockets while wrk sends plain requests (wrk connects by address and sends the domain as Host).
+${wsLoadScript({ tag: '$b', url: 'https://$addr/regular', addr: '$addr', domain: DOMAIN, root })}
 }
 `;
 
@@ -96,11 +88,7 @@ echo "apphost unknown-host=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}
 echo "apphost url-with-forged-xfh=$(curl -sS --max-time 10 -H 'Host: ${DOMAIN}' -H 'X-Forwarded-Host: evil.example' -H 'X-Forwarded-Proto: https' http://${NET}.${HOSTS.app1}/faults/url)"
 echo "apphost upload-413s=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/log/nginx/access.log | grep -c 'POST /faults/upload HTTP/1.1\\" 413' || true)"
 # 8. The database restarts under load (through HAProxy and PgBouncer).
-( for i in $(seq 1 75); do printf '%s %s\\n' "$(date +%s.%N)" "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' https://${DOMAIN}/api)"; sleep 0.2; done > /tmp/dbr.txt ) & L=$!
-sleep 3; R0=$(date +%s.%N); on db systemctl restart postgresql; R1=$(date +%s.%N)
-wait $L
-awk -v r0=$R0 -v r1=$R1 -v grace=${RECOVERY_S} '{n++; if ($2 != 200) {f++; if ($1 < r0 || $1 > r1 + grace) late++; if ($1 > last) last = $1}} END {printf "dbrestart requests=%d failed=%d outside-window=%d restart-seconds=%.1f last-failure-after-restart=%.1f\\n", n, f, late, r1 - r0, f ? last - r1 : 0}' /tmp/dbr.txt
-echo "dbrestart after=$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' https://${DOMAIN}/api)"
+${dbRestartScript({ tag: 'dbrestart', url: `https://${DOMAIN}/api`, restart: 'on db systemctl restart postgresql', graceS: RECOVERY_S })}
 
 # 5. A slow migration on both app hosts at once.
 cat > ${root}/db/migrate/20261125000001_slow_fault_migration.rb <<'RUBY'
@@ -145,22 +133,22 @@ echo "apphost uploads-seen=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/lo
       assert.equal(line('upload-10m'), '10485760 200', `${b}\n${out}`);
       assert.equal(line('upload-26m'), '413', `${b}\n${out}`);
       // 2
-      assert.match(r.stdout, new RegExp(`^${b} ws-upgraded=100 ws-open-at-end=100$`, 'm'), `${b}: 100 WebSockets open throughout\n${out}`);
-      const wrk = new RegExp(`^${b} wrk: (\\d+) requests in .* p99=([\\d.]+)(us|ms|s) errors=(.*)$`, 'm').exec(r.stdout);
-      assert.ok(wrk && Number(wrk[1]) > 50, `${b}: wrk ran\n${out}`);
-      const p99 = Number(wrk[2]) * { us: 0.001, ms: 1, s: 1000 }[wrk[3]];
-      assert.ok(p99 < P99_BOUND_MS, `${b}: HTTP p99 ${p99} ms with 100 open WebSockets (bound ${P99_BOUND_MS} ms)`);
-      assert.equal(wrk[4].trim(), '', `${b}: no socket error, timeout or non-2xx under wrk\n${out}`);
+      const ws = parseWsLoad(r.stdout, b);
+      assert.equal(ws.upgraded, 100, `${b}: 100 WebSockets upgraded\n${out}`);
+      assert.equal(ws.openAtEnd, 100, `${b}: 100 WebSockets open throughout\n${out}`);
+      assert.ok(ws.requests > 50, `${b}: wrk ran\n${out}`);
+      assert.ok(ws.p99Ms < P99_BOUND_MS, `${b}: HTTP p99 ${ws.p99Ms} ms with 100 open WebSockets (bound ${P99_BOUND_MS} ms)`);
+      assert.equal(ws.errors, '', `${b}: no socket error, timeout or non-2xx under wrk\n${out}`);
     }
     assert.match(r.stdout, /^apphost unknown-host=000$/m, out);
     assert.match(r.stdout, new RegExp(`^apphost url-with-forged-xfh=https://${DOMAIN}/$`, 'm'), out);
     assert.match(r.stdout, /^apphost upload-413s=0$/m, 'the over-limit uploads never reached an app host');
     assert.match(r.stdout, /^apphost uploads-seen=2$/m, 'only the two accepted uploads reached the app hosts');
     // 8
-    const dbr = /^dbrestart requests=(\d+) failed=(\d+) outside-window=(\d+) /m.exec(r.stdout);
-    assert.ok(dbr && Number(dbr[1]) >= 50, `the client ran through the restart\n${out}`);
-    assert.equal(dbr[3], '0', `failures only during the restart and ${RECOVERY_S} s after it\n${out}`);
-    assert.match(r.stdout, /^dbrestart after=200$/m, 'the app recovered without a restart');
+    const dbr = parseDbRestart(r.stdout, 'dbrestart');
+    assert.ok(dbr && dbr.requests >= 50, `the client ran through the restart\n${out}`);
+    assert.equal(dbr.outsideWindow, 0, `failures only during the restart and ${RECOVERY_S} s after it\n${out}`);
+    assert.equal(dbr.after, '200', 'the app recovered without a restart');
     // 5: one run succeeded after the sleep (no statement timeout), the other was stopped by the lock; it ran once.
     const mig = /^migrate rc-app1=(\d+) rc-app2=(\d+) seconds=(\d+) concurrent-errors=(\d+)$/m.exec(r.stdout);
     assert.ok(mig, out);

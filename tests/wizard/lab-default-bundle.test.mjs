@@ -2,7 +2,7 @@
 // over HTTPS by following the bundle's own README: the test takes the shell blocks of README steps 1–6 out of the
 // generated README.md and runs them as written, in order, as root. Only the operator's domain is answered
 // (README's warning says the placeholder cannot get a certificate). If a README step drifts from what the files
-// need, this test fails.
+// need, this test fails. Then, in the same boot, fault scenarios 6, 7, 8 and 2 of issue 23 (see the constants below).
 //
 // What the harness supplies, because a namespace is not a booted host (tests/wizard/lab/readme-shims/):
 //   systemctl  runs a unit's ExecStart as its User with its Environment/EnvironmentFile lines (no systemd as PID 1;
@@ -20,8 +20,14 @@ import { rmSync } from 'node:fs';
 import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
 import { generate, DEFAULTS } from '../../guide/engine/index.mjs';
 import { readmeSteps, stepScript } from '../helpers/readme.mjs';
+import { wsLoadScript, parseWsLoad, dbRestartScript, parseDbRestart } from '../helpers/fault-load.mjs';
 
 const DOMAIN = 'app.test';
+// Fault scenarios of issue 23 on this one host, after the README steps (one boot for all; faults-balancers covers
+// the multi-host bundle): 6 forged X-Forwarded-Host and unknown Host, 7 uploads, 8 PostgreSQL restart, 2 WebSockets.
+const P99_BOUND_MS = 3000; // HTTP p99 with 100 open WebSockets, on the shared 2-core test machine
+const RECOVERY_S = 5; // failed requests only while PostgreSQL restarts and this long after
+const BODY_LIMIT_MB = 25; // the bundle's client_max_body_size (asserted below)
 
 
 test('lab: the default bundle, applied by its own README steps 1–6, serves the Rails 8.1 app over HTTPS', { timeout: 1200000 }, async () => {
@@ -67,6 +73,23 @@ echo "job=$R"
 (cd ${root} && bundle exec ruby /repo/tests/wizard/lab/ws-client.rb /etc/readme-ca/ca.pem ${DOMAIN} hello-readme "curl $H -o /dev/null -X POST 'https://${DOMAIN}/broadcasts?message=hello-readme'")
 echo "owner=$(stat -c %U ${root}/log) secrets=$(stat -c %a /etc/rails-app/secrets.env)"
 echo "socket=$(stat -c '%a %U:%G' ${root}/tmp/sockets/puma.sock) nginx-worker=$(ps -o user= -C nginx | sort -u | tr '\n' ' ')"
+# Fault scenarios (issue 23). 6: a forged X-Forwarded-Host, an unknown Host over HTTPS (SNI app.test), over
+# HTTP, and over HTTPS without SNI.
+F0=$(date +%s)
+echo "f6 url-with-forged-xfh=$(curl $H -H 'X-Forwarded-Host: evil.example' https://${DOMAIN}/faults/url)"
+echo "f6 unknown-host-https=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' -H 'Host: evil.example' https://${DOMAIN}/faults/url || true)"
+echo "f6 unknown-host-http=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' -H 'Host: evil.example' http://127.0.0.1/faults/url || true)"
+echo "f6 unknown-host-no-sni=$(curl -sk --max-time 10 -o /dev/null -w '%{http_code}' -H 'Host: evil.example' https://127.0.0.1/faults/url || true)"
+# 7: 10 MB accepted; one byte over the limit refused by nginx before Puma (Puma's log would show the POST).
+head -c 10485760 /dev/zero > /tmp/10m; head -c $(( ${BODY_LIMIT_MB} * 1048576 + 1 )) /dev/zero > /tmp/over
+echo "f7 upload-10m=$(curl $H -H 'Content-Type: application/octet-stream' --data-binary @/tmp/10m -w ' %{http_code}' https://${DOMAIN}/faults/upload | tr -d '\n')"
+echo "f7 upload-over=$(curl -s --max-time 20 -H 'Content-Type: application/octet-stream' --data-binary @/tmp/over -o /tmp/over.html -w '%{http_code}' https://${DOMAIN}/faults/upload || true) $(grep -o '<title>[^<]*</title>' /tmp/over.html)"
+echo "f7 uploads-at-rails=$(grep -c 'Started POST "/faults/upload"' /var/log/rails-app.log || true)"
+# 8: PostgreSQL restarts (README's systemctl) while a client asks for a database-backed page.
+${dbRestartScript({ tag: 'f8', url: `https://${DOMAIN}/api`, restart: 'systemctl restart postgresql', graceS: RECOVERY_S })}
+# 2: 100 WebSockets held open on /cable while wrk sends plain page requests.
+${wsLoadScript({ tag: 'f2', url: `https://${DOMAIN}/regular`, addr: '127.0.0.1', domain: DOMAIN, root })}
+echo "f0 seconds=$(( $(date +%s) - F0 ))"
 echo "--- shim calls"; cat /var/log/readme-shims.log
 `;
     const r = await labScript(script, { timeout: 900 });
@@ -83,7 +106,32 @@ echo "--- shim calls"; cat /var/log/readme-shims.log
     // The README really drove the services: the units were started through systemctl, the certificate through certbot.
     assert.match(r.stdout, /^systemctl enable --now rails-app\.service rails-jobs\.service$/m, out);
     assert.match(r.stdout, new RegExp(`^certbot certonly --standalone -d ${DOMAIN.replace('.', '\\.')}$`, 'm'), out);
-    console.log(r.stdout.split('\n').filter((l) => /^(step\d|up|redirect|page|job|received|owner|socket)=/.test(l)).join('\n'));
+    console.log(r.stdout.split('\n').filter((l) => /^(step\d|up|redirect|page|job|received|owner|socket)=|^f\d /.test(l)).join('\n'));
+    // 6: Rails builds URLs for the served domain only; nginx's default server refuses other Hosts (421 when the
+    // TLS name and Host differ, the connection closed by 444 otherwise).
+    assert.match(r.stdout, new RegExp(`^f6 url-with-forged-xfh=https://${DOMAIN.replace('.', '\\.')}/$`, 'm'), out);
+    assert.match(r.stdout, /^f6 unknown-host-https=421$/m, out);
+    assert.match(r.stdout, /^f6 unknown-host-http=000$/m, out);
+    assert.match(r.stdout, /^f6 unknown-host-no-sni=000$/m, out);
+    // 7: the bundle states the limit; 10 MB reaches Rails whole, one byte over gets nginx's own 413 page.
+    const site = bundle.files.find((f) => f.path === 'etc/nginx/sites-enabled/rails-app.conf').content;
+    assert.match(site, new RegExp(`^\\s*client_max_body_size ${BODY_LIMIT_MB}m;$`, 'm'));
+    assert.match(r.stdout, /^f7 upload-10m=10485760 200$/m, out);
+    assert.match(r.stdout, /^f7 upload-over=413 <title>413 Request Entity Too Large<\/title>$/m, out);
+    assert.match(r.stdout, /^f7 uploads-at-rails=1$/m, `only the accepted upload reached Rails\n${out}`);
+    // 8: failures only during the restart and RECOVERY_S after; the app answers afterwards without a restart.
+    const dbr = parseDbRestart(r.stdout, 'f8');
+    assert.ok(dbr && dbr.requests >= 50, `the client ran through the restart\n${out}`);
+    assert.equal(dbr.outsideWindow, 0, `failures only during the restart and ${RECOVERY_S} s after it\n${out}`);
+    assert.equal(dbr.after, '200', 'the app recovered without a restart');
+    assert.equal((r.stdout.match(/^systemctl restart rails-app/gm) || []).length, 0, 'Puma was not restarted');
+    // 2: every WebSocket stays open, wrk sees no error or timeout and a p99 within the bound.
+    const ws = parseWsLoad(r.stdout, 'f2');
+    assert.equal(ws.upgraded, 100, out);
+    assert.equal(ws.openAtEnd, 100, out);
+    assert.ok(ws.requests > 50, `wrk ran\n${out}`);
+    assert.ok(ws.p99Ms < P99_BOUND_MS, `HTTP p99 ${ws.p99Ms} ms with 100 open WebSockets (bound ${P99_BOUND_MS} ms)`);
+    assert.equal(ws.errors, '', `no socket error, timeout or non-2xx under wrk\n${out}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
