@@ -217,6 +217,7 @@ export const PROD_CATALOG = {
   "systemd.exec-type": "{server} does not speak sd_notify: systemd considers it started once the command has been executed.",
   "systemd.forking": "{server} daemonizes; systemd follows the forked process.",
   "systemd.watchdog": "Puma pings the watchdog every half period; a hung master is killed and restarted after 10 s of silence.",
+  "systemd.jobs.watchdog": "{runner} pings the watchdog (its heartbeat, WATCHDOG_USEC); a hung process is killed and restarted after 10 s of silence.",
   "systemd.notify-all": "Thruster starts Puma as its child: accept readiness and watchdog messages from any process of the service.",
   "systemd.path": "{bin} first on PATH, so bin/ scripts with `#!/usr/bin/env ruby` run the same Ruby as bundle.",
   "systemd.secrets": "RAILS_MASTER_KEY and the database password: a root-owned file with mode 0600 that systemd reads before dropping privileges (README: secrets). The unit refuses to start without it.",
@@ -278,6 +279,7 @@ export const PROD_CATALOG = {
   // ---- operations files ----
   "ops.jobs-env": "Environment of the {runner} service only (EnvironmentFile after ruby.env, so these values win).",
   "ops.jobs-threads": "Job threads per process ({threads}): database.yml sizes each pool from it (Solid Queue's queue database gets {threads} + 2).",
+  "ops.jobs-threads.sidekiq": "Job threads per process ({threads}, Sidekiq's concurrency in config/sidekiq.yml): database.yml sizes each pool from it; the jobs themselves live in Redis, not in a database.",
   "ops.job-concurrency": "Solid Queue worker processes ({n}); config/queue.yml reads it, as the Rails 8 template does.",
   "ops.good-job-threads": "GoodJob's execution threads per process.",
   "ops.queue-yml": "Solid Queue: one dispatcher (moves scheduled jobs) and workers for every queue.",

@@ -347,6 +347,8 @@ export const CATALOG = {
   "readme.install.postgresql": "Copy into the cluster’s conf.d directory (include_dir = 'conf.d' in postgresql.conf), restart PostgreSQL.",
   "readme.install.sysctl": "Copy to /etc/sysctl.d/ and run `sysctl --system`.",
   "readme.install.systemd": "Copy to /etc/systemd/system/, `systemctl daemon-reload`, `systemctl enable --now` the unit.",
+  "readme.install.systemd-dropin": "A drop-in: copy to the same path under /etc/systemd/system/ (the UNIT.d/ directory beside the unit); `systemctl daemon-reload` merges it into that unit.",
+  "readme.install.redis": "Copy to /etc/redis/; README step 3 includes it from the package's redis.conf (last, so its settings win) and restarts Redis.",
   "readme.install.udev": "Copy to /etc/udev/rules.d/ and run `udevadm trigger --subsystem-match=block`.",
   "readme.item": "Item",
   "readme.jobs": "Background job processes counted",

@@ -43,9 +43,11 @@ export function ensureLab() {
 }
 
 // Runs `scripts/lab run [labOptions…] --timeout T -- …command` and resolves {code, stdout, stderr}.
-export function labRun(command, { timeout = 300, ruby, net, env } = {}) {
+// services: true stacks the services layer (Redis, Memcached) over the base.
+export function labRun(command, { timeout = 300, ruby, net, env, services } = {}) {
   const args = ['run', '--timeout', String(timeout)];
   if (ruby) args.push('--ruby', ruby);
+  if (services) args.push('--services');
   if (net) args.push('--net', net);
   return runLabCommand([...args, '--', ...command], { timeout, env });
 }

@@ -24,12 +24,12 @@ after(() => {
   }
 });
 
-// A hard-linked copy of the built lab (root filesystem, gems, Ruby 3.4 YJIT layer, package cache) in a scratch LAB_DIR.
+// A hard-linked copy of the built lab (root filesystem, gems, Ruby 3.4 YJIT and services layers, package cache) in a scratch LAB_DIR.
 function linkedCopy() {
   assert.ok(lab.ok, `the lab could not be built: ${lab.reason}`);
   const dir = mkdtempSync(join(LAB_DIR, '..', '.lab-test-'));
   scratch.push(dir);
-  for (const part of ['rootfs', 'gems', 'debs', 'ruby-3.4-yjit']) {
+  for (const part of ['rootfs', 'gems', 'debs', 'ruby-3.4-yjit', 'services', 'services.complete', 'services.sha256']) {
     if (existsSync(join(LAB_DIR, part))) execFileSync('cp', ['-al', join(LAB_DIR, part), join(dir, part)]);
   }
   return dir;

@@ -10,7 +10,8 @@ export const id = 'operations';
 function jobsEnv(ctx) {
   const out = [
     { comment: t('ops.jobs-env', { runner: ctx.jobRunner.label }) },
-    { key: 'RAILS_MAX_THREADS', value: ctx.jobThreads, why: t('ops.jobs-threads', { threads: ctx.jobThreads }), evidence: [SRC.railsPool, SRC.solidQueue] },
+    { key: 'RAILS_MAX_THREADS', value: ctx.jobThreads, why: t(ctx.jobs === 'sidekiq' ? 'ops.jobs-threads.sidekiq' : 'ops.jobs-threads', { threads: ctx.jobThreads }),
+      evidence: [SRC.railsPool, ctx.jobs === 'sidekiq' ? SRC.sidekiq : SRC.solidQueue] },
   ];
   if (ctx.jobs === 'solid_queue') out.push({ key: 'JOB_CONCURRENCY', value: ctx.jobProcesses, why: t('ops.job-concurrency', { n: ctx.jobProcesses }), evidence: [SRC.solidQueue, SRC.railsDbTemplate] });
   if (ctx.jobs === 'good_job') out.push({ key: 'GOOD_JOB_MAX_THREADS', value: ctx.jobThreads, why: t('ops.good-job-threads'), evidence: [SRC.goodJob] });

@@ -160,7 +160,7 @@ export function jobUnit(ctx) {
   const cmd = ctx.jobs === 'solid_queue' ? `${ctx.rubyBin}/bundle exec bin/jobs start` : absolute(ctx, r.command);
   const service = [
     E('Type', notify ? 'notify' : 'exec', t(notify ? 'systemd.jobs.notify' : 'systemd.jobs.exec', { runner: r.label }), [SRC.systemdService, ...(notify ? [SRC.sidekiq] : [])]),
-    ...(notify ? [E('WatchdogSec', 10, t('systemd.watchdog'), [SRC.sidekiq])] : []),
+    ...(notify ? [E('WatchdogSec', 10, t('systemd.jobs.watchdog', { runner: r.label }), [SRC.sidekiq])] : []),
     ...environment(ctx, [`${ctx.root}/config/jobs.env`]),
     E('ExecStart', cmd, t(`systemd.jobs.${ctx.jobs}`, { n: ctx.jobProcesses, threads: ctx.jobThreads }), [jobSource(ctx)]),
     ...(ctx.jobs === 'sidekiq' ? [E('ExecReload', '/bin/kill -TSTP $MAINPID', t('systemd.jobs.quiet'), [SRC.sidekiq])] : []),

@@ -27,7 +27,8 @@ fi
 if [ "$mode" = overlay ]; then
   target="$rundir/root"
   mkdir -p "$rundir/upper" "$rundir/work" "$target"
-  mount -t overlay lab-overlay -o "lowerdir=$rootfs,upperdir=$rundir/upper,workdir=$rundir/work" "$target"
+  # SERVICES_LOWER (scripts/lab run --services): the services layer, stacked over the base layer.
+  mount -t overlay lab-overlay -o "lowerdir=${SERVICES_LOWER:+$SERVICES_LOWER:}$rootfs,upperdir=$rundir/upper,workdir=$rundir/work" "$target"
 else
   target="$rootfs"
 fi

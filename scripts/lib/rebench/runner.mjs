@@ -253,7 +253,8 @@ export async function runExperiment(exp, opts) {
       } else {
         const ruby = batch.place.split(':')[1];
         cmd = opts.labBin || path.join(REPO_ROOT, 'scripts/lab');
-        args = ['run', '--ruby', ruby, '--timeout', String(timeoutS), '--', 'bash', `/repo/${DRIVER}`, exp.name, `/repo/${rel(work)}`, `/repo/${rel(planFile)}`];
+        // exp.services: the experiment starts Redis or Memcached, from the lab's services layer.
+        args = ['run', '--ruby', ruby, ...(exp.services ? ['--services'] : []), '--timeout', String(timeoutS), '--', 'bash', `/repo/${DRIVER}`, exp.name, `/repo/${rel(work)}`, `/repo/${rel(planFile)}`];
       }
       log(`rebench: ${exp.name}: batch ${i + 1}/${bs.length} (${batch.place}, ${batch.entries.length} cell run(s))`);
       const t0 = Date.now();

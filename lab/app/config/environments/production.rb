@@ -70,7 +70,14 @@ Rails.application.configure do
   config.active_support.report_deprecations = false
 
   # Replace the default in-process memory cache store with a durable alternative.
-  config.cache_store = :solid_cache_store
+  # The lab switches the store by LAB_CACHE_STORE for the caching experiment (Redis and Memcached from the lab's
+  # services layer, started by the experiment on loopback); otherwise Rails 8's default, Solid Cache.
+  config.cache_store = case ENV["LAB_CACHE_STORE"]
+  when "redis" then [ :redis_cache_store, { url: ENV.fetch("LAB_CACHE_REDIS_URL", "redis://127.0.0.1:6380/0") } ]
+  when "memcached" then [ :mem_cache_store, ENV.fetch("LAB_CACHE_MEMCACHED", "127.0.0.1:11211") ]
+  when nil, "", "solid_cache" then :solid_cache_store
+  else raise ArgumentError, "LAB_CACHE_STORE must be solid_cache, redis or memcached, not #{ENV["LAB_CACHE_STORE"].inspect}"
+  end
 
   # Let the proxy send files (X-Accel-Redirect for nginx, X-Sendfile for Apache) when the lab's proxy is set up for it.
   config.action_dispatch.x_sendfile_header = ENV["RAILS_X_SENDFILE_HEADER"].presence
@@ -81,8 +88,15 @@ Rails.application.configure do
   end
 
   # Replace the default in-process and non-durable queuing backend for Active Job.
-  config.active_job.queue_adapter = :solid_queue
-  config.solid_queue.connects_to = { database: { writing: :queue } }
+  # LAB_JOBS=sidekiq plays the wizard's Sidekiq advice: Sidekiq's adapter (the gem ships it), Redis from REDIS_URL,
+  # and no Solid Queue database.
+  if ENV["LAB_JOBS"] == "sidekiq"
+    require "sidekiq"
+    config.active_job.queue_adapter = :sidekiq
+  else
+    config.active_job.queue_adapter = :solid_queue
+    config.solid_queue.connects_to = { database: { writing: :queue } }
+  end
 
   # Ignore bad email addresses and do not raise email delivery errors.
   # Set this to true and configure the email server for immediate delivery to raise delivery errors.
