@@ -6,6 +6,7 @@
 import { SRC } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { has } from '../pick.mjs';
+import { choiceDefault } from '../version-defaults.mjs';
 import { NGINX_TLS, MOZILLA, HAPROXY_DEBIAN, EDGE_LIMITS } from '../caps.mjs';
 import { CABLE_PATH, cableEnabled, ACME_WEBROOT, ACME_PORT, hstsValue } from './edge.mjs';
 import { t } from '../text.mjs';
@@ -118,7 +119,7 @@ export function haproxyBody(ctx) {
 
 export function nginxLbBody(ctx) {
   const { hosts, perHost, health } = backends(ctx);
-  const v = ctx.a.proxy === 'nginx' ? ctx.proxyVersion : '1.26';
+  const v = ctx.a.proxy === 'nginx' ? ctx.proxyVersion : choiceDefault('proxy_version', { ...ctx.a, proxy: 'nginx' }) || '1.26';
   const tls = ctx.tls === 'upstream';
   const vars = { n: hosts.length, per: perHost, health, domain: ctx.domain, mb: EDGE_LIMITS.bodyMb };
   const keepaliveDefault = nginxHas('keepaliveByDefault', v);
