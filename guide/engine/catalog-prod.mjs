@@ -217,6 +217,7 @@ export const PROD_CATALOG = {
   "systemd.exec-type": "{server} does not speak sd_notify: systemd considers it started once the command has been executed.",
   "systemd.forking": "{server} daemonizes; systemd follows the forked process.",
   "systemd.watchdog": "Puma pings the watchdog every half period; a hung master is killed and restarted after 10 s of silence.",
+  "systemd.watchdog.reexec": "No WatchdogSec: `systemctl reload` (hot restart, USR2) re-executes {server}, which boots the whole app again before its next watchdog ping, so an app that boots in more than the watchdog period would be killed in the middle of a deploy (puma/puma#3329, #3675). Readiness still comes from Type=notify, and Restart=always restarts a master that dies.",
   "systemd.notify-all": "Thruster starts Puma as its child: accept readiness and watchdog messages from any process of the service.",
   "systemd.path": "{bin} first on PATH, so bin/ scripts with `#!/usr/bin/env ruby` run the same Ruby as bundle.",
   "systemd.secrets": "RAILS_MASTER_KEY and the database password: a root-owned file with mode 0600 that systemd reads before dropping privileges (README: secrets). The unit refuses to start without it.",
