@@ -70,13 +70,13 @@ export function lbBlocks(ctx, files) {
     // The balancer starts with a throw-away certificate, then forwards the ACME challenge to certbot on a loopback
     // port: the first issue and every renewal run while it serves, and the deploy hook reloads it (never a stop).
     const vars = { pem: `/etc/haproxy/certs/${domain}.pem`, domain, port: ACME_PORT };
-    lines.push('install -d -m 0700 /etc/haproxy/certs', t('cmd.lb.haproxy-cert', vars), `${check} && systemctl reload haproxy`, t('cmd.lb.haproxy-certbot', vars));
+    lines.push('install -d -m 0700 /etc/haproxy/certs', t('cmd.lb.haproxy-cert', vars), `${check} && systemctl reload haproxy`, fam(ctx, 'packages.certbot'), t('cmd.lb.haproxy-certbot', vars));
   } else if (tls) {
     // The first certificate before nginx can load a site that needs it: standalone, with nginx stopped once (nothing
     // is served yet, and no stop is stored as a hook); renewals then use the webroot and only reload nginx.
-    lines.push(...t('cmd.lb.nginx-certbot', { webroot: ACME_WEBROOT, domain, check }).split('\n'));
+    lines.push(fam(ctx, 'packages.certbot'), ...t('cmd.lb.nginx-certbot', { webroot: ACME_WEBROOT, domain, check }).split('\n'));
   }
   if (!tls) lines.push(`${check} && systemctl reload ${svc}`);
   lines.push(`curl ${UP_CHECK} ${tls ? 'https' : 'http'}://${domain}/up`);
-  return [{ h: 3, text: t('ops.readme.lb') }, { p: t(tls ? 'ops.readme.lb.tls' : 'ops.readme.lb.p', { lb: svc, n: a.app_hosts, domain }) }, sh(lines), ...(svc === 'haproxy' ? [{ p: t('ops.readme.lb.drain') }] : [])];
+  return [{ h: 3, text: t('ops.readme.lb') }, { p: t(tls ? `ops.readme.lb.tls.${svc}` : 'ops.readme.lb.p', { lb: svc, n: a.app_hosts, domain }) }, sh(lines), ...(svc === 'haproxy' ? [{ p: t('ops.readme.lb.drain') }] : [])];
 }
