@@ -200,7 +200,7 @@ export const PROD_CATALOG = {
   "db.role.cache": "Solid Cache (Rails.cache): same server and settings as the primary.",
   "db.role.queue": "Solid Queue's jobs.",
   "db.role.cable": "Solid Cable's WebSocket messages.",
-  "db.queue-pool": "Solid Queue: one connection per worker thread plus two for polling and the heartbeat (threads + 2), and never below the primary's pool, whose Action Cable workers may enqueue too.",
+  "db.queue-pool": "Solid Queue: one connection per worker thread plus two for polling and the heartbeat (threads + 2), and never below the primary's pool (threads + {extra}), whose Action Cable workers may enqueue too: RAILS_MAX_THREADS + {plus}, the larger of the two.",
   "db.pool.multi": "Per process and per database: the threads of the process reading this file (RAILS_MAX_THREADS: web {threads}, jobs from config/jobs.env) that may hold a connection. Connections: {sum}, within {limit}.",
   "db.password.env": "From the environment: /etc/rails-app/secrets.env (mode 0600, read by systemd), never from a file in the repository.",
   "db.sqlite-storage": "SQLite files live in storage/ (the Rails 7.1+ layout): keep that directory across deploys (a shared directory or volume), or every deploy starts with an empty database.",
@@ -278,11 +278,12 @@ export const PROD_CATALOG = {
 
   // ---- operations files ----
   "ops.jobs-env": "Environment of the {runner} service only (EnvironmentFile after ruby.env, so these values win).",
-  "ops.jobs-threads": "Job threads per process ({threads}): database.yml sizes each pool from it (Solid Queue's queue database gets {threads} + 2).",
+  "ops.jobs-threads": "Job threads per process ({threads}): database.yml sizes each pool from it.",
+  "ops.jobs-threads.queue": "Job threads per process ({threads}): database.yml sizes each pool from it (the queue database gets RAILS_MAX_THREADS + {plus} = {threads} + {plus} = {pool}).",
   "ops.job-concurrency": "Solid Queue worker processes ({n}); config/queue.yml reads it, as the Rails 8 template does.",
   "ops.good-job-threads": "GoodJob's execution threads per process.",
   "ops.queue-yml": "Solid Queue: one dispatcher (moves scheduled jobs) and workers for every queue.",
-  "ops.queue-threads": "Threads per worker; the queue database pool must be at least this + 2 ({pool}).",
+  "ops.queue-threads": "Threads per worker; Solid Queue needs a queue database pool of at least this + 2, and database.yml gives it {threads} + {plus} = {pool} (RAILS_MAX_THREADS + {plus}).",
   "ops.sidekiq-concurrency": "Threads per Sidekiq process ({n}); its database pool (RAILS_MAX_THREADS in config/jobs.env) must be at least this.",
   "ops.sidekiq-timeout": "Seconds Sidekiq waits for running jobs on shutdown before pushing them back to Redis (below the unit's TimeoutStopSec).",
   "ops.secrets.freebsd": "Secrets for the rc.d scripts. Install as {file}, owned by root, group {user}, mode 0640 (daemon(8) reads it as {user}, after dropping privileges). Fill in the values after the = signs.",
