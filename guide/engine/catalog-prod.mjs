@@ -279,7 +279,7 @@ export const PROD_CATALOG = {
   // ---- operations files ----
   "ops.jobs-env": "Environment of the {runner} service only (EnvironmentFile after ruby.env, so these values win).",
   "ops.jobs-threads": "Job threads per process ({threads}): database.yml sizes each pool from it.",
-  "ops.jobs-threads.queue": "Job threads per process ({threads}): database.yml sizes each pool from it (the queue database gets RAILS_MAX_THREADS + {plus} = {threads} + {plus} = {pool}).",
+  "ops.jobs-threads.queue": "Job threads per process ({threads}): database.yml sizes each pool from it (the queue database gets {threads} + {plus} = {pool}, RAILS_MAX_THREADS + {plus}).",
   "ops.job-concurrency": "Solid Queue worker processes ({n}); config/queue.yml reads it, as the Rails 8 template does.",
   "ops.good-job-threads": "GoodJob's execution threads per process.",
   "ops.queue-yml": "Solid Queue: one dispatcher (moves scheduled jobs) and workers for every queue.",
