@@ -2,7 +2,7 @@
 import { QUESTIONS, DEFAULTS } from './questions.mjs';
 import { VERSION_RE } from './version.mjs';
 import { answerProblem, reasonText, allowedText } from './deploy-policy.mjs';
-import { choiceDefault, versionProblem } from './version-defaults.mjs';
+import { choiceDefault, choiceOf, versionProblem } from './version-defaults.mjs';
 
 const BY_KEY = new Map(QUESTIONS.map((q) => [q.key, q]));
 const STRING_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
@@ -138,8 +138,12 @@ export function parseAnswers(raw, { policy = true } = {}) {
   return { answers, notes, unknown };
 }
 
-/** Strict validation for the CLI: returns [{key, message, allowed}] (empty when all answers are valid). */
-export function validateAnswers(answers, { policy = true } = {}) {
+/**
+ * Strict validation for the CLI: returns [{key, message, allowed}] (empty when all answers are valid).
+ * partial (the checker, which detects the server/proxy/database from the host's files and validates the rest on its
+ * own): a version is checked against its choice only when the answers name that choice too.
+ */
+export function validateAnswers(answers, { policy = true, partial = !policy } = {}) {
   const errors = [];
   if (!answers || typeof answers !== 'object' || Array.isArray(answers)) {
     return [{ key: null, message: 'answers must be a JSON object', allowed: QUESTIONS.map((q) => q.key) }];
@@ -156,7 +160,8 @@ export function validateAnswers(answers, { policy = true } = {}) {
   if (errors.length) return errors;
   const chosen = parseAnswers(answers, { policy }).answers;
   for (const key of CHOICE_VERSION_KEYS) {
-    const p = key in answers && versionProblem(key, chosen, coerce(BY_KEY.get(key), answers[key]).value);
+    const choice = choiceOf(key);
+    const p = key in answers && !(partial && choice && !(choice in answers)) && versionProblem(key, chosen, coerce(BY_KEY.get(key), answers[key]).value);
     if (p) errors.push({ key, message: `invalid value for "${key}": ${versionMessage(key, p)}`, allowed: [p.known] });
   }
   return errors;

@@ -6,6 +6,9 @@ import { CHOICE_VERSIONS, DISTRO_RELEASES } from './caps.mjs';
 /** What the answered distribution release ships ({kernel, nginx, postgresql, …}), or null. */
 export const shippedBy = (distro) => DISTRO_RELEASES.find?.((r) => new RegExp(r.match, 'i').test(distro || '')) || null;
 
+/** The question whose answer picks the row of version question `key` ('server' for server_version), or undefined. */
+export const choiceOf = (key) => CHOICE_VERSIONS[key]?.choice;
+
 /** The capability row for version question `key` under answers `a` (null: no table, e.g. before the catalog loads). */
 export function choiceRow(key, a) {
   const table = CHOICE_VERSIONS[key];
