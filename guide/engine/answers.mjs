@@ -2,6 +2,7 @@
 import { QUESTIONS, DEFAULTS } from './questions.mjs';
 import { VERSION_RE } from './version.mjs';
 import { answerProblem, reasonText, allowedText } from './deploy-policy.mjs';
+import { choiceDefault, choiceOf, versionProblem } from './version-defaults.mjs';
 
 const BY_KEY = new Map(QUESTIONS.map((q) => [q.key, q]));
 const STRING_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
@@ -22,6 +23,9 @@ const FORMAT_HELP = {
 };
 
 const MAX_NOTES = 25;
+// Version questions whose default and released series depend on another answer (capabilities/choice-versions.mjs).
+const CHOICE_VERSION_KEYS = ['server_version', 'proxy_version', 'database_version', 'kernel'];
+const versionMessage = (key, p) => `${key} "${p.v}" was never released for ${p.label} (released series: ${p.known}; current ${p.current})`;
 
 export function question(key) {
   return BY_KEY.get(key);
@@ -122,12 +126,24 @@ export function parseAnswers(raw, { policy = true } = {}) {
     else if (c.reason) push({ key: q.key, message: `${q.label} (${q.key}): not allowed, the value ${reasonText(c.reason)}. Allowed: ${allowedValues(q)[0]}. The default (${String(q.default)}) is used until you change it.` });
     else push({ key: q.key, message: `${q.label} (${q.key}): the value was not valid, so the default (${String(q.default)}) is used.` });
   }
+  // A version left out takes the chosen server's, proxy's, database's or release's own (never another choice's
+  // default: "Unicorn 8.0"); one never released for the choice is a note and that default (the CLI exits 2).
+  for (const key of CHOICE_VERSION_KEYS) {
+    const p = seen.has(key) && versionProblem(key, answers, answers[key]);
+    if (seen.has(key) && !p) continue;
+    if (p) push({ key, message: `${versionMessage(key, p)}, so ${choiceDefault(key, answers)} is used.` });
+    answers[key] = choiceDefault(key, answers) || answers[key];
+  }
   if (dropped > 0) notes.push({ key: null, message: `${dropped} more problem(s) with the parameters were ignored.` });
   return { answers, notes, unknown };
 }
 
-/** Strict validation for the CLI: returns [{key, message, allowed}] (empty when all answers are valid). */
-export function validateAnswers(answers, { policy = true } = {}) {
+/**
+ * Strict validation for the CLI: returns [{key, message, allowed}] (empty when all answers are valid).
+ * partial (the checker, which detects the server/proxy/database from the host's files and validates the rest on its
+ * own): a version is checked against its choice only when the answers name that choice too.
+ */
+export function validateAnswers(answers, { policy = true, partial = !policy } = {}) {
   const errors = [];
   if (!answers || typeof answers !== 'object' || Array.isArray(answers)) {
     return [{ key: null, message: 'answers must be a JSON object', allowed: QUESTIONS.map((q) => q.key) }];
@@ -140,6 +156,13 @@ export function validateAnswers(answers, { policy = true } = {}) {
     }
     const c = coerce(q, answers[k], { policy });
     if (!c.ok) errors.push({ key: k, message: `invalid value for "${k}" (${q.label})${c.reason ? `: ${JSON.stringify(String(answers[k]))} ${reasonText(c.reason)}` : ''}`, allowed: allowedValues(q) });
+  }
+  if (errors.length) return errors;
+  const chosen = parseAnswers(answers, { policy }).answers;
+  for (const key of CHOICE_VERSION_KEYS) {
+    const choice = choiceOf(key);
+    const p = key in answers && !(partial && choice && !(choice in answers)) && versionProblem(key, chosen, coerce(BY_KEY.get(key), answers[key]).value);
+    if (p) errors.push({ key, message: `invalid value for "${key}": ${versionMessage(key, p)}`, allowed: [p.known] });
   }
   return errors;
 }
@@ -154,7 +177,9 @@ export function toQuery(answers) {
   const a = normalize(answers);
   const p = new URLSearchParams();
   for (const q of QUESTIONS) {
-    if (a[q.key] !== q.default) p.set(q.key, String(a[q.key]));
+    // A version equal to its choice's default (Unicorn 6.1 for server=unicorn) is left out like any other default.
+    const def = CHOICE_VERSION_KEYS.includes(q.key) ? choiceDefault(q.key, a) || q.default : q.default;
+    if (a[q.key] !== def) p.set(q.key, String(a[q.key]));
   }
   return p.toString();
 }

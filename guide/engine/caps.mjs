@@ -33,6 +33,7 @@ export const OS_FAMILIES = lazy('os-families');
 // Issue 24: per-family command tables and what each release ships.
 export const FAMILY_COMMANDS = lazy('family-commands');
 export const DISTRO_RELEASES = lazy('distro-releases');
+export const CHOICE_VERSIONS = lazy('choice-versions');
 // Issue 10 (production edge, job runners, process supervision).
 export const NGINX_TLS = lazy('nginx-tls');
 export const APACHE_TLS = lazy('apache-tls');

@@ -11,6 +11,7 @@ import { NGINX, NGINX_MODULES_INCLUDE } from './capabilities/nginx.mjs';
 import { PASSENGER_APACHE } from './capabilities/passenger.mjs';
 import { DISTRO_FAMILIES, OS_FAMILIES } from './capabilities/distros.mjs';
 import { FAMILY_COMMANDS, DISTRO_RELEASES } from './capabilities/family-commands.mjs';
+import { CHOICE_VERSIONS } from './capabilities/choice-versions.mjs';
 
 export const VERSIONS_CATALOG = {
   "cap.lifecycle": LIFECYCLE,
@@ -32,6 +33,7 @@ export const VERSIONS_CATALOG = {
   "cap.os-families": OS_FAMILIES,
   "cap.family-commands": FAMILY_COMMANDS,
   "cap.distro-releases": DISTRO_RELEASES,
+  "cap.choice-versions": CHOICE_VERSIONS,
   "w.end-of-life.m": "{name} {v} is past its end of life (support ended by {eol}): no more fixes, including security fixes.",
   "w.end-of-life.s": "Plan the upgrade to a supported series. The settings in this bundle are the right ones for the version you run.",
   "w.security-only.m": "{name} {v} receives security fixes only (since {security}) until {eol}.",

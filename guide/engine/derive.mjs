@@ -5,6 +5,7 @@ import { DISTRO_FAMILIES, OS_FAMILIES, IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MI
 import { SINGLE_TARGET_PROXIES } from './generators/edge.mjs';
 import { firstSince, has } from './pick.mjs';
 import { gte, inRange, lt } from './version.mjs';
+import { choiceDefault } from './version-defaults.mjs';
 import { t } from './text.mjs';
 import { LIMITS, placeHosts } from './topology.mjs';
 import { autovacuumWorkers, pgParallelWorkers, rawWorkMemKb } from './pgtune.mjs';
@@ -71,7 +72,7 @@ export function derive(a, options = {}) {
   if (SINGLE_TARGET_PROXIES.includes(ctx.proxy) && ['thin', 'mongrel'].includes(server)) {
     subs.push({ key: 'proxy', from: ctx.proxy, to: 'nginx', reason: 'single-target' });
     ctx.proxy = 'nginx';
-    ctx.proxyVersion = '1.26';
+    ctx.proxyVersion = choiceDefault('proxy_version', { ...a, proxy: 'nginx' }) || '1.26'; // the release's nginx
   }
   // TLS: ending it "at the proxy" needs a proxy.
   ctx.tls = a.tls;

@@ -6,7 +6,7 @@ import { PUMA_FACTS, LIFECYCLE } from './caps.mjs';
 import { firstSince } from './pick.mjs';
 import { gte, lt } from './version.mjs';
 import { connectionSum, memorySum } from './arithmetic.mjs';
-import { distroRubyMismatch } from './generators/family-steps.mjs';
+import { distroRubyMismatch, distroVersionMismatches } from './generators/family-steps.mjs';
 import { t } from './text.mjs';
 import { PROD_RULES } from './rules-prod.mjs';
 
@@ -114,6 +114,11 @@ export const RULES = [
   function distroRuby(ctx) {
     const shipped = distroRubyMismatch(ctx);
     return shipped && W('distro-ruby', 'warning', { distro: ctx.a.distro, shipped, ruby: ctx.a.ruby_version }, [SRC.rubyBranches]);
+  },
+  // Like distroRuby: an answered nginx, PostgreSQL or kernel the release does not ship (issue 23 trial).
+  function distroVersions(ctx) {
+    const ev = { 'distro-nginx': [SRC.nginxChanges], 'distro-postgresql': [SRC.pgVersioning], 'distro-kernel': [SRC.ipSysctl] };
+    return distroVersionMismatches(ctx).map((m) => W(m.id, m.id === 'distro-kernel' ? 'info' : 'warning', { distro: ctx.a.distro, shipped: m.shipped, v: m.v }, ev[m.id]));
   },
   function sqliteLayout(ctx) {
     if (ctx.a.database !== 'sqlite' || (ctx.a.app_hosts === 1 && ctx.a.db_host === 'same')) return null;

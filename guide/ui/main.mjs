@@ -9,6 +9,7 @@ import { GENERATOR_VERSION, QUESTIONS, parseAnswers, generateWith, generateSteps
 import * as registry from './generators.mjs';
 import { h, basePath, slicer } from './dom.mjs';
 import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
+import { choiceDefault } from '../engine/version-defaults.mjs';
 import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText, useHighlighter } from './output.mjs';
 import { bundleFiles } from './readme.mjs';
 
@@ -266,8 +267,19 @@ export async function start(root) {
     });
   }
 
+  // A version field still at the previous choice's default follows a new choice (Unicorn's 6.1, not Puma's 8.0).
+  const VERSION_KEYS = ['server_version', 'proxy_version', 'database_version', 'kernel'];
+  let formAnswers = null;
   function fromForm() {
-    const { answers, notes } = parseAnswers(readForm(form, QUESTIONS));
+    const raw = readForm(form, QUESTIONS);
+    const follow = formAnswers ? VERSION_KEYS.filter((k) => raw[k] === choiceDefault(k, formAnswers)) : [];
+    for (const k of follow) delete raw[k];
+    const { answers, notes } = parseAnswers(raw);
+    for (const k of follow) {
+      const c = form.elements.namedItem(k);
+      if (c && c !== document.activeElement && c.value !== answers[k]) c.value = answers[k];
+    }
+    formAnswers = answers;
     showFieldNotes(form, QUESTIONS, notes);
     render(answers);
   }
@@ -275,6 +287,7 @@ export async function start(root) {
   // first: the page's first render (sliced; ms is then a promise).
   function applyQuery(search, first = false) {
     const { answers, notes } = fromQuery(search);
+    formAnswers = answers;
     writeForm(form, QUESTIONS, answers);
     showFieldNotes(form, QUESTIONS, []);
     renderNotes(el.notes, el.notesList, notes);

@@ -141,6 +141,9 @@ test('keyboard only: answers change the files, the URL, the pictures; outputs eq
   await page.waitForFunction(() => ['server=unicorn', 'ruby_version=3.2', 'cores=8', 'downloads=true']
     .every((p) => location.search.includes(p)), null, { timeout: 5000 });
   const search = new URL(page.url()).searchParams;
+  // The version field left at Puma's default follows the new server (Unicorn's current 6.1, never "Unicorn 8.0").
+  assert.equal(await page.inputValue('#q-server_version'), '6.1');
+  assert.equal(search.get('server_version'), null);
   assert.equal(search.get('cores'), '8');
   assert.equal(search.get('downloads'), 'true');
 

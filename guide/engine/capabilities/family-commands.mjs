@@ -102,11 +102,12 @@ export const COMMON_PROGRAMS = ['test', '[', 'command', 'grep', 'umask', 'openss
 // What each release ships (the version `apt-get`/`dnf install` gives without another repository), for the versions
 // the README installs: a chosen version the release lacks gets the vendor's repository step, or a warning when
 // there is none. Sources: the distributions' package indexes (packages.debian.org, packages.ubuntu.com, RHEL 9
-// Application Streams default streams); config-facts §12 and §13.
+// Application Streams default streams); config-facts §12 and §13. `kernel`: the release's kernel series (linux-image
+// in Debian 12 / 13, Ubuntu 22.04 / 24.04 GA kernels, RHEL 9's 5.14): the default `kernel` answer for that release.
 export const DISTRO_RELEASES = [
-  { match: '^debian-?12', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22' },
-  { match: '^debian-?13', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26' },
-  { match: '^ubuntu-?22\\.04', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18' },
-  { match: '^ubuntu-?24\\.04', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24' },
-  { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', ruby: '3.0', postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20' },
+  { match: '^debian-?12', kernel: '6.1', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22' },
+  { match: '^debian-?13', kernel: '6.12', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26' },
+  { match: '^ubuntu-?22\\.04', kernel: '5.15', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18' },
+  { match: '^ubuntu-?24\\.04', kernel: '6.8', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24' },
+  { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', kernel: '5.14', ruby: '3.0', postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20' },
 ];

@@ -18,7 +18,8 @@ export const SERVER_PROCESS = {
   // Puma ≥ 5.1 speaks sd_notify itself when NOTIFY_SOCKET is set (READY, RELOADING, STOPPING, WATCHDOG).
   // USR2 = hot restart: exec() in the same PID (the main PID never changes), the listening socket stays open and new
   // requests wait in its backlog; it loads new code. USR1 (phased restart) is impossible with preload_app!.
-  puma: { type: 'exec', notify: { since: '5.1' }, reload: { signal: 'USR2', newCode: true }, deploy: 'reload', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'mixed' },
+  // reexec: the reload boots the app again in the same PID before the next WATCHDOG=1 (puma/puma#3329, #3675).
+  puma: { type: 'exec', notify: { since: '5.1' }, reload: { signal: 'USR2', newCode: true, reexec: true }, deploy: 'reload', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'mixed' },
   // preload_app true: HUP reloads unicorn.rb but never the application. USR2 re-executes a new master (a child of the
   // old one, inheriting the listeners) which loads the new code; the new master's before_fork hook sends QUIT to the
   // old one once it forks its workers. The old master renames its PID file to unicorn.pid.oldbin and the new one

@@ -44,9 +44,14 @@ function migrationVariables(ctx) {
  * Pool value for a role: the threads of the process reading the file (RAILS_MAX_THREADS), + 2 for Solid Queue's queue
  * database; the primary (and the roles that inherit it) + Action Cable's worker pool and load_async's executor.
  */
+/** What the queue database's pool adds to RAILS_MAX_THREADS (derive.mjs: Solid Queue's + 2, and no less than the
+ * primary's extra threads, since a channel action may enqueue; inside Puma also its control threads).
+ * config/queue.yml and config/jobs.env quote the same figure. */
+export const queuePoolPlus = (ctx) => ctx.queuePlus;
+
 function poolValue(ctx, erb, role) {
-  // The queue database: Solid Queue's + 2, and no less than the primary's extra threads (a channel action may enqueue).
-  const plus = role === 'queue' ? ctx.queuePlus : ctx.pool - ctx.threads;
+  // The queue database: ctx.queuePlus (derive.mjs), which queue.yml and jobs.env quote too.
+  const plus = role === 'queue' ? queuePoolPlus(ctx) : ctx.pool - ctx.threads;
   if (!erb) return ctx.threads + plus;
   return { raw: plus ? `<%= ENV.fetch("RAILS_MAX_THREADS") { ${ctx.threads} }.to_i + ${plus} %>` : `<%= ENV.fetch("RAILS_MAX_THREADS") { ${ctx.threads} } %>` };
 }
@@ -103,7 +108,7 @@ export function generate(ctx) {
     const children = [{ merge: 'primary_production' }];
     const name = databaseNames(ctx)[ctx.dbRoles.indexOf(role)];
     children.push({ key: 'database', value: a.database === 'sqlite' ? sqlitePath(ctx, role) : a.database === 'postgresql' ? dbName(ctx, name) : name });
-    if (role === 'queue') children.push({ key: poolKey, value: poolValue(ctx, erb, 'queue'), why: ctx.jobsInPuma ? t('db.queue-pool.puma', { sum: queuePoolSum(ctx) }) : t('db.queue-pool'), evidence: [ctx.jobsInPuma ? SRC.solidQueuePuma : SRC.solidQueue] });
+    if (role === 'queue') children.push({ key: poolKey, value: poolValue(ctx, erb, 'queue'), why: ctx.jobsInPuma ? t('db.queue-pool.puma', { sum: queuePoolSum(ctx) }) : t('db.queue-pool', { plus: queuePoolPlus(ctx), extra: ctx.pool - ctx.threads }), evidence: [ctx.jobsInPuma ? SRC.solidQueuePuma : SRC.solidQueue] });
     children.push({ key: 'migrations_paths', value: `db/${role}_migrate` });
     return { key: role, why: t(`db.role.${role}`), evidence: [SRC.railsDbTemplate, SRC.railsMultiDb], children };
   });

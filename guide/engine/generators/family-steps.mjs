@@ -25,6 +25,22 @@ export function distroDbMismatch(ctx) {
 }
 
 /**
+ * Answered versions the release does not ship, as {id, shipped, v}: nginx (the edge and a balancer run the
+ * release's nginx: a newer answer emits directives `nginx -t` rejects), PostgreSQL (README adds PGDG) and the kernel.
+ */
+export function distroVersionMismatches(ctx) {
+  const r = ctx.linux ? releaseOf(ctx) : null;
+  if (!r) return [];
+  // (A balancer's nginx takes proxy_version only when the edge is nginx too; otherwise the release's own.)
+  const nginx = ctx.proxy === 'nginx';
+  return [
+    ...(nginx && r.nginx && r.nginx !== minor(ctx.proxyVersion) ? [{ id: 'distro-nginx', shipped: r.nginx, v: ctx.proxyVersion }] : []),
+    ...(ctx.a.database === 'postgresql' && r.postgresql && r.postgresql !== pgMajor(ctx.a.database_version) ? [{ id: 'distro-postgresql', shipped: r.postgresql, v: pgMajor(ctx.a.database_version) }] : []),
+    ...(r.kernel && r.kernel !== minor(ctx.a.kernel) ? [{ id: 'distro-kernel', shipped: r.kernel, v: ctx.a.kernel }] : []),
+  ];
+}
+
+/**
  * Entry `key` of the family's row with its placeholders filled: a string, or a list of lines; `key` may be a path
  * ("services.nginx"). Placeholders: {major} (PostgreSQL), {root}, {el}, {arch}, {triplet}, {service} and `extra`.
  */

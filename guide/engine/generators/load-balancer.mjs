@@ -6,6 +6,7 @@
 import { SRC } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { has } from '../pick.mjs';
+import { choiceDefault } from '../version-defaults.mjs';
 import { NGINX_TLS, MOZILLA, HAPROXY_DEBIAN, EDGE_LIMITS } from '../caps.mjs';
 import { CABLE_PATH, cableEnabled, ACME_WEBROOT, ACME_PORT, hstsValue } from './edge.mjs';
 import { t } from '../text.mjs';
@@ -22,20 +23,25 @@ export function backends(ctx) {
 
 const ACME_PREFIX = '/.well-known/acme-challenge/';
 
+/** HAProxy's global maxconn never below this: a small plan's product (4 × 2 hosts × 3) would refuse a burst. */
+const MAXCONN_FLOOR = 4096;
+
 /** The budgets the balancer enforces: HTTP requests per host, WebSockets per host, body size in bytes. */
 export function budgets(ctx) {
   const { hosts, perHost } = backends(ctx);
   const ws = cableEnabled(ctx) ? EDGE_LIMITS.websocketsPerHost : 0;
-  return { perHost, ws, total: Math.max(4096, perHost * hosts.length * 4 + ws * hosts.length), bodyBytes: EDGE_LIMITS.bodyMb * 1024 * 1024 };
+  // Four times the requests the hosts work on at once plus their WebSockets, with a floor for small plans.
+  const busy = perHost * hosts.length * 4;
+  return { perHost, ws, busy, floor: MAXCONN_FLOOR, total: Math.max(MAXCONN_FLOOR, busy + ws * hosts.length), bodyBytes: EDGE_LIMITS.bodyMb * 1024 * 1024 };
 }
 
 const hostHeaderValues = (ctx, tls) => [ctx.domain, `${ctx.domain}:80`, ...(tls ? [`${ctx.domain}:443`] : [])];
 
 export function haproxyBody(ctx) {
   const { hosts, health } = backends(ctx);
-  const { perHost, ws, total, bodyBytes } = budgets(ctx);
+  const { perHost, ws, busy, floor, total, bodyBytes } = budgets(ctx);
   const tls = ctx.tls === 'upstream';
-  const vars = { n: hosts.length, per: perHost, ws, health, domain: ctx.domain, total, mb: EDGE_LIMITS.bodyMb, status: EDGE_LIMITS.unknownHostStatus, port: ACME_PORT };
+  const vars = { n: hosts.length, per: perHost, ws, busy, floor, sum: busy + ws * hosts.length, wsAll: ws * hosts.length, health, domain: ctx.domain, total, mb: EDGE_LIMITS.bodyMb, status: EDGE_LIMITS.unknownHostStatus, port: ACME_PORT };
   const H = HAPROXY_DEBIAN;
   const front = [
     S('bind', [':::80', 'v4v6'], t('lb.bind'), [SRC.haproxy]),
@@ -70,7 +76,7 @@ export function haproxyBody(ctx) {
       S('stats', ['timeout', H.statsTimeout]),
       S('user', H.user),
       S('group', H.group),
-      S('maxconn', total, t(ws ? 'lb.haproxy.maxconn.ws' : 'lb.haproxy.maxconn', vars), [SRC.haproxy]),
+      S('maxconn', total, t(`lb.haproxy.maxconn${ws ? '.ws' : ''}${total === floor ? '.floor' : ''}`, vars), [SRC.haproxy]),
       ...(tls ? [
         S('ssl-default-bind-ciphers', MOZILLA.intermediateCiphers, t('lb.ciphers'), [SRC.mozillaTls]),
         S('ssl-default-bind-ciphersuites', MOZILLA.intermediateCiphersuites),
@@ -119,7 +125,7 @@ export function haproxyBody(ctx) {
 
 export function nginxLbBody(ctx) {
   const { hosts, perHost, health } = backends(ctx);
-  const v = ctx.a.proxy === 'nginx' ? ctx.proxyVersion : '1.26';
+  const v = ctx.a.proxy === 'nginx' ? ctx.proxyVersion : choiceDefault('proxy_version', { ...ctx.a, proxy: 'nginx' }) || '1.26';
   const tls = ctx.tls === 'upstream';
   const vars = { n: hosts.length, per: perHost, health, domain: ctx.domain, mb: EDGE_LIMITS.bodyMb };
   const keepaliveDefault = nginxHas('keepaliveByDefault', v);

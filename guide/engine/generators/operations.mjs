@@ -4,13 +4,15 @@ import { FREEBSD_SECRETS } from './util.mjs';
 import { SRC } from '../evidence.mjs';
 import { t } from '../text.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
+import { queuePoolPlus } from './database-yml.mjs';
 
 export const id = 'operations';
 
 function jobsEnv(ctx) {
   const out = [
     { comment: t('ops.jobs-env', { runner: ctx.jobRunner.label }) },
-    { key: 'RAILS_MAX_THREADS', value: ctx.jobThreads, why: t(ctx.jobs === 'sidekiq' ? 'ops.jobs-threads.sidekiq' : 'ops.jobs-threads', { threads: ctx.jobThreads }),
+    { key: 'RAILS_MAX_THREADS', value: ctx.jobThreads,
+      why: t(ctx.jobs === 'sidekiq' ? 'ops.jobs-threads.sidekiq' : ctx.dbRoles.includes('queue') ? 'ops.jobs-threads.queue' : 'ops.jobs-threads', { threads: ctx.jobThreads, plus: queuePoolPlus(ctx), pool: ctx.jobThreads + queuePoolPlus(ctx) }),
       evidence: [SRC.railsPool, ctx.jobs === 'sidekiq' ? SRC.sidekiq : SRC.solidQueue] },
   ];
   if (ctx.jobs === 'solid_queue') out.push({ key: 'JOB_CONCURRENCY', value: ctx.jobProcesses, why: t('ops.job-concurrency', { n: ctx.jobProcesses }), evidence: [SRC.solidQueue, SRC.railsDbTemplate] });
@@ -21,7 +23,7 @@ function jobsEnv(ctx) {
 function queueYml(ctx) {
   const worker = [
     { key: 'queues', value: '*' },
-    { key: 'threads', value: ctx.jobThreads, why: t('ops.queue-threads', { pool: ctx.jobThreads + 2 }), evidence: [SRC.solidQueue] },
+    { key: 'threads', value: ctx.jobThreads, why: t('ops.queue-threads', { threads: ctx.jobThreads, plus: queuePoolPlus(ctx), pool: ctx.jobThreads + queuePoolPlus(ctx) }), evidence: [SRC.solidQueue] },
     // Async mode inside Puma ignores processes (Solid Queue README): left out there.
     ...(ctx.jobsInPuma ? [] : [{ key: 'processes', value: { raw: `<%= ENV.fetch("JOB_CONCURRENCY") { ${ctx.jobProcesses} } %>` } }]),
     { key: 'polling_interval', value: 0.1 },

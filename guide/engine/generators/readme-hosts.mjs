@@ -6,6 +6,7 @@
 // has a size budget. It runs as a finishing step just before readme's and leaves its blocks on the summary.
 import { LB_PREFIX, behindBalancer, UP_CHECK } from './util.mjs';
 import { pgMajor } from './postgresql.mjs';
+import { fam, releaseOf } from './family-steps.mjs';
 import { t } from '../text.mjs';
 import { HAPROXY_DEBIAN } from '../caps.mjs';
 import { ACME_WEBROOT, ACME_PORT } from './edge.mjs';
@@ -34,8 +35,11 @@ export function dbHostBlocks(ctx, files) {
   const lines = [];
   if (a.database === 'postgresql') {
     const major = pgMajor(a.database_version);
-    lines.push(`test -d /etc/postgresql/${major}/main || { echo "PostgreSQL ${major} is not installed (apt-get install postgresql-${major})"; exit 1; }`);
-    if (ctx.pooler === 'pgbouncer') lines.push('command -v pgbouncer >/dev/null || apt-get install -y pgbouncer');
+    // The same package lines as an app host's step 1 (family table): PGDG first when the release lacks the major.
+    // No `exit` in a pasted block: it would close the reader's root shell.
+    const pgdg = releaseOf(ctx)?.postgresql && releaseOf(ctx).postgresql !== major;
+    lines.push(...(pgdg ? fam(ctx, 'pgRepo') : []), fam(ctx, 'packages.postgresql'));
+    if (ctx.pooler === 'pgbouncer') lines.push(fam(ctx, 'packages.pgbouncer'));
     lines.push(...installAll(files.filter((f) => !f.path.includes('/pgbouncer/')), 'db-host/'), 'systemctl restart postgresql',
       'editor db-host/setup/postgresql-roles.sql', 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < db-host/setup/postgresql-roles.sql');
     if (ctx.pooler === 'pgbouncer') {
@@ -66,13 +70,13 @@ export function lbBlocks(ctx, files) {
     // The balancer starts with a throw-away certificate, then forwards the ACME challenge to certbot on a loopback
     // port: the first issue and every renewal run while it serves, and the deploy hook reloads it (never a stop).
     const vars = { pem: `/etc/haproxy/certs/${domain}.pem`, domain, port: ACME_PORT };
-    lines.push('install -d -m 0700 /etc/haproxy/certs', t('cmd.lb.haproxy-cert', vars), `${check} && systemctl reload haproxy`, t('cmd.lb.haproxy-certbot', vars));
+    lines.push('install -d -m 0700 /etc/haproxy/certs', t('cmd.lb.haproxy-cert', vars), `${check} && systemctl reload haproxy`, fam(ctx, 'packages.certbot'), t('cmd.lb.haproxy-certbot', vars));
   } else if (tls) {
     // The first certificate before nginx can load a site that needs it: standalone, with nginx stopped once (nothing
     // is served yet, and no stop is stored as a hook); renewals then use the webroot and only reload nginx.
-    lines.push(...t('cmd.lb.nginx-certbot', { webroot: ACME_WEBROOT, domain, check }).split('\n'));
+    lines.push(fam(ctx, 'packages.certbot'), ...t('cmd.lb.nginx-certbot', { webroot: ACME_WEBROOT, domain, check }).split('\n'));
   }
   if (!tls) lines.push(`${check} && systemctl reload ${svc}`);
   lines.push(`curl ${UP_CHECK} ${tls ? 'https' : 'http'}://${domain}/up`);
-  return [{ h: 3, text: t('ops.readme.lb') }, { p: t(tls ? 'ops.readme.lb.tls' : 'ops.readme.lb.p', { lb: svc, n: a.app_hosts, domain }) }, sh(lines), ...(svc === 'haproxy' ? [{ p: t('ops.readme.lb.drain') }] : [])];
+  return [{ h: 3, text: t('ops.readme.lb') }, { p: t(tls ? `ops.readme.lb.tls.${svc}` : 'ops.readme.lb.p', { lb: svc, n: a.app_hosts, domain }) }, sh(lines), ...(svc === 'haproxy' ? [{ p: t('ops.readme.lb.drain') }] : [])];
 }

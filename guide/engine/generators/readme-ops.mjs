@@ -38,7 +38,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   const distBundler = rubyBin === '/usr/bin';
   blocks.push({ h: 3, text: t('ops.readme.host') }, { p: t(distBundler ? 'ops.readme.host.p.apt' : 'ops.readme.host.p', { bin: rubyBin }) }, sh([
     ...packageLines(ctx),
-    ...(distBundler ? [] : [`test -x ${rubyBin}/bundle || { echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path"; exit 1; }`]),
+    ...(distBundler ? [] : [`test -x ${rubyBin}/bundle || echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path, then go on"`]),
     `id ${user} >/dev/null 2>&1 || ${fam(ctx, 'systemUser', { user, home: root })}`,
     // The app root is created only when missing: an existing directory keeps its owner (install -d would change it).
     `test -d ${root} || install -d -o ${user} -g ${user} ${root}`,

@@ -132,7 +132,9 @@ export function webUnit(ctx) {
   const service = [
     unitType(ctx, p, notify),
     ...(pidFile && p.type === 'forking' && !thruster ? [E('PIDFile', pidFile, t('systemd.pidfile', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService])] : []),
-    ...(notify ? [E('WatchdogSec', 10, t('systemd.watchdog'), [SRC.pumaSystemd, SRC.systemdService])] : []),
+    // A reload that re-executes the server (Puma's hot restart) boots the app before the next watchdog ping: no
+    // WatchdogSec there, or an app booting longer than the period is killed mid-deploy (puma/puma#3329, #3675).
+    ...(notify ? [p.reload?.reexec ? { comment: t('systemd.watchdog.reexec', { server: SERVER_LABEL[ctx.server] }) } : E('WatchdogSec', 10, t('systemd.watchdog'), [SRC.pumaSystemd, SRC.systemdService])] : []),
     ...(notify && thruster ? [E('NotifyAccess', 'all', t('systemd.notify-all'), [SRC.systemdService])] : []),
     ...environment(ctx),
     ...(ctx.jobsInPuma ? [E('Environment', 'SOLID_QUEUE_IN_PUMA=1', t('systemd.jobs-in-puma'), [SRC.solidQueuePuma, SRC.railsPumaTemplate])] : []),

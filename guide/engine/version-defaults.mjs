@@ -1,0 +1,37 @@
+// Version answers per choice (capabilities/choice-versions.mjs): the default a version question takes for the chosen
+// server, proxy, database and distribution release when the answers name none, and whether an answered version
+// exists for that choice. Used by answers.mjs (page: note and default; CLI: exit 2) and derive.mjs.
+import { CHOICE_VERSIONS, DISTRO_RELEASES } from './caps.mjs';
+
+/** What the answered distribution release ships ({kernel, nginx, postgresql, …}), or null. */
+export const shippedBy = (distro) => DISTRO_RELEASES.find?.((r) => new RegExp(r.match, 'i').test(distro || '')) || null;
+
+/** The question whose answer picks the row of version question `key` ('server' for server_version), or undefined. */
+export const choiceOf = (key) => CHOICE_VERSIONS[key]?.choice;
+
+/** The capability row for version question `key` under answers `a` (null: no table, e.g. before the catalog loads). */
+export function choiceRow(key, a) {
+  const table = CHOICE_VERSIONS[key];
+  if (!table) return null;
+  return table.rows[table.choice ? a[table.choice] : 'linux'] || null;
+}
+
+/** Default for version question `key`: what the release ships for this choice, else the choice's current series. */
+export function choiceDefault(key, a) {
+  const row = choiceRow(key, a);
+  if (!row) return null;
+  if (key === 'kernel' && a.os !== 'linux') return null;
+  return (row.distro && a.os === 'linux' && shippedBy(a.distro)?.[row.distro]) || row.current;
+}
+
+/** Null when `v` is a released series of the choice, else {label, v, known}: the words of the error. */
+export function versionProblem(key, a, v) {
+  const row = choiceRow(key, a);
+  if (!row || !row.majors || (key === 'kernel' && a.os !== 'linux')) return null;
+  const [maj, min] = String(v).split('.');
+  const minors = row.minors?.[maj];
+  const ok = row.majors.includes(String(Number(maj))) && (!minors || minors.includes(`${Number(maj)}.${Number(min ?? 0)}`));
+  if (ok) return null;
+  const known = row.majors.map((m) => (row.minors?.[m] ? row.minors[m].join(', ') : `${m}.x`)).join(', ');
+  return { label: row.label, v: String(v), known, current: row.current };
+}
