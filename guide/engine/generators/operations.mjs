@@ -23,7 +23,8 @@ function jobsEnv(ctx) {
 function queueYml(ctx) {
   const worker = [
     { key: 'queues', value: '*' },
-    { key: 'threads', value: ctx.jobThreads, why: t('ops.queue-threads', { threads: ctx.jobThreads, plus: queuePoolPlus(ctx), pool: ctx.jobThreads + queuePoolPlus(ctx) }), evidence: [SRC.solidQueue] },
+    // database.yml's queue pool is RAILS_MAX_THREADS + plus: the job process's threads, or Puma's when jobs run inside it.
+    { key: 'threads', value: ctx.jobThreads, why: t('ops.queue-threads', { threads: ctx.jobsInPuma ? ctx.threads : ctx.jobThreads, plus: queuePoolPlus(ctx), pool: (ctx.jobsInPuma ? ctx.threads : ctx.jobThreads) + queuePoolPlus(ctx) }), evidence: [SRC.solidQueue] },
     // Async mode inside Puma ignores processes (Solid Queue README): left out there.
     ...(ctx.jobsInPuma ? [] : [{ key: 'processes', value: { raw: `<%= ENV.fetch("JOB_CONCURRENCY") { ${ctx.jobProcesses} } %>` } }]),
     { key: 'polling_interval', value: 0.1 },
