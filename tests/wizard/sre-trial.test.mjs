@@ -52,7 +52,7 @@ test('version defaults follow the chosen server, proxy and database; versions ne
   assert.match(stack(gen({ server: 'passenger' })), /Passenger 6\.0, /);
   assert.match(stack(gen({ database: 'mysql', adapter: 'trilogy' })), /mysql 8\.4 /, 'Debian has no MySQL: the current LTS');
   assert.match(stack(gen({ distro: 'debian-12', database: 'mariadb', adapter: 'mysql2' })), /mariadb 10\.11 /);
-  assert.match(stack(gen({ proxy: 'apache' })), /apache 2\.4, /, 'never nginx\'s 1.26 for Apache');
+  assert.match(stack(gen({ proxy: 'apache' })), /apache 2\.4\.65, /, 'never nginx\'s 1.26 for Apache: Debian 13\'s httpd');
   // Strict (CLI): exit 2 with the key and the series that exist.
   for (const [a, key] of [[{ server: 'unicorn', server_version: '8.0' }, 'server_version'], [{ database: 'mysql', database_version: '17' }, 'database_version'],
     [{ server: 'passenger', server_version: '8.0' }, 'server_version'], [{ proxy: 'apache', proxy_version: '1.26' }, 'proxy_version']]) {
@@ -136,4 +136,24 @@ test('comments that show arithmetic: haproxy maxconn states its floor or its sum
     assert.equal(threads + add, pool, p);
     assert.doesNotMatch(text, /\+ 2 \(|\d \+ 2\)/, `${p}: no second figure`);
   }
+});
+
+test('Apache defaults to the release\'s httpd: TLS 1.3 beside 1.2 and Action Cable upgraded to a WebSocket (trial items 5, 6)', () => {
+  const samples = { '^debian-?12': 'debian-12', '^debian-?13': 'debian-13', '^ubuntu-?22\\.04': 'ubuntu-22.04', '^ubuntu-?24\\.04': 'ubuntu-24.04', '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9': 'rocky-9' };
+  for (const rel of DISTRO_RELEASES) {
+    const distro = samples[rel.match];
+    if (!distro || !rel.apache) continue;
+    const r = gen({ distro, proxy: 'apache' });
+    assert.match(stack(r), new RegExp(`apache ${rel.apache.replace(/\./g, '\\.')}`), distro);
+    const site = file(r, /rails-app\.conf$/);
+    // Mozilla intermediate: TLS 1.2 and 1.3 (httpd 2.4.36+ with OpenSSL 1.1.1, which every release here has).
+    assert.match(site, /SSLProtocol\s+-all \+TLSv1\.2 \+TLSv1\.3/, `${distro}: TLS 1.3 allowed`);
+    // httpd 2.4.47+ upgrades in mod_proxy_http; every release here ships a later 2.4.
+    assert.ok(gte(rel.apache, '2.4.47'), `${distro} ships ${rel.apache}`);
+    assert.match(site, /ProxyPass \/cable \S+ upgrade=websocket/, `${distro}: /cable upgraded`);
+    assert.ok(site.indexOf('ProxyPass /cable') < site.indexOf('ProxyPass / '), `${distro}: /cable before the catch-all`);
+  }
+  // An answered old httpd keeps what it supports, never a directive it lacks.
+  const old = file(gen({ proxy: 'apache', proxy_version: '2.4.29' }), /rails-app\.conf$/);
+  assert.doesNotMatch(old, /TLSv1\.3|upgrade=websocket/);
 });

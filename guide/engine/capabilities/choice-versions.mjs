@@ -29,7 +29,7 @@ export const CHOICE_VERSIONS = {
     choice: 'proxy',
     rows: {
       nginx: { label: 'nginx', current: '1.26', distro: 'nginx', majors: ['0', '1'] },
-      apache: { label: 'Apache httpd', current: '2.4', majors: ['1', '2'], minors: { 1: ['1.3'], 2: ['2.0', '2.2', '2.4'] } },
+      apache: { label: 'Apache httpd', current: '2.4.65', distro: 'apache', majors: ['1', '2'], minors: { 1: ['1.3'], 2: ['2.0', '2.2', '2.4'] } },
       caddy: { label: 'Caddy', current: '2.6', majors: ['0', '1', '2'] },
       thruster: { label: 'Thruster', current: '0.1', majors: ['0'] },
       'kamal-proxy': { label: 'kamal-proxy', current: '0.9', majors: ['0'] },

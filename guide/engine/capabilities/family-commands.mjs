@@ -105,9 +105,9 @@ export const COMMON_PROGRAMS = ['test', '[', 'command', 'grep', 'umask', 'openss
 // Application Streams default streams); config-facts §12 and §13. `kernel`: the release's kernel series (linux-image
 // in Debian 12 / 13, Ubuntu 22.04 / 24.04 GA kernels, RHEL 9's 5.14): the default `kernel` answer for that release.
 export const DISTRO_RELEASES = [
-  { match: '^debian-?12', kernel: '6.1', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22' },
-  { match: '^debian-?13', kernel: '6.12', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26' },
-  { match: '^ubuntu-?22\\.04', kernel: '5.15', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18' },
-  { match: '^ubuntu-?24\\.04', kernel: '6.8', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24' },
-  { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', kernel: '5.14', ruby: '3.0', postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20' },
+  { match: '^debian-?12', kernel: '6.1', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22', apache: '2.4.62' },
+  { match: '^debian-?13', kernel: '6.12', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26', apache: '2.4.65' },
+  { match: '^ubuntu-?22\\.04', kernel: '5.15', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18', apache: '2.4.52' },
+  { match: '^ubuntu-?24\\.04', kernel: '6.8', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24', apache: '2.4.58' },
+  { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', kernel: '5.14', ruby: '3.0', postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20', apache: '2.4.62' },
 ];
