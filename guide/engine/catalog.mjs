@@ -5,6 +5,7 @@ import { QUESTION_HELP } from './catalog-questions.mjs';
 import { VERSIONS_CATALOG } from './catalog-versions.mjs';
 import { EDGE_CATALOG } from './catalog-edge.mjs';
 import { PROD_CATALOG } from './catalog-prod.mjs'; // issue 10: TLS, jobs, systemd, WebSockets, operations
+import { DEPLOY_CATALOG } from './catalog-deploy.mjs'; // issue 23: release directories, deploy.sh
 
 export const CATALOG = {
   "a.apache-mpm.title": "Apache as a proxy: event MPM, MaxRequestWorkers",
@@ -550,4 +551,5 @@ export const CATALOG = {
   ...VERSIONS_CATALOG,
   ...EDGE_CATALOG,
   ...PROD_CATALOG,
+  ...DEPLOY_CATALOG,
 };

@@ -285,6 +285,11 @@ function bindings(ctx) {
   }
   ctx.upstreams = upstreams;
   ctx.passengerIntegrated = ctx.server === 'passenger' && ctx.proxy === 'apache';
+  // Release directories (generators/deploy-script.mjs): where systemd runs the app, the code lives in
+  // releases/TIMESTAMP and the servers read it through the `current` symlink; tmp, log and storage stay in the app
+  // root, shared by every release, so sockets, PID files and the sandbox's writable paths never move.
+  ctx.releases = ctx.linux && a.init === 'systemd' && !ctx.passengerIntegrated;
+  ctx.appDir = ctx.releases ? `${ctx.root}/current` : ctx.root;
 }
 
 function databaseSizing(ctx) {

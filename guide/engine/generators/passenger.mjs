@@ -20,7 +20,7 @@ export function passengerVhostDirectives(ctx) {
   const modern = gte(v, '4.0');
   const spawn = ctx.canFork ? 'smart' : 'direct';
   const out = [
-    { d: 'PassengerAppRoot', args: [ctx.root], why: t('passenger.root'), evidence: [SRC.passenger] },
+    { d: 'PassengerAppRoot', args: [ctx.appDir], why: t('passenger.root'), evidence: [SRC.passenger] },
     { d: modern ? 'PassengerAppEnv' : 'RailsEnv', args: ['production'] },
     { d: modern ? 'PassengerSpawnMethod' : 'RailsSpawnMethod', args: [spawn], why: t(`passenger.spawn.${spawn}`, { impl: ctx.impl.label }), evidence: [DS.passengerOptions, SRC.passenger] },
     { d: 'PassengerMinInstances', args: [Math.min(ctx.processes, Math.max(1, ctx.a.cores))], why: t('passenger.min'), evidence: [SRC.passenger] },

@@ -67,10 +67,11 @@ function environment(ctx, extraFiles = []) {
   return [
     E('User', ctx.user, t('systemd.user', { user: ctx.user }), [SRC.systemdExec]),
     E('Group', ctx.user),
-    E('WorkingDirectory', ctx.root),
+    E('WorkingDirectory', ctx.appDir, ctx.releases ? t('systemd.current') : undefined, ctx.releases ? [SRC.systemdExec, SRC.pumaRestart] : []),
     E('Environment', 'RAILS_ENV=production'),
+    ...(ctx.releases ? [E('Environment', `BUNDLE_GEMFILE=${ctx.appDir}/Gemfile`, t('systemd.gemfile'), [SRC.pumaRestart])] : []),
     E('Environment', `PATH=${[...new Set([ctx.rubyBin, '/usr/local/bin', '/usr/bin', '/bin'])].join(':')}`, t('systemd.path', { bin: ctx.rubyBin }), [SRC.systemdExec]),
-    E('EnvironmentFile', `${ctx.root}/config/ruby.env`, t('systemd.2'), [SRC.systemdExec]),
+    E('EnvironmentFile', `${ctx.appDir}/config/ruby.env`, t('systemd.2'), [SRC.systemdExec]),
     ...extraFiles.map((f) => E('EnvironmentFile', f)),
     E('EnvironmentFile', SECRETS_FILE, t('systemd.secrets', { file: SECRETS_FILE }), [SRC.systemdExec, SRC.railsConfiguring]),
   ];
