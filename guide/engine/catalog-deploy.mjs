@@ -13,6 +13,7 @@ export const DEPLOY_CATALOG = {
   "deploy.sh.restart.reload": "`systemctl reload` ({signal}) loads new code while the old processes keep answering.",
   "deploy.sh.restart.restart": "this server has no reload that loads new code, so `systemctl restart`: connections are refused while it boots (behind a balancer, deploy one host at a time).",
   "deploy.sh.up": "The same /up check as README step 6, retried for a few seconds while the new processes start.",
+  "deploy.sh.releases": "The release names (UTC timestamps, so they sort by age).",
   "deploy.sh.current": "The name of the release current points at.",
   "deploy.sh.init": "init: once, on a host where the app sits in the app root: moves the code into releases/TIMESTAMP and links the shared tmp, log and storage (which stay where the units write) into it.",
   "deploy.sh.deploy": "deploy SOURCE_DIR [--no-migrate]: builds a new release and switches to it only if it boots.",

@@ -161,7 +161,7 @@ export function jobUnit(ctx) {
   const service = [
     E('Type', notify ? 'notify' : 'exec', t(notify ? 'systemd.jobs.notify' : 'systemd.jobs.exec', { runner: r.label }), [SRC.systemdService, ...(notify ? [SRC.sidekiq] : [])]),
     ...(notify ? [E('WatchdogSec', 10, t('systemd.watchdog'), [SRC.sidekiq])] : []),
-    ...environment(ctx, [`${ctx.root}/config/jobs.env`]),
+    ...environment(ctx, [`${ctx.appDir}/config/jobs.env`]),
     E('ExecStart', cmd, t(`systemd.jobs.${ctx.jobs}`, { n: ctx.jobProcesses, threads: ctx.jobThreads }), [jobSource(ctx)]),
     ...(ctx.jobs === 'sidekiq' ? [E('ExecReload', '/bin/kill -TSTP $MAINPID', t('systemd.jobs.quiet'), [SRC.sidekiq])] : []),
     E('KillSignal', r.stopSignal, t('systemd.jobs.kill', { runner: r.label, s: r.stopTimeout }), [SRC.systemdKill, jobSource(ctx)]),
