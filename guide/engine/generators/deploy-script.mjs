@@ -51,7 +51,7 @@ export function deployScript(ctx, files) {
   const jobs = jobUnits(ctx);
   const migrate = ctx.a.database === 'postgresql' ? `${MIGRATE_ENV}=1 ` : '';
   // The preflight request: the app's full middleware stack (host authorization, SSL redirect) for its own domain.
-  const preflight = `status, = Rails.application.call(Rack::MockRequest.env_for("https://${ctx.domain}/up")); exit(status == 200)`;
+  const preflight = `status, = Rails.application.call(Rack::MockRequest.env_for("https://${ctx.domain}/up", "HTTP_HOST" => "${ctx.domain}")); exit(status == 200)`;
   const c = (key, vars) => `# ${t(`deploy.sh.${key}`, vars)}`;
   return [
     c('usage'),

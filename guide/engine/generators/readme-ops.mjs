@@ -43,7 +43,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
     `id ${user} >/dev/null 2>&1 || ${fam(ctx, 'systemUser', { user, home: root })}`,
     // The app root is created only when missing: an existing directory keeps its owner (install -d would change it).
     `test -d ${root} || install -d -o ${user} -g ${user} ${root}`,
-    `install -d -o ${user} -g ${user} ${root}/tmp ${root}/tmp/sockets ${root}/tmp/pids ${root}/log ${root}/storage ${root}/releases ${root}/${SHARED_BUNDLE}`,
+    `install -d -o ${user} -g ${user} ${root}/tmp ${root}/tmp/sockets ${root}/tmp/pids ${root}/log ${root}/storage${ctx.releases ? ` ${root}/releases ${root}/${SHARED_BUNDLE}` : ''}`,
     // Release directories: an app that sits in the app root becomes the first release (deploy.sh init).
     ...(ctx.releases && has(DEPLOY_SCRIPT) ? [`test -e ${ctx.appDir} || sh ${DEPLOY_SCRIPT} init`] : []),
   ].join('\n')));
@@ -118,6 +118,19 @@ export function opsBlocks(ctx, files, hosts = {}) {
   const vars = { server: SERVER_LABEL[ctx.server], signal: mode.signal, stop: p.stopSignal };
   const restart = t(p.ownWords && mode.reloads === (p.deploy === 'reload') ? `${mode.reloads ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart'}.${ctx.server}` : mode.reloads ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart', vars);
   const many = ctx.a.app_hosts > 1;
+  if (!ctx.releases) {
+    // The app root is a release tool's own `current` link (Capistrano, Mina): that tool keeps the releases.
+    blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: restart }, sh([
+      `cd ${root} && set -a && . ${SECRETS_FILE} && set +a`,
+      asUser(`${rubyBin}/bundle config set --local deployment true`),
+      asUser(`${rubyBin}/bundle install`),
+      asUser(`${rubyBin}/bundle exec bin/rails assets:precompile`),
+      ...(many ? [`# ${t('ops.readme.migrate-once')}`] : []),
+      asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:migrate`),
+      mode.command,
+      ...(ctx.jobRunner ? [`systemctl restart ${jobUnitNames(ctx).join(' ')}`] : []),
+    ].join('\n')), { h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.p') });
+  } else {
   blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t('ops.readme.deploy.releases', { restart }) }, sh([
     // Once per deploy, on one host (the first app host); Rails' migration lock stops a second run started by mistake.
     ...(many ? [`# ${t('ops.readme.migrate-once')}`] : []),
@@ -125,6 +138,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
     ...(many ? [`sh ${DEPLOY_SCRIPT} deploy /path/to/checkout --no-migrate`] : []),
   ].join('\n')));
   blocks.push({ h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.releases') }, sh(`sh ${DEPLOY_SCRIPT} rollback`));
+  }
   // 7. Logs and sandbox.
   blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t('ops.readme.logs.p', { root }) });
   blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));
