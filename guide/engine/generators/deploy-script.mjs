@@ -6,33 +6,12 @@
 // fails to build or boot is never switched to; one that fails its /up check after the switch is switched back.
 // `rollback` switches to the release before `current`. POSIX sh with `set -eu`; the sweep checks it with
 // `sh -n` and shellcheck, the lab proves it (tests/wizard/faults-deploys.test.mjs). Words: catalog-deploy.mjs.
-import { SERVER_PROCESS } from '../caps.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
-import { behindBalancer, UP_CHECK } from './util.mjs';
+import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, switchMode } from './releases.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'deploy-script';
-export const DEPLOY_SCRIPT = 'deploy.sh';
-export const SHARED_DIRS = ['tmp', 'log', 'storage'];
-export const KEEP_RELEASES = 5;
-// Gems, shared by every release (Bundler's path): installed once, not per deploy.
-export const SHARED_BUNDLE = 'shared/bundle';
-
-/** The /up check README step 6 and the deploy run on an app host (the balancer asks the same way). */
-export function upCheck(ctx) {
-  const scheme = ctx.tls === 'none' ? 'http' : 'https';
-  if (behindBalancer(ctx) && ctx.tls === 'upstream') return `curl ${UP_CHECK} -H 'Host: ${ctx.domain}' -H 'X-Forwarded-Proto: https' http://127.0.0.1/up`;
-  return `curl ${UP_CHECK} ${scheme}://${ctx.domain}/up`;
-}
-
-/** What a deploy does to the running server: reload (loads new code, keeps the socket) or restart. */
-export function switchMode(ctx) {
-  const p = SERVER_PROCESS[ctx.server] || {};
-  const reloads = p.deploy === 'reload' && !(p.reload.handover && ctx.proxy === 'thruster');
-  return { reloads, command: reloads ? 'systemctl reload rails-app' : 'systemctl restart rails-app', signal: reloads ? p.reload.signal || p.reload.command : '' };
-}
-
 function jobUnits(ctx) {
   if (!ctx.jobRunner) return [];
   return ctx.jobs === 'solid_queue' ? ['rails-jobs.service'] : Array.from({ length: ctx.jobProcesses }, (_, i) => `rails-jobs@${i + 1}.service`);

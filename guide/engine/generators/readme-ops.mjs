@@ -5,7 +5,7 @@ import { SERVER_PROCESS, HARDENING } from '../caps.mjs';
 import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL } from './util.mjs';
-import { DEPLOY_SCRIPT, SHARED_BUNDLE, switchMode, upCheck } from './deploy-script.mjs';
+import { DEPLOY_SCRIPT, SHARED_BUNDLE, switchMode, upCheck } from './releases.mjs';
 import { familyDestination } from './readme.mjs';
 import { commandsOf, packageLines, securityLines, fam } from './family-steps.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
