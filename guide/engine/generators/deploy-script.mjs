@@ -7,16 +7,12 @@
 // `rollback` switches to the release before `current`. POSIX sh with `set -eu`; the sweep checks it with
 // `sh -n` and shellcheck, the lab proves it (tests/wizard/faults-deploys.test.mjs). Words: catalog-deploy.mjs.
 import { SECRETS_FILE } from './systemd.mjs';
+import { jobUnitNames } from './readme-ops.mjs';
 import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, switchMode } from './releases.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'deploy-script';
-function jobUnits(ctx) {
-  if (!ctx.jobRunner) return [];
-  return ctx.jobs === 'solid_queue' ? ['rails-jobs.service'] : Array.from({ length: ctx.jobProcesses }, (_, i) => `rails-jobs@${i + 1}.service`);
-}
-
 // Why the restart is what it is, per server: Puma in this bundle always preloads (cluster mode) or runs one process,
 // and a phased restart (USR1) needs workers without preload_app!, so it gets the hot restart.
 function restartWhy(ctx, mode) {
@@ -27,7 +23,7 @@ function restartWhy(ctx, mode) {
 export function deployScript(ctx, files) {
   const config = files.map((f) => f.path).filter((p) => p.startsWith('config/')).map((p) => p.slice('config/'.length));
   const mode = switchMode(ctx);
-  const jobs = jobUnits(ctx);
+  const jobs = jobUnitNames(ctx); // README's own list (none when the jobs run inside Puma)
   const migrate = ctx.a.database === 'postgresql' ? `${MIGRATE_ENV}=1 ` : '';
   // The preflight request: the app's full middleware stack (host authorization, SSL redirect) for its own domain.
   const preflight = `status, = Rails.application.call(Rack::MockRequest.env_for("https://${ctx.domain}/up", "HTTP_HOST" => "${ctx.domain}")); exit(status == 200)`;
