@@ -7,6 +7,7 @@ import { EDGE_CATALOG } from './catalog-edge.mjs';
 import { SMALL_HOST_CATALOG } from './catalog-small-host.mjs';
 import { PARITY_CATALOG } from './catalog-parity.mjs'; // issue 24: settings taken from the parity tables
 import { PROD_CATALOG } from './catalog-prod.mjs'; // issue 10: TLS, jobs, systemd, WebSockets, operations
+import { DEPLOY_CATALOG } from './catalog-deploy.mjs'; // issue 23: release directories, deploy.sh
 
 export const CATALOG = {
   "a.apache-mpm.title": "Apache as a proxy: event MPM, MaxRequestWorkers",
@@ -569,4 +570,5 @@ export const CATALOG = {
   ...SMALL_HOST_CATALOG,
   ...PROD_CATALOG,
   ...PARITY_CATALOG,
+  ...DEPLOY_CATALOG,
 };

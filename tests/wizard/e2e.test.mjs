@@ -9,7 +9,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, readFileSync, mkdirSync, chmodSync, chownSync, existsSync, rmSync, appendFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readFileSync, mkdirSync, chmodSync, chownSync, existsSync, rmSync, appendFileSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -131,7 +131,9 @@ test('generated nginx (then Caddy) + Puma + PostgreSQL bundle: HTTPS with HTTP/2
     for (const p of ['config/puma.rb', 'config/database.yml', 'config/ruby.env']) writeFileSync(join(app, p), file(p));
     assert.equal(bundle.model.mode, 'cluster');
     const unit = serviceSection(file('etc/systemd/system/rails-app.service'));
-    assert.equal(unit.WorkingDirectory[0], app);
+    // The units read the app through the release layout's current link (deploy.sh); here one release, the app itself.
+    assert.equal(unit.WorkingDirectory[0], join(app, 'current'));
+    symlinkSync('.', join(app, 'current'));
     assert.deepEqual(unit.Type, ['notify']);
 
     // 3. PostgreSQL with the generated settings, in a temporary cluster on 127.0.0.1.
@@ -160,6 +162,9 @@ test('generated nginx (then Caddy) + Puma + PostgreSQL bundle: HTTPS with HTTP/2
     //    (ruby.env; the secrets file is replaced by test values). The e2e Gemfile stands in for the app's bundle.
     const appEnv = { ...env, RAILS_LOG_TO_STDOUT: '1' };
     for (const e of unit.Environment) { const i = e.indexOf('='); appEnv[e.slice(0, i)] = e.slice(i + 1); }
+    // The unit's BUNDLE_GEMFILE names the app's Gemfile through current; this app's gems are the test's own Gemfile's.
+    assert.equal(appEnv.BUNDLE_GEMFILE, join(app, 'current', 'Gemfile'));
+    appEnv.BUNDLE_GEMFILE = GEMFILE;
     appEnv.PATH = `${appEnv.PATH}:${process.env.PATH}`;
     Object.assign(appEnv, parseEnvFile(file('config/ruby.env')));
     Object.assign(appEnv, { SECRET_KEY_BASE: 'e2e'.repeat(40), DATABASE_URL: `postgres://app@127.0.0.1:${pgPort}/app_production` });

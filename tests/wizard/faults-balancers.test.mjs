@@ -68,9 +68,12 @@ test('faults through HAProxy and nginx balancers: a failing URL, open WebSockets
     writeFileSync(join(A.dir, 'app.sh'), [1, 2, 3, 4, 6].map((n) => stepScript(steps, n)).join('\n'));
     writeFileSync(join(A.dir, 'lb.sh'), stepScript(steps, 11));
     writeFileSync(join(B.dir, 'lb.sh'), stepScript(nginxSteps, 11));
-    // README step 7's migrate command, as written, after its environment line.
-    const deploy = steps.get(7).join('\n').split('\n');
-    writeFileSync(join(A.dir, 'migrate.sh'), [deploy.find((l) => l.startsWith('cd ')), 'export FAULT_HOST=$1', deploy.find((l) => /db:migrate/.test(l) && !l.startsWith('#'))].join('\n'));
+    // The migrate command deploy.sh runs (as the migrations role), in README step 4's environment: its `cd` line and
+    // its db:prepare command with db:migrate (deploy.sh's own needs a new release to build).
+    const setup = steps.get(4).join('\n').split('\n');
+    const migrateLine = setup.find((l) => /RAILS_DB_MIGRATE=1 .*db:prepare$/.test(l)).replace(/db:prepare$/, 'db:migrate');
+    assert.match(withHaproxy.files.find((f) => f.path === 'deploy.sh').content, /RAILS_DB_MIGRATE=1 "\$BUNDLE" exec bin\/rails db:migrate/);
+    writeFileSync(join(A.dir, 'migrate.sh'), [setup.find((l) => l.startsWith('cd ')), 'export FAULT_HOST=$1', migrateLine].join('\n'));
     const script = `${appImageScript({ root, domain: DOMAIN, lbAddress: `${NET}.${HOSTS.lb}` })}
 ${hostsScript({ net: NET, hosts: HOSTS, root, privateEtc: { lb2: ['/etc/nginx'] } })}
 cd ${A.inLab}
@@ -91,7 +94,7 @@ echo "apphost upload-413s=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/log
 ${dbRestartScript({ tag: 'dbrestart', url: `https://${DOMAIN}/api`, restart: 'on db systemctl restart postgresql', graceS: RECOVERY_S })}
 
 # 5. A slow migration on both app hosts at once.
-cat > ${root}/db/migrate/20261125000001_slow_fault_migration.rb <<'RUBY'
+cat > ${root}/current/db/migrate/20261125000001_slow_fault_migration.rb <<'RUBY'
 class SlowFaultMigration < ActiveRecord::Migration[8.1]
   def up
     create_table(:fault_migration_runs) { |t| t.string :host }

@@ -50,7 +50,9 @@ test('permalink ?app_root=/etc&deploy_user=root: CLI exit 2 naming both and the 
     const good = cli(['--answers', answersFile(dir, ok), '--format', 'json']);
     assert.equal(good.status, 0, good.stderr);
     const unit = JSON.parse(good.stdout).files.find((f) => f.path === 'etc/systemd/system/rails-app.service').content;
-    assert.match(unit, new RegExp(`^WorkingDirectory=${ok.app_root}$`, 'm'));
+    // The release layout's current link under the root, unless the root is already a release tool's current link.
+    const wd = ok.app_root.endsWith('/current') ? ok.app_root : `${ok.app_root}/current`;
+    assert.match(unit, new RegExp(`^WorkingDirectory=${wd}$`, 'm'));
   }
 });
 
@@ -76,7 +78,7 @@ test('README step 1 never changes the owner of an app root that exists; it gives
   const lines = step1.split('\n').filter((l) => l.includes('install -d'));
   assert.deepEqual(lines.map((l) => l.replace(new RegExp(root, 'g'), 'ROOT')), [
     'test -d ROOT || install -d -o deploy -g deploy ROOT',
-    'install -d -o deploy -g deploy ROOT/tmp ROOT/tmp/sockets ROOT/tmp/pids ROOT/log ROOT/storage',
+    'install -d -o deploy -g deploy ROOT/tmp ROOT/tmp/sockets ROOT/tmp/pids ROOT/log ROOT/storage ROOT/releases ROOT/shared/bundle',
   ]);
   // Run them, with an account that exists here (daemon) standing in for deploy: the root stays root's.
   execFileSync('sh', ['-ec', lines.join('\n').replace(/deploy/g, 'daemon')]);

@@ -70,7 +70,7 @@ echo "page=$(curl $H -o /dev/null -w '%{http_code}' https://${DOMAIN}/regular)"
 TOKEN=$(curl $H -X POST https://${DOMAIN}/jobs | ruby -rjson -e 'print JSON.parse(STDIN.read)["token"]')
 for i in $(seq 1 120); do R=$(curl $H https://${DOMAIN}/jobs/$TOKEN); case "$R" in *executed_by\":\"*) break;; esac; sleep 0.5; done
 echo "job=$R"
-(cd ${root} && bundle exec ruby /repo/tests/wizard/lab/ws-client.rb /etc/readme-ca/ca.pem ${DOMAIN} hello-readme "curl $H -o /dev/null -X POST 'https://${DOMAIN}/broadcasts?message=hello-readme'")
+(cd ${root}/current && bundle exec ruby /repo/tests/wizard/lab/ws-client.rb /etc/readme-ca/ca.pem ${DOMAIN} hello-readme "curl $H -o /dev/null -X POST 'https://${DOMAIN}/broadcasts?message=hello-readme'")
 echo "owner=$(stat -c %U ${root}/log) secrets=$(stat -c %a /etc/rails-app/secrets.env)"
 echo "socket=$(stat -c '%a %U:%G' ${root}/tmp/sockets/puma.sock) nginx-worker=$(ps -o user= -C nginx | sort -u | tr '\n' ' ')"
 # Fault scenarios (issue 23). 6: a forged X-Forwarded-Host, an unknown Host over HTTPS (SNI app.test), over

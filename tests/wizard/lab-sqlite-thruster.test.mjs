@@ -31,6 +31,8 @@ test('lab: the SQLite + Thruster bundle serves the Rails 8.1 app with jobs, WebS
     const script = String.raw`
 cd ${B}
 lab-app prepare --db sqlite >/dev/null
+# The units read the app through the release layout's current link (deploy.sh); here one release, the app root itself.
+ln -sfn . /srv/app/current
 eval "$(lab-app env)"
 unit() { sed -n "s/^$2=//p" "/etc/systemd/system/$1"; }
 # README 1-3: directories, secrets (0600), system files

@@ -9,7 +9,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, chmodSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, chmodSync, symlinkSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +52,7 @@ async function until(what, fn, ms = 60000) {
 test('unicorn: systemctl reload (the unit\'s ExecReload) loads new code under load, zero failed requests; HUP does not', { timeout: 120000 }, async () => {
   const root = mkdtempSync(join(tmpdir(), 'wz-reload-unicorn-'));
   chmodSync(root, 0o755);
+  symlinkSync('.', join(root, 'current')); // the release layout's link (deploy.sh), here to the one release: the root
   for (const d of ['tmp/sockets', 'tmp/pids', 'log', 'config']) mkdirSync(join(root, d), { recursive: true });
   const bundle = generate({ server: 'unicorn', server_version: '6.1', jobs: 'none', cores: 2, tls: 'none' }, { appRoot: root, date: '2026-01-01' });
   const file = (p) => bundle.files.find((f) => f.path === p).content;

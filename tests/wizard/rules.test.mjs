@@ -289,8 +289,9 @@ test('migrations (issue 23): their own timeouts, PgBouncer session-mode aliases,
   assert.match(file(r, 'db-host/etc/pgbouncer/pg_hba.conf'), /^hostssl \S*app_production_migrate\S* app 10\.0\.1\.11\/32 /m);
   const readme = file(r, 'README.md');
   assert.match(readme, /RAILS_DB_MIGRATE=1 \/usr\/bin\/bundle exec bin\/rails db:prepare/);
-  assert.match(readme, /RAILS_DB_MIGRATE=1 \/usr\/bin\/bundle exec bin\/rails db:migrate/);
-  assert.match(readme, /# Migrate on the first app host only/);
+  // deploy.sh migrates as the migrations role, on the first host only (the others pass --no-migrate).
+  assert.match(file(r, 'deploy.sh'), /\[ "\$migrate" = no \] \|\| as_app "\$new" RAILS_DB_MIGRATE=1 "\$BUNDLE" exec bin\/rails db:migrate/);
+  assert.match(readme, /# Migrate on the first app host only.*\nsh deploy\.sh deploy \/path\/to\/checkout\nsh deploy\.sh deploy \/path\/to\/checkout --no-migrate$/m);
   // Without PgBouncer the database name stays; the timeouts still apply. No PostgreSQL, no variables.
   const direct = file(gen({}), 'config/database.yml');
   assert.match(direct, /^\s+database: app_production$/m);

@@ -40,10 +40,10 @@ test('the distribution\'s versions: Ubuntu 24.04\'s /usr/bin/ruby is 3.2, MySQL 
 
 test('deploy steps follow each server\'s process row: Unicorn reloads (USR2), Pitchfork restarts and says what it costs', () => {
   const u = file(gen({ server: 'unicorn', server_version: '6.1' }), 'README.md');
-  assert.match(u, /^systemctl reload rails-app$/m);
+  assert.match(file(gen({ server: 'unicorn', server_version: '6.1' }), 'deploy.sh'), /^restart_app\(\) \{ systemctl reload rails-app[; ]/m);
   assert.match(u, /a new Unicorn master loads the new code/);
   const p = file(gen({ server: 'pitchfork', server_version: '0.18' }), 'README.md');
-  assert.match(p, /^systemctl restart rails-app$/m);
+  assert.match(file(gen({ server: 'pitchfork', server_version: '0.18' }), 'deploy.sh'), /^restart_app\(\) \{ systemctl restart rails-app[; ]/m);
   assert.match(p, /Pitchfork has no reload/);
   const unit = file(gen({ server: 'pitchfork', server_version: '0.18' }), 'etc/systemd/system/rails-app.service');
   assert.doesNotMatch(unit, /^ExecReload=/m, 'Pitchfork docs: remove ExecReload');

@@ -7,7 +7,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, chmodSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, chmodSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from '../../guide/engine/index.mjs';
@@ -29,6 +29,7 @@ function inFlight(sock, n) {
 async function runServer(server, signal) {
   const root = mkdtempSync(join(tmpdir(), `wz-stop-${server}-`));
   chmodSync(root, 0o755);
+  symlinkSync('.', join(root, 'current')); // the release layout's link (deploy.sh), here to the one release: the root
   for (const d of ['tmp/sockets', 'tmp/pids', 'log', 'config']) mkdirSync(join(root, d), { recursive: true });
   const answers = { server, server_version: server === 'unicorn' ? '6.1' : '0.18', jobs: 'none', cores: 2, tls: 'none' };
   const bundle = generate(answers, { appRoot: root, date: '2026-01-01' });

@@ -4,7 +4,7 @@
 import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdirSync, writeFileSync, chmodSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { generate, QUESTIONS, GENERATOR_VERSION } from '../../guide/engine/index.mjs';
@@ -20,6 +20,7 @@ const DATE = '2026-01-02';
 const APP = V.tmp('wizard-app-');
 for (const d of ['tmp/sockets', 'tmp/pids', 'log', 'public', 'private', 'config']) mkdirSync(join(APP, d), { recursive: true });
 chmodSync(APP, 0o755); // logrotate stats log/*.log as the unprivileged `su` user
+symlinkSync('.', join(APP, 'current')); // the release layout's link (deploy.sh); here one release, the root itself
 
 after(V.cleanup);
 

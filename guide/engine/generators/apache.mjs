@@ -59,8 +59,8 @@ export function siteBody(ctx) {
   const access = v24 ? [D('Require', ['all', 'granted'])] : [D('Order', ['allow,deny']), D('Allow', ['from', 'all'])];
   const vhost = [
     D('ServerName', 'localhost'),
-    D('DocumentRoot', `${ctx.root}/public`, t('apache.root'), [SRC.apacheCore]),
-    { section: 'Directory', args: [`${ctx.root}/public`], children: [D('Options', '-MultiViews'), D('AllowOverride', 'None'), ...access] },
+    D('DocumentRoot', `${ctx.appDir}/public`, t('apache.root'), [SRC.apacheCore]),
+    { section: 'Directory', args: [`${ctx.appDir}/public`], children: [D('Options', '-MultiViews'), D('AllowOverride', 'None'), ...access] },
   ];
   // Behind the balancer (issue 11): mod_remoteip (2.4+) takes the client's address from the balancer's header.
   if (behindBalancer(ctx) && v24) vhost.push(D('RemoteIPHeader', 'X-Forwarded-For', t('edge.real-ip', { lb: ctx.hosts.lb }), [SRC.apacheRemoteIp]), D('RemoteIPInternalProxy', ctx.hosts.lb));

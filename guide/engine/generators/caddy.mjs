@@ -26,7 +26,7 @@ export function caddyBody(ctx) {
     proxy.push({ d: 'trusted_proxies', args: ['private_ranges'], why: t('caddy.trusted'), evidence: [SRC.caddyProxy, SRC.railsConfiguring] });
   }
   if (https) proxy.push({ d: 'header_down', args: ['-Strict-Transport-Security'], why: t('nginx.hide-hsts'), evidence: [SRC.caddyProxy, SRC.railsSsl] });
-  const site = [{ d: 'root', args: ['*', `${ctx.root}/public`] }];
+  const site = [{ d: 'root', args: ['*', `${ctx.appDir}/public`] }];
   if (https) {
     site.push({ d: 'header', args: ['Strict-Transport-Security', hstsValue()], why: t('caddy.hsts'), evidence: [SRC.hsts, SRC.caddyHeader] });
     if (ctx.domain === 'localhost') site.push({ d: 'tls', args: ['internal'], why: t('caddy.internal'), evidence: [SRC.caddyTls] });

@@ -27,12 +27,13 @@ import * as loadBalancer from './load-balancer.mjs';
 import * as adviceRails from './advice-rails.mjs';
 import * as adviceProd from './advice-prod.mjs';
 import * as operations from './operations.mjs';
+import * as deployScript from './deploy-script.mjs';
 import * as readme from './readme.mjs';
 import * as readmeHosts from './readme-hosts.mjs';
 import * as checklist from './checklist.mjs';
 
 const ALL = [puma, unicorn, pitchfork, passenger, thin, mongrel, falcon, rubyEnv, databaseYml, railsHosts, nginx, apache, caddy,
-  postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, limits, redis, kamalProxy, rcFreebsd, operations, adviceRails, adviceProd, readmeHosts, readme, checklist];
+  postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, limits, redis, kamalProxy, rcFreebsd, operations, adviceRails, adviceProd, deployScript, readmeHosts, readme, checklist];
 const byId = new Map(ALL.map((g) => [g.id, g]));
 
 export const GENERATORS = ORDER.map((id) => {

@@ -9,7 +9,7 @@ export function generate(ctx) {
   if (!APPLIES.mongrel(ctx)) return {};
   const u = ctx.upstreams[0];
   const body = [
-    { key: 'cwd', value: ctx.root },
+    { key: 'cwd', value: ctx.appDir },
     { key: 'environment', value: 'production' },
     { key: 'address', value: u.host },
     { key: 'port', value: String(u.port), why: t('thin.port', { first: u.port, last: u.port + ctx.processes - 1 }), evidence: [SRC.nginxUpstream] },

@@ -162,7 +162,7 @@ export function siteBody(ctx) {
   }
   const common = [
     S('server_name', ctx.domain, t('nginx.server-name', { domain: ctx.domain }), [SRC.nginxHttpCore]),
-    S('root', `${ctx.root}/public`, t('nginx.root'), [SRC.pumaNginx]),
+    S('root', `${ctx.appDir}/public`, t('nginx.root'), [SRC.pumaNginx]),
     S('client_max_body_size', '25m', t('nginx.body-size'), [SRC.nginxCore]),
     // Behind the balancer (issue 11): the client's address, not the balancer's, in logs, Rails and rate limits.
     ...(behindBalancer(ctx) ? [S('set_real_ip_from', ctx.hosts.lb, t('edge.real-ip', { lb: ctx.hosts.lb }), [SRC.nginxRealIp, SRC.nginxconfig]), S('real_ip_header', 'X-Forwarded-For')] : []),

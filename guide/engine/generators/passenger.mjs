@@ -40,7 +40,7 @@ export function passengerVhostDirectives(ctx) {
   const modern = gte(v, '4.0');
   const spawn = ctx.canFork ? 'smart' : 'direct';
   const out = [
-    { d: 'PassengerAppRoot', args: [ctx.root], why: t('passenger.root'), evidence: [SRC.passenger] },
+    { d: 'PassengerAppRoot', args: [ctx.appDir], why: t('passenger.root'), evidence: [SRC.passenger] },
     { d: 'PassengerRuby', args: [`${ctx.rubyBin}/ruby`], why: t('passenger.ruby'), evidence: [SRC.passenger] },
     { d: 'PassengerUser', args: [ctx.user], why: t('passenger.user', { user: ctx.user }), evidence: [SRC.passenger] },
     { d: 'PassengerGroup', args: [ctx.user] },

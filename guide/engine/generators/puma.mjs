@@ -28,7 +28,7 @@ export function pumaBody(ctx, { version = ctx.serverVersion, forMigration = fals
   const vars = { threads, workers, per: ctx.threadsPerCore, workload: a.workload, impl: ctx.impl.label, railsThreads: gte(a.rails, '7.2') ? 3 : 5, ram: ctx.ramMb, proxy: ctx.proxy, from: a.server, cores: a.cores };
   const body = [];
   if (forMigration) body.push({ comment: t('puma.migration', vars) }, { blank: true });
-  body.push({ call: 'directory', args: [ctx.root], why: t('puma.directory'), evidence: [SRC.pumaConfig] });
+  body.push({ call: 'directory', args: [forMigration ? ctx.root : ctx.appDir], why: t(ctx.appDir !== ctx.root && !forMigration ? 'puma.directory.current' : 'puma.directory'), evidence: [SRC.pumaConfig] });
   body.push({ call: 'environment', args: [{ raw: 'ENV.fetch("RAILS_ENV") { "production" }' }], why: t('puma.environment'), evidence: [SRC.pumaConfig] });
   body.push({ blank: true });
   body.push({

@@ -4,7 +4,8 @@
 import { SERVER_PROCESS, HARDENING } from '../caps.mjs';
 import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
-import { SERVER_LABEL, behindBalancer, UP_CHECK } from './util.mjs';
+import { SERVER_LABEL } from './util.mjs';
+import { DEPLOY_SCRIPT, SHARED_BUNDLE, switchMode, upCheck } from './releases.mjs';
 import { familyDestination } from './readme.mjs';
 import { commandsOf, packageLines, securityLines, fam } from './family-steps.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
@@ -42,8 +43,11 @@ export function opsBlocks(ctx, files, hosts = {}) {
     `id ${user} >/dev/null 2>&1 || ${fam(ctx, 'systemUser', { user, home: root })}`,
     // The app root is created only when missing: an existing directory keeps its owner (install -d would change it).
     `test -d ${root} || install -d -o ${user} -g ${user} ${root}`,
-    `install -d -o ${user} -g ${user} ${root}/tmp ${root}/tmp/sockets ${root}/tmp/pids ${root}/log ${root}/storage`,
+    `install -d -o ${user} -g ${user} ${root}/tmp ${root}/tmp/sockets ${root}/tmp/pids ${root}/log ${root}/storage${ctx.releases ? ` ${root}/releases ${root}/${SHARED_BUNDLE}` : ''}`,
+    // Release directories: an app that sits in the app root becomes the first release (deploy.sh init).
+    ...(ctx.releases && has(DEPLOY_SCRIPT) ? [`test -e ${ctx.appDir} || sh ${DEPLOY_SCRIPT} init`] : []),
   ].join('\n')));
+  if (ctx.releases) blocks.push({ p: t('ops.readme.releases.p') });
   // 2. Secrets.
   const secretNames = ctx.a.database === 'sqlite' ? 'RAILS_MASTER_KEY' : 'RAILS_MASTER_KEY, DATABASE_PASSWORD';
   blocks.push({ h: 3, text: t('ops.readme.secrets') }, { p: t('ops.readme.secrets.p', { file: SECRETS_FILE, names: secretNames }) }, sh([
@@ -62,15 +66,16 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // 4. App configuration and databases.
   const conf = files.map((f) => f.path).filter((p) => /^config\/[^/]+$/.test(p));
   const asUser = (cmd) => `runuser -u ${user} --preserve-environment -- env RAILS_ENV=production ${cmd}`;
-  const db = [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${root}/config/`,
-    ...files.map((f) => f.path).filter((p) => p.startsWith('config/initializers/')).map((p) => `install -D -m 0644 -o ${user} -g ${user} ${p} ${root}/${p}`)];
+  const app = ctx.appDir;
+  const db = [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${app}/config/`,
+    ...files.map((f) => f.path).filter((p) => p.startsWith('config/initializers/')).map((p) => `install -D -m 0644 -o ${user} -g ${user} ${p} ${app}/${p}`)];
   // The file goes in on stdin: the shell opens it as root, while the postgres user could not read the bundle's
   // directory (typically under /root).
   if (has('setup/postgresql-roles.sql')) db.push(fam(ctx, 'edit', { file: 'setup/postgresql-roles.sql' }), 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
   if (has('setup/mysql-grants.sql')) db.push(fam(ctx, 'edit', { file: 'setup/mysql-grants.sql' }), 'mysql < setup/mysql-grants.sql');
   // Schema loads and migrations connect as migrations (database.yml: their own timeouts, PgBouncer's session-mode aliases).
   const migrating = migrateEnv(ctx);
-  db.push(`cd ${root} && set -a && . ${SECRETS_FILE} && set +a`, asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:prepare`));
+  db.push(`cd ${app} && set -a && . ${SECRETS_FILE} && set +a`, asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:prepare`));
   blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : has('setup/mysql-grants.sql') ? 'ops.readme.app.my' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
   // 5. Certificates.
   blocks.push({ h: 3, text: t('ops.readme.certs') });
@@ -103,30 +108,37 @@ export function opsBlocks(ctx, files, hosts = {}) {
   }
   if (ctx.proxy === 'caddy') start.push(`caddy validate --config /etc/caddy/Caddyfile && systemctl reload ${fam(ctx, 'services.caddy')}`);
   start.push(...kamal.slice(-1));
-  const scheme = ctx.tls === 'none' ? 'http' : 'https';
   // Behind a balancer the name points at the balancer (set up last): ask this host's proxy directly, as the balancer does.
   // A reload returns before the new workers run, so the check retries for a few seconds instead of failing on the old ones.
-  if (behindBalancer(ctx) && ctx.tls === 'upstream') start.push(`curl ${UP_CHECK} -H 'Host: ${domain}' -H 'X-Forwarded-Proto: https' http://127.0.0.1/up`);
-  else start.push(`curl ${UP_CHECK} ${scheme}://${domain}/up`);
+  start.push(upCheck(ctx));
   blocks.push({ h: 3, text: t('ops.readme.start') }, sh(start.join('\n')));
-  // 6. Deploy and restart.
+  // 7. Deploy and roll back: deploy.sh (deploy-script.mjs) builds, boots and checks a release before switching to it.
+  const mode = switchMode(ctx);
   const p = SERVER_PROCESS[ctx.server] || {};
-  const reloads = p.deploy === 'reload' && !(p.reload.handover && ctx.proxy === 'thruster');
-  const reload = reloads ? 'systemctl reload rails-app' : 'systemctl restart rails-app';
-  const words = reloads ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart';
-  const vars = { server: SERVER_LABEL[ctx.server], signal: reloads ? p.reload.signal || p.reload.command : '', stop: p.stopSignal };
-  blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t(p.ownWords && reloads === (p.deploy === 'reload') ? `${words}.${ctx.server}` : words, vars) }, sh([
-    `cd ${root} && set -a && . ${SECRETS_FILE} && set +a`,
-    asUser(`${rubyBin}/bundle config set --local deployment true`),
-    asUser(`${rubyBin}/bundle install`),
-    asUser(`${rubyBin}/bundle exec bin/rails assets:precompile`),
+  const vars = { server: SERVER_LABEL[ctx.server], signal: mode.signal, stop: p.stopSignal };
+  const restart = t(p.ownWords && mode.reloads === (p.deploy === 'reload') ? `${mode.reloads ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart'}.${ctx.server}` : mode.reloads ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart', vars);
+  const many = ctx.a.app_hosts > 1;
+  if (!ctx.releases) {
+    // The app root is a release tool's own `current` link (Capistrano, Mina): that tool keeps the releases.
+    blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: restart }, sh([
+      `cd ${root} && set -a && . ${SECRETS_FILE} && set +a`,
+      asUser(`${rubyBin}/bundle config set --local deployment true`),
+      asUser(`${rubyBin}/bundle install`),
+      asUser(`${rubyBin}/bundle exec bin/rails assets:precompile`),
+      ...(many ? [`# ${t('ops.readme.migrate-once')}`] : []),
+      asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:migrate`),
+      mode.command,
+      ...(jobUnitNames(ctx).length ? [`systemctl restart ${jobUnitNames(ctx).join(' ')}`] : []),
+    ].join('\n')), { h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.p') });
+  } else {
+  blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t('ops.readme.deploy.releases', { restart }) }, sh([
     // Once per deploy, on one host (the first app host); Rails' migration lock stops a second run started by mistake.
-    ...(ctx.a.app_hosts > 1 ? [`# ${t('ops.readme.migrate-once')}`] : []),
-    asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:migrate`),
-    reload,
-    ...(jobUnitNames(ctx).length ? [`systemctl restart ${jobUnitNames(ctx).join(' ')}`] : []),
+    ...(many ? [`# ${t('ops.readme.migrate-once')}`] : []),
+    `sh ${DEPLOY_SCRIPT} deploy /path/to/checkout`,
+    ...(many ? [`sh ${DEPLOY_SCRIPT} deploy /path/to/checkout --no-migrate`] : []),
   ].join('\n')));
-  blocks.push({ h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.p') });
+  blocks.push({ h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.releases') }, sh(`sh ${DEPLOY_SCRIPT} rollback`));
+  }
   // 7. Logs and sandbox.
   blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t('ops.readme.logs.p', { root }) });
   blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));

@@ -67,10 +67,11 @@ function environment(ctx, extraFiles = []) {
   return [
     E('User', ctx.user, t('systemd.user', { user: ctx.user }), [SRC.systemdExec]),
     E('Group', ctx.user),
-    E('WorkingDirectory', ctx.root),
+    E('WorkingDirectory', ctx.appDir, ctx.releases ? t('systemd.current') : undefined, ctx.releases ? [SRC.systemdExec, SRC.pumaRestart] : []),
     E('Environment', 'RAILS_ENV=production'),
+    ...(ctx.releases ? [E('Environment', `BUNDLE_GEMFILE=${ctx.appDir}/Gemfile`, t('systemd.gemfile'), [SRC.pumaRestart])] : []),
     E('Environment', `PATH=${[...new Set([ctx.rubyBin, '/usr/local/bin', '/usr/bin', '/bin'])].join(':')}`, t('systemd.path', { bin: ctx.rubyBin }), [SRC.systemdExec]),
-    E('EnvironmentFile', `${ctx.root}/config/ruby.env`, t('systemd.2'), [SRC.systemdExec]),
+    E('EnvironmentFile', `${ctx.appDir}/config/ruby.env`, t('systemd.2'), [SRC.systemdExec]),
     ...extraFiles.map((f) => E('EnvironmentFile', f)),
     E('EnvironmentFile', SECRETS_FILE, t('systemd.secrets', { file: SECRETS_FILE }), [SRC.systemdExec, SRC.railsConfiguring]),
   ];
@@ -163,7 +164,7 @@ export function jobUnit(ctx) {
   const service = [
     E('Type', notify ? 'notify' : 'exec', t(notify ? 'systemd.jobs.notify' : 'systemd.jobs.exec', { runner: r.label }), [SRC.systemdService, ...(notify ? [SRC.sidekiq] : [])]),
     ...(notify ? [E('WatchdogSec', 10, t('systemd.jobs.watchdog', { runner: r.label }), [SRC.sidekiq])] : []),
-    ...environment(ctx, [`${ctx.root}/config/jobs.env`]),
+    ...environment(ctx, [`${ctx.appDir}/config/jobs.env`]),
     E('ExecStart', cmd, t(`systemd.jobs.${ctx.jobs}`, { n: ctx.jobProcesses, threads: ctx.jobThreads }), [jobSource(ctx)]),
     ...(ctx.jobs === 'sidekiq' ? [E('ExecReload', '/bin/kill -TSTP $MAINPID', t('systemd.jobs.quiet'), [SRC.sidekiq])] : []),
     E('KillSignal', r.stopSignal, t('systemd.jobs.kill', { runner: r.label, s: r.stopTimeout }), [SRC.systemdKill, jobSource(ctx)]),

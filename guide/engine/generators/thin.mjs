@@ -9,7 +9,7 @@ export function generate(ctx) {
   if (!APPLIES.thin(ctx)) return {};
   const u = ctx.upstreams[0];
   const n = ctx.processes;
-  const body = [{ key: 'chdir', value: ctx.root }, { key: 'environment', value: 'production' }];
+  const body = [{ key: 'chdir', value: ctx.appDir }, { key: 'environment', value: 'production' }];
   if (u.type === 'unix') body.push({ key: 'socket', value: `${ctx.root}/tmp/sockets/thin.sock`, why: t('thin.socket', { last: n - 1 }), evidence: [SRC.thin] });
   else body.push({ key: 'address', value: u.host }, { key: 'port', value: u.port, why: t('thin.port', { first: u.port, last: u.port + n - 1 }), evidence: [SRC.thin, SRC.nginxUpstream] });
   body.push(

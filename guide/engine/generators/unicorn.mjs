@@ -31,7 +31,7 @@ export function generate(ctx) {
   const vars = { processes: ctx.processes, cores: a.cores, workload: a.workload, per: t(`unicorn.per.${a.workload}`), ram: ctx.memoryLimited ? t('unicorn.ram') : '', what: t(u.type === 'unix' ? 'unicorn.what.socket' : 'unicorn.what.address'), rails: a.rails };
   const body = [
     { call: 'worker_processes', args: [ctx.processes], why: t('unicorn.workers', vars), evidence: [SRC.unicornConf, DS.serverMemory] },
-    { call: 'working_directory', args: [ctx.root], why: t('unicorn.wd'), evidence: [SRC.unicornConf] },
+    { call: 'working_directory', args: [ctx.appDir], why: t('unicorn.wd'), evidence: [SRC.unicornConf] },
     { call: 'listen', args: [listenArg(u), { hash: { backlog: 1024 } }], why: t('unicorn.listen', vars), evidence: [SRC.unicornConf, SRC.ipSysctl] },
     { call: 'timeout', args: [30], why: t('unicorn.timeout'), evidence: [SRC.unicornConf] },
     { call: 'pid', args: [`${ctx.root}/tmp/pids/unicorn.pid`], why: t('unicorn.pid'), evidence: [SRC.unicornConf] },

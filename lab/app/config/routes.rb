@@ -20,6 +20,7 @@ Rails.application.routes.draw do
   get "faults/fail" => "faults#fail"
   get "faults/url" => "faults#url"
   post "faults/upload" => "faults#upload"
+  get "faults/release" => "faults#release"
 
   # Synthetic load for the concurrency sweep
   get "io" => "load#io"

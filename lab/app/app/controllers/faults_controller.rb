@@ -1,6 +1,14 @@
 # Routes for the fault-injection suite (tests/wizard/faults-*.test.mjs, issue 23): a URL that always fails, the URL
 # Rails generates for the request (to catch a forged X-Forwarded-Host), and an upload sink that reports its size.
 class FaultsController < ActionController::API
+  # The release this process booted (the REVISION file a deploy test writes), read once at boot as app code is.
+  RELEASE = Rails.root.join("REVISION").then { |p| p.exist? ? p.read.strip : "none" }
+
+  # GET /faults/release: which release answers (tests/wizard/faults-deploys.test.mjs tells releases apart by it).
+  def release
+    render plain: "#{RELEASE}\n"
+  end
+
   # GET /faults/fail: always 500, as a broken page would. A balancer must not take hosts out for it.
   def fail
     render plain: "failing on purpose\n", status: :internal_server_error

@@ -1,0 +1,132 @@
+// deploy.sh: deploys and rollbacks with release directories. Each deploy copies the app's code into
+// releases/TIMESTAMP, links the shared tmp/, log/ and storage/ of the app root into it, installs gems into the shared
+// shared/bundle, precompiles assets, boots the release once (`bin/rails runner` answering /up in-process), runs the
+// migrations (one host), then switches the `current` symlink atomically (ln -sfn + mv -T: rename(2) replaces the
+// link in one step) and restarts the server the way capabilities/process.mjs says it loads new code. A release that
+// fails to build or boot is never switched to; one that fails its /up check after the switch is switched back.
+// `rollback` switches to the release before `current`. POSIX sh with `set -eu`; the sweep checks it with
+// `sh -n` and shellcheck, the lab proves it (tests/wizard/faults-deploys.test.mjs). Words: catalog-deploy.mjs.
+import { SECRETS_FILE } from './systemd.mjs';
+import { jobUnitNames } from './readme-ops.mjs';
+import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, switchMode } from './releases.mjs';
+import { MIGRATE_ENV } from './database-yml.mjs';
+import { t } from '../text.mjs';
+
+export const id = 'deploy-script';
+// Why the restart is what it is, per server: Puma in this bundle always preloads (cluster mode) or runs one process,
+// and a phased restart (USR1) needs workers without preload_app!, so it gets the hot restart.
+function restartWhy(ctx, mode) {
+  if (ctx.server === 'puma') return t(ctx.mode === 'cluster' ? 'deploy.sh.restart.puma-preload' : 'deploy.sh.restart.puma-single', { signal: mode.signal });
+  return t(mode.reloads ? 'deploy.sh.restart.reload' : 'deploy.sh.restart.restart', { signal: mode.signal });
+}
+
+export function deployScript(ctx, files) {
+  const config = files.map((f) => f.path).filter((p) => p.startsWith('config/')).map((p) => p.slice('config/'.length));
+  const mode = switchMode(ctx);
+  const jobs = jobUnitNames(ctx); // README's own list (none when the jobs run inside Puma)
+  const migrate = ctx.a.database === 'postgresql' ? `${MIGRATE_ENV}=1 ` : '';
+  // The preflight request: the app's full middleware stack (host authorization, SSL redirect) for its own domain.
+  const preflight = `status, = Rails.application.call(Rack::MockRequest.env_for("https://${ctx.domain}/up", "HTTP_HOST" => "${ctx.domain}")); exit(status == 200)`;
+  const c = (key, vars) => `# ${t(`deploy.sh.${key}`, vars)}`;
+  return [
+    c('usage'),
+    'set -eu',
+    '',
+    c('vars'),
+    `ROOT=${ctx.root}`,
+    `APP_USER=${ctx.user}`,
+    `BUNDLE=${ctx.rubyBin}/bundle`,
+    `SECRETS=${SECRETS_FILE}`,
+    `KEEP=${KEEP_RELEASES}`,
+    c('config'),
+    `CONFIG_FILES="${config.join(' ')}"`,
+    '',
+    c('fail'),
+    'fail() { echo "deploy.sh: $*" >&2; exit 1; }',
+    c('as-app'),
+    '# shellcheck source=/dev/null',
+    'as_app() { (cd "$1" && shift && set -a && . "$SECRETS" && . ./config/ruby.env && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env RAILS_ENV=production "$@"); }',
+    c('switch'),
+    'switch_to() { ln -sfn "releases/$1" "$ROOT/current.new" && mv -T "$ROOT/current.new" "$ROOT/current"; }',
+    c('restart', { why: restartWhy(ctx, mode) }),
+    `restart_app() { ${[mode.command, ...(jobs.length ? [`systemctl restart ${jobs.join(' ')}`] : [])].join(' && ')}; }`,
+    c('up'),
+    `check_up() { ${upCheck(ctx)} >/dev/null; }`,
+    c('releases'),
+    'releases() { find "$ROOT/releases" -mindepth 1 -maxdepth 1 -type d -printf \'%f\\n\'; }',
+    c('current'),
+    'current_release() { basename "$(readlink "$ROOT/current")"; }',
+    '',
+    c('init'),
+    'init() {',
+    '  [ ! -e "$ROOT/current" ] || fail "$ROOT/current exists: already a release layout"',
+    '  [ -f "$ROOT/Gemfile" ] || fail "no app in $ROOT to move into a release"',
+    '  r=$(date -u +%Y%m%d%H%M%S)',
+    '  install -d -o "$APP_USER" -g "$APP_USER" "$ROOT/releases/$r"',
+    `  find "$ROOT" -mindepth 1 -maxdepth 1 ${['releases', ...SHARED_DIRS, SHARED_BUNDLE.split('/')[0]].map((n) => `! -name ${n}`).join(' ')} -exec mv -t "$ROOT/releases/$r" {} +`,
+    ...SHARED_DIRS.map((d) => `  ln -sfn "$ROOT/${d}" "$ROOT/releases/$r/${d}"`),
+    '  switch_to "$r"',
+    '  echo "deploy.sh: $ROOT/current -> releases/$r"',
+    '}',
+    '',
+    c('deploy'),
+    'deploy() {',
+    '  src=$1 migrate=$2',
+    '  [ -f "$src/Gemfile" ] || fail "$src has no Gemfile: give the directory of the app\'s code"',
+    '  r=$(date -u +%Y%m%d%H%M%S) && new="$ROOT/releases/$r" && old=$(current_release)',
+    '  [ ! -e "$new" ] || fail "$new exists already"',
+    c('copy'),
+    '  install -d -o "$APP_USER" -g "$APP_USER" "$new"',
+    `  (cd "$src" && tar -cf - ${['.git', ...SHARED_DIRS].map((n) => `--exclude=./${n}`).join(' ')} .) | tar -xf - --no-same-owner -C "$new"`,
+    ...SHARED_DIRS.map((d) => `  ln -sfn "$ROOT/${d}" "$new/${d}"`),
+    '  for f in $CONFIG_FILES; do install -D -m 0640 "$ROOT/current/config/$f" "$new/config/$f"; done',
+    '  chown -R -h "$APP_USER:$APP_USER" "$new"',
+    c('build'),
+    `  as_app "$new" "$BUNDLE" config set --local path "$ROOT/${SHARED_BUNDLE}" || fail "bundle config failed; current stays at $old"`,
+    '  as_app "$new" "$BUNDLE" config set --local deployment true || fail "bundle config failed; current stays at $old"',
+    '  as_app "$new" "$BUNDLE" install --quiet || fail "bundle install failed; current stays at $old"',
+    '  as_app "$new" "$BUNDLE" exec bin/rails assets:precompile || fail "assets:precompile failed; current stays at $old"',
+    c('preflight'),
+    `  as_app "$new" "$BUNDLE" exec bin/rails runner '${preflight}' || fail "release $r does not boot or /up fails; current stays at $old"`,
+    c('migrate'),
+    `  [ "$migrate" = no ] || as_app "$new" ${migrate}"$BUNDLE" exec bin/rails db:migrate || fail "db:migrate failed; current stays at $old"`,
+    c('switch-now'),
+    '  switch_to "$r" && restart_app',
+    '  if ! check_up; then',
+    '    switch_to "$old" && restart_app',
+    '    fail "release $r failed its /up check after the switch; switched back to $old"',
+    '  fi',
+    c('prune'),
+    '  releases | sort -r | tail -n +$((KEEP + 1)) | while read -r x; do [ "$x" = "$r" ] || [ "$x" = "$old" ] || rm -rf "${ROOT:?}/releases/$x"; done',
+    '  echo "deploy.sh: deployed $r (previous: $old)"',
+    '}',
+    '',
+    c('rollback'),
+    'rollback() {',
+    '  cur=$(current_release)',
+    '  prev=$(releases | sort | awk -v c="$cur" \'$0 < c\' | tail -n 1)',
+    '  [ -n "$prev" ] || fail "no release before $cur"',
+    '  switch_to "$prev" && restart_app',
+    '  check_up || fail "rolled back to $prev, but /up fails"',
+    '  echo "deploy.sh: rolled back from $cur to $prev"',
+    '}',
+    '',
+    'case "${1:-}" in',
+    '  init) init ;;',
+    '  deploy) [ $# -ge 2 ] || fail "usage: deploy.sh deploy SOURCE_DIR [--no-migrate]"; deploy "$2" "$([ "${3:-}" = --no-migrate ] && echo no || echo yes)" ;;',
+    '  rollback) rollback ;;',
+    '  *) fail "usage: deploy.sh init | deploy SOURCE_DIR [--no-migrate] | rollback" ;;',
+    'esac',
+  ];
+}
+
+export function generate() {
+  return {};
+}
+
+/** Runs after the other generators (it lists the config files they wrote): the summary's files get deploy.sh. */
+export function finish(summary) {
+  const { ctx, files } = summary;
+  if (!ctx.releases) return [];
+  return [{ path: DEPLOY_SCRIPT, format: 'sh', body: deployScript(ctx, files) }];
+}

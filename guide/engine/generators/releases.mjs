@@ -1,0 +1,24 @@
+// The release layout's names and the two facts README and deploy.sh share (the /up check, what a deploy does to
+// the running server), used by README steps 1, 6 and 7 (readme-ops.mjs) and by deploy-script.mjs.
+import { SERVER_PROCESS } from '../caps.mjs';
+import { behindBalancer, UP_CHECK } from './util.mjs';
+
+export const DEPLOY_SCRIPT = 'deploy.sh';
+export const SHARED_DIRS = ['tmp', 'log', 'storage'];
+export const KEEP_RELEASES = 5;
+// Gems, shared by every release (Bundler's path): installed once, not per deploy.
+export const SHARED_BUNDLE = 'shared/bundle';
+
+/** The /up check README step 6 and the deploy run on an app host (the balancer asks the same way). */
+export function upCheck(ctx) {
+  const scheme = ctx.tls === 'none' ? 'http' : 'https';
+  if (behindBalancer(ctx) && ctx.tls === 'upstream') return `curl ${UP_CHECK} -H 'Host: ${ctx.domain}' -H 'X-Forwarded-Proto: https' http://127.0.0.1/up`;
+  return `curl ${UP_CHECK} ${scheme}://${ctx.domain}/up`;
+}
+
+/** What a deploy does to the running server: reload (loads new code, keeps the socket) or restart. */
+export function switchMode(ctx) {
+  const p = SERVER_PROCESS[ctx.server] || {};
+  const reloads = p.deploy === 'reload' && !(p.reload.handover && ctx.proxy === 'thruster');
+  return { reloads, command: reloads ? 'systemctl reload rails-app' : 'systemctl restart rails-app', signal: reloads ? p.reload.signal || p.reload.command : '' };
+}

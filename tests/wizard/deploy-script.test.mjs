@@ -1,0 +1,87 @@
+// deploy.sh and the release layout (issue 23), across servers, proxies, databases and host counts: the script is
+// POSIX sh that ShellCheck (Debian's, installed by scripts/setup) and dash accept, every command is explained by a
+// comment, the switch is atomic, the restart follows the server's process row with its reason, and every file that
+// reads the app's code reads it through `current` while sockets, PID files and logs stay in the shared app root.
+// The lab proof that it deploys, refuses a release that cannot boot and rolls back is faults-deploys.test.mjs.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { generate } from '../../guide/engine/index.mjs';
+import { requireTool } from './validators.mjs';
+
+const ROOT = '/var/www/app';
+const CASES = [
+  {},
+  { cores: 4, ram_gb: 8 },
+  { server: 'unicorn', server_version: '6.1', jobs: 'none' },
+  { server: 'pitchfork', server_version: '0.18' },
+  { server: 'falcon' },
+  { proxy: 'apache' },
+  { proxy: 'caddy', database: 'sqlite' },
+  { proxy: 'thruster' },
+  { database: 'mysql', jobs: 'sidekiq' },
+  { app_hosts: 2, lb: 'haproxy', db_host: 'separate', pooler: 'pgbouncer', tls: 'upstream' },
+  { ruby_path: '/home/deploy/.rbenv/shims', app_root: '/srv/shop' },
+];
+const gen = (a) => generate({ domain: 'app.test', ...a }, { date: '2026-11-25' });
+const file = (r, p) => r.files.find((f) => f.path === p)?.content;
+
+test('deploy.sh: ShellCheck and dash accept it for every kind of bundle; each command has its reason', () => {
+  const shellcheck = requireTool('shellcheck', 'shellcheck');
+  for (const a of CASES) {
+    const r = gen(a);
+    const sh = file(r, 'deploy.sh');
+    assert.ok(sh, `deploy.sh for ${JSON.stringify(a)}`);
+    const check = spawnSync(shellcheck, ['-s', 'sh', '-'], { input: sh, encoding: 'utf8', timeout: 60000 });
+    assert.equal(check.status, 0, `shellcheck ${JSON.stringify(a)}:\n${check.stdout}`);
+    const dash = spawnSync('dash', ['-n'], { input: sh, encoding: 'utf8', timeout: 10000 });
+    assert.equal(dash.status, 0, dash.stderr);
+    assert.match(sh, /^set -eu$/m);
+    // Every function definition and every block of commands follows a comment line.
+    const lines = sh.split('\n');
+    lines.forEach((l, i) => {
+      if (/^[a-z_]+\(\) \{/.test(l)) assert.match(lines[i - 1], /^#/, `${l} is explained`);
+    });
+    // Atomic switch: a new link renamed over `current`.
+    assert.match(sh, /^switch_to\(\) \{ ln -sfn "releases\/\$1" "\$ROOT\/current\.new" && mv -T "\$ROOT\/current\.new" "\$ROOT\/current"; \}$/m);
+    // Boot check before the switch; the switch only after it.
+    assert.ok(sh.indexOf('bin/rails runner') < sh.indexOf('switch_to "$r" && restart_app'), 'the preflight boot comes before the switch');
+  }
+});
+
+test('deploy.sh restarts per the server\'s documented semantics and says why', () => {
+  const puma = file(gen({ cores: 4, ram_gb: 8 }), 'deploy.sh');
+  assert.match(puma, /^# .*hot restart \(USR2, `systemctl reload`\): this bundle preloads the app in cluster mode \(preload_app!\), and a phased restart \(USR1\) cannot load new code then/m);
+  assert.match(puma, /^restart_app\(\) \{ systemctl reload rails-app && systemctl restart rails-jobs\.service; \}$/m);
+  const unicorn = file(gen({ server: 'unicorn', server_version: '6.1', jobs: 'none' }), 'deploy.sh');
+  assert.match(unicorn, /^restart_app\(\) \{ systemctl reload rails-app; \}$/m);
+  const falcon = file(gen({ server: 'falcon', jobs: 'none' }), 'deploy.sh');
+  assert.match(falcon, /no reload that loads new code, so `systemctl restart`/);
+  assert.match(falcon, /^restart_app\(\) \{ systemctl restart rails-app; \}$/m);
+  // Multi-host: migrations on the first host only (README), the balancer's /up check asked on this host.
+  const multi = gen({ app_hosts: 2, lb: 'haproxy', db_host: 'separate', pooler: 'pgbouncer', tls: 'upstream' });
+  assert.match(file(multi, 'deploy.sh'), /^check_up\(\) \{ curl .* -H 'Host: app\.test' -H 'X-Forwarded-Proto: https' http:\/\/127\.0\.0\.1\/up >\/dev\/null; \}$/m);
+  assert.match(file(multi, 'README.md'), /^sh deploy\.sh deploy \/path\/to\/checkout --no-migrate$/m);
+});
+
+test('the app is read through current; sockets, PID files, logs and the sandbox\'s writable paths stay shared', () => {
+  const r = gen({ cores: 4, ram_gb: 8 });
+  const unit = file(r, 'etc/systemd/system/rails-app.service');
+  assert.match(unit, new RegExp(`^WorkingDirectory=${ROOT}/current$`, 'm'));
+  assert.match(unit, new RegExp(`^Environment=BUNDLE_GEMFILE=${ROOT}/current/Gemfile$`, 'm'));
+  assert.match(unit, new RegExp(`^EnvironmentFile=${ROOT}/current/config/ruby\\.env$`, 'm'));
+  assert.match(unit, new RegExp(`^ReadWritePaths=${ROOT}/tmp ${ROOT}/log ${ROOT}/storage$`, 'm'));
+  assert.match(file(r, 'etc/systemd/system/rails-jobs.service'), new RegExp(`^EnvironmentFile=${ROOT}/current/config/jobs\\.env$`, 'm'));
+  const puma = file(r, 'config/puma.rb');
+  assert.match(puma, new RegExp(`^directory "${ROOT}/current"$`, 'm'));
+  assert.match(puma, new RegExp(`^bind "unix://${ROOT}/tmp/sockets/puma\\.sock"$`, 'm'));
+  assert.match(file(r, 'etc/nginx/sites-enabled/rails-app.conf'), new RegExp(`root ${ROOT}/current/public;`));
+  assert.match(file(gen({ server: 'unicorn', server_version: '6.1' }), 'config/unicorn.rb'), new RegExp(`^working_directory "${ROOT}/current"$`, 'm'));
+  const readme = file(r, 'README.md');
+  assert.match(readme, new RegExp(`^test -e ${ROOT}/current \\|\\| sh deploy\\.sh init$`, 'm'));
+  assert.match(readme, new RegExp(`^cd ${ROOT}/current && set -a`, 'm'));
+  assert.match(readme, /^sh deploy\.sh rollback$/m);
+  // No systemd (FreeBSD rc.d, another init): no release layout, no deploy.sh.
+  const bsd = gen({ os: 'freebsd' });
+  assert.equal(file(bsd, 'deploy.sh'), undefined);
+});

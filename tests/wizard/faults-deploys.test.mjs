@@ -1,0 +1,120 @@
+// Deploys under load (issue 23, scenario 3), in the lab: the default bundle (nginx + Puma + Solid Queue +
+// PostgreSQL on one host) set up by its README steps 1–6, where step 1's `deploy.sh init` moves the app into the
+// first release. Then, while four clients ask /faults/release (the REVISION the answering process booted with)
+// over HTTPS without pause, the bundle's deploy.sh:
+//   a. deploys a good release (v2): exit 0, the answers move from v1 to v2, no request fails;
+//   b. deploys a release that fails to boot (an initializer raises): exit 1 with a message, `current` unchanged,
+//      every answer still v2, no request fails;
+//   c. rolls back: exit 0, the answers move back to v1, no request fails.
+// Each phase prints what it measured (requests, failures, p99, seconds).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
+import { appImageScript } from '../helpers/lab-hosts.mjs';
+import { generate, DEFAULTS } from '../../guide/engine/index.mjs';
+import { readmeSteps, stepScript } from '../helpers/readme.mjs';
+
+const DOMAIN = 'app.test';
+const CLIENTS = 4;
+const MAX_PHASE_S = 300; // every load loop stops by then even if a deploy hangs
+// A client waits as long as nginx waits for Puma (proxy_read_timeout, 60 s): during Puma's hot restart requests wait
+// in the socket's backlog while the new process boots, which takes more than 10 s on the shared test machine.
+const CLIENT_TIMEOUT_S = 60;
+
+// One phase: load on, the command, load off; prints "NAME rc=… requests=… failed=… p99-ms=… seconds=… versions=…".
+const phase = String.raw`
+phase() {
+  local name=$1; shift
+  rm -f /tmp/stop /tmp/load-*.txt
+  for c in $(seq 1 ${CLIENTS}); do
+    ( end=$(( $(date +%s) + ${MAX_PHASE_S} ))
+      while [ ! -f /tmp/stop ] && [ "$(date +%s)" -lt "$end" ]; do
+        printf '%s\n' "$(curl -s --max-time ${CLIENT_TIMEOUT_S} -w ' %{http_code} %{time_total}' https://${DOMAIN}/faults/release | tr '\n' ' ')"
+      done > /tmp/load-$c.txt ) &
+  done
+  sleep 2
+  local t0=$(date +%s.%N) rc=0
+  "$@" > /tmp/$name.out 2>&1 || rc=$?
+  local t1=$(date +%s.%N)
+  sleep 3
+  touch /tmp/stop; wait
+  # Versions in the order they first appear in any client's answers, by time within each client file.
+  local p99; p99=$(cat /tmp/load-*.txt | awk '{print $NF * 1000}' | sort -n | awk '{t[NR] = $1} END {i = int(NR * 0.99); if (i < 1) i = 1; printf "%.0f", t[i]}')
+  cat /tmp/load-*.txt | awk -v n=$name -v rc=$rc -v t0=$t0 -v t1=$t1 -v p99=$p99 '
+    { r++; if ($(NF-1) != 200) f++; if (!($1 in seen)) { seen[$1] = 1; order = order $1 "," } }
+    END { printf "%s rc=%d requests=%d failed=%d p99-ms=%s seconds=%.1f versions=%s\n", n, rc, r, f + 0, p99, t1 - t0, order }'
+  echo "$name last=$(tail -qn 1 /tmp/load-*.txt | awk '{print $1}' | sort -u | tr '\n' ',')"
+  echo "$name current=$(readlink ${'$'}ROOT/current | sed 's|releases/||')"
+  echo "$name message=$(grep '^deploy.sh:' /tmp/$name.out | tail -1)"
+}
+`;
+
+test('lab: deploy.sh under load — a good release, a release that fails to boot, a rollback; zero failed requests', { timeout: 900000 }, async () => {
+  const lab = await ensureLab();
+  assert.ok(lab.ok, lab.reason);
+  const bundle = generate({ domain: DOMAIN }, { date: '2026-11-25' });
+  const steps = readmeSteps(bundle.files.find((f) => f.path === 'README.md').content);
+  assert.ok(bundle.files.some((f) => f.path === 'deploy.sh'), 'the bundle has deploy.sh');
+  const root = DEFAULTS.app_root;
+  const { dir, inLab: B } = writeBundle(bundle, '.wizard-deploys-');
+  try {
+    const script = String.raw`
+${appImageScript({ root, domain: DOMAIN, lbAddress: '127.0.0.1' })}
+ROOT=${root}
+echo v1 > ${root}/REVISION
+# The shared gems: Bundler's path for every release, here the lab's installed gems (no network in the lab).
+mkdir -p ${root}/shared && ln -s "$BUNDLE_PATH" ${root}/shared/bundle
+stop_all() { touch /tmp/stop; for p in /run/readme-shims/*.pid; do [ -f "$p" ] && kill -TERM -- "-$(cat "$p")" 2>/dev/null; done; nginx -s quit 2>/dev/null; pg_ctlcluster 17 main stop 2>/dev/null; true; }
+trap stop_all EXIT
+${[1, 2, 3, 4, 5, 6].map((n) => stepScript(steps, n, { cd: B })).join('\n')}
+echo "layout current=$(readlink ${root}/current) tmp=$(readlink ${root}/current/tmp) owner=$(stat -c %U ${root}/current/) answer=$(curl -sS --max-time 10 https://${DOMAIN}/faults/release)"
+# Two checkouts of the app: v2, and v3 whose initializer raises (a release that cannot boot).
+for v in v2 v3; do mkdir -p /tmp/src-$v && cp -a /repo/lab/app/. /tmp/src-$v/ && rm -rf /tmp/src-$v/log/* /tmp/src-$v/tmp/* && echo $v > /tmp/src-$v/REVISION; done
+echo 'raise "this release fails to boot (faults-deploys test)"' > /tmp/src-v3/config/initializers/zz_fails_to_boot.rb
+${phase}
+cd ${B}
+phase good sh deploy.sh deploy /tmp/src-v2
+sleep 1
+phase broken sh deploy.sh deploy /tmp/src-v3
+phase rollback sh deploy.sh rollback
+echo "releases=$(ls ${root}/releases | wc -l)"
+for n in good broken rollback; do tail -12 /tmp/$n.out | sed "s/^/$n-out: /"; done
+`;
+    const r = await labScript(script, { timeout: 840 });
+    const out = `${r.stdout}\n${r.stderr}`;
+    assert.equal(r.code, 0, out);
+    console.log(r.stdout.split('\n').filter((l) => /^(layout|good|broken|rollback|releases)[ =]/.test(l)).join('\n'));
+    assert.match(r.stdout, /^layout current=releases\/\d{14} tmp=\/var\/www\/app\/tmp owner=deploy answer=v1$/m, out);
+    const m = (name) => {
+      const x = new RegExp(`^${name} rc=(\\d+) requests=(\\d+) failed=(\\d+) p99-ms=(\\d+) seconds=([\\d.]+) versions=(\\S*)$`, 'm').exec(r.stdout);
+      assert.ok(x, `${name}: measured\n${out}`);
+      const line = (k) => (new RegExp(`^${name} ${k}=(.*)$`, 'm').exec(r.stdout) || [null, ''])[1];
+      return { rc: Number(x[1]), requests: Number(x[2]), failed: Number(x[3]), versions: x[6], last: line('last'), current: line('current'), message: line('message') };
+    };
+    const good = m('good');
+    const broken = m('broken');
+    const back = m('rollback');
+    // a. The good release: deployed, answers moved from v1 to v2, nothing failed.
+    assert.equal(good.rc, 0, out);
+    assert.equal(good.failed, 0, `good deploy: failed requests\n${out}`);
+    assert.ok(good.requests >= 20, out);
+    assert.equal(good.versions, 'v1,v2,', out);
+    assert.equal(good.last, 'v2,', out);
+    // b. The broken release: never switched to, the deploy says so and exits 1, v2 kept answering.
+    assert.equal(broken.rc, 1, out);
+    // It stops at the first step that boots the app (assets:precompile loads it), before anything switches.
+    assert.match(broken.message, /^deploy.sh: (assets:precompile failed|release \d{14} does not boot or \/up fails); current stays at \d{14}$/, out);
+    assert.equal(broken.current, good.current, out);
+    assert.equal(broken.failed, 0, `broken deploy: failed requests\n${out}`);
+    assert.equal(broken.versions, 'v2,', out);
+    // c. Rollback to v1.
+    assert.equal(back.rc, 0, out);
+    assert.equal(back.failed, 0, `rollback: failed requests\n${out}`);
+    assert.equal(back.versions, 'v2,v1,', out);
+    assert.equal(back.last, 'v1,', out);
+    assert.match(back.message, /^deploy.sh: rolled back from \d{14} to \d{14}$/, out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
