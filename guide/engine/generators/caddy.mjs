@@ -33,6 +33,9 @@ export function caddyBody(ctx) {
   }
   site.push(
     { d: 'encode', args: ['zstd', 'gzip'], why: t('caddy.encode'), evidence: [SRC.caddyEncode] },
+    // The same far-future caching nginx and Apache give digest-stamped assets (Caddy sets no Cache-Control itself).
+    { d: '@assets', args: ['path', '/assets/*'], why: t('caddy.assets'), evidence: [SRC.caddyMatchers] },
+    { d: 'header', args: ['@assets', 'Cache-Control', 'public, max-age=31536000, immutable'], why: t('caddy.assets-cache'), evidence: [SRC.caddyHeader] },
     { d: '@static', args: ['file'], why: t('caddy.static'), evidence: [SRC.caddyMatchers] },
     { d: 'handle', args: ['@static'], children: [{ d: 'file_server' }], why: t('caddy.file-server'), evidence: [SRC.caddyHandle] },
     {
