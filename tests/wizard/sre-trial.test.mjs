@@ -157,3 +157,12 @@ test('Apache defaults to the release\'s httpd: TLS 1.3 beside 1.2 and Action Cab
   const old = file(gen({ proxy: 'apache', proxy_version: '2.4.29' }), /rails-app\.conf$/);
   assert.doesNotMatch(old, /TLSv1\.3|upgrade=websocket/);
 });
+
+test('Caddy caches digest-stamped assets like nginx and Apache, and only those (trial item 11)', () => {
+  const caddy = file(gen({ proxy: 'caddy' }), /Caddyfile$/);
+  assert.match(caddy, /^\s*@assets path \/assets\/\*$/m);
+  assert.match(caddy, /^\s*header @assets Cache-Control "public, max-age=31536000, immutable"$/m);
+  assert.doesNotMatch(caddy.replace(/^\s*#.*$/gm, ''), /immutable[\s\S]*immutable/, 'one immutable rule, for /assets/ only');
+  const nginx = file(gen({}), NGINX_SITE);
+  assert.match(nginx, /location \/assets\/ \{[\s\S]*?expires max;/);
+});
