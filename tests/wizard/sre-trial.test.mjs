@@ -164,5 +164,5 @@ test('Caddy caches digest-stamped assets like nginx and Apache, and only those (
   assert.match(caddy, /^\s*header @assets Cache-Control "public, max-age=31536000, immutable"$/m);
   assert.doesNotMatch(caddy.replace(/^\s*#.*$/gm, ''), /immutable[\s\S]*immutable/, 'one immutable rule, for /assets/ only');
   const nginx = file(gen({}), NGINX_SITE);
-  assert.match(nginx, /location \/assets\/ \{[\s\S]*?expires max;/);
+  assert.match(nginx, /location \^~ \/assets\/ \{[\s\S]*?expires max;/);
 });
