@@ -57,7 +57,7 @@ test('puma.rb and the nginx site meet on the wizard\'s Unix socket', () => {
   const wizardSite = file('etc/nginx/sites-enabled/rails-app.conf').content;
   const roots = [...wizardSite.matchAll(/^\s*root\s+([^;]+);/gm)].map((m) => m[1]);
   assert.ok(roots.includes(site.match(/^\s*root\s+([^;]+);/m)?.[1]), `the site's root is one of the wizard's (${roots.join(', ')})`);
-  assert.ok(roots.includes(`${stack.answers.app_root}/public`), 'the wizard serves the app\'s public/');
+  assert.ok(roots.includes(`${stack.answers.app_root}/current/public`), 'the wizard serves the live release\'s public/');
   assert.equal(site.match(/server_name\s+([^;]+);/)?.[1], stack.answers.domain);
 });
 
