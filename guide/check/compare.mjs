@@ -109,10 +109,10 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
       // A pool larger than the wizard's default serves the app's own threads, job runners and embedded
       // workers: suggesting the smaller one would break it (connections in all are checked in crossfile.mjs).
       if (cands.length && (g.key === 'pool' || g.key === 'max_connections') && cands.some(({ s }) => Number(userValue(kind, s, env)) >= Number(gv))) continue;
-      const suggestion = suggestedLines(gf, g, kind);
       if (cands.length) {
         // The setting read last is the one in effect (postgresql.conf, sysctl, env); nginx: the first in its block.
         const { f, s } = ['pgconf', 'sysctl', 'env'].includes(kind) ? cands[cands.length - 1] : cands[0];
+        const suggestion = suggestedLines(gf, g, kind, f, parsed);
         const where = s.branch?.length ? ` (in the branch \`${s.branch[s.branch.length - 1].cond}\`, line ${s.branch[s.branch.length - 1].line})` : '';
         // Severity policy: a value that only differs from the wizard's preference is a note; harm with
         // evidence (problems.mjs, crossfile.mjs, obsolete.mjs) is a warning or an error.
@@ -126,6 +126,7 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
         const section = mine.flatMap((f) => f.settings.filter((s) => s.path && scope(s) === scope(g)));
         if (mine.some((f) => absentIsFine(kind, g.key, { file: f, files: userFiles, section, answers, env, generated: gv }))) continue;
         const target = insertionPoint(mine, g, kind);
+        const suggestion = suggestedLines(gf, g, kind, target.f, parsed);
         findings.push({
           rule: 'missing', severity: 'note', file: target.f.path, line: target.line, anchor: target.anchor, found: null, expected: gv,
           message: `${g.key} is not set; the wizard sets ${gv ? `${g.key} ${gv}` : g.key}`,
@@ -148,8 +149,8 @@ function unknownValue(kind, s, env) {
   return false;
 }
 
-/** The generated lines for one setting: its line, a whole block (hook, nginx block), locals inlined. */
-function suggestedLines(gf, g, kind) {
+/** The generated lines for one setting: its line, a whole block (hook, nginx block), locals rewritten for file `f`. */
+function suggestedLines(gf, g, kind, f, parsed) {
   const lines = gf.content.split('\n');
   const at = g.line - 1;
   if (at < 0 || at >= lines.length) return null;
@@ -168,18 +169,32 @@ function suggestedLines(gf, g, kind) {
     }
     out = block;
   }
-  if (RUBY_KINDS.has(kind) && g.args) {
-    // Inline local variables (max_threads) so the suggested line stands on its own.
-    out = out.map((l, k) => (k === 0 ? g.args.reduce((line, a) => (a.local ? line.replace(new RegExp(`\\b${a.local}\\b`), a.text === a.local ? a.text : sourceOf(gf, a.local) || a.local) : line), l) : l));
-  }
+  if (RUBY_KINDS.has(kind)) out = ownLocals(out, parsed?.assigns || [], f?.assigns || []);
   if (kind === 'database-yml') out = [`${g.key}: ${lines[at].split(':').slice(1).join(':').trim()}`];
   return out;
 }
 
-function sourceOf(gf, local) {
-  const m = new RegExp(`^\\s*${local}\\s*=\\s*(.+)$`, 'm').exec(gf.content);
-  return m ? m[1].trim() : null;
+/**
+ * The generated file's local variables (max_threads) mean nothing in the user's file: applied as written, Ruby
+ * raises NameError when the config loads. Each is replaced by the app's own local that reads the same ENV
+ * variable with the same value, else by its literal value (else its generated expression).
+ */
+export function ownLocals(out, genAssigns, userAssigns) {
+  const mine = new Set(userAssigns.map((a) => a.name));
+  const subst = new Map();
+  for (const a of genAssigns) {
+    if (mine.has(a.name) && sameOrigin(a.value, userAssigns.find((u) => u.name === a.name)?.value)) continue;
+    const same = userAssigns.find((u) => !u.conditional && sameOrigin(a.value, u.value));
+    subst.set(a.name, same ? same.name : a.value.known && typeof a.value.value === 'number' ? String(a.value.value)
+      : a.value.known && typeof a.value.value === 'string' ? JSON.stringify(a.value.value) : `(${a.value.text})`);
+  }
+  if (!subst.size) return out;
+  const re = new RegExp(`(?<![\\w.:@$"'])(${[...subst.keys()].join('|')})\\b(?!\\s*[:(])`, 'g');
+  return out.map((l) => l.replace(re, (m) => subst.get(m)));
 }
+
+// Same ENV variable (or none) and same resolved value.
+const sameOrigin = (a, b) => !!a && !!b && a.known && b.known && (a.env || null) === (b.env || null) && String(a.value) === String(b.value);
 
 /** Where a missing setting goes: after the last setting of the same block/section, else at the end. */
 function insertionPoint(mine, g, kind) {

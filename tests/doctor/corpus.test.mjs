@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCorpus, table, apps, CORPUS } from '../../scripts/lib/doctor-corpus.mjs';
-import { ROOT } from './helpers.mjs';
+import { ROOT, undefinedInSuggestions } from './helpers.mjs';
 
 const result = runCorpus();
 const byApp = Object.fromEntries(result.rows.map((r) => [r.app, r]));
@@ -79,4 +79,14 @@ test('the defects of the first corpus run stay fixed', () => {
   assert.match(pool.message, /Rails’ default, 5/);
   assert.match(pool.message, /10 threads/);
   assert.match(pool.message, /production/);
+});
+
+test('every Ruby suggestion on the corpus, applied, names only what the file defines (no NameError at load)', () => {
+  let checked = 0;
+  for (const r of result.rows) {
+    const u = undefinedInSuggestions(join(CORPUS, r.app), r.report);
+    assert.deepEqual(u.problems, [], r.app);
+    checked += u.checked;
+  }
+  assert.ok(checked >= 5, `${checked} Ruby suggestions checked`);
 });
