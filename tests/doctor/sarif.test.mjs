@@ -68,6 +68,20 @@ test('SARIF is valid and relative to %SRCROOT%, inside and outside the working d
   }
 });
 
+test('lobsters from the repository and from inside the app: %SRCROOT% is the app, URIs config/…, same fingerprints', () => {
+  // User trial (issue 25): from the repository %SRCROOT% was …/lobsters/config/ (the folder of the files with
+  // findings) and the URI database.yml; from inside the app, config/database.yml.
+  const app = join(ROOT, 'tests', 'fixtures', 'real-apps', 'lobsters');
+  const fromRepo = checkRun(sarif(['tests/fixtures/real-apps/lobsters'], ROOT), app);
+  const fromApp = checkRun(sarif(['.'], app), app);
+  for (const run of [fromRepo, fromApp]) assert.equal(run.originalUriBaseIds['%SRCROOT%'].uri, `file://${app}/`);
+  const key = (run) => run.results.map((r) => `${r.ruleId} ${r.locations[0].physicalLocation.artifactLocation.uri} ${JSON.stringify(r.partialFingerprints)}`).sort();
+  assert.deepEqual(key(fromRepo), key(fromApp));
+  const pool = fromRepo.results.find((r) => r.ruleId === 'pool-below-threads');
+  assert.equal(pool.locations[0].physicalLocation.artifactLocation.uri, 'config/database.yml');
+  for (const r of fromRepo.results) assert.doesNotMatch(JSON.stringify(r.partialFingerprints), /fixtures|real-apps/);
+});
+
 test('each rule has a helpUri that is an anchor on the built checks page; every rule the doctor emits is listed', () => {
   const dir = mkdtempSync(join(tmpdir(), 'doctor-sarif-'));
   try {
