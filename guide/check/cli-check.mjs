@@ -29,6 +29,12 @@ export async function runCheck(opts, { fail, usage }) {
   const seconds = opts.timeLimit === undefined ? LIMITS.cliSeconds : Number(opts.timeLimit);
   if (!(seconds > 0)) fail(64, '--time-limit must be a number of seconds above 0');
   const report = await checkInThread(collect(opts.check), { answers: given, date: opts.date }, seconds);
+  // Nothing read (a missing path, an empty folder, /etc/passwd, a device): the error alone, not a report of
+  // defaults assumed and "No findings" for an app that was never seen.
+  if (format === 'text' && report.problems.length && !report.files.some((f) => f.kind && !f.problem)) {
+    for (const p of report.problems) process.stderr.write(`${terminalSafe(`error: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} — fix: ${p.fix}`)}\n`);
+    return 2;
+  }
   const out = format === 'json' ? reportJson(report) : format === 'sarif' ? reportSarif(report, { toolVersion: GENERATOR_VERSION, siteUrl: siteUrl(), cwd: process.cwd(), roots: rootsOf(opts.check) }) : reportText(report);
   process.stdout.write(out);
   if (format !== 'text') for (const p of report.problems) process.stderr.write(`${terminalSafe(`error: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} — fix: ${p.fix}`)}\n`);
