@@ -112,25 +112,29 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
       if (cands.length) {
         // The setting read last is the one in effect (postgresql.conf, sysctl, env); nginx: the first in its block.
         const { f, s } = ['pgconf', 'sysctl', 'env'].includes(kind) ? cands[cands.length - 1] : cands[0];
-        const suggestion = suggestedLines(gf, g, kind, f, parsed);
+        // Named by the app's own key (pool: where the file writes pool:, though the wizard writes max_connections).
+        const key = s.key || s.name;
+        const suggestion = suggestedLines(gf, g, kind, f, parsed, key);
         const where = s.branch?.length ? ` (in the branch \`${s.branch[s.branch.length - 1].cond}\`, line ${s.branch[s.branch.length - 1].line})` : '';
         // Severity policy: a value that only differs from the wizard's preference is a note; harm with
         // evidence (problems.mjs, crossfile.mjs, obsolete.mjs) is a warning or an error.
         findings.push({
           rule: 'differs', severity: 'note', file: f.path, line: s.line, found: userValue(kind, s, env), expected: gv,
-          message: `${g.key} is ${userValue(kind, s, env)}${where}; the wizard would write ${gv || 'it'} for these answers`,
-          diff: f.text && suggestion ? replaceLine(f.path, f.text, s.line, suggestion) : null, ...base,
+          message: `${key} is ${userValue(kind, s, env)}${where}; the wizard would write ${gv || 'it'} for these answers`,
+          diff: f.text && suggestion ? replaceLine(f.path, f.text, s.line, suggestion) : null, ...base, setting: key,
         });
       } else {
         // Absent but no difference: the program's default is the wizard's value, or the file delegates (absent.mjs).
         const section = mine.flatMap((f) => f.settings.filter((s) => s.path && scope(s) === scope(g)));
         if (mine.some((f) => absentIsFine(kind, g.key, { file: f, files: userFiles, section, answers, env, generated: gv }))) continue;
         const target = insertionPoint(mine, g, kind);
-        const suggestion = suggestedLines(gf, g, kind, target.f, parsed);
+        const alias = (ALIASES[g.key] || []).find((k) => mine.some((x) => x.settings.some((u) => u.key === k)) && !mine.some((x) => x.settings.some((u) => u.key === g.key)));
+        const key = alias || g.key;
+        const suggestion = suggestedLines(gf, g, kind, target.f, parsed, key);
         findings.push({
           rule: 'missing', severity: 'note', file: target.f.path, line: target.line, anchor: target.anchor, found: null, expected: gv,
-          message: `${g.key} is not set; the wizard sets ${gv ? `${g.key} ${gv}` : g.key}`,
-          diff: target.f.text && suggestion ? insertAfter(target.f.path, target.f.text, target.line, suggestion, target.indent) : null, ...base,
+          message: `${key} is not set; the wizard sets ${gv ? `${key} ${gv}` : key}`,
+          diff: target.f.text && suggestion ? insertAfter(target.f.path, target.f.text, target.line, suggestion, target.indent) : null, ...base, setting: key,
         });
       }
     }
@@ -150,7 +154,7 @@ function unknownValue(kind, s, env) {
 }
 
 /** The generated lines for one setting: its line, a whole block (hook, nginx block), locals rewritten for file `f`. */
-function suggestedLines(gf, g, kind, f, parsed) {
+function suggestedLines(gf, g, kind, f, parsed, key = g.key) {
   const lines = gf.content.split('\n');
   const at = g.line - 1;
   if (at < 0 || at >= lines.length) return null;
@@ -170,7 +174,7 @@ function suggestedLines(gf, g, kind, f, parsed) {
     out = block;
   }
   if (RUBY_KINDS.has(kind)) out = ownLocals(out, parsed?.assigns || [], f?.assigns || []);
-  if (kind === 'database-yml') out = [`${g.key}: ${lines[at].split(':').slice(1).join(':').trim()}`];
+  if (kind === 'database-yml') out = [`${key}: ${lines[at].split(':').slice(1).join(':').trim()}`];
   return out;
 }
 
