@@ -8,6 +8,7 @@ import { sameValue } from './normalize.mjs';
 import { effective, envOf } from './crossfile.mjs';
 import { replaceLine, insertAfter } from './diff.mjs';
 import { absentIsFine } from './absent.mjs';
+import { ownLocals, ownNginxNames } from './own-names.mjs';
 
 // Setting names that mean the same thing (Rails 8.1 reads max_connections; pool is still read).
 const ALIASES = { max_connections: ['pool'], pool: ['max_connections'] };
@@ -114,7 +115,7 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
         const { f, s } = ['pgconf', 'sysctl', 'env'].includes(kind) ? cands[cands.length - 1] : cands[0];
         // Named by the app's own key (pool: where the file writes pool:, though the wizard writes max_connections).
         const key = s.key || s.name;
-        const suggestion = suggestedLines(gf, g, kind, f, parsed, key);
+        const suggestion = suggestedLines(gf, g, kind, f, parsed, key, mine);
         const where = s.branch?.length ? ` (in the branch \`${s.branch[s.branch.length - 1].cond}\`, line ${s.branch[s.branch.length - 1].line})` : '';
         // Severity policy: a value that only differs from the wizard's preference is a note; harm with
         // evidence (problems.mjs, crossfile.mjs, obsolete.mjs) is a warning or an error.
@@ -127,14 +128,14 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
         // Absent but no difference: the program's default is the wizard's value, or the file delegates (absent.mjs).
         const section = mine.flatMap((f) => f.settings.filter((s) => s.path && scope(s) === scope(g)));
         if (mine.some((f) => absentIsFine(kind, g.key, { file: f, files: userFiles, section, answers, env, generated: gv }))) continue;
-        const target = insertionPoint(mine, g, kind);
+        const target = insertionPoint(mine, g, kind, genRole);
         const alias = (ALIASES[g.key] || []).find((k) => mine.some((x) => x.settings.some((u) => u.key === k)) && !mine.some((x) => x.settings.some((u) => u.key === g.key)));
         const key = alias || g.key;
-        const suggestion = suggestedLines(gf, g, kind, target.f, parsed, key);
+        const suggestion = suggestedLines(gf, g, kind, target.f, parsed, key, mine);
         findings.push({
           rule: 'missing', severity: 'note', file: target.f.path, line: target.line, anchor: target.anchor, found: null, expected: gv,
           message: `${key} is not set; the wizard sets ${gv ? `${key} ${gv}` : key}`,
-          diff: target.f.text && suggestion ? insertAfter(target.f.path, target.f.text, target.line, suggestion, target.indent) : null, ...base, setting: key,
+          diff: target.f.text && suggestion && !target.noDiff ? insertAfter(target.f.path, target.f.text, target.line, suggestion, target.indent) : null, ...base, setting: key,
         });
       }
     }
@@ -154,7 +155,7 @@ function unknownValue(kind, s, env) {
 }
 
 /** The generated lines for one setting: its line, a whole block (hook, nginx block), locals rewritten for file `f`. */
-function suggestedLines(gf, g, kind, f, parsed, key = g.key) {
+function suggestedLines(gf, g, kind, f, parsed, key = g.key, mine = [f]) {
   const lines = gf.content.split('\n');
   const at = g.line - 1;
   if (at < 0 || at >= lines.length) return null;
@@ -174,38 +175,18 @@ function suggestedLines(gf, g, kind, f, parsed, key = g.key) {
     out = block;
   }
   if (RUBY_KINDS.has(kind)) out = ownLocals(out, parsed?.assigns || [], f?.assigns || []);
+  if (kind === 'nginx') out = ownNginxNames(out, gf.content, mine.map((x) => x.text || ''));
   if (kind === 'database-yml') out = [`${key}: ${lines[at].split(':').slice(1).join(':').trim()}`];
   return out;
 }
 
-/**
- * The generated file's local variables (max_threads) mean nothing in the user's file: applied as written, Ruby
- * raises NameError when the config loads. Each is replaced by the app's own local that reads the same ENV
- * variable with the same value, else by its literal value (else its generated expression).
- */
-export function ownLocals(out, genAssigns, userAssigns) {
-  const mine = new Set(userAssigns.map((a) => a.name));
-  const subst = new Map();
-  for (const a of genAssigns) {
-    if (mine.has(a.name) && sameOrigin(a.value, userAssigns.find((u) => u.name === a.name)?.value)) continue;
-    const same = userAssigns.find((u) => !u.conditional && sameOrigin(a.value, u.value));
-    subst.set(a.name, same ? same.name : a.value.known && typeof a.value.value === 'number' ? String(a.value.value)
-      : a.value.known && typeof a.value.value === 'string' ? JSON.stringify(a.value.value) : `(${a.value.text})`);
-  }
-  if (!subst.size) return out;
-  const re = new RegExp(`(?<![\\w.:@$"'])(${[...subst.keys()].join('|')})\\b(?!\\s*[:(])`, 'g');
-  return out.map((l) => l.replace(re, (m) => subst.get(m)));
-}
-
-// Same ENV variable (or none) and same resolved value.
-const sameOrigin = (a, b) => !!a && !!b && a.known && b.known && (a.env || null) === (b.env || null) && String(a.value) === String(b.value);
-
 /** Where a missing setting goes: after the last setting of the same block/section, else at the end. */
-function insertionPoint(mine, g, kind) {
+function insertionPoint(mine, g, kind, genRole) {
   for (const f of mine) {
+    const ctx = nginxCtx(g, genRole, f);
     const sameCtx = f.settings.filter((s) => !s.conditional && (kind === 'database-yml'
       ? s.path && s.path.length === g.path.length && s.path.slice(0, -1).join('.') === g.path.slice(0, -1).join('.')
-      : (s.ctx ?? '') === (g.ctx ?? '') && (s.section ?? '') === (g.section ?? '')));
+      : (s.ctx ?? '') === ctx && (s.section ?? '') === (g.section ?? '')));
     if (sameCtx.length) {
       const last = sameCtx.reduce((a, b) => (b.line > a.line ? b : a));
       const lineText = (f.text || '').split('\n')[last.line - 1] || '';
@@ -216,7 +197,17 @@ function insertionPoint(mine, g, kind) {
   }
   const f = mine[0];
   const n = (f.text || '').replace(/\n+$/, '').split('\n').length;
+  // An nginx directive that belongs inside a block (events, http > server) with nothing of that block to follow:
+  // the end of the file is the main context, where nginx refuses it. The finding stays, without a diff.
+  if (kind === 'nginx' && nginxCtx(g, genRole, f)) return { f, line: n, anchor: 1, indent: '', noDiff: true };
   return { f, line: n, anchor: 1, indent: '' };
+}
+
+// A generated site file is included inside http {}: its top level is the http block of a user's main nginx.conf.
+function nginxCtx(g, genRole, f) {
+  const ctx = g.ctx ?? '';
+  if (genRole !== 'site' || roleOf(f.kind, f.settings) !== 'main') return ctx;
+  return ctx ? `http > ${ctx}` : 'http';
 }
 
 // After a Ruby hook or nginx block, insert after its end, not inside it.
