@@ -1,5 +1,5 @@
 // `node guide/cli.mjs --check PATH…`: collect, check, report; returns the exit status.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { validateAnswers, GENERATOR_VERSION } from '../engine/index.mjs';
 import { Worker } from 'node:worker_threads';
@@ -29,10 +29,21 @@ export async function runCheck(opts, { fail, usage }) {
   const seconds = opts.timeLimit === undefined ? LIMITS.cliSeconds : Number(opts.timeLimit);
   if (!(seconds > 0)) fail(64, '--time-limit must be a number of seconds above 0');
   const report = await checkInThread(collect(opts.check), { answers: given, date: opts.date }, seconds);
-  const out = format === 'json' ? reportJson(report) : format === 'sarif' ? reportSarif(report, { toolVersion: GENERATOR_VERSION, siteUrl: siteUrl(), cwd: process.cwd() }) : reportText(report);
+  // Nothing read (a missing path, an empty folder, /etc/passwd, a device): the error alone, not a report of
+  // defaults assumed and "No findings" for an app that was never seen.
+  if (format === 'text' && report.problems.length && !report.files.some((f) => f.kind && !f.problem)) {
+    for (const p of report.problems) process.stderr.write(`${terminalSafe(`error: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} — fix: ${p.fix}`)}\n`);
+    return 2;
+  }
+  const out = format === 'json' ? reportJson(report) : format === 'sarif' ? reportSarif(report, { toolVersion: GENERATOR_VERSION, siteUrl: siteUrl(), cwd: process.cwd(), roots: rootsOf(opts.check) }) : reportText(report);
   process.stdout.write(out);
   if (format !== 'text') for (const p of report.problems) process.stderr.write(`${terminalSafe(`error: ${p.file}${p.line ? `:${p.line}` : ''}: ${p.message} — fix: ${p.fix}`)}\n`);
   return exitStatus(report, failOn);
+}
+
+// The paths given to --check, and whether each is a folder (SARIF's %SRCROOT% is the app that was passed).
+function rootsOf(paths) {
+  return paths.map((path) => { try { return { path, dir: statSync(path).isDirectory() }; } catch { return { path, dir: false }; } });
 }
 
 // The site's address (_config.yml url + baseurl), for the SARIF rules' help links to /guide/checks/.

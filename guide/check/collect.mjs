@@ -85,7 +85,8 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
     // A PATH that gave nothing to read (an empty folder, a folder with no config the doctor knows, a file no reader
     // knows) is an input problem, not "No findings": exit 2 whatever --fail-on says.
     if (!stopped && !out.slice(before).some((x) => x.problem || classify(x.path, x.text))) {
-      out.push(problem(p, 'nothing-to-check', `no file the doctor reads was found in ${p}`, 'pass the app root (with Gemfile, config/puma.rb, config/database.yml…) or the config files themselves'));
+      const file = out.slice(before).some((x) => x.path === p);
+      out.push(problem(p, 'nothing-to-check', file ? `not a file the doctor reads (not a Rails, Puma, database, nginx, systemd… config)` : `no file the doctor reads was found in ${p}`, 'pass the app root (with Gemfile, config/puma.rb, config/database.yml…) or the config files themselves'));
     }
   }
   // Files of a folder walk that no reader knows are left out quietly (a config folder holds many).

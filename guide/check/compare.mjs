@@ -8,6 +8,7 @@ import { sameValue } from './normalize.mjs';
 import { effective, envOf } from './crossfile.mjs';
 import { replaceLine, insertAfter } from './diff.mjs';
 import { absentIsFine } from './absent.mjs';
+import { ownLocals, ownNginxNames } from './own-names.mjs';
 
 // Setting names that mean the same thing (Rails 8.1 reads max_connections; pool is still read).
 const ALIASES = { max_connections: ['pool'], pool: ['max_connections'] };
@@ -109,27 +110,32 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
       // A pool larger than the wizard's default serves the app's own threads, job runners and embedded
       // workers: suggesting the smaller one would break it (connections in all are checked in crossfile.mjs).
       if (cands.length && (g.key === 'pool' || g.key === 'max_connections') && cands.some(({ s }) => Number(userValue(kind, s, env)) >= Number(gv))) continue;
-      const suggestion = suggestedLines(gf, g, kind);
       if (cands.length) {
         // The setting read last is the one in effect (postgresql.conf, sysctl, env); nginx: the first in its block.
         const { f, s } = ['pgconf', 'sysctl', 'env'].includes(kind) ? cands[cands.length - 1] : cands[0];
+        // Named by the app's own key (pool: where the file writes pool:, though the wizard writes max_connections).
+        const key = s.key || s.name;
+        const suggestion = suggestedLines(gf, g, kind, f, parsed, key, mine);
         const where = s.branch?.length ? ` (in the branch \`${s.branch[s.branch.length - 1].cond}\`, line ${s.branch[s.branch.length - 1].line})` : '';
         // Severity policy: a value that only differs from the wizard's preference is a note; harm with
         // evidence (problems.mjs, crossfile.mjs, obsolete.mjs) is a warning or an error.
         findings.push({
           rule: 'differs', severity: 'note', file: f.path, line: s.line, found: userValue(kind, s, env), expected: gv,
-          message: `${g.key} is ${userValue(kind, s, env)}${where}; the wizard would write ${gv || 'it'} for these answers`,
-          diff: f.text && suggestion ? replaceLine(f.path, f.text, s.line, suggestion) : null, ...base,
+          message: `${key} is ${userValue(kind, s, env)}${where}; the wizard would write ${gv || 'it'} for these answers`,
+          diff: f.text && suggestion ? replaceLine(f.path, f.text, s.line, suggestion) : null, ...base, setting: key,
         });
       } else {
         // Absent but no difference: the program's default is the wizard's value, or the file delegates (absent.mjs).
         const section = mine.flatMap((f) => f.settings.filter((s) => s.path && scope(s) === scope(g)));
         if (mine.some((f) => absentIsFine(kind, g.key, { file: f, files: userFiles, section, answers, env, generated: gv }))) continue;
-        const target = insertionPoint(mine, g, kind);
+        const target = insertionPoint(mine, g, kind, genRole);
+        const alias = (ALIASES[g.key] || []).find((k) => mine.some((x) => x.settings.some((u) => u.key === k)) && !mine.some((x) => x.settings.some((u) => u.key === g.key)));
+        const key = alias || g.key;
+        const suggestion = suggestedLines(gf, g, kind, target.f, parsed, key, mine);
         findings.push({
           rule: 'missing', severity: 'note', file: target.f.path, line: target.line, anchor: target.anchor, found: null, expected: gv,
-          message: `${g.key} is not set; the wizard sets ${gv ? `${g.key} ${gv}` : g.key}`,
-          diff: target.f.text && suggestion ? insertAfter(target.f.path, target.f.text, target.line, suggestion, target.indent) : null, ...base,
+          message: `${key} is not set; the wizard sets ${gv ? `${key} ${gv}` : key}`,
+          diff: target.f.text && suggestion && !target.noDiff ? insertAfter(target.f.path, target.f.text, target.line, suggestion, target.indent) : null, ...base, setting: key,
         });
       }
     }
@@ -148,8 +154,8 @@ function unknownValue(kind, s, env) {
   return false;
 }
 
-/** The generated lines for one setting: its line, a whole block (hook, nginx block), locals inlined. */
-function suggestedLines(gf, g, kind) {
+/** The generated lines for one setting: its line, a whole block (hook, nginx block), locals rewritten for file `f`. */
+function suggestedLines(gf, g, kind, f, parsed, key = g.key, mine = [f]) {
   const lines = gf.content.split('\n');
   const at = g.line - 1;
   if (at < 0 || at >= lines.length) return null;
@@ -168,25 +174,19 @@ function suggestedLines(gf, g, kind) {
     }
     out = block;
   }
-  if (RUBY_KINDS.has(kind) && g.args) {
-    // Inline local variables (max_threads) so the suggested line stands on its own.
-    out = out.map((l, k) => (k === 0 ? g.args.reduce((line, a) => (a.local ? line.replace(new RegExp(`\\b${a.local}\\b`), a.text === a.local ? a.text : sourceOf(gf, a.local) || a.local) : line), l) : l));
-  }
-  if (kind === 'database-yml') out = [`${g.key}: ${lines[at].split(':').slice(1).join(':').trim()}`];
+  if (RUBY_KINDS.has(kind)) out = ownLocals(out, parsed?.assigns || [], f?.assigns || []);
+  if (kind === 'nginx') out = ownNginxNames(out, gf.content, mine.map((x) => x.text || ''));
+  if (kind === 'database-yml') out = [`${key}: ${lines[at].split(':').slice(1).join(':').trim()}`];
   return out;
 }
 
-function sourceOf(gf, local) {
-  const m = new RegExp(`^\\s*${local}\\s*=\\s*(.+)$`, 'm').exec(gf.content);
-  return m ? m[1].trim() : null;
-}
-
 /** Where a missing setting goes: after the last setting of the same block/section, else at the end. */
-function insertionPoint(mine, g, kind) {
+function insertionPoint(mine, g, kind, genRole) {
   for (const f of mine) {
+    const ctx = nginxCtx(g, genRole, f);
     const sameCtx = f.settings.filter((s) => !s.conditional && (kind === 'database-yml'
       ? s.path && s.path.length === g.path.length && s.path.slice(0, -1).join('.') === g.path.slice(0, -1).join('.')
-      : (s.ctx ?? '') === (g.ctx ?? '') && (s.section ?? '') === (g.section ?? '')));
+      : (s.ctx ?? '') === ctx && (s.section ?? '') === (g.section ?? '')));
     if (sameCtx.length) {
       const last = sameCtx.reduce((a, b) => (b.line > a.line ? b : a));
       const lineText = (f.text || '').split('\n')[last.line - 1] || '';
@@ -197,7 +197,17 @@ function insertionPoint(mine, g, kind) {
   }
   const f = mine[0];
   const n = (f.text || '').replace(/\n+$/, '').split('\n').length;
+  // An nginx directive that belongs inside a block (events, http > server) with nothing of that block to follow:
+  // the end of the file is the main context, where nginx refuses it. The finding stays, without a diff.
+  if (kind === 'nginx' && nginxCtx(g, genRole, f)) return { f, line: n, anchor: 1, indent: '', noDiff: true };
   return { f, line: n, anchor: 1, indent: '' };
+}
+
+// A generated site file is included inside http {}: its top level is the http block of a user's main nginx.conf.
+function nginxCtx(g, genRole, f) {
+  const ctx = g.ctx ?? '';
+  if (genRole !== 'site' || roleOf(f.kind, f.settings) !== 'main') return ctx;
+  return ctx ? `http > ${ctx}` : 'http';
 }
 
 // After a Ruby hook or nginx block, insert after its end, not inside it.

@@ -5,6 +5,7 @@ import { generate, parseAnswers } from '../engine/core.mjs';
 import { readFile } from './read.mjs';
 import { detect } from './detect.mjs';
 import { compareFiles, generatedSettings } from './compare.mjs';
+import { gemFindings } from './gems.mjs';
 import { obsoleteFindings } from './obsolete.mjs';
 import { crossFileFindings } from './crossfile.mjs';
 import { problemFindings } from './problems.mjs';
@@ -95,6 +96,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   findings.push(...problemFindings(files, ctxAnswers));
   findings.push(...jobFindings(files, ctxAnswers));
   findings.push(...serverFindings(files, ctxAnswers));
+  findings.push(...gemFindings(files));
   for (const x of findings) {
     if (x.dependsOn && undetected.includes(x.dependsOn) && x.severity !== 'note') {
       x.assumes = [x.dependsOn];

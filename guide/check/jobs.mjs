@@ -71,7 +71,8 @@ export function jobFindings(files, answers) {
   }
 
   // 2. Solid Queue: each worker's threads plus two (polling, heartbeat) from the queue database's pool.
-  const q = of('queue-yml')[0];
+  // Without config/queue.yml Solid Queue runs its default worker: 3 threads (SolidQueue::Configuration).
+  const q = of('queue-yml')[0] || (solidQueueAdapter(files) && yml ? defaultQueue(yml) : null);
   if (q && pool) {
     const queueDb = yml.settings.filter((s) => s.path[0] === 'production' && s.path[1] === 'queue' && (s.key === 'pool' || s.key === 'max_connections'))[0];
     const qv = queueDb ? num(effective(queueDb, env)) : null;
@@ -82,8 +83,8 @@ export function jobFindings(files, answers) {
       if (n === null || size === null || n + 2 <= size) continue;
       const envPool = Boolean(queueDb ? queueDb.env && !env.has(queueDb.env) : pool.env);
       out.push({
-        rule: 'pool-below-concurrency', severity: envPool ? 'note' : n > size ? 'error' : 'warning', file: q.path, line: t.line, setting: 'threads', found: String(n), expected: String(size - 2),
-        message: `a Solid Queue worker runs ${n} threads and needs ${n + 2} connections (one per thread, one for polling, one for the heartbeat), but the queue database's pool is ${size}${queueDb ? '' : ` (${pool.from})`}`,
+        rule: 'pool-below-concurrency', severity: envPool ? 'note' : n > size ? 'error' : 'warning', file: q.path, line: t.line, setting: q.implicit ? (queueDb?.key || pool.key) : 'threads', found: String(n), expected: String(size - 2),
+        message: `a Solid Queue worker runs ${n} threads${q.implicit ? ' (its default: no config/queue.yml)' : ''} and needs ${n + 2} connections (one per thread, one for polling, one for the heartbeat), but the queue database's pool is ${size}${queueDb ? '' : ` (${pool.from})`}`,
         evidence: [SOLID_QUEUE], related: [{ file: yml.path, line: queueDb ? queueDb.line : pool.line }],
       });
       break;
@@ -118,7 +119,7 @@ export function jobFindings(files, answers) {
       if (size >= need) continue;
       const envPool = Boolean(webPool.env) && !same;
       out.push({
-        rule: 'pool-below-concurrency', severity: envPool ? 'note' : 'error', file: yml.path, line: webPool.line, setting: 'pool', found: String(size), expected: String(need),
+        rule: 'pool-below-concurrency', severity: envPool ? 'note' : 'error', file: yml.path, line: webPool.line, setting: webPool.key, found: String(size), expected: String(need),
         message: `${emb.what} runs ${emb.n} job threads inside each Puma process (${emb.file}:${emb.line}) next to ${t.max} Puma threads (${puma.path}:${t.s.line}): they need ${need} connections but production's pool is ${same ? `${t.env}, the same variable as the threads` : `${size} (${webPool.from})`}${envPool ? `, unless ${webPool.env} is set to ${need} or more` : ''}. Jobs and requests then wait for connections and fail with ActiveRecord::ConnectionTimeoutError`,
         evidence: [emb.evidence, SRC.railsPool], related: [{ file: emb.file, line: emb.line }, { file: puma.path, line: t.s.line }],
       });
@@ -126,6 +127,26 @@ export function jobFindings(files, answers) {
     }
   }
   return out;
+}
+
+/** production.rb sets config.active_job.queue_adapter = :solid_queue (not in a branch). */
+function solidQueueAdapter(files) {
+  return files.some((f) => f.kind === 'rails-env' && !f.problem && f.settings.some((s) => s.name === 'config.active_job.queue_adapter'
+    && !s.conditional && !inDevBranch(s) && /^:?["']?solid_queue["']?$/.test(String(s.value ?? ''))));
+}
+
+// Solid Queue's built-in worker when config/queue.yml is absent (solid_queue lib/solid_queue/configuration.rb:
+// WORKER_DEFAULTS threads: 3): the finding points at the pool that is too small, in database.yml.
+const SOLID_QUEUE_DEFAULT_THREADS = 3;
+function defaultQueue(yml) {
+  const prod = yml.settings.filter((s) => s.path?.[0] === 'production');
+  const at = prod.find((s) => s.path[1] === 'queue' && (s.key === 'pool' || s.key === 'max_connections'))
+    || prod.find((s) => (s.path.length === 2 || s.path[1] === 'primary') && (s.key === 'pool' || s.key === 'max_connections')) || prod[0];
+  if (!at) return null;
+  return {
+    path: yml.path, implicit: true,
+    settings: [{ path: ['production', 'workers', 0], key: 'threads', value: SOLID_QUEUE_DEFAULT_THREADS, known: true, line: at.line }],
+  };
 }
 
 /** A job runner in the web process: {what, n, file, line, evidence} or null. */

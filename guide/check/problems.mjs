@@ -34,16 +34,16 @@ export function productionPool(yml, env) {
   const p = prod.find((s) => primary(s) && (s.key === 'max_connections' || s.key === 'pool'));
   if (p) {
     const v = num(effective(p, env));
-    return v === null ? null : { value: v, env: p.env && !env.has(p.env) ? p.env : null, line: p.line, implicit: false, from: `${p.key}: ${p.known ? p.value : p.text}` };
+    return v === null ? null : { value: v, env: p.env && !env.has(p.env) ? p.env : null, line: p.line, implicit: false, key: p.key, from: `${p.key}: ${p.known ? p.value : p.text}` };
   }
   const url = prod.find((s) => primary(s) && s.key === 'url');
   if (url) {
     if (!url.known || url.env || typeof url.value !== 'string') return null;
     const q = /[?&](?:pool|max_connections)=(\d+)/.exec(url.value);
-    if (q) return { value: Number(q[1]), env: null, line: url.line, implicit: false, from: 'url: …?pool=' };
+    if (q) return { value: Number(q[1]), env: null, line: url.line, implicit: false, key: 'pool', from: 'url: …?pool=' };
   }
   const at = prod.find((s) => primary(s) && s.key === 'database') || prod.find((s) => primary(s));
-  return { value: 5, env: null, line: (at || prod[0]).line, implicit: true, from: 'no pool: (Rails’ default, 5)' };
+  return { value: 5, env: null, line: (at || prod[0]).line, implicit: true, key: 'pool', from: 'no pool: (Rails’ default, 5)' };
 }
 
 /** Puma's maximum threads per branch: [{max, env, s}] (threads min, max; or threads n). */
@@ -73,9 +73,9 @@ export function problemFindings(files, answers) {
       if (t.max <= pool.value) continue;
       const assume = [t.env && `${t.env} unset`, pool.env && `${pool.env} unset`].filter(Boolean);
       out.push({
-        rule: 'pool-below-threads', severity: 'error', file: yml.path, line: pool.line, setting: 'pool',
+        rule: 'pool-below-threads', severity: 'error', file: yml.path, line: pool.line, setting: pool.key,
         found: String(pool.value), expected: String(t.max),
-        message: `production's pool is ${pool.value} (${pool.from}) but Puma runs ${t.max} threads per process (${puma.path}:${t.s.line}${branchName(t.s) ? `, in ${branchName(t.s)}` : ''}${t.arm ? `, default \`${t.arm}\`` : ''})${assume.length ? ` with ${assume.join(' and ')}` : ''}: under load threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError. Set pool to at least ${t.max}`,
+        message: `production's ${pool.key} is ${pool.value} (${pool.from}) but Puma runs ${t.max} threads per process (${puma.path}:${t.s.line}${branchName(t.s) ? `, in ${branchName(t.s)}` : ''}${t.arm ? `, default \`${t.arm}\`` : ''})${assume.length ? ` with ${assume.join(' and ')}` : ''}: under load threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError. Set ${pool.key} to at least ${t.max}`,
         evidence: [SRC.railsPool, RAILS_DEFAULT_POOL], related: [{ file: puma.path, line: t.s.line }],
       });
       break;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCorpus, table, apps, CORPUS } from '../../scripts/lib/doctor-corpus.mjs';
-import { ROOT } from './helpers.mjs';
+import { ROOT, undefinedInSuggestions } from './helpers.mjs';
 
 const result = runCorpus();
 const byApp = Object.fromEntries(result.rows.map((r) => [r.app, r]));
@@ -79,4 +79,32 @@ test('the defects of the first corpus run stay fixed', () => {
   assert.match(pool.message, /Rails’ default, 5/);
   assert.match(pool.message, /10 threads/);
   assert.match(pool.message, /production/);
+});
+
+test('every Ruby suggestion on the corpus, applied, names only what the file defines (no NameError at load)', () => {
+  let checked = 0;
+  for (const r of result.rows) {
+    const u = undefinedInSuggestions(join(CORPUS, r.app), r.report);
+    assert.deepEqual(u.problems, [], r.app);
+    checked += u.checked;
+  }
+  assert.ok(checked >= 5, `${checked} Ruby suggestions checked`);
+});
+
+test('vita-min: production\'s pool is the deploy anchor\'s RAILS_MAX_THREADS + 1 = 6, not the test environment\'s 10', () => {
+  // User trial (issue 25): expected.json said "pool 10 in the shared deploy anchor"; 10 is `test:`'s pool.
+  const r = byApp['vita-min'].report;
+  const pool = r.facts.find((f) => f.name === 'database.yml pool');
+  assert.equal(String(pool.value), '6');
+  assert.equal(pool.line, 12);
+  const yml = readFileSync(join(CORPUS, 'vita-min', 'config', 'database.yml'), 'utf8').split('\n');
+  assert.match(yml[11], /pool: <%= ENV\.fetch\("RAILS_MAX_THREADS"\) \{ 5 \}\.to_i \+ 1 %>/);
+  assert.match(yml[25], /pool: 10/);
+  assert.ok(!r.findings.some((f) => /database\.yml$/.test(f.file) && f.line === 26), 'nothing built on the test pool');
+  const judged = result.expected.apps['vita-min'].clean;
+  assert.match(judged, /RAILS_MAX_THREADS \+ 1 = 6/);
+  assert.doesNotMatch(judged, /pool 10 in the (shared )?deploy/);
+  // 6 ≥ 5 threads: no pool problem is judged or reported at warning or above.
+  assert.deepEqual(result.expected.apps['vita-min'].problems, []);
+  assert.equal(r.findings.filter((f) => f.severity !== 'note').length, 0);
 });

@@ -68,6 +68,26 @@ test('SARIF is valid and relative to %SRCROOT%, inside and outside the working d
   }
 });
 
+test('lobsters from the repository and from inside the app: %SRCROOT% is the app, URIs config/…, same fingerprints', () => {
+  // User trial (issue 25): from the repository %SRCROOT% was …/lobsters/config/ (the folder of the files with
+  // findings) and the URI database.yml; from inside the app, config/database.yml.
+  const app = join(ROOT, 'tests', 'fixtures', 'real-apps', 'lobsters');
+  const fromRepo = checkRun(sarif(['tests/fixtures/real-apps/lobsters'], ROOT), app);
+  const fromApp = checkRun(sarif(['.'], app), app);
+  for (const run of [fromRepo, fromApp]) assert.equal(run.originalUriBaseIds['%SRCROOT%'].uri, `file://${app}/`);
+  const key = (run) => run.results.map((r) => `${r.ruleId} ${r.locations[0].physicalLocation.artifactLocation.uri} ${JSON.stringify(r.partialFingerprints)}`).sort();
+  assert.deepEqual(key(fromRepo), key(fromApp));
+  const pool = fromRepo.results.find((r) => r.ruleId === 'pool-below-threads');
+  assert.equal(pool.locations[0].physicalLocation.artifactLocation.uri, 'config/database.yml');
+  for (const r of fromRepo.results) assert.doesNotMatch(JSON.stringify(r.partialFingerprints), /fixtures|real-apps/);
+  // One file of the app, passed alone: the root is still the app (the folder above config/), the result the same.
+  const alone = checkRun(sarif(['tests/fixtures/real-apps/lobsters/config/puma.rb'], ROOT), app);
+  assert.equal(alone.originalUriBaseIds['%SRCROOT%'].uri, `file://${app}/`);
+  const ignored = (run) => run.results.filter((r) => r.ruleId === 'ignored-setting').map((r) => `${r.locations[0].physicalLocation.artifactLocation.uri} ${JSON.stringify(r.partialFingerprints)}`);
+  assert.deepEqual(ignored(alone), ignored(fromRepo));
+  assert.equal(ignored(alone).length, 1);
+});
+
 test('each rule has a helpUri that is an anchor on the built checks page; every rule the doctor emits is listed', () => {
   const dir = mkdtempSync(join(tmpdir(), 'doctor-sarif-'));
   try {

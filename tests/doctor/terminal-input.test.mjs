@@ -53,14 +53,30 @@ test('an empty folder and a folder with no config exit 2 with a clear message, e
     {
       const r = runCli(['--check', p, '--fail-on', 'note', '--format', format]);
       assert.equal(r.code, 2, `${p} ${format}`);
-      const out = format === 'json' ? JSON.parse(r.stdout).problems.map((x) => `${x.code} ${x.message}`).join('\n') : r.stdout;
-      assert.match(out, /nothing-to-check|no file the doctor reads/, p);
+      const out = format === 'json' ? JSON.parse(r.stdout).problems.map((x) => `${x.code} ${x.message}`).join('\n') : r.stderr;
+      assert.match(out, /nothing-to-check|no file the doctor reads|not a file the doctor reads/, p);
     }
   }
   // A folder that has something to read next to an empty one: the empty one is still named.
   writeFileSync(join(dir, 'nginx.conf'), 'events {}\nhttp { server { listen 80; } }\n');
   const both = JSON.parse(runCli(['--check', join(dir, 'nginx.conf'), join(dir, 'empty'), '--format', 'json']).stdout);
   assert.deepEqual(both.problems.map((x) => x.code), ['nothing-to-check']);
+}));
+
+test('a path with nothing to read prints the error alone: no assumed answers, no "No findings" (user trial)', () => withDir((dir) => {
+  mkdirSync(join(dir, 'empty'));
+  const cases = [['/nonexistent', /cannot read \(?ENOENT/], [join(dir, 'empty'), /no file the doctor reads was found/], ['/etc/passwd', /not a file the doctor reads/], ['/dev/zero', /not a regular file/]];
+  for (const [p, why] of cases) {
+    const r = runCli(['--check', p], { timeout: 20000 });
+    assert.equal(r.code, 2, p);
+    assert.equal(r.stdout, '', `${p}: nothing on stdout`);
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, `${p}: one error line\n${r.stderr}`);
+    assert.match(lines[0], new RegExp(`^error: ${p.replace(/[/.]/g, '\\$&')}: `), p);
+    assert.match(lines[0], why, p);
+    assert.match(lines[0], / — fix: /, p);
+    assert.doesNotMatch(r.stderr, /Detected answers|defaults assumed|No findings/, p);
+  }
 }));
 
 test('--time-limit stops a check that runs too long: exit 2 with the problem time-limit', () => withDir((dir) => {
