@@ -34,6 +34,14 @@ export function detect(files, given = {}) {
   const fact = (name, value, f, line) => facts.push({ name, value, file: f.path, line: line || 0 });
   const ofKind = (k) => files.filter((f) => f.kind === k && !f.problem);
   const first = (k) => ofKind(k)[0];
+  // A `current` link whose parent holds the shared tmp/ (the wizard's release directories: Puma binds ROOT/tmp/…)
+  // means the app root is the parent; a `current` whose own tmp/ holds the socket is a release tool's root (Capistrano).
+  const releaseRoot = (dir, puma) => {
+    const m = /^(.+)\/current$/.exec(dir);
+    if (!m || !puma) return dir;
+    const binds = puma.settings.filter((s) => s.name === 'bind' && typeof s.value === 'string').map((s) => s.value);
+    return binds.some((b) => b.includes(`${m[1]}/tmp/`)) ? m[1] : dir;
+  };
 
   // Ruby: Gemfile.lock's RUBY VERSION, then .ruby-version, .tool-versions, Gemfile's `ruby`.
   for (const k of ['gemfile-lock', 'ruby-version', 'tool-versions', 'gemfile']) {
@@ -153,11 +161,11 @@ export function detect(files, given = {}) {
   // Where the app lives, its domain, TLS and the service user, from the server configs.
   for (const f of ofKind('puma')) {
     const d = f.settings.find((s) => s.name === 'directory' && s.args?.[0]?.known && typeof s.args[0].value === 'string');
-    if (d) set('app_root', d.args[0].value.replace(/\/+$/, ''), f, d.line, `directory "${d.args[0].value}"`);
+    if (d) set('app_root', releaseRoot(d.args[0].value.replace(/\/+$/, ''), f), f, d.line, `directory "${d.args[0].value}"`);
   }
   for (const f of [...ofKind('nginx'), ...ofKind('apache'), ...ofKind('caddy')]) {
     for (const s of f.settings) {
-      if ((s.name === 'root' || s.name === 'DocumentRoot') && /\/public\/?$/.test(s.value)) set('app_root', s.value.replace(/\/public\/?$/, ''), f, s.line, `${s.name} ${s.value}`);
+      if ((s.name === 'root' || s.name === 'DocumentRoot') && /\/public\/?$/.test(s.value)) set('app_root', releaseRoot(s.value.replace(/\/public\/?$/, ''), first('puma')), f, s.line, `${s.name} ${s.value}`);
       if ((s.name === 'server_name' || s.name === 'ServerName') && s.args?.[0] && s.args[0] !== '_' && /^[a-z0-9.-]+\.[a-z]{2,}$/i.test(s.args[0])) set('domain', s.args[0], f, s.line, `${s.name} ${s.value}`);
       if ((s.name === 'listen' && /\bssl\b/.test(s.value)) || s.name === 'ssl_certificate' || s.name === 'SSLEngine') set('tls', 'proxy', f, s.line, `${s.name} ${s.value}`);
     }
