@@ -41,6 +41,7 @@ test('experiments: unique dataset ids starting rebench-2026-, quick is a subset 
     assert.ok(m(quick) >= 2 && quick.length <= full.length, `${e.name}: quick compares at least two configurations`);
     assert.ok(m(quick) <= m(full));
     assert.ok((e.quick.params.RB_DURATION_S ?? 0) <= (e.full.params.RB_DURATION_S ?? 0));
-    for (const c of full) assert.match(c.id, /^[a-z0-9.-]+$/, `${e.name}: cell id ${c.id} is safe in file names`);
+    // Letters, digits, dot, hyphen and underscore: safe in file names and shell words (raw-output/ID/NNN-CELL-rR-…).
+    for (const c of full) assert.match(c.id, /^[a-z0-9._-]+$/, `${e.name}: cell id ${c.id} is safe in file names`);
   }
 });
