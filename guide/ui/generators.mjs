@@ -17,10 +17,11 @@ import * as systemd from '../engine/generators/systemd.mjs';
 import * as operations from '../engine/generators/operations.mjs';
 import * as adviceRails from '../engine/generators/advice-rails.mjs';
 import * as adviceProd from '../engine/generators/advice-prod.mjs';
+import * as deployScript from '../engine/generators/deploy-script.mjs';
 import * as readme from '../engine/generators/readme.mjs';
 import * as checklist from '../engine/generators/checklist.mjs';
 
-const loaded = new Map([puma, rubyEnv, databaseYml, railsHosts, nginx, postgresql, sysctl, systemd, operations, adviceRails, adviceProd, readme, checklist]
+const loaded = new Map([puma, rubyEnv, databaseYml, railsHosts, nginx, postgresql, sysctl, systemd, operations, adviceRails, adviceProd, deployScript, readme, checklist]
   .map((g) => [g.id, g]));
 
 // Literal import() calls: Rollup makes each a chunk (scripts/lib/bundle-page.mjs: guide-<file>-<hash>.js).
@@ -41,7 +42,6 @@ export const LOADERS = {
   'kamal-proxy': () => import('../engine/generators/kamal-proxy.mjs'),
   'rc-freebsd': () => import('../engine/generators/rc-freebsd.mjs'),
   'readme-hosts': () => import('../engine/generators/readme-hosts.mjs'),
-  'deploy-script': () => import('../engine/generators/deploy-script.mjs'),
 };
 
 /** Ids of the optional generators these answers need whose code is not here yet. */

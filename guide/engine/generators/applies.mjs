@@ -20,6 +20,4 @@ export const APPLIES = {
   // The database host's and the balancer's README steps (readme-hosts.mjs returns nothing when neither applies).
   'readme-hosts': (ctx) => ctx.a.db_host === 'separate' || ctx.a.app_hosts >= 2,
   'rc-freebsd': (ctx) => ctx.a.os === 'freebsd' && !ctx.passengerIntegrated,
-  // deploy.sh (release directories): most bundles have it, but its 7 KB are not needed for the first render.
-  'deploy-script': (ctx) => ctx.releases,
 };

@@ -11,7 +11,6 @@ import { jobUnitNames } from './readme-ops.mjs';
 import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, switchMode } from './releases.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { t } from '../text.mjs';
-import { APPLIES } from './applies.mjs';
 
 export const id = 'deploy-script';
 // Why the restart is what it is, per server: Puma in this bundle always preloads (cluster mode) or runs one process,
@@ -128,6 +127,6 @@ export function generate() {
 /** Runs after the other generators (it lists the config files they wrote): the summary's files get deploy.sh. */
 export function finish(summary) {
   const { ctx, files } = summary;
-  if (!APPLIES['deploy-script'](ctx)) return [];
+  if (!ctx.releases) return [];
   return [{ path: DEPLOY_SCRIPT, format: 'sh', body: deployScript(ctx, files) }];
 }
