@@ -21,10 +21,11 @@ const OUT = join(ROOT, 'assets/generated');
 // 44 KB since issues 23, 24 and 26 (≈ +2 KB gzip: hardened edges, per-server process semantics, distribution command
 // tables, connection arithmetic, answer rules). A regression against issue 3's 40 KB, recorded, not hidden: the
 // non-Debian families' command tables and the edge hardening are the candidates to move into chunks.
-// 46 KB since issues 23 and 24's second round (≈ +4 KB gzip: deploy.sh and release directories, which every default
+// 48 KB since issues 23 and 24's second round (≈ +4 KB gzip: deploy.sh and release directories, which every default
 // bundle has, so it cannot be a chunk without a second fetch for the defaults; the small-host plan; YJIT bounds;
-// per-choice version tables). Measured 45,946 B. Same regression, same candidates, plus the version tables.
-export const BUDGET_GZIP = 46 * 1024;
+// per-choice version tables). Measured 45,946 B for guide.js, 48,051 B with the page's other first-load scripts
+// (what tests/wizard/page-form.test.mjs counts). Same regression, same candidates, plus the version tables.
+export const BUDGET_GZIP = 48 * 1024;
 
 function siteUrl() {
   try {
