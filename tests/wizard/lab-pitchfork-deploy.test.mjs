@@ -25,8 +25,10 @@ test('lab: Pitchfork USR2 keeps the old code; the bundle\'s `systemctl restart` 
   const unit = serviceSection(bundle.files.find((f) => f.path === 'etc/systemd/system/rails-app.service').content);
   assert.equal(unit.ExecReload, undefined, 'no ExecReload: Pitchfork\'s USR2 does not load new code');
   assert.deepEqual(unit.KillSignal, ['SIGQUIT']);
-  const readme = bundle.files.find((f) => f.path === 'README.md').content;
-  assert.match(readme, /^systemctl restart rails-app$/m, 'README step 7 deploys with a restart');
+  // README step 7 deploys with deploy.sh (release directories), which restarts Pitchfork rather than reloading it.
+  const deploy = bundle.files.find((f) => f.path === 'deploy.sh').content;
+  assert.match(deploy, /^restart_app\(\) \{ systemctl restart rails-app; \}$/m, 'deploy.sh restarts Pitchfork');
+  assert.match(bundle.files.find((f) => f.path === 'README.md').content, /^sh deploy\.sh deploy /m, 'README step 7 runs deploy.sh');
   const start = unit.ExecStart[0].replace(/^\/usr\/bin\/bundle /, 'bundle ');
   assert.match(start, /^bundle exec pitchfork -c config\/pitchfork\.rb$/);
   const { dir, inLab: B } = writeBundle(bundle, '.wizard-pitchfork-');
