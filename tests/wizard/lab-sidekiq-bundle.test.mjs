@@ -61,7 +61,9 @@ echo "job=$R"
 SK=$(pgrep -f '^sidekiq ' | head -1)
 echo "sidekiq-pid=$SK user=$(ps -o user= -p $SK | tr -d ' ')"
 echo "sidekiq-env=$(tr '\0' '\n' < /proc/$SK/environ | grep -E '^(REDIS_URL|LAB_JOBS)=' | sort | tr '\n' ' ')"
-APP=$(pgrep -o -f '^puma ')
+# The service's environment as the unit started it: Puma's process title (with the release's directory name since
+# release directories) is long enough to overwrite the memory /proc/PID/environ reads, so read its launcher's.
+APP=$(pgrep -o -f '^/usr/sbin/runuser -u deploy -- [^ ]*bundle exec puma')
 echo "app-env=$(tr '\0' '\n' < /proc/$APP/environ | grep -E '^REDIS_URL=' | tr '\n' ' ')"
 echo "processes=$(redis-cli -n 0 SCARD processes)"
 echo "aof-files=$(ls /var/lib/redis/appendonlydir | wc -l)"
