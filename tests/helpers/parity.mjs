@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from '../wizard/validators.mjs';
+import { readNginx } from '../../guide/check/read-nginx.mjs';
 
 /** Split one line or statement into tokens, honouring quotes and backslash escapes; stops at an unquoted #. */
 function tokens(text) {
@@ -29,35 +30,13 @@ function tokens(text) {
 
 const NGINX_CONTAINERS = new Set(['http', 'events', 'server']);
 
-/** nginx: statements end at ';'; block headers are statements too, except the plain containers; map bodies are skipped. */
+/** nginx, read by the doctor's own bounded reader: block headers are statements too, except the plain containers;
+ * map bodies are skipped. */
 export function nginxStatements(text) {
-  const out = [];
-  let buf = '';
-  let quote = null;
-  let skipDepth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quote) {
-      buf += ch;
-      if (ch === '\\') buf += text[++i] ?? '';
-      else if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === '"' || ch === "'") { quote = ch; buf += ch; continue; }
-    if (ch === '#' && /(^|\s)$/.test(buf)) { while (i < text.length && text[i] !== '\n') i++; buf += '\n'; continue; }
-    if (ch === ';' || ch === '{' || ch === '}') {
-      const stmt = tokens(buf).join(' ');
-      buf = '';
-      if (skipDepth) { if (ch === '{') skipDepth++; if (ch === '}') skipDepth--; continue; }
-      if (ch === '{') {
-        if (stmt.startsWith('map ')) skipDepth = 1;
-        if (!NGINX_CONTAINERS.has(stmt)) out.push(stmt);
-      } else if (ch === ';' && stmt) out.push(stmt);
-      continue;
-    }
-    buf += ch;
-  }
-  return out;
+  return readNginx(text).settings
+    .filter((s) => !(s.block && NGINX_CONTAINERS.has(s.name) && !s.args.length))
+    .filter((s) => !s.ctx.split(' > ').some((c) => c.startsWith('map ')))
+    .map((s) => [s.name, ...s.args].join(' '));
 }
 
 /** Apache: one directive per line; <Section args> opens a section (kept as a statement), </Section> closes it. */
