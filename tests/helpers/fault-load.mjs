@@ -41,14 +41,16 @@ export function parseWsLoad(stdout, tag) {
 
 // Scenario 8: a client asks for URL every 0.2 s (REQUESTS times, 5 s per request at most) while RESTART runs after
 // 3 s; prints the requests, the failures, those outside the restart plus GRACE_S seconds, how long the restart took
-// and when the last failure came (seconds after the restart returned), then one request after the load. CURL_OPTS
+// and when the last failure came (seconds after the restart returned), how many requests started before, during and
+// after the restart and the slowest one's seconds, then one request after the load. CURL_OPTS
 // go to every curl (e.g. --resolve, to reach a second balancer under the same domain).
 export function dbRestartScript({ tag, url, restart, requests = 75, graceS = 5, curlOpts = '' }) {
   return String.raw`
-( for i in $(seq 1 ${requests}); do printf '%s %s\n' "$(date +%s.%N)" "$(curl -s --max-time 5 ${curlOpts} -o /dev/null -w '%{http_code}' ${url})"; sleep 0.2; done > /tmp/dbr-${tag}.txt ) & DBRL=$!
+( for i in $(seq 1 ${requests}); do printf '%s %s\n' "$(date +%s.%N)" "$(curl -s --max-time 5 ${curlOpts} -o /dev/null -w '%{http_code} %{time_total}' ${url})"; sleep 0.2; done > /tmp/dbr-${tag}.txt ) & DBRL=$!
 sleep 3; R0=$(date +%s.%N); ${restart}; R1=$(date +%s.%N)
 wait $DBRL
 awk -v r0=$R0 -v r1=$R1 -v grace=${graceS} '{n++; if ($2 != 200) {f++; if ($1 < r0 || $1 > r1 + grace) late++; if ($1 > last) last = $1}} END {printf "${tag} requests=%d failed=%d outside-window=%d restart-seconds=%.1f last-failure-after-restart=%.1f\n", n, f, late, r1 - r0, f ? last - r1 : 0}' /tmp/dbr-${tag}.txt
+awk -v r0=$R0 -v r1=$R1 '{if ($1 < r0) b++; else if ($1 <= r1) d++; else a++; if ($3 > s) s = $3} END {printf "${tag} started-before=%d during=%d after=%d slowest-seconds=%.1f\n", b, d, a, s}' /tmp/dbr-${tag}.txt
 echo "${tag} after=$(curl -sS --max-time 10 ${curlOpts} -o /dev/null -w '%{http_code}' ${url})"
 `;
 }
@@ -57,8 +59,13 @@ echo "${tag} after=$(curl -sS --max-time 10 ${curlOpts} -o /dev/null -w '%{http_
 export function parseDbRestart(stdout, tag) {
   const m = new RegExp(`^${tag} requests=(\\d+) failed=(\\d+) outside-window=(\\d+) restart-seconds=([\\d.]+) last-failure-after-restart=(-?[\\d.]+)$`, 'm').exec(stdout);
   const after = new RegExp(`^${tag} after=(\\d+)$`, 'm').exec(stdout);
+  const spread = new RegExp(`^${tag} started-before=(\\d+) during=(\\d+) after=(\\d+) slowest-seconds=([\\d.]+)$`, 'm').exec(stdout);
   if (!m) return null;
-  return { requests: Number(m[1]), failed: Number(m[2]), outsideWindow: Number(m[3]), restartS: Number(m[4]), lastFailureS: Number(m[5]), after: after ? after[1] : null };
+  return {
+    requests: Number(m[1]), failed: Number(m[2]), outsideWindow: Number(m[3]), restartS: Number(m[4]), lastFailureS: Number(m[5]), after: after ? after[1] : null,
+    // Requests started before, during and after the restart (a client that stopped early proves nothing), the slowest.
+    startedBefore: spread ? Number(spread[1]) : null, startedDuring: spread ? Number(spread[2]) : null, startedAfter: spread ? Number(spread[3]) : null, slowestS: spread ? Number(spread[4]) : null,
+  };
 }
 
 // Scenario 5: README step 4's migrate command as a script (its `cd` line, then its db:prepare line as db:migrate,

@@ -127,7 +127,8 @@ echo "--- shim calls"; cat /var/log/readme-shims.log
     assert.match(r.stdout, /^f7 uploads-at-rails=1$/m, `only the accepted upload reached Rails\n${out}`);
     // 8: failures only during the restart and RECOVERY_S after; the app answers afterwards without a restart.
     const dbr = parseDbRestart(r.stdout, 'f8');
-    assert.ok(dbr && dbr.requests >= 50, `the client ran through the restart\n${out}`);
+    assert.ok(dbr && dbr.requests >= 50, `the client ran\n${out}`);
+    assert.ok(dbr.startedBefore > 0 && dbr.startedAfter > 0, `the client asked before and after the restart\n${out}`);
     assert.equal(dbr.outsideWindow, 0, `failures only during the restart and ${RECOVERY_S} s after it\n${out}`);
     assert.equal(dbr.after, '200', 'the app recovered without a restart');
     assert.equal((r.stdout.match(/^systemctl restart rails-app/gm) || []).length, 0, 'Puma was not restarted');
