@@ -42,7 +42,8 @@ export function parseWsLoad(stdout, tag) {
 // Scenario 8: a client asks for URL every 0.2 s (REQUESTS times, 5 s per request at most) while RESTART runs after
 // 3 s; prints the requests, the failures, those outside the restart plus GRACE_S seconds, how long the restart took
 // and when the last failure came (seconds after the restart returned), how many requests started before, during and
-// after the restart and the slowest one's seconds, then one request after the load. CURL_OPTS
+// after the restart and the slowest one's seconds, the statuses clients got (000: no answer within 5 s), then one
+// request after the load. CURL_OPTS
 // go to every curl (e.g. --resolve, to reach a second balancer under the same domain).
 export function dbRestartScript({ tag, url, restart, requests = 75, graceS = 5, curlOpts = '' }) {
   return String.raw`
@@ -51,6 +52,7 @@ sleep 3; R0=$(date +%s.%N); ${restart}; R1=$(date +%s.%N)
 wait $DBRL
 awk -v r0=$R0 -v r1=$R1 -v grace=${graceS} '{n++; if ($2 != 200) {f++; if ($1 < r0 || $1 > r1 + grace) late++; if ($1 > last) last = $1}} END {printf "${tag} requests=%d failed=%d outside-window=%d restart-seconds=%.1f last-failure-after-restart=%.1f\n", n, f, late, r1 - r0, f ? last - r1 : 0}' /tmp/dbr-${tag}.txt
 awk -v r0=$R0 -v r1=$R1 '{if ($1 < r0) b++; else if ($1 <= r1) d++; else a++; if ($3 > s) s = $3} END {printf "${tag} started-before=%d during=%d after=%d slowest-seconds=%.1f\n", b, d, a, s}' /tmp/dbr-${tag}.txt
+echo "${tag} statuses=$(awk '{print $2}' /tmp/dbr-${tag}.txt | sort | uniq -c | awk '{printf "%s:%s ", $2, $1}')"
 echo "${tag} after=$(curl -sS --max-time 10 ${curlOpts} -o /dev/null -w '%{http_code}' ${url})"
 `;
 }

@@ -9,9 +9,9 @@
 //  7. a 10 MB upload is accepted; a 26 MB one gets 413 from the balancer (no app host sees it);
 //  5. a migration that runs longer than the app role's 30 s statement_timeout, started on both app hosts at once with
 //     README's migrate command (through PgBouncer): it succeeds once; the other run stops with ConcurrentMigrationError.
-//  8. PostgreSQL restarts while a client asks for a database-backed page every 0.2 s, once through HAProxy and once
-//     through the nginx balancer: the app recovers without a restart; failed requests fall within the restart plus
-//     RECOVERY_S seconds.
+//  8. PostgreSQL restarts while a client asks for a database-backed page every 0.2 s through HAProxy, then stops for
+//     OUTAGE_S seconds and starts while the client asks through the nginx balancer: the app recovers without a
+//     restart; failed requests fall within the outage plus RECOVERY_S seconds.
 // Each scenario prints what it measured. Scenario 5 never passes a balancer (migrate runs on the app hosts against
 // PgBouncer), so for the nginx-balancer bundle the second test proves it by identity: everything the app and database
 // hosts install, and every README step but the balancer's (11), is byte-identical to the HAProxy bundle's run here.
@@ -30,6 +30,7 @@ const NET = '198.18.0';
 const HOSTS = { lb: 2, lb2: 3, app1: 11, app2: 12, db: 20 };
 const P99_BOUND_MS = 3000; // on the shared 2-core test machine; the output also shows p99 without WebSockets
 const RECOVERY_S = 5;
+const OUTAGE_S = 8; // PostgreSQL stays stopped this long in the nginx balancer's run of scenario 8
 const root = '/var/www/app';
 
 const answers = (lb, lbOctet) => ({ domain: DOMAIN, app_hosts: 2, lb, db_host: 'separate', pooler: 'pgbouncer', cores: 2, ram_gb: 4, db_cores: 2, db_ram_gb: 2, websockets: true,
@@ -93,8 +94,10 @@ echo "apphost url-with-forged-xfh=$(curl -sS --max-time 10 -H 'Host: ${DOMAIN}' 
 echo "apphost upload-413s=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/log/nginx/access.log | grep -c 'POST /faults/upload HTTP/1.1\\" 413' || true)"
 # 8. The database restarts under load (through HAProxy and PgBouncer).
 ${dbRestartScript({ tag: 'dbrestart', url: `https://${DOMAIN}/api`, restart: 'on db systemctl restart postgresql', graceS: RECOVERY_S })}
-# ... and through the nginx balancer (its passive checks count only connection errors, timeouts and 502).
-${dbRestartScript({ tag: 'dbrestart-nginx', url: `https://${DOMAIN}/api`, curlOpts: `--resolve ${DOMAIN}:443:${NET}.${HOSTS.lb2}`, restart: 'on db systemctl restart postgresql', graceS: RECOVERY_S })}
+# ... and through the nginx balancer, with PostgreSQL down for OUTAGE_S more (a restart alone was too short for any
+# client to see an error in two runs): the app answers errors through the balancer, whose passive checks must not
+# take the app hosts out beyond the outage (they count only connection errors, timeouts and 502).
+${dbRestartScript({ tag: 'dbrestart-nginx', url: `https://${DOMAIN}/api`, curlOpts: `--resolve ${DOMAIN}:443:${NET}.${HOSTS.lb2}`, restart: `on db systemctl stop postgresql && sleep ${OUTAGE_S} && on db systemctl start postgresql`, graceS: RECOVERY_S })}
 echo "dbrestart-nginx balancer-log-502s=$(grep -c '" 502 ' /hosts/lb2/log/nginx/access.log || true) no-live-upstreams=$(grep -c 'no live upstreams' /hosts/lb2/log/nginx/error.log || true)"
 
 # 5. A slow migration on both app hosts at once.
@@ -139,6 +142,7 @@ echo "apphost uploads-seen=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/lo
       assert.equal(dbr.outsideWindow, 0, `${tag}: failures only during the restart and ${RECOVERY_S} s after it\n${out}`);
       assert.equal(dbr.after, '200', `${tag}: the app recovered without a restart`);
     }
+    assert.ok(parseDbRestart(r.stdout, 'dbrestart-nginx').failed > 0, `the ${OUTAGE_S} s outage reached clients through the nginx balancer\n${out}`);
     // 5: one run succeeded after the sleep (no statement timeout), the other was stopped by the lock; it ran once.
     const mig = parseSlowMigration(r.stdout, 'migrate');
     assert.ok(mig, out);
