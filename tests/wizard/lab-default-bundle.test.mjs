@@ -140,7 +140,8 @@ echo "--- shim calls"; cat /var/log/readme-shims.log
     assert.ok(ws.p99Ms < P99_BOUND_MS, `HTTP p99 ${ws.p99Ms} ms with 100 open WebSockets (bound ${P99_BOUND_MS} ms)`);
     assert.equal(ws.errors, '', `no socket error, timeout or non-2xx under wrk\n${out}`);
     // 5: the migration outlived the app role's 30 s statement_timeout (its own session has none) and ran once: the
-    // second run found Rails' advisory lock taken and stopped at once with ConcurrentMigrationError (it does not wait).
+    // second run found Rails' advisory lock taken and stopped with ConcurrentMigrationError (Active Record 8.1 takes it
+    // with pg_try_advisory_lock, which does not wait: ActiveRecord::Migrator#with_advisory_lock).
     const mig = parseSlowMigration(r.stdout, 'f5');
     assert.ok(mig, out);
     assert.equal(mig.rcs, '0,1,', `one migrate run succeeds, the other stops\n${out}`);
