@@ -8,6 +8,7 @@ import { SMALL_HOST_CATALOG } from './catalog-small-host.mjs';
 import { PARITY_CATALOG } from './catalog-parity.mjs'; // issue 24: settings taken from the parity tables
 import { PROD_CATALOG } from './catalog-prod.mjs'; // issue 10: TLS, jobs, systemd, WebSockets, operations
 import { DEPLOY_CATALOG } from './catalog-deploy.mjs'; // issue 23: release directories, deploy.sh
+import { MEMORY_CATALOG } from './catalog-memory.mjs'; // issue 24: the memory model of forking servers
 
 export const CATALOG = {
   "a.apache-mpm.title": "Apache as a proxy: event MPM, MaxRequestWorkers",
@@ -570,6 +571,7 @@ export const CATALOG = {
   ...VERSIONS_CATALOG,
   ...EDGE_CATALOG,
   ...SMALL_HOST_CATALOG,
+  ...MEMORY_CATALOG,
   ...PROD_CATALOG,
   ...PARITY_CATALOG,
   ...DEPLOY_CATALOG,

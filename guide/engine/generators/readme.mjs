@@ -65,7 +65,7 @@ export function finish(summary) {
           [t('readme.memory'), t('readme.memory.value', { total: ctx.memoryTotalMb, ram: ctx.ramMb })],
           // Without systemd (init = other, FreeBSD, Alpine's OpenRC, macOS) the reader's init system runs this in the foreground.
           ...(ctx.a.init !== 'systemd' && !ctx.passengerIntegrated ? [[t('readme.foreground'), t('readme.foreground.value', { cmd: absolute(ctx, execStart(ctx)), root: ctx.root, user: ctx.user })]] : []),
-          [t('readme.worker-mb'), ctx.workerMbMeasured ? t('mem.worker.measured', { mb: ctx.perWorkerMb }) : t('mem.worker.estimate', { mb: ctx.perWorkerMb, why: `${t(`mem.worker.${ctx.workerMbWhy}`)}.` })],
+          [t('readme.worker-mb'), [ctx.workerMbMeasured ? t('mem.worker.measured', { mb: ctx.perWorkerMb }) : t('mem.worker.estimate', { mb: ctx.perWorkerMb, why: `${t(`mem.worker.${ctx.workerMbWhy}`)}.` }), ctx.forkSharing ? t('mem.worker.model', { pct: ctx.forkSharing.privatePct }) : ''].filter(Boolean).join(' ')],
           [t('readme.hosts'), t('readme.hosts.value', { app: [...new Set([ctx.hosts.app[0], ctx.hosts.app.at(-1)])].join(' … '), db: ctx.hosts.db, lb: `${a.lb} ${ctx.hosts.lb}` })],
         ],
       },
