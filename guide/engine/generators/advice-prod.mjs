@@ -32,7 +32,7 @@ export function generate(ctx) {
   // The memory model of a server that forks its workers from a booted copy (memory-budget.mjs): its reasons and sources.
   const share = ctx.forkSharing;
   if (share) {
-    const m = { server: ctx.server, template: share.template, mb: ctx.perWorkerMb, n: ctx.processes, pct: share.privatePct, each: ctx.workerPrivateMb };
+    const m = { server: t(`q.server.o.${ctx.server}`), template: share.template, mb: ctx.perWorkerMb, n: ctx.processes, pct: share.privatePct, each: ctx.workerPrivateMb };
     const own = { puma: SRC.pumaPreload, unicorn: SRC.unicornPreload, pitchfork: SRC.pitchforkRefork, passenger: SRC.passengerSpawn }[ctx.server];
     const body = share.privatePct < 100 ? t('a.memory-model', m) : t('a.memory-model.nocow', m);
     advice.push(A('memory-model', body, m, [own, DS.bundleVsDefaults, DS.appServers2026, SRC.pitchforkRefork, SRC.pumaDeploy].filter((e, i, all) => all.indexOf(e) === i)));
