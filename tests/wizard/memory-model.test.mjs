@@ -5,7 +5,9 @@
 // (PSS of one process and of the whole server tree, from /proc/PID/smaps_rollup), read here, never typed.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { generate } from '../../guide/engine/index.mjs';
 import { FORK_MEMORY } from '../../guide/engine/capabilities/memory.mjs';
@@ -169,4 +171,28 @@ test('worker_mb means one copy of the app (a worker\'s RSS): the help text says 
   assert.ok(catalogHelp.includes(pct), `the help text names ${pct}`);
   assert.match(file(r, 'README.md'), /You measured 300 MB for one copy of the app\. A forking server counts it once and 75 % of it per worker/);
   assert.equal(mb(r, 'master'), 300);
+});
+
+test('--check uses the same model: a preloading Puma counts its master\'s copy once and 75 % per worker', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'memory-model-'));
+  try {
+    const run = (preload) => {
+      const app = join(dir, preload ? 'preload' : 'plain');
+      mkdirSync(join(app, 'config'), { recursive: true });
+      mkdirSync(join(app, 'etc/postgresql/17/main'), { recursive: true });
+      writeFileSync(join(app, 'config/puma.rb'), `threads 3, 3\nworkers 2\n${preload ? 'preload_app!\n' : ''}`);
+      writeFileSync(join(app, 'etc/postgresql/17/main/postgresql.conf'), 'shared_buffers = 512MB\n');
+      writeFileSync(join(dir, 'answers.json'), JSON.stringify({ ram_gb: 1.5, cores: 2 }));
+      const r = spawnSync(process.execPath, [CLI, '--check', app, '--answers', join(dir, 'answers.json'), '--format', 'json'], { encoding: 'utf8', timeout: 60000 });
+      return JSON.parse(r.stdout).findings.find((f) => f.setting === 'shared_buffers' && f.rule === 'inconsistent');
+    };
+    // 512 + 2 × 384 + 512 = 1792 MB > 1536 MB: the master's copy counts; without preload_app! 2 × 512 + 512 fits.
+    const w = run(true);
+    assert.equal(w?.severity, 'warning');
+    assert.deepEqual(sumsAddUp(w.message, 'check memory'), [512 + 2 * Math.round(512 * FORK_MEMORY.privateShare) + 512, Math.round(512 * FORK_MEMORY.privateShare)]);
+    assert.ok(w.evidence.some((e) => e.url === 'https://github.com/puma/puma#clustered-mode'));
+    assert.equal(run(false), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
