@@ -196,3 +196,16 @@ test('--check uses the same model: a preloading Puma counts its master\'s copy o
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('where the RAM caps the workers, the finding shows the whole budget with every factor', () => {
+  const r = gen({ cores: 8, ram_gb: 4, db_host: 'separate' });
+  const w = r.warnings.find((x) => x.id === 'workers-limited-by-memory');
+  assert.ok(w, 'the cap is reported');
+  const [total, each] = sumsAddUp(w.message, 'workers-limited-by-memory');
+  assert.equal(total, r.model.memory_total_mb);
+  assert.equal(each, Math.round(512 * FORK_MEMORY.privateShare));
+  assert.ok(total <= r.model.ram_mb);
+  // One worker more would not fit: the cap is the largest count that does.
+  assert.ok(total + each > r.model.ram_mb, `${total} + ${each} MB`);
+  assert.match(w.message, new RegExp(`only ${r.model.processes} fit`));
+});
