@@ -28,7 +28,7 @@ export function forkSharing(ctx) {
   const row = FORK_MEMORY.servers?.[ctx.server];
   if (!row || !ctx.canFork || ctx.mode !== 'cluster' || (row.mode && row.mode !== ctx.mode)) return null;
   const since = FORK_MEMORY.copyOnWrite?.[ctx.a.ruby];
-  const cow = since !== undefined && !lt(ctx.a.ruby === 'ree' ? '0' : ctx.a.ruby_version, since);
+  const cow = since !== undefined && !lt(ctx.a.ruby_version, since); // REE: since '0', every release
   return { template: row.template, monitorMb: row.monitorMb || 0, privatePct: cow ? Math.round(FORK_MEMORY.privateShare * 100) : 100 };
 }
 
