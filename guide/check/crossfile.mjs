@@ -2,6 +2,7 @@
 // the threads, the connections all processes may open against the database's limit, and one setting
 // given different values in two files of the same kind.
 import { SRC } from '../engine/evidence.mjs';
+import { FORK_MEMORY } from '../engine/caps.mjs';
 import { envSettings } from './obsolete.mjs';
 import { pgMemoryKb } from './normalize.mjs';
 
@@ -125,13 +126,20 @@ export function crossFileFindings(files, answers) {
   if (puma && shared && answers.__ramGiven && answers.db_host === 'same') {
     const w = puma.settings.find((s) => s.name === 'workers' && !s.conditional);
     const workers = Math.max(1, w ? num(effective(w.args?.[0], env)) ?? answers.cores : 1);
-    const sharedMb = (pgMemoryKb('shared_buffers', shared.s.value) || 0) / 1024;
-    const need = workers * 512 + sharedMb;
+    const sharedMb = Math.round((pgMemoryKb('shared_buffers', shared.s.value) || 0) / 1024);
+    // The engine's memory model (capabilities/memory.mjs): with preload_app! the master holds one copy of the app
+    // (≈512 MB, Puma's estimate) and each worker adds its private share of it; without it every worker is a copy.
+    const preload = workers > 1 && puma.settings.some((s) => s.name === 'preload_app!');
+    const pct = preload ? Math.round(FORK_MEMORY.privateShare * 100) : 100;
+    const each = Math.round((512 * pct) / 100);
+    const need = (preload ? 512 : 0) + workers * each + sharedMb;
     if (need > answers.ram_gb * 1024) {
+      const app = preload ? `512 MB copy of the app in the preloading master + ${workers} × ${each} MB Puma worker(s)` : `${workers} × 512 MB Puma worker(s)`;
+      const share = preload ? `; each worker ${pct} % × 512 MB = ${each} MB, what it writes after the fork` : '';
       out.push({
         rule: 'inconsistent', severity: 'warning', file: shared.f.path, line: shared.s.line, setting: 'shared_buffers', found: shared.s.value,
-        message: `${workers} Puma workers (≈512 MB each) and shared_buffers ${shared.s.value} need ≈${Math.round(need)} MB, more than the ${answers.ram_gb} GB of RAM`,
-        evidence: [SRC.pumaDeploy, SRC.pgResource],
+        message: `Estimated memory: ${app} + ${sharedMb} MB shared_buffers = ${need} MB (shared_buffers is ${shared.s.value}; 512 MB is Puma's estimate per copy of a Rails app), more than the ${answers.ram_gb} GB of RAM${share}`,
+        evidence: [SRC.pumaDeploy, ...(preload ? [SRC.pumaPreload] : []), SRC.pgResource],
       });
     }
   }

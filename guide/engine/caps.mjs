@@ -43,5 +43,7 @@ export const HAPROXY_DEBIAN = lazy('haproxy-debian');
 export const EDGE_LIMITS = lazy('edge-limits');
 export const JOB_RUNNERS = lazy('job-runners');
 export const SERVER_PROCESS = lazy('server-process');
+// Issue 24: what a forking server's processes share (memory-budget.mjs).
+export const FORK_MEMORY = lazy('fork-memory');
 export const HARDENING = lazy('hardening');
 export const SANDBOX = lazy('systemd-sandbox');

@@ -34,7 +34,9 @@ const PROD = 'hsts mozillaTls letsencryptOcsp certbot nginxSsl nginxHttp2 nginxW
 const EDGE = 'railsHosts railsForwardedHost haproxyDebian nginxDefaultServer certbotHooks journaldRate solidQueuePuma';
 // Issue 24 (parity with nginxconfig.io and Mozilla): words and URLs in catalog-parity.mjs.
 const PARITY = 'nginxGzip rackRequest';
-for (const k of `${PLAIN} ${PROD} ${EDGE} ${PARITY}`.split(' ')) SRC[k] = ext(k);
+// Issue 24 (the memory model of forking servers): words and URLs in catalog-memory.mjs.
+const MEMORY = 'pumaPreload unicornPreload passengerSpawn';
+for (const k of `${PLAIN} ${PROD} ${EDGE} ${PARITY} ${MEMORY}`.split(' ')) SRC[k] = ext(k);
 
 export const DS = {
   sysctl: ds('thesis-os-sysctl-values'),
@@ -64,6 +66,9 @@ export const DS = {
   interpreters2026: ds('rebench-2026-interpreters'),
   // Puma on the lab's Ruby 3.4 YJIT build, YJIT off and on: PSS per process, the YJIT memory the budget counts.
   yjitPuma2026: ds('rebench-2026-app-servers-yjit'),
+  // PSS of one process and of master + workers of the reference app: the memory model's measured side.
+  bundleVsDefaults: ds('rebench-2026-bundle-vs-defaults'),
+  appServers2026: ds('rebench-2026-app-servers'),
 };
 
 // Articles of this site (site-relative; the page prefixes the baseurl).

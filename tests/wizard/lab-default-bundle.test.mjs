@@ -22,6 +22,7 @@ import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
 import { generate, DEFAULTS } from '../../guide/engine/index.mjs';
 import { readmeSteps, stepScript } from '../helpers/readme.mjs';
 import { wsLoadScript, parseWsLoad, dbRestartScript, parseDbRestart, migrateScript, slowMigrationScript, parseSlowMigration } from '../helpers/fault-load.mjs';
+import { pssPeak } from '../../scripts/lib/pss-csv.mjs';
 
 const DOMAIN = 'app.test';
 // Fault scenarios of issue 23 on this one host, after the README steps (one boot for all; faults-balancers covers
@@ -90,12 +91,16 @@ echo "f7 upload-over=$(curl -s --max-time 20 -H 'Content-Type: application/octet
 echo "f7 uploads-at-rails=$(grep -c 'Started POST "/faults/upload"' /var/log/rails-app.log || true)"
 # 8: PostgreSQL restarts (README's systemctl) while a client asks for a database-backed page.
 ${dbRestartScript({ tag: 'f8', url: `https://${DOMAIN}/api`, restart: 'systemctl restart postgresql', graceS: RECOVERY_S })}
-# 2: 100 WebSockets held open on /cable while wrk sends plain page requests.
+# 2: 100 WebSockets held open on /cable while wrk sends plain page requests; meanwhile the PSS of the rails-app
+# service's process tree (the Puma master and its workers) is sampled for the memory model (memory-budget.mjs).
+ruby /repo/lab/bench/pss.rb $(cat /run/readme-shims/rails-app.pid) 0.5 > /tmp/pss-app.csv & PSS_SAMPLER=$!
 ${wsLoadScript({ tag: 'f2', url: `https://${DOMAIN}/regular`, addr: '127.0.0.1', domain: DOMAIN, root })}
+kill $PSS_SAMPLER 2>/dev/null || true
 # 5: a migration longer than the app role's statement_timeout; README's migrate command started twice at once on
 # this host (PostgreSQL directly, no pooler: Rails' advisory lock on a session connection).
 ${slowMigrationScript({ tag: 'f5', migrateDir: `${root}/current/db/migrate`, runs: { run1: `bash -euo pipefail ${B}/migrate.sh run1`, run2: `bash -euo pipefail ${B}/migrate.sh run2` }, psql: 'runuser -u postgres -- psql' })}
 echo "f0 seconds=$(( $(date +%s) - F0 ))"
+echo "--- pss app"; cat /tmp/pss-app.csv
 echo "--- shim calls"; cat /var/log/readme-shims.log
 `;
     const r = await labScript(script, { timeout: 900 });
@@ -148,6 +153,19 @@ echo "--- shim calls"; cat /var/log/readme-shims.log
     assert.ok(mig.seconds >= 32, `the migration ran past the 30 s statement timeout (${mig.seconds} s)`);
     assert.equal(mig.lockErrors, 1, `the second run stopped on the migration lock\n${out}`);
     assert.deepEqual([mig.runs, mig.versionRows, mig.appRole], ['1', '1', 'statement_timeout=30s'], out);
+    // The memory model (memory-budget.mjs): the default host runs a Puma master and 2 workers, and the tree's peak
+    // PSS under scenario 2's load stays within the budget's lines for them (the master's copy + each worker's share).
+    const m = bundle.model;
+    assert.equal(m.mode, 'cluster');
+    assert.equal(m.processes, 2, 'the default answers get 2 Puma workers');
+    const tree = pssPeak(r.stdout.split('--- pss app\n')[1]?.split('\n--- ')[0] || '', { except: ['runuser'] });
+    assert.ok(tree && tree.samples >= 4, `PSS samples of the rails-app tree: ${tree?.samples}\n${out.slice(-3000)}`);
+    assert.equal(tree.processes, 1 + m.processes, 'the master and its workers');
+    const lines = m.memory.filter((x) => ['master', 'workers', 'jit'].includes(x.kind));
+    const budget = lines.reduce((s, x) => s + x.mb, 0);
+    const mib = (kib) => (kib / 1024).toFixed(1);
+    console.log(`default bundle, rails-app under scenario 2: peak PSS ${mib(tree.peak_kib)} MiB over ${tree.samples} samples (${tree.processes} processes; per process peaks ${tree.per_process.map((p) => `${p.pid} ${mib(p.peak_kib)}`).join(', ')} MiB); budget ${lines.map((x) => `${x.kind} ${x.mb}`).join(' + ')} = ${budget} MB`);
+    assert.ok(tree.peak_kib / 1024 <= budget, `peak PSS ${mib(tree.peak_kib)} MiB > budget ${budget} MB`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
