@@ -105,6 +105,7 @@ phase() { # NAME: load on, run_seq, load off; prints what it measured
     if [ -n "$d" ] && [ -n "$r" ]; then echo "$PHASE while-$h-out=$(cat /tmp/load-$PHASE-*.txt | awk -v d=$d -v r=$r '$1 > d && $2 < r {c[$3]++} END {for (v in c) printf "%s:%d,", v, c[v]}')"; fi
   done
   echo "$PHASE marks=$(awk '{printf "%s,", $1}' /tmp/marks-$PHASE.txt)"
+  echo "$PHASE timeline=$(awk -v t0=$t0 '{printf "%s@%.0fs ", $1, $2 - t0}' /tmp/marks-$PHASE.txt)"
   echo "$PHASE current app1=$(readlink /hosts/app1/root/current | sed 's|releases/||') app2=$(readlink /hosts/app2/root/current | sed 's|releases/||')"
   # Requests each app host's nginx logged between its drain and its return (its access log, both balancers).
   echo "$PHASE served-while-out=$(awk '$1 == "drained-app1" {a = $3} $1 == "readybegin-app1" {printf "app1:%d,", $3 - a} $1 == "drained-app2" {b = $4} $1 == "readybegin-app2" {printf "app2:%d,", $4 - b}' /tmp/marks-$PHASE.txt)"
@@ -166,7 +167,7 @@ for n in rolling broken rollback; do tail -8 /tmp/$n.out | sed "s/^/$n-out: /"; 
     const out = `${r.stdout}\n${r.stderr}`;
     const tail = out.split('\n').slice(-60).join('\n');
     assert.equal(r.code, 0, tail);
-    console.log(r.stdout.split('\n').filter((l) => /^(setup|rolling|broken|rollback) /.test(l)).join('\n'));
+    console.log(r.stdout.split('\n').filter((l) => /^(setup|rolling|broken|rollback) /.test(l) && !/ last=| message=/.test(l)).join('\n'));
     const get = (name, k) => (new RegExp(`^${name} ${k}=(.*)$`, 'm').exec(r.stdout) || [null, null])[1];
     const phase = (name) => {
       const head = new RegExp(`^${name} rc=(\\d+) seconds=([\\d.]+)$`, 'm').exec(r.stdout);
