@@ -2,7 +2,9 @@
 // POSIX sh that ShellCheck (Debian's, installed by scripts/setup) and dash accept, every command is explained by a
 // comment, the switch is atomic, the restart follows the server's process row with its reason, and every file that
 // reads the app's code reads it through `current` while sockets, PID files and logs stay in the shared app root.
-// The lab proof that it deploys, refuses a release that cannot boot and rolls back is faults-deploys.test.mjs.
+// The lab proof that it deploys, refuses a release that cannot boot and rolls back is faults-deploys.test.mjs; behind
+// the bundle's balancer, lb-host/lb-rotation.sh and README's host-by-host order are checked here too, proven in the lab
+// by faults-rolling.test.mjs.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

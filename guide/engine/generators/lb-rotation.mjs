@@ -66,15 +66,16 @@ export function rotationScript(ctx) {
 /** README lines for a rolling COMMAND ('deploy /path/to/checkout' or 'rollback'): each group says where it runs. */
 export function rollingLines(ctx, command) {
   const { hosts } = backends(ctx);
-  return hosts.flatMap((h, i) => {
-    const migrate = command.startsWith('deploy') && i > 0 ? ' --no-migrate' : '';
+  const deploying = command.startsWith('deploy');
+  return [...(deploying ? [`# ${t('ops.readme.migrate-once')}`] : []), ...hosts.flatMap((h, i) => {
+    const migrate = deploying && i > 0 ? ' --no-migrate' : '';
     return [
       `# ${t('lb-rotation.readme.drain', { host: h.name })}`,
       `sh ${ROTATION_SCRIPT} drain ${h.name}`,
-      `# ${t(command.startsWith('deploy') ? (i === 0 ? 'lb-rotation.readme.first' : 'lb-rotation.readme.next') : 'lb-rotation.readme.on', { host: h.name })}`,
+      `# ${t(deploying ? (i === 0 ? 'lb-rotation.readme.first' : 'lb-rotation.readme.next') : 'lb-rotation.readme.on', { host: h.name })}`,
       `sh ${DEPLOY_SCRIPT} ${command}${migrate}`,
       `# ${t('lb-rotation.readme.ready', { host: h.name })}`,
       `sh ${ROTATION_SCRIPT} ready ${h.name}`,
     ];
-  });
+  })];
 }
