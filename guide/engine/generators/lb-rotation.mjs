@@ -2,7 +2,8 @@
 // hosts behind the bundle's balancer, a deploy goes one host at a time — out of rotation on the balancer (waiting
 // for its requests in flight), deploy.sh on that host (migrations on the first host only; deploy.sh checks /up),
 // back into rotation, then the next host. How a balancer drains is capability data (capabilities/lb-rotation.mjs);
-// this module only fills in the names. Called by deploy-script.mjs's finish and by readme-ops.mjs.
+// this module only fills in the names. Called by readme-hosts.mjs's finish (a chunk on the page), which leaves the
+// README lines for readme-ops.mjs and adds the script to the bundle.
 import { LB_ROTATION, HAPROXY_DEBIAN } from '../caps.mjs';
 import { APPLIES } from './applies.mjs';
 import { backends } from './load-balancer.mjs';
