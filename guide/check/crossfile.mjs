@@ -12,7 +12,8 @@ export function effective(arg, env) {
   if (!arg) return null;
   if (arg.env && env.has(arg.env)) {
     const v = env.get(arg.env).value;
-    return arg.offset && /^-?\d+$/.test(v) ? Number(v) + arg.offset : v;
+    const n = arg.offset && /^-?\d+$/.test(v) ? Number(v) + arg.offset : v;
+    return arg.floor && /^-?\d+$/.test(String(n)) ? Math.max(Number(n), arg.floor) : n;
   }
   return arg.known ? arg.value : null;
 }
