@@ -179,7 +179,7 @@ export function embeddedRunner(files, puma, env) {
     const where = mode ? { file: prod.path, line: mode.line } : { file: envMode.file, line: envMode.line };
     // GoodJob reads GOOD_JOB_MAX_THREADS itself when max_threads is not configured (default 5).
     const arg = mt ? mt.args?.[0] : { env: 'GOOD_JOB_MAX_THREADS', known: true, value: 5, text: '' };
-    return { what: 'GoodJob (async)', n, arg, ...where, evidence: GOOD_JOB_CONN };
+    return { what: 'GoodJob in async mode', n, arg, ...where, evidence: GOOD_JOB_CONN };
   }
   // Solid Queue's Puma plugin in async mode (`solid_queue_mode :async`, solid_queue ≥ 1.3): its workers are threads of
   // the Puma process and run jobs on the same primary pool (the default fork mode runs them in processes of their own).
@@ -190,7 +190,7 @@ export function embeddedRunner(files, puma, env) {
     const q = files.find((f) => f.kind === 'queue-yml' && !f.problem);
     const threads = (q?.settings || []).filter((s) => s.path[0] === 'production' && s.path[1] === 'workers' && s.key === 'threads').map((s) => num(effective(s, env)));
     const n = threads.length ? threads.reduce((a, b) => a + (b ?? 0), 0) : SOLID_QUEUE_DEFAULT_THREADS;
-    return { what: 'Solid Queue (async, in Puma)', n, file: puma.path, line: asyncMode.line, evidence: SOLID_QUEUE_PUMA };
+    return { what: 'Solid Queue in Puma (async mode)', n, file: puma.path, line: asyncMode.line, evidence: SOLID_QUEUE_PUMA };
   }
   return null;
 }
