@@ -168,3 +168,13 @@ test('corpus notes: the wizard\'s values are labelled as its preference and neve
   const wb = runApp('writebook').report.findings.find((f) => f.setting === 'timeout');
   assert.equal(wb.diff, null);
 });
+
+test('nginx "ssl on": the replacement is the server\'s own listen line with ssl, not a port the doctor picks', () => {
+  const dir = app({ 'etc/nginx/sites-enabled/app.conf': 'server {\n  listen 8443;\n  server_name shop.example.org;\n  ssl on;\n  location / {\n    proxy_pass http://127.0.0.1:3000;\n  }\n}\n' });
+  try {
+    const f = check(collect([dir], undefined, dir), { answers: { proxy_version: '1.26' } }).findings.find((x) => x.rule === 'obsolete' && x.setting === 'ssl');
+    assert.equal(f.severity, 'error');
+    assert.equal(f.replacement, 'listen 8443 ssl');
+    assert.match(f.message, /write line 2 as "listen 8443 ssl"/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
