@@ -35,7 +35,7 @@ export function threadsTerm(puma, t, env) {
 export function extraTerms(files, puma, env) {
   const out = [];
   const emb = puma ? embeddedRunner(files, puma, env) : null;
-  if (emb) out.push(emb.arg?.env ? envTerm(emb.arg, emb.n, `${emb.n} ${emb.what} threads (${emb.file}:${emb.line})`, emb.arg.text, env) : { label: `${emb.n} threads of ${emb.what} (${emb.file}:${emb.line})`, value: emb.n });
+  if (emb) out.push(emb.arg?.env ? envTerm(emb.arg, emb.n, `${emb.n} threads of ${emb.what} (${emb.file}:${emb.line})`, emb.arg.text, env) : { label: `${emb.n} threads of ${emb.what} (${emb.file}:${emb.line})`, value: emb.n });
   const prod = files.find((f) => f.kind === 'rails-env' && !f.problem);
   const ex = prod?.settings.find((s) => s.name === 'config.active_record.async_query_executor' && !s.conditional);
   if (ex && /global_thread_pool/.test(String(ex.value))) {
