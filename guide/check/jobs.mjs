@@ -5,6 +5,8 @@ import { effective, envOf } from './crossfile.mjs';
 import { envSettings } from './obsolete.mjs';
 import { productionPool, pumaThreads, inDevBranch } from './problems.mjs';
 import { SRC } from '../engine/evidence.mjs';
+import { evaluate } from './read-ruby.mjs';
+import { tokenize } from './ruby-tokens.mjs';
 import { webPoolFix, sharedPoolFix, describeFix, ASYNC_EVIDENCE } from './pool-fix.mjs';
 
 const SIDEKIQ_POOL = { label: 'Sidekiq wiki: Advanced options (concurrency and the database pool)', url: 'https://github.com/sidekiq/sidekiq/wiki/Advanced-Options#concurrency' };
@@ -165,8 +167,14 @@ export function embeddedRunner(files, puma, env) {
   const at = lines.findIndex((l) => /^\s*[^#]*\bSidekiq\.configure_embed\b/.test(l));
   if (at >= 0) {
     for (let k = at; k < Math.min(lines.length, at + 30); k++) {
-      const m = /^\s*\w+\.concurrency\s*=\s*(\d+)\s*$/.exec(lines[k]);
-      if (m) return { what: 'Embedded Sidekiq', n: Number(m[1]), file: puma.path, line: k + 1, evidence: SIDEKIQ_EMBED };
+      // `config.concurrency = 2`, or read from ENV (`ENV.fetch("SIDEKIQ_CONCURRENCY", 2).to_i`): the fix keeps the variable.
+      const m = /^\s*\w+\.concurrency\s*=\s*(\S.*)$/.exec(lines[k]);
+      if (!m) continue;
+      const code = m[1].replace(/\s#.*$/, '').trim();
+      let arg;
+      try { arg = evaluate(tokenize(code), new Map(), code); } catch { arg = null; }
+      const n = num(effective(arg, env));
+      if (n !== null) return { what: 'Embedded Sidekiq', n, arg: arg.env ? arg : null, file: puma.path, line: k + 1, evidence: SIDEKIQ_EMBED };
     }
   }
   const prod = files.find((f) => f.kind === 'rails-env' && !f.problem);

@@ -77,6 +77,17 @@ test('embedded Sidekiq and load_async share the process: the fix adds their thre
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
+test('embedded Sidekiq whose concurrency reads ENV: the fix adds the same variable with its default', () => {
+  const puma = `${PUMA10}Sidekiq.configure_embed do |config|\n  config.concurrency = ENV.fetch("SIDEKIQ_CONCURRENCY", 2).to_i\nend\n`;
+  const dir = app({ ...GEMS, 'config/puma.rb': puma, 'config/database.yml': DEFAULT_YML('  pool: <%= ENV.fetch("RAILS_MAX_THREADS") { 10 } %>\n') });
+  try {
+    const f = run(dir).findings.find((x) => x.rule === 'pool-below-concurrency');
+    assert.match(f.message, /Embedded Sidekiq runs 2 job threads .* need 12 connections/);
+    assert.deepEqual(added(f.diff), ['  pool: <%= ENV.fetch("RAILS_MAX_THREADS", 10).to_i + ENV.fetch("SIDEKIQ_CONCURRENCY", 2).to_i %>']);
+    assert.deepEqual(strong(roundTrip(dir, f).after), []);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test('GoodJob async with its own variable, Solid Queue\'s async Puma plugin: each runner\'s threads in the fix', () => {
   const gj = 'Rails.application.configure do\n  config.good_job.execution_mode = :async\n  config.good_job.max_threads = ENV.fetch("GOOD_JOB_MAX_THREADS", 4)\nend\n';
   const a = app({ ...GEMS, 'config/puma.rb': 'threads 5, 5\n', 'config/environments/production.rb': gj, 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: 5\n' });
