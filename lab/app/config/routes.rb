@@ -26,5 +26,8 @@ Rails.application.routes.draw do
   get "io" => "load#io"
   get "cpu" => "load#cpu"
 
+  # The background-jobs experiment (scripts/rebench jobs): enqueue N timestamped jobs
+  post "bench/jobs" => "bench_jobs#create"
+
   root "pages#regular"
 end

@@ -11,7 +11,7 @@ export function verdictSentence(records, spec, what, nameOf) {
   const counts = { better: 0, worse: 0, 'within noise': 0, 'too few runs': 0 };
   for (const r of records) if (r.cmp && r.cmp.verdict in counts) counts[r.cmp.verdict] += 1;
   const n = Object.values(counts).reduce((a, b) => a + b, 0);
-  const unit = { rps: 'req/s', cpu_s: 's', cpu_ms: 'ms', time_s: 's', p50_ms: 'ms' }[spec.primary];
+  const unit = { jps: 'jobs/s', rps: 'req/s', cpu_s: 's', cpu_ms: 'ms', time_s: 's', p50_ms: 'ms' }[spec.primary];
   const parts = [`${nameOf(best)} had the ${higher ? 'highest' : 'lowest'} median ${what} (${fmt(best.row[col])} ${unit})`];
   if (n) parts.push(`of ${n} comparisons with a baseline, ${counts.better} came out better, ${counts.worse} worse and ${counts['within noise']} within the noise${counts['too few runs'] ? `; ${counts['too few runs']} had too few runs for a verdict` : ''}`);
   return `${parts.join('; ')}.`;

@@ -9,6 +9,7 @@ import patterns from './patterns.mjs';
 import concurrency from './concurrency.mjs';
 import caching from './caching.mjs';
 import bundleVsDefaults from './bundle.mjs';
+import jobs from './jobs.mjs';
 
-export const EXPERIMENTS = [staticFiles, appservers, proxies, interpreters, allocators, gc, patterns, concurrency, caching, bundleVsDefaults];
+export const EXPERIMENTS = [staticFiles, appservers, proxies, interpreters, allocators, gc, patterns, concurrency, caching, bundleVsDefaults, jobs];
 export const byName = (name) => EXPERIMENTS.find((e) => e.name === name);
