@@ -15,6 +15,7 @@ const PRIMARY = {
   cpu_s: { label: 'CPU time (user + system)', unit: 's', higherIsBetter: false, decimals: 3 },
   cpu_ms: { label: 'CPU time per iteration, warm', unit: 'ms', higherIsBetter: false, decimals: 2 },
   p50_ms: { label: 'Median latency', unit: 'ms', higherIsBetter: false, decimals: 2 },
+  p99_ms: { label: '99th percentile latency', unit: 'ms', higherIsBetter: false, decimals: 2 },
   jps: { label: 'Jobs per second', unit: 'jobs/s', higherIsBetter: true, decimals: 1 },
 };
 

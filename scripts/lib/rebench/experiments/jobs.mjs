@@ -36,7 +36,7 @@ export default {
   title: 'Background jobs: Solid Queue (separate, 1 × 3 and 2 × 3; in Puma) and Sidekiq on Redis',
   services: true,
   mirrors: 'the Background jobs article (no research table)',
-  full: { params: { RB_JOBS_N: 300, RB_JOBS_WRITE_N: 200, RB_JOBS_PACED_N: 20, RB_JOBS_PACED_RATE: 5, RB_JOBS_WARMUP: 50, RB_JOBS_TIMEOUT_S: 120 }, timeoutPerCellS: 420, setupS: 300 },
+  full: { params: { RB_JOBS_N: 100, RB_JOBS_WRITE_N: 60, RB_JOBS_PACED_N: 15, RB_JOBS_PACED_RATE: 5, RB_JOBS_WARMUP: 20, RB_JOBS_TIMEOUT_S: 120 }, timeoutPerCellS: 420, setupS: 300 },
   quick: { params: { RB_JOBS_N: 30, RB_JOBS_WRITE_N: 20, RB_JOBS_PACED_N: 4, RB_JOBS_PACED_RATE: 5, RB_JOBS_WARMUP: 0, RB_JOBS_TIMEOUT_S: 60 }, timeoutPerCellS: 300, setupS: 300 },
   cells(size) {
     const runners = size === this.quick ? RUNNERS.filter((r) => ['sq-1x3', 'sidekiq-c3'].includes(r.id)) : RUNNERS;
