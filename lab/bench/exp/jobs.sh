@@ -54,14 +54,14 @@ exp_cell() { # CELL RUN MEASUREMENTS OUTPREFIX
   esac
   tag="$(printf '%s' "$(basename "$out")" | tr -c 'a-z0-9-' '-' | cut -c1-40)"
   # The runner is up when a probe job has run (boot, connect, first poll); then a warm-up of both kinds, not measured.
-  if ! ruby "$BENCH/jobs-client.rb" --url "http://127.0.0.1:$APP_PORT" --app "$APP" --run "$tag-probe" --kind probe --n 1 --timeout "${RB_BOOT_TIMEOUT_S:-120}" > "$out.probe" 2>&1 \
-     || ! grep -q '^missing=0$' "$out.probe"; then
-    echo "the job runner did not run a probe job within ${RB_BOOT_TIMEOUT_S:-120} s (see server-jobs-$cell.log, server-puma-$cell.log and $(basename "$out").probe)" > "$out.failed"
+  if ! ruby "$BENCH/jobs-client.rb" --url "http://127.0.0.1:$APP_PORT" --app "$APP" --run "$tag-probe" --kind probe --n 1 --timeout "${RB_BOOT_TIMEOUT_S:-120}" > "$out-probe.txt" 2>&1 \
+     || ! grep -q '^missing=0$' "$out-probe.txt"; then
+    echo "the job runner did not run a probe job within ${RB_BOOT_TIMEOUT_S:-120} s (see server-jobs-$cell.log, server-puma-$cell.log and $(basename "$out")-probe.txt)" > "$out.failed"
     [ -n "$runner" ] && rb_stop "$runner"; rb_stop "$RB_SERVER_PID"; return 1
   fi
   if [ "${RB_JOBS_WARMUP:-0}" -gt 0 ]; then
     for m in trivial write; do
-      "${RB_LOAD_PIN[@]}" ruby "$BENCH/jobs-client.rb" --url "http://127.0.0.1:$APP_PORT" --app "$APP" --run "$tag-warm" --kind "$m" --n "$RB_JOBS_WARMUP" --timeout "$RB_JOBS_TIMEOUT_S" > "$out-$m.warmup" 2>&1 || true
+      "${RB_LOAD_PIN[@]}" ruby "$BENCH/jobs-client.rb" --url "http://127.0.0.1:$APP_PORT" --app "$APP" --run "$tag-warm" --kind "$m" --n "$RB_JOBS_WARMUP" --timeout "$RB_JOBS_TIMEOUT_S" >> "$RAW/driver.log" 2>&1 || true
     done
   fi
   for m in $3; do
@@ -71,8 +71,6 @@ exp_cell() { # CELL RUN MEASUREMENTS OUTPREFIX
       write) jobs_client "$out-$m" "$run" write "$RB_JOBS_WRITE_N" burst ;;
       paced) jobs_client "$out-$m" "$run" trivial "$RB_JOBS_PACED_N" paced "$RB_JOBS_PACED_RATE" ;;
     esac
-    # The job runner's processes while it ran (the supervisor, its workers and dispatcher, or Sidekiq).
-    ps -eo pid,ppid,rss,args --no-headers | grep -E 'solid-queue|sidekiq|puma' | grep -v grep > "$out-$m.processes" 2>/dev/null || true
   done
   [ -n "$runner" ] && rb_stop "$runner"
   rb_stop "$RB_SERVER_PID"
