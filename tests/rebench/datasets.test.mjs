@@ -22,6 +22,7 @@ function metricsFor(i, k, tool, n, mi) {
   const jitter = [0.97, 1.0, 1.03, 0.99, 1.01][k % 5];
   if (tool === 'hyperfine') return { time_s: (1.2 / factor) * jitter, cpu_s: (1 / factor) * jitter, errors: 0 };
   if (tool === 'warm') return { cpu_ms: (10 / factor) * jitter, wall_ms: (12 / factor) * jitter, warmup_drift: 0.01, errors: 0 };
+  if (tool === 'jobs') return { jps: 100 * factor * jitter, p50_ms: (10 / factor) * jitter, p99_ms: (30 / factor) * jitter, requests: 300, errors: 0, jobs: { pg_connections_max: 6, pg_connections_queue_max: 3, pg_active_max: 2, pg_cpu_ms_queue: 150 / factor } };
   return { rps: 100 * factor * jitter, p50_ms: (10 / factor) * jitter, p99_ms: (30 / factor) * jitter, requests: 500, errors: 0 };
 }
 

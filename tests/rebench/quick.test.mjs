@@ -35,7 +35,9 @@ test('every experiment at --quick size: valid datasets with raw outputs and prov
   t.after(() => fs.rmSync(out, { recursive: true, force: true }));
   // bundle-vs-defaults is left out to keep this test's time: its pipeline is the same, its own part (the wizard's
   // bundle) is tested in tests/rebench/bundle.test.mjs.
-  const chosen = EXPERIMENTS.filter((e) => e.name !== 'bundle-vs-defaults');
+  // jobs and timeouts are left out too: each boots its runners per cell (about 4 minutes at --quick size on this
+  // 2-core machine), over this test's budget; their readers are tested in tests/rebench/jobs-timeouts.test.mjs.
+  const chosen = EXPERIMENTS.filter((e) => !['bundle-vs-defaults', 'jobs', 'timeouts'].includes(e.name));
   const r = await run(REBENCH, [...chosen.map((e) => e.name), '--quick', '--then-and-now', '--seed', '42', '--out', out], { timeoutMs: 840000 });
   assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
   const expected = chosen.flatMap((e) => e.datasetIds());

@@ -25,6 +25,10 @@ Rails.application.routes.draw do
   # Synthetic load for the concurrency sweep
   get "io" => "load#io"
   get "cpu" => "load#cpu"
+  get "slow" => "load#slow"
+
+  # The background-jobs experiment (scripts/rebench jobs): enqueue N timestamped jobs
+  post "bench/jobs" => "bench_jobs#create"
 
   root "pages#regular"
 end

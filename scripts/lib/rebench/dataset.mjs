@@ -15,18 +15,27 @@ const PRIMARY = {
   cpu_s: { label: 'CPU time (user + system)', unit: 's', higherIsBetter: false, decimals: 3 },
   cpu_ms: { label: 'CPU time per iteration, warm', unit: 'ms', higherIsBetter: false, decimals: 2 },
   p50_ms: { label: 'Median latency', unit: 'ms', higherIsBetter: false, decimals: 2 },
+  p99_ms: { label: '99th percentile latency', unit: 'ms', higherIsBetter: false, decimals: 2 },
+  jps: { label: 'Jobs per second', unit: 'jobs/s', higherIsBetter: true, decimals: 1 },
+};
+
+const LATENCY = {
+  p50: 'p50 latency (median of runs)', p99: 'p99 latency (median of runs)', failed: 'Failed requests (all runs)', failedUnit: 'requests',
+  failedDescription: 'Socket errors, timeouts, non-2xx/3xx responses (wrk) or failed and non-2xx requests (ab), summed over the runs.',
 };
 
 /**
  * spec: {
  *   labels: [{ key, label, of(cell, measurement) }],   columns naming the configuration
  *   primary: 'rps' | 'time_s' | 'p50_ms',
- *   latency: bool (p50/p99 columns), memory: bool (PSS columns),
+ *   latency: bool (p50/p99 columns), latencyText: { p50, p99, failed, failedUnit, failedDescription } (other words),
+ *   memory: bool (PSS columns), extra: [{ key, label, unit, decimals, description, of(goodResults) }] more columns,
  *   baseline(cell, measurement) → { cell, measurement } | null, baselineLabel(cell, m) → text
  * }
  */
 export function summaryRows(ctx, spec) {
   const P = PRIMARY[spec.primary];
+  const L = { ...LATENCY, ...(spec.latencyText || {}) };
   const groups = new Map();
   for (const res of ctx.results) {
     const key = `${res.cell.id}\u0000${res.measurement.id}`;
@@ -44,15 +53,16 @@ export function summaryRows(ctx, spec) {
     { key: `${spec.primary}_min`, label: `${P.label} (min)`, type: 'number', unit: P.unit, decimals: P.decimals },
     { key: `${spec.primary}_max`, label: `${P.label} (max)`, type: 'number', unit: P.unit, decimals: P.decimals },
     ...(spec.latency ? [
-      { key: 'p50_ms', label: 'p50 latency (median of runs)', type: 'number', unit: 'ms', decimals: 2 },
-      { key: 'p99_ms', label: 'p99 latency (median of runs)', type: 'number', unit: 'ms', decimals: 2 },
-      { key: 'failed_requests', label: 'Failed requests (all runs)', type: 'integer', unit: 'requests', description: 'Socket errors, timeouts, non-2xx/3xx responses (wrk) or failed and non-2xx requests (ab), summed over the runs.' },
+      { key: 'p50_ms', label: L.p50, type: 'number', unit: 'ms', decimals: 2 },
+      { key: 'p99_ms', label: L.p99, type: 'number', unit: 'ms', decimals: 2 },
+      { key: 'failed_requests', label: L.failed, type: 'integer', unit: L.failedUnit, description: L.failedDescription },
     ] : []),
     ...(spec.memory ? [
       { key: 'pss_total_mib', label: 'PSS, whole server (median of run peaks)', type: 'number', unit: 'MiB', decimals: 1, description: 'Proportional set size of the server process tree at its highest sample during the run (smaps_rollup, every 0.5 s).' },
       { key: 'processes', label: 'Processes', type: 'integer', unit: 'processes' },
       { key: 'pss_per_process_mib', label: 'PSS per process', type: 'number', unit: 'MiB', decimals: 1, description: 'Whole-tree PSS divided by the number of processes.' },
     ] : []),
+    ...(spec.extra || []).map((x) => ({ key: x.key, label: x.label, type: x.decimals ? 'number' : 'integer', unit: x.unit, ...(x.decimals ? { decimals: x.decimals } : {}), ...(x.description ? { description: x.description } : {}) })),
     { key: 'baseline', label: 'Compared with', type: 'string' },
     { key: 'ratio', label: 'Ratio of medians', type: 'number', unit: 'ratio', decimals: 3, description: 'This configuration\'s median divided by the baseline\'s.' },
     { key: 'ci_low', label: '95% CI low', type: 'number', unit: 'ratio', decimals: 3, description: 'Percentile bootstrap interval of the ratio of medians.' },
@@ -87,6 +97,7 @@ export function summaryRows(ctx, spec) {
         mem.length ? Math.round(median(mem.map((m) => m.processes))) : null,
         mem.length ? r(median(mem.map((m) => m.per_process_mib)), 1) : null,
       ] : []),
+      ...(spec.extra || []).map((x) => { const v = x.of(ok); return v === null || v === undefined || !Number.isFinite(v) ? null : r(v, x.decimals || 0); }),
       baseGroup ? (isBase ? 'baseline' : spec.baselineLabel(baseGroup.cell, baseGroup.measurement)) : 'none',
       cmp ? r(cmp.ratio, 3) : isBase ? 1 : null,
       cmp ? r(cmp.ci_low, 3) : null,

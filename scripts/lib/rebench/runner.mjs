@@ -12,6 +12,8 @@ import { parse as parseWrk } from '../importers/wrk.mjs';
 import { parse as parseAb } from '../importers/ab.mjs';
 import { parse as parseHyperfine } from '../importers/hyperfine.mjs';
 import { readWarm } from './warm.mjs';
+import { readJobs } from './jobs-read.mjs';
+import { readOverload } from './overload-read.mjs';
 import { machineFacts, loadAverage } from './machine.mjs';
 import { stageRaw, discardStage, commitDataset } from './output.mjs';
 import { driverParams, protocolSize, httpFailure, parseProtocolFile, cellTimeoutS } from './protocol.mjs';
@@ -118,6 +120,8 @@ export function readMeasurement(tool, file, measurement = {}) {
     }
     if (tool === 'openloop') return readOpenLoop(text);
     if (tool === 'warm') return readWarm(text, { yjit: measurement.yjit });
+    if (tool === 'jobs') return readJobs(text);
+    if (tool === 'overload') return readOverload(text);
     if (tool === 'hyperfine') {
       const [r] = parseHyperfine(text);
       const bad = r.exitCodes.filter((c) => c !== 0).length;
@@ -340,9 +344,9 @@ function provenance(ctx) {
 }
 
 function runsCsv(results) {
-  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'p50_ms', 'p99_ms', 'time_s', 'cpu_s', 'cpu_ms', 'warmup_drift', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'foreign_cpu_pct', 'steal_pct', 'tries', 'disturbed', 'raw_file', 'error'];
+  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'jps', 'p50_ms', 'p99_ms', 'time_s', 'cpu_s', 'cpu_ms', 'warmup_drift', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'foreign_cpu_pct', 'steal_pct', 'tries', 'disturbed', 'raw_file', 'error'];
   const pr = (r, k) => (r.protocol ? r.protocol[k] : null);
   const q = (v) => (v === null || v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
-  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.cpu_s, r.metrics.cpu_ms, r.metrics.warmup_drift, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, pr(r, 'foreign_pct'), pr(r, 'steal_pct'), pr(r, 'tries'), pr(r, 'disturbed'), r.file, r.metrics.error].map(q).join(','));
+  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.jps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.cpu_s, r.metrics.cpu_ms, r.metrics.warmup_drift, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, pr(r, 'foreign_pct'), pr(r, 'steal_pct'), pr(r, 'tries'), pr(r, 'disturbed'), r.file, r.metrics.error].map(q).join(','));
   return `${head.join(',')}\n${lines.join('\n')}\n`;
 }

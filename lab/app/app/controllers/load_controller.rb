@@ -31,6 +31,17 @@ class LoadController < ActionController::API
     render plain: "waited #{ms} ms (#{kind})\n"
   end
 
+  # /slow?ms=N: the slow query of the timeouts experiment (scripts/rebench timeouts), one statement of up to 30 s on
+  # the database, so that statement_timeout (database.yml variables, LAB_STATEMENT_TIMEOUT) can cancel it. A
+  # cancelled statement raises ActiveRecord::QueryCanceled and the request ends with a 500 at that point.
+  def slow
+    ms = params.fetch(:ms, 10_000).to_i.clamp(0, 30_000)
+    conn = ActiveRecord::Base.connection
+    wait = WAITS[conn.adapter_name] or return render(plain: "no database wait on #{conn.adapter_name}\n", status: :not_implemented)
+    wait.call(conn, ms / 1000.0)
+    render plain: "slow query of #{ms} ms done\n"
+  end
+
   def cpu
     n = params.fetch(:n, 200_000).to_i.clamp(0, 5_000_000)
     sum = 0

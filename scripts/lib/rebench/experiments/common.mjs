@@ -6,12 +6,12 @@ export function verdictSentence(records, spec, what, nameOf) {
   const col = spec.labels.length + 1;
   const measured = records.filter((r) => typeof r.row[col] === 'number');
   if (!measured.length) return `No configuration produced a reading of ${what}; see the raw output for why.`;
-  const higher = spec.primary === 'rps';
+  const higher = ['rps', 'jps'].includes(spec.primary);
   const best = measured.reduce((a, b) => ((higher ? b.row[col] > a.row[col] : b.row[col] < a.row[col]) ? b : a));
   const counts = { better: 0, worse: 0, 'within noise': 0, 'too few runs': 0 };
   for (const r of records) if (r.cmp && r.cmp.verdict in counts) counts[r.cmp.verdict] += 1;
   const n = Object.values(counts).reduce((a, b) => a + b, 0);
-  const unit = { rps: 'req/s', cpu_s: 's', cpu_ms: 'ms', time_s: 's', p50_ms: 'ms' }[spec.primary];
+  const unit = { jps: 'jobs/s', p99_ms: 'ms', rps: 'req/s', cpu_s: 's', cpu_ms: 'ms', time_s: 's', p50_ms: 'ms' }[spec.primary];
   const parts = [`${nameOf(best)} had the ${higher ? 'highest' : 'lowest'} median ${what} (${fmt(best.row[col])} ${unit})`];
   if (n) parts.push(`of ${n} comparisons with a baseline, ${counts.better} came out better, ${counts.worse} worse and ${counts['within noise']} within the noise${counts['too few runs'] ? `; ${counts['too few runs']} had too few runs for a verdict` : ''}`);
   return `${parts.join('; ')}.`;

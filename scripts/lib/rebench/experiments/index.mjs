@@ -9,6 +9,8 @@ import patterns from './patterns.mjs';
 import concurrency from './concurrency.mjs';
 import caching from './caching.mjs';
 import bundleVsDefaults from './bundle.mjs';
+import jobs from './jobs.mjs';
+import timeouts from './timeouts.mjs';
 
-export const EXPERIMENTS = [staticFiles, appservers, proxies, interpreters, allocators, gc, patterns, concurrency, caching, bundleVsDefaults];
+export const EXPERIMENTS = [staticFiles, appservers, proxies, interpreters, allocators, gc, patterns, concurrency, caching, bundleVsDefaults, jobs, timeouts];
 export const byName = (name) => EXPERIMENTS.find((e) => e.name === name);
