@@ -7,7 +7,7 @@ import { SERVER_PROCESS, SANDBOX } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
 import { railsServerCommand, SERVER_LABEL } from './util.mjs';
-import { falconCommand, standaloneCommand } from './commands.mjs';
+import { falconCommand, standaloneCommand, passengerRestart } from './commands.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'systemd';
@@ -92,7 +92,7 @@ export function pidFilePath(ctx) {
 function reloadEntry(ctx) {
   const r = (SERVER_PROCESS[ctx.server] || {}).reload;
   if (!r) return { comment: t('systemd.reload.none', { server: SERVER_LABEL[ctx.server] }) };
-  if (r.command) return E('ExecReload', `${ctx.rubyBin}/bundle exec ${r.command} ${ctx.root} --ignore-app-not-running`, t(`systemd.reload.${ctx.server}`), [SRC.passengerRestart]);
+  if (r.command) return E('ExecReload', passengerRestart(ctx), t(`systemd.reload.${ctx.server}`), [SRC.passengerRestart]);
   // Under Thruster the master is thrust's child: when the old master exits after the handover, thrust exits too.
   if (r.handover && ctx.proxy === 'thruster') return { comment: t('systemd.reload.handover-thruster', { server: SERVER_LABEL[ctx.server] }) };
   if (r.handover) return E('ExecReload', `/bin/kill -${r.signal} $MAINPID`, t(`systemd.reload.${ctx.server}`, { signal: r.signal }), [SRC.unicornSignals, SRC.systemdService]);
