@@ -13,7 +13,9 @@ export function falconCommand(ctx) {
 // Passenger Standalone: the distribution's `passenger` where the family's table names it (README step 1 installs
 // it), else the Gemfile's. The app directory is named rather than taken from the working directory: Passenger reads
 // that through getcwd(), which resolves `current` to one release, and a restart would spawn the old code again. PID
-// and log files go where the unit may write (tmp/pids; the log to the journal through stdout).
+// and log files go where the unit may write (tmp/pids, log/: logrotate's rails-app file rotates log/*.log). Not
+// /dev/stdout: under systemd that is a socket to the journal, which open(2) cannot reopen (Passenger's agent then
+// fails to start; seen in the lab, where it is a root-owned file).
 export function standaloneCommand(ctx) {
   const u = ctx.upstreams[0];
   const v = ctx.a.server_version;
@@ -22,7 +24,7 @@ export function standaloneCommand(ctx) {
     ...(has(PASSENGER_STANDALONE.engine, v) ? [`--engine ${PASSENGER_STANDALONE.engine.value}`] : []),
     ...(has(PASSENGER_STANDALONE.ruby, v) ? [`--ruby ${ctx.rubyBin}/ruby`] : []),
     `--address ${u.host} --port ${u.port} --environment production --max-pool-size ${ctx.processes} --min-instances ${passengerMinInstances(ctx)} --spawn-method ${ctx.canFork ? 'smart' : 'direct'}`,
-    `--pid-file ${ctx.root}/tmp/pids/passenger.pid --log-file /dev/stdout`].join(' ');
+    `--pid-file ${ctx.root}/tmp/pids/passenger.pid --log-file ${ctx.root}/log/passenger.log`].join(' ');
 }
 
 /** Processes Passenger keeps running: the cores' worth, within the pool, one left for Action Cable's own group. */
