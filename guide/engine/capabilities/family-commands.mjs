@@ -55,7 +55,7 @@ export const FAMILY_COMMANDS = {
     security: {},
     logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/' },
     // Programs a README line for this family may start with, besides the shared ones (COMMON_PROGRAMS).
-    programs: ['apt-get', 'adduser', 'editor', 'apache2ctl', 'a2enmod', 'a2ensite', '/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh'],
+    programs: ['apt-get', 'adduser', 'editor', 'apache2ctl', 'a2enmod', 'a2ensite', '/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh', '/usr/bin/passenger-config'],
   },
   rhel: {
     systemUser: 'useradd --system --user-group --home-dir {home} --no-create-home --shell /sbin/nologin {user}',
@@ -105,7 +105,7 @@ export const FAMILY_COMMANDS = {
     },
 
     logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/' },
-    programs: ['dnf', 'rpm', 'useradd', 'vi', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', '/usr/pgsql-{major}/bin/postgresql-{major}-setup'],
+    programs: ['dnf', 'rpm', 'useradd', 'vi', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', '/usr/pgsql-{major}/bin/postgresql-{major}-setup', '/usr/bin/passenger-config'],
   },
 };
 

@@ -177,7 +177,7 @@ export function jobUnit(ctx) {
   return {
     path: `etc/systemd/system/${templated ? 'rails-jobs@.service' : 'rails-jobs.service'}`,
     body: [
-      { section: 'Unit', entries: [E('Description', `Rails background jobs (${r.label}${templated ? ' process %i' : ''})`), E('After', dbAfter(ctx)), E('PartOf', 'rails-app.service', t('systemd.jobs.partof'), [SRC.systemdService])] },
+      { section: 'Unit', entries: [E('Description', `Rails background jobs (${r.label}${templated ? ' process %i' : ''})`), E('After', dbAfter(ctx)), ...(ctx.passengerIntegrated ? [] : [E('PartOf', 'rails-app.service', t('systemd.jobs.partof'), [SRC.systemdService])])] },
       { section: 'Service', entries: service },
       { section: 'Install', entries: [E('WantedBy', 'multi-user.target')] },
     ],
@@ -189,9 +189,10 @@ function jobSource(ctx) {
 }
 
 export function generate(ctx) {
-  // No unit of ours: Passenger inside Apache, or another init system (limits.mjs raises the file limit there).
-  if (!ctx.linux || ctx.passengerIntegrated || ctx.a.init !== 'systemd') return {};
-  const files = [{ path: WEB_UNIT, format: 'systemd', body: webUnit(ctx), meta: { role: 'web', server: ctx.server } }];
+  // No unit of ours on another init system (limits.mjs raises the file limit there). Passenger inside Apache: no web
+  // unit (Apache's own runs the app; limits.mjs adds its drop-in), but the job runner still needs its unit.
+  if (!ctx.linux || ctx.a.init !== 'systemd') return {};
+  const files = ctx.passengerIntegrated ? [] : [{ path: WEB_UNIT, format: 'systemd', body: webUnit(ctx), meta: { role: 'web', server: ctx.server } }];
   // Solid Queue inside Puma (small hosts): no jobs unit; the web unit sets SOLID_QUEUE_IN_PUMA.
   if (ctx.jobRunner && !ctx.jobsInPuma) {
     const j = jobUnit(ctx);
