@@ -19,47 +19,68 @@ const DOMAIN = 'app.test';
 const STEPS = [1, 2, 3, 4, 5, 6];
 const root = DEFAULTS.app_root;
 
-// Applies BUNDLE's README steps in the lab, then runs AFTER (shell); resolves the lab's {code, stdout, stderr}.
-async function applyReadme(bundle, prefix, after) {
-  const readme = bundle.files.find((f) => f.path === 'README.md').content;
-  const steps = readmeSteps(readme);
-  for (const n of STEPS) assert.ok(steps.has(n), `README has a shell block for step ${n}`);
-  const { dir, inLab: B } = writeBundle(bundle, prefix);
+// One lab boot for both bundles (the app's gems and assets are prepared once): each bundle's README steps on a host
+// reset to what README step 1 expects (the app in place, no databases, no site of the other bundle), then AFTER.
+// Resolves the lab's {code, stdout, stderr}; each bundle's output follows a line "=== NAME".
+async function applyReadmes(runs) {
+  const dirs = [];
   try {
-    const script = String.raw`
-${appPrecondition({ root, domain: DOMAIN, revision: 'r1' })}
-stop_all() { rc=$?; [ $rc = 0 ] || for l in /var/log/rails-app.log /var/log/apache2/error.log; do [ -f $l ] && { echo "--- $l"; tail -25 $l; }; done
-  for p in /run/readme-shims/*.pid; do [ -f "$p" ] && kill -TERM -- "-$(cat "$p")" 2>/dev/null; done
-  # Whichever server this bundle ran: the others are not running, and errexit must not end the trap early.
-  nginx -s quit 2>/dev/null || true; apache2ctl stop 2>/dev/null || true; pg_ctlcluster 17 main stop 2>/dev/null || true; return $rc; }
-trap stop_all EXIT
+    const parts = runs.map(({ name, bundle, after }) => {
+      const steps = readmeSteps(bundle.files.find((f) => f.path === 'README.md').content);
+      for (const n of STEPS) assert.ok(steps.has(n), `${name}: README has a shell block for step ${n}`);
+      const { dir, inLab: B } = writeBundle(bundle, `.wizard-passenger-${name}-`);
+      dirs.push(dir);
+      return String.raw`
+echo "=== ${name}"
+rm -rf ${root} && cp -a /tmp/app-prepared ${root}
 ${STEPS.map((n) => stepScript(steps, n, { cd: B })).join('\n')}
 ${after}
-echo "--- shim calls"; cat /var/log/readme-shims.log
+echo "--- shim calls"; cat /var/log/readme-shims.log; : > /var/log/readme-shims.log
+# Back to a fresh host for the next bundle: its servers stopped, the databases and the role gone, no site enabled.
+stop_servers
+runuser -u postgres -- psql -q -c 'DROP DATABASE IF EXISTS app_production WITH (FORCE)' -c 'DROP DATABASE IF EXISTS app_production_cache WITH (FORCE)' \
+  -c 'DROP DATABASE IF EXISTS app_production_queue WITH (FORCE)' -c 'DROP DATABASE IF EXISTS app_production_cable WITH (FORCE)' -c 'DROP ROLE IF EXISTS app'
+rm -f /etc/nginx/sites-enabled/rails-app.conf /run/readme-shims/*.pid
 `;
-    return await labScript(script, { timeout: 420, services: true });
+    });
+    const script = String.raw`
+${appPrecondition({ root, domain: DOMAIN, revision: 'r1' })}
+cp -a ${root} /tmp/app-prepared
+# Whichever servers a bundle ran: the others are not running, and errexit must not end this early.
+stop_servers() {
+  for p in /run/readme-shims/*.pid; do [ -f "$p" ] && kill -TERM -- "-$(cat "$p")" 2>/dev/null; done
+  nginx -s quit 2>/dev/null || true; apache2ctl stop 2>/dev/null || true
+  for _ in $(seq 1 100); do pgrep -x 'apache2|nginx' >/dev/null || pgrep -f '^Passenger' >/dev/null || break; sleep 0.2; done; true; }
+stop_all() { rc=$?; [ $rc = 0 ] || for l in /var/log/rails-app.log /var/log/apache2/error.log; do [ -f $l ] && { echo "--- $l"; tail -25 $l; }; done
+  stop_servers; pg_ctlcluster 17 main stop 2>/dev/null || true; return $rc; }
+trap stop_all EXIT
+${parts.join('\n')}
+`;
+    return await labScript(script, { timeout: 600, services: true });
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }
 
-// Short diagnostics for a failure: the step markers and the last lines of the output.
-const tail = (r) => `${r.stdout.split('\n').slice(-60).join('\n')}\n--- stderr\n${r.stderr.split('\n').slice(-30).join('\n')}`;
+// Short diagnostics for a failure: the last lines of the output.
+const tail = (text) => text.split('\n').slice(-60).join('\n');
 
-function assertServed(r, { pool, tag }) {
-  assert.equal(r.code, 0, tail(r));
-  for (const n of STEPS) assert.match(r.stdout, new RegExp(`^step${n}=ok$`, 'm'), tail(r));
-  assert.match(r.stdout, /^up=200$/m, tail(r));
-  assert.match(r.stdout, /^before=r1$/m, `the app booted with release r1\n${tail(r)}`);
-  assert.match(r.stdout, /^after=r2$/m, `the reload loaded the new code\n${tail(r)}`);
-  const load = new RegExp(`^${tag} requests=(\\d+) failed=(\\d+) slowest-s=([\\d.]+)$`, 'm').exec(r.stdout);
-  assert.ok(load, tail(r));
-  assert.ok(Number(load[1]) >= 20, `the load ran (${load[0]})`);
-  assert.equal(Number(load[2]), 0, `no failed request while Passenger restarted the app: ${r.stdout.split('\n').filter((l) => l.startsWith(`${tag} `)).join('\n')}`);
-  assert.match(r.stdout, new RegExp(`^${tag} seen: \\d+ r1 200$`, 'm'), 'the old code answered under the load');
-  assert.match(r.stdout, new RegExp(`^${tag} seen: \\d+ r2 200$`, 'm'), 'the new code answered under the load');
-  assert.match(r.stdout, new RegExp(`^max-pool-size=${pool}$`, 'm'), `Passenger runs with the bundle's pool size ${pool}\n${tail(r)}`);
-  console.log(r.stdout.split('\n').filter((l) => /^(step\d|up|before|after|max-pool-size|processes|passenger)=|^load /.test(l)).join('\n'));
+// The output of bundle NAME (after its "=== NAME" line, up to the next one).
+const section = (stdout, name) => (stdout.split(/^=== /m).find((p) => p.startsWith(`${name}\n`)) || '');
+
+function assertServed(out, { name, pool }) {
+  for (const n of STEPS) assert.match(out, new RegExp(`^step${n}=ok$`, 'm'), `${name}: README step ${n}\n${tail(out)}`);
+  assert.match(out, /^up=200$/m, `${name}\n${tail(out)}`);
+  assert.match(out, /^before=r1$/m, `${name}: the app booted with release r1\n${tail(out)}`);
+  assert.match(out, /^after=r2$/m, `${name}: the restart loaded the new code\n${tail(out)}`);
+  const load = /^load requests=(\d+) failed=(\d+) slowest-s=([\d.]+)$/m.exec(out);
+  assert.ok(load, `${name}\n${tail(out)}`);
+  assert.ok(Number(load[1]) >= 20, `${name}: the load ran (${load[0]})`);
+  assert.equal(Number(load[2]), 0, `${name}: no failed request while Passenger restarted the app: ${out.split('\n').filter((l) => l.startsWith('load ')).join('\n')}`);
+  assert.match(out, /^load seen: \d+ r1 200$/m, `${name}: the old code answered under the load`);
+  assert.match(out, /^load seen: \d+ r2 200$/m, `${name}: the new code answered under the load`);
+  assert.match(out, new RegExp(`^max-pool-size=${pool}$`, 'm'), `${name}: Passenger runs with the bundle's pool size ${pool}\n${tail(out)}`);
+  console.log(`${name}:\n${out.split('\n').filter((l) => /^(up|before|after|max-pool-size|processes|passenger|app-env)=|^load /.test(l)).join('\n')}`);
 }
 
 // What every proof checks after the README: /up over HTTPS, the release answering, Passenger's own view of its pool.
@@ -70,59 +91,59 @@ echo "before=$(curl $H https://${DOMAIN}/faults/release)"
 echo "passenger=$(passenger --version | head -1)"
 pool_status() { passenger-status 2>&1 | sed -n 's/^Max pool size *: *//p' | head -1; }
 `;
+// Reload under load: CMD restarts the app into r2; the loop waits (bounded) until r2 answers.
+const reloadUnderLoad = (cmd) => loadAround({ tag: 'load', timeoutS: 60, url: `https://${DOMAIN}/faults/release`, cmd: `${cmd}
+for i in $(seq 1 120); do [ "$(curl -s --max-time 5 https://${DOMAIN}/faults/release)" = r2 ] && break; sleep 0.5; done` });
+const AFTER = String.raw`
+echo "after=$(curl $H https://${DOMAIN}/faults/release)"
+echo "processes=$(passenger-status 2>&1 | grep -c '^ *\* PID' || true)"
+`;
 
-test('lab: Passenger Standalone behind nginx, applied by its README, serves the app over HTTPS and reloads new code without a failed request', { timeout: 600000 }, async () => {
+test('lab: Passenger Standalone behind nginx and Passenger inside Apache, applied by their READMEs, serve the app over HTTPS and restart into new code without a failed request', { timeout: 900000 }, async () => {
   const lab = await ensureLab();
   assert.ok(lab.ok, lab.reason);
-  const bundle = generate({ domain: DOMAIN, server: 'passenger' }, { date: '2026-11-25' });
-  assert.deepEqual(bundle.warnings.filter((w) => w.level === 'error'), [], 'no error for these answers');
-  const unit = bundle.files.find((f) => f.path === 'etc/systemd/system/rails-app.service').content;
-  const pool = /--max-pool-size (\d+)/.exec(unit)[1];
+  // Standalone behind nginx (the wizard's default edge).
+  const standalone = generate({ domain: DOMAIN, server: 'passenger' }, { date: '2026-11-25' });
+  assert.deepEqual(standalone.warnings.filter((w) => w.level === 'error'), [], 'no error for the Standalone answers');
+  const unit = standalone.files.find((f) => f.path === 'etc/systemd/system/rails-app.service').content;
+  const saPool = /--max-pool-size (\d+)/.exec(unit)[1];
   assert.match(unit, /^ExecStart=\/usr\/bin\/passenger start \/var\/www\/app\/current --engine builtin /m, 'Debian\'s passenger, the builtin engine, the current link');
-  const readme = bundle.files.find((f) => f.path === 'README.md').content;
-  assert.match(readme, /^command -v passenger >\/dev\/null \|\| apt-get install -y passenger$/m, 'README step 1 installs Debian\'s passenger');
-  // A new release as deploy.sh builds one (a copy of the live one with its own REVISION), switched to the way
-  // deploy.sh switches (ln -sfn + mv -T), then the unit's reload: what deploy.sh's restart_app runs.
-  const r = await applyReadme(bundle, '.wizard-passenger-sa-', String.raw`
-${CHECKS}
+  assert.match(standalone.files.find((f) => f.path === 'README.md').content, /^command -v passenger >\/dev\/null \|\| apt-get install -y passenger$/m, 'README step 1 installs Debian\'s passenger');
+  // Inside Apache, on 8 GB: on the default 4 GB host the wizard reports this stack over its memory budget (Action
+  // Cable's process group needs a process of its own beside the app's), an error the README would not let stand.
+  const apache = generate({ domain: DOMAIN, server: 'passenger', proxy: 'apache', ram_gb: 8 }, { date: '2026-11-25' });
+  assert.deepEqual(apache.warnings.filter((w) => w.level === 'error'), [], 'no error for the Apache answers');
+  const apPool = /^PassengerMaxPoolSize (\d+)$/m.exec(apache.files.find((f) => f.path === 'etc/apache2/sites-available/rails-app.conf').content)[1];
+  const apReadme = apache.files.find((f) => f.path === 'README.md').content;
+  assert.match(apReadme, /^test -e \/usr\/lib\/apache2\/modules\/mod_passenger\.so >\/dev\/null \|\| apt-get install -y libapache2-mod-passenger$/m, 'README step 1 installs Debian\'s module');
+  // README step 7's restart line (after its bundle install, assets and migrations, which this code change skips).
+  const restart = readmeSteps(apReadme).get(7).join('\n').split('\n').find((l) => l.startsWith('/usr/bin/passenger-config restart-app'));
+  assert.ok(restart, 'README step 7 restarts the app with passenger-config');
+
+  const r = await applyReadmes([
+    // A new release as deploy.sh builds one (a copy of the live one with its own REVISION), switched to the way
+    // deploy.sh switches (ln -sfn + mv -T), then the unit's reload: what deploy.sh's restart_app runs.
+    { name: 'standalone', bundle: standalone, after: String.raw`${CHECKS}
 echo "max-pool-size=$(pool_status)"
 NEW=${root}/releases/r2; cp -a "$(readlink -f ${root}/current)" $NEW && echo r2 > $NEW/REVISION
-${loadAround({ tag: 'load', timeoutS: 60, url: `https://${DOMAIN}/faults/release`, cmd: `ln -sfn releases/r2 ${root}/current.new && mv -T ${root}/current.new ${root}/current && systemctl reload rails-app
-for i in $(seq 1 120); do [ "$(curl -s --max-time 5 https://${DOMAIN}/faults/release)" = r2 ] && break; sleep 0.5; done` })}
-echo "after=$(curl $H https://${DOMAIN}/faults/release)"
-echo "processes=$(passenger-status 2>&1 | grep -c '^ *\* PID' || true)"
-`);
-  assertServed(r, { pool, tag: 'load' });
-  assert.match(r.stdout, /^systemctl enable --now rails-app\.service rails-jobs\.service$/m, 'README step 6 started the unit');
-  assert.match(r.stdout, /^systemctl reload rails-app$/m);
-});
-
-test('lab: Passenger inside Apache, applied by its README, serves the app over HTTPS and restarts into new code without a failed request', { timeout: 600000 }, async () => {
-  const lab = await ensureLab();
-  assert.ok(lab.ok, lab.reason);
-  // 8 GB: on the default 4 GB host the wizard reports this stack over its memory budget (Action Cable's process
-  // group needs a process of its own beside the app's), an error the README would not let stand.
-  const bundle = generate({ domain: DOMAIN, server: 'passenger', proxy: 'apache', ram_gb: 8 }, { date: '2026-11-25' });
-  assert.deepEqual(bundle.warnings.filter((w) => w.level === 'error'), [], 'no error for these answers');
-  const site = bundle.files.find((f) => f.path === 'etc/apache2/sites-available/rails-app.conf').content;
-  const pool = /^PassengerMaxPoolSize (\d+)$/m.exec(site)[1];
-  const readme = bundle.files.find((f) => f.path === 'README.md').content;
-  assert.match(readme, /^test -e \/usr\/lib\/apache2\/modules\/mod_passenger\.so >\/dev\/null \|\| apt-get install -y libapache2-mod-passenger$/m, 'README step 1 installs Debian\'s module');
-  // README step 7's restart line (after its bundle install, assets and migrations, which this code change skips).
-  const restart = readmeSteps(readme).get(7).join('\n').split('\n').find((l) => l.startsWith('/usr/bin/passenger-config restart-app'));
-  assert.ok(restart, 'README step 7 restarts the app with passenger-config');
-  const r = await applyReadme(bundle, '.wizard-passenger-ap-', String.raw`
-${CHECKS}
+${reloadUnderLoad(`ln -sfn releases/r2 ${root}/current.new && mv -T ${root}/current.new ${root}/current && systemctl reload rails-app`)}
+${AFTER}` },
+    // The app's processes get the secrets through Apache's unit drop-in (their environment is read from /proc).
+    { name: 'apache', bundle: apache, after: String.raw`${CHECKS}
 for i in $(seq 1 120); do [ "$(passenger-status 2>/dev/null | grep -c '^ *\* PID' || true)" -ge 1 ] && break; sleep 0.5; done
 echo "max-pool-size=$(pool_status)"
-echo "app-env=$(tr '\0' '\n' < /proc/$(pgrep -f -o '^Passenger AppPreloader|^Passenger RubyApp')/environ | grep -c '^DATABASE_PASSWORD=readme-' || true)"
+echo "app-env=$(tr '\0' '\n' < /proc/$(pgrep -f -o '^Passenger (AppPreloader|RubyApp)')/environ | grep -c '^DATABASE_PASSWORD=readme-' || true)"
 echo r2 > ${root}/REVISION
-${loadAround({ tag: 'load', timeoutS: 60, url: `https://${DOMAIN}/faults/release`, cmd: `${restart}
-for i in $(seq 1 120); do [ "$(curl -s --max-time 5 https://${DOMAIN}/faults/release)" = r2 ] && break; sleep 0.5; done` })}
-echo "after=$(curl $H https://${DOMAIN}/faults/release)"
-echo "processes=$(passenger-status 2>&1 | grep -c '^ *\* PID' || true)"
-`);
-  assertServed(r, { pool, tag: 'load' });
-  assert.match(r.stdout, /^app-env=1$/m, `the app process has the secrets from Apache's drop-in\n${tail(r)}`);
-  assert.match(r.stdout, /^systemctl restart apache2$/m, 'README step 6 restarted Apache');
+${reloadUnderLoad(restart)}
+${AFTER}` },
+  ]);
+  assert.equal(r.code, 0, `${tail(r.stdout)}\n--- stderr\n${tail(r.stderr)}`);
+  const sa = section(r.stdout, 'standalone');
+  assertServed(sa, { name: 'standalone', pool: saPool });
+  assert.match(sa, /^systemctl enable --now rails-app\.service rails-jobs\.service$/m, 'README step 6 started the unit');
+  assert.match(sa, /^systemctl reload rails-app$/m);
+  const ap = section(r.stdout, 'apache');
+  assertServed(ap, { name: 'apache', pool: apPool });
+  assert.match(ap, /^app-env=1$/m, `the app process has the secrets from Apache's drop-in\n${tail(ap)}`);
+  assert.match(ap, /^systemctl restart apache2$/m, 'README step 6 restarted Apache');
 });
