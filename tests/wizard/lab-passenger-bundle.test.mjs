@@ -33,8 +33,11 @@ async function applyReadmes(runs) {
       return String.raw`
 echo "=== ${name}"
 rm -rf ${root} && cp -a /tmp/app-prepared ${root}
+T=$SECONDS
 ${STEPS.map((n) => stepScript(steps, n, { cd: B })).join('\n')}
+echo "seconds-steps=$((SECONDS - T))"; T=$SECONDS
 ${after}
+echo "seconds-checks=$((SECONDS - T))"
 echo "--- shim calls"; cat /var/log/readme-shims.log; : > /var/log/readme-shims.log
 # Back to a fresh host for the next bundle: its servers stopped, the databases and the role gone, no site enabled.
 stop_servers
@@ -46,6 +49,7 @@ rm -f /etc/nginx/sites-enabled/rails-app.conf /run/readme-shims/*.pid
     const script = String.raw`
 ${appPrecondition({ root, domain: DOMAIN, revision: 'r1' })}
 cp -a ${root} /tmp/app-prepared
+echo "seconds-precondition=$SECONDS"
 # Whichever servers a bundle ran: the others are not running, and errexit must not end this early.
 stop_servers() {
   for p in /run/readme-shims/*.pid; do [ -f "$p" ] && kill -TERM -- "-$(cat "$p")" 2>/dev/null; done
@@ -80,7 +84,7 @@ function assertServed(out, { name, pool }) {
   assert.match(out, /^load seen: \d+ r1 200$/m, `${name}: the old code answered under the load`);
   assert.match(out, /^load seen: \d+ r2 200$/m, `${name}: the new code answered under the load`);
   assert.match(out, new RegExp(`^max-pool-size=${pool}$`, 'm'), `${name}: Passenger runs with the bundle's pool size ${pool}\n${tail(out)}`);
-  console.log(`${name}:\n${out.split('\n').filter((l) => /^(up|before|after|max-pool-size|processes|passenger|app-env)=|^load /.test(l)).join('\n')}`);
+  console.log(`${name}:\n${out.split('\n').filter((l) => /^(up|before|after|max-pool-size|processes|passenger|app-env|seconds-[a-z]+)=|^load /.test(l)).join('\n')}`);
 }
 
 // What every proof checks after the README: /up over HTTPS, the release answering, Passenger's own view of its pool.
@@ -138,6 +142,7 @@ ${reloadUnderLoad(restart)}
 ${AFTER}` },
   ]);
   assert.equal(r.code, 0, `${tail(r.stdout)}\n--- stderr\n${tail(r.stderr)}`);
+  console.log(/^seconds-precondition=\d+$/m.exec(r.stdout)?.[0]);
   const sa = section(r.stdout, 'standalone');
   assertServed(sa, { name: 'standalone', pool: saPool });
   assert.match(sa, /^systemctl enable --now rails-app\.service rails-jobs\.service$/m, 'README step 6 started the unit');
