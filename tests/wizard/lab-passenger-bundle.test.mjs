@@ -108,7 +108,7 @@ test('lab: Passenger Standalone behind nginx and Passenger inside Apache, applie
   assert.ok(lab.ok, lab.reason);
   // Standalone behind nginx (the wizard's default edge).
   const standalone = generate({ domain: DOMAIN, server: 'passenger' }, { date: '2026-11-25' });
-  assert.deepEqual(standalone.warnings.filter((w) => w.level === 'error'), [], 'no error for the Standalone answers');
+  assert.deepEqual(standalone.warnings.filter((w) => w.severity === 'error'), [], 'no error for the Standalone answers');
   const unit = standalone.files.find((f) => f.path === 'etc/systemd/system/rails-app.service').content;
   const saPool = /--max-pool-size (\d+)/.exec(unit)[1];
   assert.match(unit, /^ExecStart=\/usr\/bin\/passenger start \/var\/www\/app\/current --engine builtin /m, 'Debian\'s passenger, the builtin engine, the current link');
@@ -116,7 +116,7 @@ test('lab: Passenger Standalone behind nginx and Passenger inside Apache, applie
   // Inside Apache, on 8 GB: on the default 4 GB host the wizard reports this stack over its memory budget (Action
   // Cable's process group needs a process of its own beside the app's), an error the README would not let stand.
   const apache = generate({ domain: DOMAIN, server: 'passenger', proxy: 'apache', ram_gb: 8 }, { date: '2026-11-25' });
-  assert.deepEqual(apache.warnings.filter((w) => w.level === 'error'), [], 'no error for the Apache answers');
+  assert.deepEqual(apache.warnings.filter((w) => w.severity === 'error'), [], 'no error for the Apache answers');
   const apPool = /^PassengerMaxPoolSize (\d+)$/m.exec(apache.files.find((f) => f.path === 'etc/apache2/sites-available/rails-app.conf').content)[1];
   const apReadme = apache.files.find((f) => f.path === 'README.md').content;
   assert.match(apReadme, /^test -e \/usr\/lib\/apache2\/modules\/mod_passenger\.so >\/dev\/null \|\| apt-get install -y libapache2-mod-passenger$/m, 'README step 1 installs Debian\'s module');

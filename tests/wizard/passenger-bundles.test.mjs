@@ -81,3 +81,14 @@ test('inside Apache: secrets and Ruby settings through Apache\'s unit, a restart
   // RHEL: httpd's drop-in.
   assert.ok(file(gen({ proxy: 'apache', distro: 'rocky-9' }), 'etc/systemd/system/httpd.service.d/rails-app.conf'));
 });
+
+test('Standalone with Action Cable is warned about: each WebSocket holds one of its single-request processes', () => {
+  const ids = (answers) => gen(answers).warnings.map((w) => w.id);
+  const w = gen({ ram_gb: 16 }).warnings.find((x) => x.id === 'passenger-standalone-cable');
+  assert.ok(w, 'warned behind nginx');
+  assert.equal(w.severity, 'warning');
+  assert.match(w.message, /pool of 3: .* 3 open connection/);
+  assert.ok(!ids({ websockets: false }).includes('passenger-standalone-cable'), 'not without WebSockets');
+  assert.ok(!ids({ proxy: 'apache' }).includes('passenger-standalone-cable'), 'not inside Apache (its own /cable group)');
+  assert.ok(!generate({ domain: 'app.test' }, { date: DATE }).warnings.some((x) => x.id === 'passenger-standalone-cable'), 'not for Puma');
+});

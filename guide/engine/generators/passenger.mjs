@@ -6,7 +6,7 @@ import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 import { W } from '../rules.mjs';
-import { CABLE_PATH } from './edge.mjs';
+import { CABLE_PATH, cableEnabled } from './edge.mjs';
 import { passengerMinInstances } from './commands.mjs';
 
 export const id = 'passenger';
@@ -71,6 +71,12 @@ function passengerStandaloneVersion(ctx) {
   return W('passenger-2-no-standalone', 'warning', { version: ctx.a.server_version, proxy: ctx.proxy === 'none' ? t('w.no-proxy') : ctx.proxy }, [SRC.passengerStandalone]);
 }
 
+// Standalone has one process group: each open WebSocket holds one of its single-request processes.
+function passengerStandaloneCable(ctx) {
+  if (ctx.server !== 'passenger' || ctx.passengerIntegrated || !cableEnabled(ctx)) return null;
+  return W('passenger-standalone-cable', 'warning', { n: ctx.processes }, [SRC.passengerStandalone, SRC.actionCable]);
+}
+
 export function generate(ctx) {
   if (!APPLIES.passenger(ctx)) return {};
   const advice = [{ id: 'passenger-max-requests', title: t('a.passenger-max-requests.title'), body: t('a.passenger.max-requests'), evidence: [DS.passengerOptions, SRC.passenger] }];
@@ -78,5 +84,5 @@ export function generate(ctx) {
     const u = ctx.upstreams[0];
     advice.push({ id: 'passenger-standalone', title: t('a.passenger-standalone.title'), body: t('a.passenger.standalone', { addr: `${u.host}:${u.port}` }), evidence: [DS.passengerHosts, SRC.passengerStandalone] });
   }
-  return { advice, warnings: [passengerOnJvm(ctx), passengerStandaloneVersion(ctx)].filter(Boolean) };
+  return { advice, warnings: [passengerOnJvm(ctx), passengerStandaloneVersion(ctx), passengerStandaloneCable(ctx)].filter(Boolean) };
 }
