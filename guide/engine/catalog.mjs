@@ -384,6 +384,7 @@ export const CATALOG = {
   "sysctl.somaxconn": "Accept-queue limit for listening sockets: 128 by default before Linux 5.4. The proxy and {server} ask for larger backlogs, which the kernel silently caps at this value.",
   "sysctl.somaxconn-default": "net.core.somaxconn is not set: Linux {k} already defaults to 4096 (since 5.4).",
   "systemd.1": "Apache and the Passenger processes it spawns: every connection is a file descriptor.",
+  "systemd.passenger.registry": "{dir}, created for the service's user: Passenger records its instance there (--instance-registry-dir), where passenger-status and passenger-config look by default; the default, /tmp, is this unit's private /tmp (PrivateTmp=yes), invisible to an operator's passenger-status.",
   "systemd.apache.env": "The app's Ruby settings (config/ruby.env) and secrets (root-only, 0600) in Apache's environment, which the app processes Passenger spawns inherit; `systemctl restart` (not reload) makes Apache read them.",
   "systemd.2": "Ruby GC, JIT and allocator settings (config/ruby.env).",
   "systemd.3": "Open-files limit for the service: systemd ignores /etc/security/limits.conf and gives services a soft limit of 1024 by default. The thesis raised it to 65536.",

@@ -31,7 +31,10 @@ test('Standalone: the distribution\'s passenger, the builtin engine, the current
   const unit = file(gen({}), 'etc/systemd/system/rails-app.service');
   const start = /^ExecStart=(.*)$/m.exec(unit)[1];
   assert.match(start, /^\/usr\/bin\/passenger start \/var\/www\/app\/current --engine builtin --ruby \/usr\/bin\/ruby /);
-  assert.match(start, / --pid-file \/var\/www\/app\/tmp\/pids\/passenger\.pid --log-file \/var\/www\/app\/log\/passenger\.log$/);
+  assert.match(start, / --pid-file \/var\/www\/app\/tmp\/pids\/passenger\.pid --log-file \/var\/www\/app\/log\/passenger\.log /);
+  // The instance registry outside the unit's private /tmp, where passenger-status looks, created by the unit.
+  assert.match(start, / --instance-registry-dir \/run\/passenger-instreg$/);
+  assert.match(unit, /^RuntimeDirectory=passenger-instreg$/m);
   const rw = /^ReadWritePaths=(.*)$/m.exec(unit)[1].split(' ');
   for (const f of ['/var/www/app/tmp/pids/passenger.pid', '/var/www/app/log/passenger.log']) assert.ok(rw.some((d) => f.startsWith(`${d}/`)), `${f} is writable under ProtectSystem=strict`);
   assert.doesNotMatch(start, /\/dev\/stdout/, 'the journal\'s socket cannot be reopened by path');

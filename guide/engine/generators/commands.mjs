@@ -24,8 +24,15 @@ export function standaloneCommand(ctx) {
     ...(has(PASSENGER_STANDALONE.engine, v) ? [`--engine ${PASSENGER_STANDALONE.engine.value}`] : []),
     ...(has(PASSENGER_STANDALONE.ruby, v) ? [`--ruby ${ctx.rubyBin}/ruby`] : []),
     `--address ${u.host} --port ${u.port} --environment production --max-pool-size ${ctx.processes} --min-instances ${passengerMinInstances(ctx)} --spawn-method ${ctx.canFork ? 'smart' : 'direct'}`,
-    `--pid-file ${ctx.root}/tmp/pids/passenger.pid --log-file ${ctx.root}/log/passenger.log`].join(' ');
+    `--pid-file ${ctx.root}/tmp/pids/passenger.pid --log-file ${ctx.root}/log/passenger.log`,
+    ...(ctx.linux && ctx.a.init === 'systemd' ? [`--instance-registry-dir ${PASSENGER_REGISTRY}`] : [])].join(' ');
 }
+
+// Where Passenger records its instance: one of the places passenger-status and passenger-config look by default
+// (Passenger's admin_tools/instance_registry.rb lists /var/run/passenger-instreg). The default, /tmp, is the unit's
+// private /tmp under PrivateTmp=yes, where an operator's passenger-status would not find it. The unit creates it
+// (RuntimeDirectory=), writable under ProtectSystem=strict.
+export const PASSENGER_REGISTRY = '/run/passenger-instreg';
 
 /** Processes Passenger keeps running: the cores' worth, within the pool, one left for Action Cable's own group. */
 export function passengerMinInstances(ctx) {

@@ -7,7 +7,7 @@ import { SERVER_PROCESS, SANDBOX } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
 import { railsServerCommand, SERVER_LABEL } from './util.mjs';
-import { falconCommand, standaloneCommand, passengerRestart } from './commands.mjs';
+import { falconCommand, standaloneCommand, passengerRestart, PASSENGER_REGISTRY } from './commands.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'systemd';
@@ -140,6 +140,7 @@ export function webUnit(ctx) {
     ...environment(ctx),
     ...(ctx.jobsInPuma ? [E('Environment', 'SOLID_QUEUE_IN_PUMA=1', t('systemd.jobs-in-puma'), [SRC.solidQueuePuma, SRC.railsPumaTemplate])] : []),
     ...thrusterEnv,
+    ...(ctx.server === 'passenger' ? [E('RuntimeDirectory', PASSENGER_REGISTRY.replace('/run/', ''), t('systemd.passenger.registry', { dir: PASSENGER_REGISTRY }), [SRC.systemdExec, SRC.passengerStandalone])] : []),
     E('ExecStart', cmd, t(p.daemonize && !thruster ? 'systemd.exec.daemon' : 'systemd.exec', { bin: ctx.rubyBin }), [SRC.systemdService]),
     reloadEntry(ctx),
     E('KillSignal', p.stopSignal, t(`systemd.kill.${ctx.server}`, { server: SERVER_LABEL[ctx.server] }), [SRC.systemdKill, ...(['unicorn', 'pitchfork'].includes(ctx.server) ? [SRC.unicornSignals, SRC.unicornSystemd] : [SRC.pumaConfig])]),
