@@ -54,7 +54,11 @@ echo "seconds-precondition=$SECONDS"
 stop_servers() {
   for p in /run/readme-shims/*.pid; do [ -f "$p" ] && kill -TERM -- "-$(cat "$p")" 2>/dev/null; done
   nginx -s quit 2>/dev/null || true; apache2ctl stop 2>/dev/null || true
-  for _ in $(seq 1 100); do pgrep -x 'apache2|nginx' >/dev/null || pgrep -f '^Passenger' >/dev/null || break; sleep 0.2; done; true; }
+  # Passenger Standalone's agents leave the shim's process group (systemd's KillMode=control-group would reach them):
+  # stop them by the PID file the unit names, and wait (bounded) until no Passenger instance is registered.
+  [ -f ${root}/tmp/pids/passenger.pid ] && kill -TERM "$(cat ${root}/tmp/pids/passenger.pid)" 2>/dev/null || true
+  for _ in $(seq 1 300); do ls -d /run/passenger-instreg/passenger.* /tmp/passenger.* >/dev/null 2>&1 || break; sleep 0.2; done
+  for _ in $(seq 1 100); do pgrep -x 'apache2|nginx' >/dev/null || break; sleep 0.2; done; true; }
 stop_all() { rc=$?; [ $rc = 0 ] || for l in /var/log/rails-app.log /var/log/apache2/error.log; do [ -f $l ] && { echo "--- $l"; tail -25 $l; }; done
   stop_servers; pg_ctlcluster 17 main stop 2>/dev/null || true; return $rc; }
 trap stop_all EXIT
