@@ -26,6 +26,7 @@ export const LIFECYCLE = lazy('lifecycle');
 export const NGINX = lazy('nginx');
 export const NGINX_MODULES_INCLUDE = lazy('nginx-modules');
 export const PASSENGER_APACHE = lazy('passenger-apache');
+export const PASSENGER_STANDALONE = lazy('passenger-standalone');
 export const IMPLEMENTATIONS = lazy('implementations');
 export const JIT = lazy('jit');
 export const DISTRO_FAMILIES = lazy('distro-families');

@@ -8,7 +8,7 @@ import { PUMA_DSL, PUMA_FACTS } from './capabilities/puma.mjs';
 import { FEATURES, IMPLEMENTATIONS, JIT } from './capabilities/ruby.mjs';
 import { KERNEL_FEATURES, IO_SCHEDULERS } from './capabilities/kernel.mjs';
 import { NGINX, NGINX_MODULES_INCLUDE } from './capabilities/nginx.mjs';
-import { PASSENGER_APACHE } from './capabilities/passenger.mjs';
+import { PASSENGER_APACHE, PASSENGER_STANDALONE } from './capabilities/passenger.mjs';
 import { DISTRO_FAMILIES, OS_FAMILIES } from './capabilities/distros.mjs';
 import { FAMILY_COMMANDS, DISTRO_RELEASES } from './capabilities/family-commands.mjs';
 import { CHOICE_VERSIONS } from './capabilities/choice-versions.mjs';
@@ -29,6 +29,7 @@ export const VERSIONS_CATALOG = {
   "cap.nginx": NGINX,
   "cap.nginx-modules": NGINX_MODULES_INCLUDE,
   "cap.passenger-apache": PASSENGER_APACHE,
+  "cap.passenger-standalone": PASSENGER_STANDALONE,
   "cap.distro-families": DISTRO_FAMILIES,
   "cap.os-families": OS_FAMILIES,
   "cap.family-commands": FAMILY_COMMANDS,

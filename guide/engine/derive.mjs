@@ -1,7 +1,7 @@
 // answers → context: effective stack (after substitutions for impossible combinations), sizing and the
 // cross-file facts (bind addresses, pool, connection and memory budgets). Pure; no formatting here.
 import { memoryBudget, perWorkerMb } from './memory-budget.mjs';
-import { DISTRO_FAMILIES, OS_FAMILIES, IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS, JOB_RUNNERS } from './caps.mjs';
+import { DISTRO_FAMILIES, OS_FAMILIES, IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS, JOB_RUNNERS, PASSENGER_APACHE } from './caps.mjs';
 import { SINGLE_TARGET_PROXIES } from './generators/edge.mjs';
 import { firstSince, has } from './pick.mjs';
 import { gte, inRange, lt } from './version.mjs';
@@ -203,7 +203,13 @@ function sizeProcesses(ctx) {
       processes = 1; threads = 5; mode = 'single';
       break;
     case 'passenger':
-      processes = Math.max(1, Math.round(cores * (io ? 2 : cpu ? 1 : 1.5)));
+      // As Unicorn's: one request per process. In Apache with Action Cable, /cable is a process group of its own
+      // (generators/passenger.mjs) drawing on the same pool: one process per group at least, or the two groups
+      // would evict each other's processes.
+      ctx.passengerCableGroup = a.proxy === 'apache' && Boolean(ctx.websockets) && gte(a.rails, '5.0') && has(PASSENGER_APACHE.PassengerForceMaxConcurrentRequestsPerProcess, a.server_version);
+      ctx.processFloor = ctx.passengerCableGroup ? 2 : 1;
+      ctx.perCore = io ? 2 : cpu ? 1 : 1.5;
+      processes = Math.max(ctx.processFloor, Math.round(cores * ctx.perCore));
       threads = 1; mode = 'cluster';
       break;
     default: // unicorn, pitchfork, thin, mongrel: one request per process

@@ -105,7 +105,7 @@ export function memoryBudget(ctx, resize) {
   ctx.processesByMemory = Math.max(0, fit);
   if (ctx.mode === 'cluster' && fit < ctx.processes) {
     ctx.memoryLimited = true;
-    ctx.processes = Math.max(1, fit);
+    ctx.processes = Math.max(ctx.processFloor || 1, fit);
     if (ctx.server === 'puma' && ctx.processes < 2) { ctx.processes = 1; ctx.mode = 'single'; }
     ctx.hasMaster = ctx.mode === 'cluster' && ctx.server !== 'mongrel' && ctx.server !== 'thin';
     ctx.forkSharing = forkSharing(ctx);

@@ -41,7 +41,7 @@ test('with --services, Debian 13\'s Redis and Memcached start and answer; withou
   assert.equal(without.stdout.trim(), 'end', 'a run without --services sees the base layer only');
   const status = JSON.parse((await runLabCommand(['status', '--json'], { timeout: 120 })).stdout);
   assert.equal(status.services, 'ready');
-  assert.deepEqual(status.components.filter((c) => c.kind === 'svc').map((c) => c.name).sort(), ['memcached', 'redis-server', 'redis-tools']);
+  assert.deepEqual(status.components.filter((c) => c.kind === 'svc').map((c) => c.name).sort(), ['libapache2-mod-passenger', 'memcached', 'passenger', 'redis-server', 'redis-tools']);
 });
 
 test('a damaged or missing services layer is refused by name; runs without --services still work', { timeout: 120_000 }, async () => {
@@ -67,5 +67,5 @@ test('a damaged or missing services layer is refused by name; runs without --ser
   rmSync(join(dir, 'services.complete'));
   const missing = await runLabCommand(['run', '--services', '--', 'true'], { env, timeout: 60 });
   assert.equal(missing.code, 1);
-  assert.match(missing.stderr, /--services is not available \(the services layer \(Redis, Memcached\) is not built\): run scripts\/lab build first/);
+  assert.match(missing.stderr, /--services is not available \(the services layer \(Redis, Memcached, Passenger\) is not built\): run scripts\/lab build first/);
 });

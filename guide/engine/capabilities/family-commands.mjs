@@ -33,7 +33,14 @@ export const FAMILY_COMMANDS = {
       redis: 'command -v redis-server >/dev/null || apt-get install -y redis-server',
       haproxy: 'command -v haproxy >/dev/null || apt-get install -y haproxy',
       jemalloc: 'test -e /usr/lib/{triplet}/libjemalloc.so.2 >/dev/null || apt-get install -y libjemalloc2',
+      // Debian's own Passenger (6.0.26 in Debian 13, packages.debian.org): Standalone and Apache's module. Debian's
+      // nginx has no Passenger module, so an nginx edge runs Passenger Standalone behind it.
+      passenger: 'command -v passenger >/dev/null || apt-get install -y passenger',
+      passengerApache: 'test -e /usr/lib/apache2/modules/mod_passenger.so >/dev/null || apt-get install -y libapache2-mod-passenger',
     },
+    // Where the distribution's Passenger puts its programs (Standalone's `start`, restart-app).
+    passengerBin: { start: '/usr/bin/passenger', config: '/usr/bin/passenger-config' },
+    passengerRepo: [],
     redisConf: '/etc/redis/redis.conf',
     // Debian's server packages start their service on install.
     dbStart: [],
@@ -48,7 +55,7 @@ export const FAMILY_COMMANDS = {
     security: {},
     logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/' },
     // Programs a README line for this family may start with, besides the shared ones (COMMON_PROGRAMS).
-    programs: ['apt-get', 'adduser', 'editor', 'apache2ctl', 'a2enmod', 'a2ensite', '/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh'],
+    programs: ['apt-get', 'adduser', 'editor', 'apache2ctl', 'a2enmod', 'a2ensite', '/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh', '/usr/bin/passenger-config'],
   },
   rhel: {
     systemUser: 'useradd --system --user-group --home-dir {home} --no-create-home --shell /sbin/nologin {user}',
@@ -67,9 +74,15 @@ export const FAMILY_COMMANDS = {
       redis: 'command -v redis-server >/dev/null || dnf install -y redis',
       haproxy: 'command -v haproxy >/dev/null || dnf install -y haproxy',
       jemalloc: 'test -e /usr/lib64/libjemalloc.so.2 >/dev/null || dnf install -y jemalloc',
+      // Not in RHEL or EPEL: Phusion's own repository (passengerRepo), whose packages need EPEL.
+      passenger: 'command -v passenger >/dev/null || dnf install -y passenger',
+      passengerApache: 'test -e /usr/lib64/httpd/modules/mod_passenger.so >/dev/null || dnf install -y mod_passenger',
     },
-    // certbot, caddy and jemalloc come from EPEL.
-    epel: ['certbot', 'caddy', 'jemalloc'],
+    // certbot, caddy and jemalloc come from EPEL; Passenger's own repository needs it too.
+    epel: ['certbot', 'caddy', 'jemalloc', 'passenger', 'passengerApache'],
+    passengerBin: { start: '/usr/bin/passenger', config: '/usr/bin/passenger-config' },
+    // Phusion's repository definition for Enterprise Linux (Passenger's RHEL installation guide).
+    passengerRepo: ['test -e /etc/yum.repos.d/passenger.repo || curl --fail -sSLo /etc/yum.repos.d/passenger.repo https://oss-binaries.phusionpassenger.com/yum/definitions/el-passenger.repo'],
     epelInstall: 'rpm -q epel-release >/dev/null || dnf install -y epel-release',
     redisConf: '/etc/redis/redis.conf',
     // RHEL's server packages leave the service stopped and disabled.
@@ -92,7 +105,7 @@ export const FAMILY_COMMANDS = {
     },
 
     logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/' },
-    programs: ['dnf', 'rpm', 'useradd', 'vi', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', '/usr/pgsql-{major}/bin/postgresql-{major}-setup'],
+    programs: ['dnf', 'rpm', 'useradd', 'vi', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', '/usr/pgsql-{major}/bin/postgresql-{major}-setup', '/usr/bin/passenger-config'],
   },
 };
 

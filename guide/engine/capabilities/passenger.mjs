@@ -30,3 +30,12 @@ export const PASSENGER_APACHE = {
 export const PASSENGER_FACTS = {
   standalone: { since: '3.0' }, // `passenger start`
 };
+
+// Passenger Standalone's command-line options the unit uses (Standalone configuration reference). The builtin engine
+// (5.0+) serves through Passenger's own core: the default nginx engine is a separate binary that a distribution's
+// Passenger lacks (Debian 13's `passenger start` tries to download it, then to compile it from source, and fails;
+// seen in the project's lab), and nginx in front does what that engine would do.
+export const PASSENGER_STANDALONE = {
+  engine: { since: '5.0', value: 'builtin' },
+  ruby: { since: '5.0' }, // --ruby: the Ruby that runs the app, as PassengerRuby does inside Apache
+};

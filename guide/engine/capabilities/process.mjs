@@ -34,7 +34,9 @@ export const SERVER_PROCESS = {
   // side-by-side option, `reuseport` (TCP only), may drop connections when an instance stops (docs/CONFIGURATION.md),
   // so a single host restarts (tests/wizard/lab-pitchfork-deploy.test.mjs measures the refused requests).
   pitchfork: { type: 'exec', reload: null, deploy: 'restart', ownWords: true, stopSignal: 'SIGQUIT', stopTimeout: 62, killMode: 'mixed' },
-  passenger: { type: 'exec', reload: { command: 'passenger-config restart-app', newCode: true }, deploy: 'reload', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
+  // Open-source Passenger's restart-app stops every process and boots the new code; requests queue meanwhile
+  // (tests/wizard/lab-passenger-bundle.test.mjs: none failed). README says so in its own words.
+  passenger: { type: 'exec', reload: { command: 'passenger-config restart-app', newCode: true }, deploy: 'reload', ownWords: true, stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
   falcon: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
   thin: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGQUIT', stopTimeout: 35, killMode: 'control-group' },
   webrick: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },

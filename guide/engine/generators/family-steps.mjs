@@ -65,6 +65,8 @@ export function packageLines(ctx) {
     ...(db ? [db] : []),
     ...(db === 'postgresql' && ctx.pooler === 'pgbouncer' ? ['pgbouncer'] : []),
     ...(ctx.rubyBin === '/usr/bin' ? ['bundler'] : []),
+    // Passenger from the distribution (Standalone's program, or Apache's module in integrated mode).
+    ...(ctx.server === 'passenger' ? [ctx.passengerIntegrated ? 'passengerApache' : 'passenger'] : []),
   ];
   const pg = db === 'postgresql';
   const shipped = releaseOf(ctx)?.postgresql;
@@ -73,6 +75,7 @@ export function packageLines(ctx) {
   return [
     ...(pg && (c.pgInit.length || (shipped && shipped !== pgMajor(ctx.a.database_version))) ? fam(ctx, 'pgRepo') : []),
     ...(keys.some((k) => c.epel?.includes(k)) ? [c.epelInstall] : []),
+    ...(ctx.server === 'passenger' ? fam(ctx, 'passengerRepo') : []),
     ...keys.map((k) => fam(ctx, `packages.${k}`)),
     ...(pg ? fam(ctx, 'pgInit') : []),
     ...(db ? fam(ctx, 'dbStart', extra) : []),

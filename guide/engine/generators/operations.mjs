@@ -84,7 +84,8 @@ export function generate(ctx) {
     if (ctx.jobs === 'solid_queue') files.push({ path: 'config/queue.yml', format: 'yaml', body: queueYml(ctx) });
     if (ctx.jobs === 'sidekiq') files.push({ path: 'config/sidekiq.yml', format: 'yaml', body: sidekiqYml(ctx) });
   }
-  if (ctx.linux && ctx.a.init === 'systemd' && !ctx.passengerIntegrated) files.push({ path: 'etc/rails-app/secrets.env', format: 'env', body: secretsEnv(ctx) });
+  // Passenger inside Apache reads it too, through Apache's unit (limits.mjs's drop-in).
+  if (ctx.linux && ctx.a.init === 'systemd') files.push({ path: 'etc/rails-app/secrets.env', format: 'env', body: secretsEnv(ctx) });
   // FreeBSD's rc.d scripts (rc-freebsd.mjs) read theirs after daemon(8) has dropped to the app user.
   if (ctx.a.os === 'freebsd' && !ctx.passengerIntegrated) files.push({ path: 'usr/local/etc/rails-app/secrets.env', format: 'env', body: secretsEnv(ctx, true) });
   if (ctx.linux) files.push({ path: 'etc/logrotate.d/rails-app', format: 'lines', body: logrotate(ctx) });

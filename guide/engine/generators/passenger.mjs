@@ -7,6 +7,7 @@ import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 import { W } from '../rules.mjs';
 import { CABLE_PATH, cableEnabled } from './edge.mjs';
+import { passengerMinInstances } from './commands.mjs';
 
 export const id = 'passenger';
 
@@ -15,14 +16,20 @@ export function passengerApacheDirectives(ctx) {
   const v = ctx.a.server_version;
   const scheme = ctx.tls === 'proxy' ? 'https' : 'http';
   return [
-    { d: 'PassengerMaxPoolSize', args: [ctx.processes], why: t('passenger.pool', { n: ctx.processes }) + (passengerCable(ctx) ? ` ${t('passenger.pool.cable')}` : ''), evidence: [DS.passengerOptions, SRC.passenger] },
+    { d: 'PassengerMaxPoolSize', args: [ctx.processes], why: passengerPoolWhy(ctx), evidence: [DS.passengerOptions, SRC.passenger, SRC.passengerOptimization] },
     { d: 'PassengerPreStart', args: [`${scheme}://${ctx.domain}/`], why: t('passenger.prestart'), evidence: [SRC.passenger] },
   ].filter((d) => has(PASSENGER_APACHE[d.d], v));
 }
 
-/** Action Cable runs in Passenger's own process group (Passenger's Action Cable guide). */
+/** Action Cable runs in Passenger's own process group (Passenger's Action Cable guide); derive.mjs decides. */
 export function passengerCable(ctx) {
-  return cableEnabled(ctx) && has(PASSENGER_APACHE.PassengerForceMaxConcurrentRequestsPerProcess, ctx.a.server_version);
+  return Boolean(ctx.passengerCableGroup);
+}
+
+/** The pool size's reason with every factor: the cores' count, what fits in memory, the floor of one per group. */
+export function passengerPoolWhy(ctx) {
+  const vars = { n: ctx.processes, byCores: ctx.processesByCores, cores: ctx.a.cores, perCore: ctx.perCore, byMemory: ctx.processesByMemory };
+  return [t('passenger.pool', vars), ...(passengerCable(ctx) ? [t('passenger.pool.cable')] : [])].join(' ');
 }
 
 /** The <Location /cable> section for Action Cable inside Passenger, or null. */
@@ -47,7 +54,7 @@ export function passengerVhostDirectives(ctx) {
     { d: modern ? 'PassengerAppEnv' : 'RailsEnv', args: ['production'] },
     { d: modern ? 'PassengerSpawnMethod' : 'RailsSpawnMethod', args: [spawn], why: t(`passenger.spawn.${spawn}`, { impl: ctx.impl.label }), evidence: [DS.passengerOptions, SRC.passenger] },
     // With Action Cable's group in the same pool, one process stays free for it.
-    { d: 'PassengerMinInstances', args: [Math.max(1, Math.min(ctx.processes - (passengerCable(ctx) ? 1 : 0), ctx.a.cores))], why: t('passenger.min'), evidence: [SRC.passenger] },
+    { d: 'PassengerMinInstances', args: [passengerMinInstances(ctx)], why: t('passenger.min'), evidence: [SRC.passenger] },
     { d: modern ? 'PassengerMaxPreloaderIdleTime' : 'RailsAppSpawnerIdleTime', args: [0], why: t('passenger.preloader'), evidence: [DS.passengerOptions] },
   ];
   return out.filter((d) => has(PASSENGER_APACHE[d.d], v));
@@ -64,6 +71,12 @@ function passengerStandaloneVersion(ctx) {
   return W('passenger-2-no-standalone', 'warning', { version: ctx.a.server_version, proxy: ctx.proxy === 'none' ? t('w.no-proxy') : ctx.proxy }, [SRC.passengerStandalone]);
 }
 
+// Standalone has one process group: each open WebSocket holds one of its single-request processes.
+function passengerStandaloneCable(ctx) {
+  if (ctx.server !== 'passenger' || ctx.passengerIntegrated || !cableEnabled(ctx)) return null;
+  return W('passenger-standalone-cable', 'warning', { n: ctx.processes }, [SRC.passengerStandalone, SRC.actionCable]);
+}
+
 export function generate(ctx) {
   if (!APPLIES.passenger(ctx)) return {};
   const advice = [{ id: 'passenger-max-requests', title: t('a.passenger-max-requests.title'), body: t('a.passenger.max-requests'), evidence: [DS.passengerOptions, SRC.passenger] }];
@@ -71,5 +84,5 @@ export function generate(ctx) {
     const u = ctx.upstreams[0];
     advice.push({ id: 'passenger-standalone', title: t('a.passenger-standalone.title'), body: t('a.passenger.standalone', { addr: `${u.host}:${u.port}` }), evidence: [DS.passengerHosts, SRC.passengerStandalone] });
   }
-  return { advice, warnings: [passengerOnJvm(ctx), passengerStandaloneVersion(ctx)].filter(Boolean) };
+  return { advice, warnings: [passengerOnJvm(ctx), passengerStandaloneVersion(ctx), passengerStandaloneCable(ctx)].filter(Boolean) };
 }

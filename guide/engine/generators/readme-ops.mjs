@@ -24,13 +24,13 @@ function migrateEnv(ctx) {
 
 /** `hosts`: what the optional generators left on the summary: {db, lb} blocks and the rolling deploy lines (readme-hosts.mjs), kamal lines. */
 export function opsBlocks(ctx, files, hosts = {}) {
-  if (!ctx.linux || ctx.a.init !== 'systemd' || ctx.passengerIntegrated) return [];
+  if (!ctx.linux || ctx.a.init !== 'systemd') return [];
   // Every family-specific command comes from the family's table (capabilities/family-commands.mjs); without one, no steps.
   const row = commandsOf(ctx);
   if (!row) return [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.no-table', { family: ctx.family.id }) }];
   const { root, user, rubyBin, domain } = ctx;
   const has = (p) => files.some((f) => f.path === p);
-  const proof = row.booted ? t('ops.readme.booted', { release: row.booted }) : t('ops.readme.structure', { family: ctx.family.id });
+  const proof = row.booted ? t('ops.readme.booted', { release: row.booted, test: ctx.server === 'passenger' ? 'tests/wizard/lab-passenger-bundle.test.mjs' : 'tests/wizard/lab-default-bundle.test.mjs' }) : t('ops.readme.structure', { family: ctx.family.id });
   const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: `${t('ops.readme.intro', { family: ctx.family.id })} ${proof}` }, ...(hosts.db || [])];
   const sh = (code) => ({ code, lang: 'sh' });
   // 1. User and directories.
@@ -94,17 +94,19 @@ export function opsBlocks(ctx, files, hosts = {}) {
     blocks.push({ p: t(`ops.readme.certs.${ctx.tls}`) });
   }
   // 6. Services.
-  const units = ['rails-app.service', ...jobUnitNames(ctx)];
+  // Passenger inside Apache has no unit of its own: Apache runs the app.
+  const units = [...(ctx.passengerIntegrated ? [] : ['rails-app.service']), ...jobUnitNames(ctx)];
   const start = ['systemctl daemon-reload'];
   // kamal-proxy's user and service (kamal-proxy.mjs leaves them on the summary; its deploy line follows the app's start).
   const kamal = hosts.kamal || [];
   start.push(...kamal.slice(0, -1));
-  start.push(`systemctl enable --now ${units.join(' ')}`);
+  if (units.length) start.push(`systemctl enable --now ${units.join(' ')}`);
   start.push(...securityLines(ctx));
   if (ctx.proxy === 'nginx') start.push(`nginx -t && systemctl reload ${fam(ctx, 'services.nginx')}`);
   if (ctx.proxy === 'apache') {
     const site = files.find((f) => f.path.startsWith('etc/apache2/sites-available/'));
-    start.push(...fam(ctx, 'apacheEnable', { mods: (site?.meta?.modules || []).join(' ') }), `${fam(ctx, 'apacheTest')} && systemctl reload ${fam(ctx, 'services.apache')}`);
+    // Passenger inside Apache: a restart, so Apache reads its drop-in's environment (limits.mjs) and loads mod_passenger.
+    start.push(...fam(ctx, 'apacheEnable', { mods: (site?.meta?.modules || []).join(' ') }), `${fam(ctx, 'apacheTest')} && systemctl ${ctx.passengerIntegrated ? 'restart' : 'reload'} ${fam(ctx, 'services.apache')}`);
   }
   if (ctx.proxy === 'caddy') start.push(`caddy validate --config /etc/caddy/Caddyfile && systemctl reload ${fam(ctx, 'services.caddy')}`);
   start.push(...kamal.slice(-1));
@@ -115,8 +117,9 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // 7. Deploy and roll back: deploy.sh (deploy-script.mjs) builds, boots and checks a release before switching to it.
   const mode = switchMode(ctx);
   const p = SERVER_PROCESS[ctx.server] || {};
-  const vars = { server: SERVER_LABEL[ctx.server], signal: mode.signal, stop: p.stopSignal };
-  const restart = t(p.ownWords && mode.reloads === (p.deploy === 'reload') ? `${mode.reloads ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart'}.${ctx.server}` : mode.reloads ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart', vars);
+  const vars = { server: SERVER_LABEL[ctx.server], signal: mode.signal, stop: p.stopSignal, apache: ctx.proxy === 'apache' ? fam(ctx, 'services.apache') : '' };
+  const own = ctx.passengerIntegrated ? 'passenger-apache' : ctx.server;
+  const restart = t(p.ownWords && mode.reloads === (p.deploy === 'reload') ? `${mode.reloads ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart'}.${own}` : mode.reloads ? 'ops.readme.deploy.reload' : 'ops.readme.deploy.restart', vars);
   const many = ctx.a.app_hosts > 1;
   if (!ctx.releases) {
     // The app root is a release tool's own `current` link (Capistrano, Mina): that tool keeps the releases.
@@ -144,8 +147,8 @@ export function opsBlocks(ctx, files, hosts = {}) {
     sh(rolling ? rolling.rollback.join('\n') : `sh ${DEPLOY_SCRIPT} rollback`));
   }
   // 7. Logs and sandbox.
-  blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t('ops.readme.logs.p', { root }) });
-  blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));
+  blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t(ctx.passengerIntegrated ? 'ops.readme.logs.p.passenger-apache' : 'ops.readme.logs.p', { root, logs: fam(ctx, 'logs.apache') }) });
+  if (units.length) blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));
   blocks.push(...(hosts.lb || []));
   return blocks;
 }

@@ -2,6 +2,7 @@
 // the running server), used by README steps 1, 6 and 7 (readme-ops.mjs) and by deploy-script.mjs.
 import { SERVER_PROCESS } from '../caps.mjs';
 import { behindBalancer, UP_CHECK } from './util.mjs';
+import { passengerRestart } from './commands.mjs';
 
 export const DEPLOY_SCRIPT = 'deploy.sh';
 export const SHARED_DIRS = ['tmp', 'log', 'storage'];
@@ -20,5 +21,7 @@ export function upCheck(ctx) {
 export function switchMode(ctx) {
   const p = SERVER_PROCESS[ctx.server] || {};
   const reloads = p.deploy === 'reload' && !(p.reload.handover && ctx.proxy === 'thruster');
-  return { reloads, command: reloads ? 'systemctl reload rails-app' : 'systemctl restart rails-app', signal: reloads ? p.reload.signal || p.reload.command : '' };
+  // Passenger inside Apache has no unit of ours: the unit's reload command, run directly.
+  const reload = ctx.passengerIntegrated ? passengerRestart(ctx) : 'systemctl reload rails-app';
+  return { reloads, command: reloads ? reload : 'systemctl restart rails-app', signal: reloads ? p.reload.signal || p.reload.command : '' };
 }

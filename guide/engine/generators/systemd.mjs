@@ -7,7 +7,7 @@ import { SERVER_PROCESS, SANDBOX } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
 import { railsServerCommand, SERVER_LABEL } from './util.mjs';
-import { falconCommand, standaloneCommand } from './commands.mjs';
+import { falconCommand, standaloneCommand, passengerRestart, PASSENGER_REGISTRY } from './commands.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'systemd';
@@ -92,7 +92,7 @@ export function pidFilePath(ctx) {
 function reloadEntry(ctx) {
   const r = (SERVER_PROCESS[ctx.server] || {}).reload;
   if (!r) return { comment: t('systemd.reload.none', { server: SERVER_LABEL[ctx.server] }) };
-  if (r.command) return E('ExecReload', `${ctx.rubyBin}/bundle exec ${r.command} ${ctx.root} --ignore-app-not-running`, t(`systemd.reload.${ctx.server}`), [SRC.passengerRestart]);
+  if (r.command) return E('ExecReload', passengerRestart(ctx), t(`systemd.reload.${ctx.server}`), [SRC.passengerRestart]);
   // Under Thruster the master is thrust's child: when the old master exits after the handover, thrust exits too.
   if (r.handover && ctx.proxy === 'thruster') return { comment: t('systemd.reload.handover-thruster', { server: SERVER_LABEL[ctx.server] }) };
   if (r.handover) return E('ExecReload', `/bin/kill -${r.signal} $MAINPID`, t(`systemd.reload.${ctx.server}`, { signal: r.signal }), [SRC.unicornSignals, SRC.systemdService]);
@@ -140,6 +140,7 @@ export function webUnit(ctx) {
     ...environment(ctx),
     ...(ctx.jobsInPuma ? [E('Environment', 'SOLID_QUEUE_IN_PUMA=1', t('systemd.jobs-in-puma'), [SRC.solidQueuePuma, SRC.railsPumaTemplate])] : []),
     ...thrusterEnv,
+    ...(ctx.server === 'passenger' ? [E('RuntimeDirectory', PASSENGER_REGISTRY.replace('/run/', ''), t('systemd.passenger.registry', { dir: PASSENGER_REGISTRY }), [SRC.systemdExec, SRC.passengerStandalone])] : []),
     E('ExecStart', cmd, t(p.daemonize && !thruster ? 'systemd.exec.daemon' : 'systemd.exec', { bin: ctx.rubyBin }), [SRC.systemdService]),
     reloadEntry(ctx),
     E('KillSignal', p.stopSignal, t(`systemd.kill.${ctx.server}`, { server: SERVER_LABEL[ctx.server] }), [SRC.systemdKill, ...(['unicorn', 'pitchfork'].includes(ctx.server) ? [SRC.unicornSignals, SRC.unicornSystemd] : [SRC.pumaConfig])]),
@@ -177,7 +178,7 @@ export function jobUnit(ctx) {
   return {
     path: `etc/systemd/system/${templated ? 'rails-jobs@.service' : 'rails-jobs.service'}`,
     body: [
-      { section: 'Unit', entries: [E('Description', `Rails background jobs (${r.label}${templated ? ' process %i' : ''})`), E('After', dbAfter(ctx)), E('PartOf', 'rails-app.service', t('systemd.jobs.partof'), [SRC.systemdService])] },
+      { section: 'Unit', entries: [E('Description', `Rails background jobs (${r.label}${templated ? ' process %i' : ''})`), E('After', dbAfter(ctx)), ...(ctx.passengerIntegrated ? [] : [E('PartOf', 'rails-app.service', t('systemd.jobs.partof'), [SRC.systemdService])])] },
       { section: 'Service', entries: service },
       { section: 'Install', entries: [E('WantedBy', 'multi-user.target')] },
     ],
@@ -189,9 +190,10 @@ function jobSource(ctx) {
 }
 
 export function generate(ctx) {
-  // No unit of ours: Passenger inside Apache, or another init system (limits.mjs raises the file limit there).
-  if (!ctx.linux || ctx.passengerIntegrated || ctx.a.init !== 'systemd') return {};
-  const files = [{ path: WEB_UNIT, format: 'systemd', body: webUnit(ctx), meta: { role: 'web', server: ctx.server } }];
+  // No unit of ours on another init system (limits.mjs raises the file limit there). Passenger inside Apache: no web
+  // unit (Apache's own runs the app; limits.mjs adds its drop-in), but the job runner still needs its unit.
+  if (!ctx.linux || ctx.a.init !== 'systemd') return {};
+  const files = ctx.passengerIntegrated ? [] : [{ path: WEB_UNIT, format: 'systemd', body: webUnit(ctx), meta: { role: 'web', server: ctx.server } }];
   // Solid Queue inside Puma (small hosts): no jobs unit; the web unit sets SOLID_QUEUE_IN_PUMA.
   if (ctx.jobRunner && !ctx.jobsInPuma) {
     const j = jobUnit(ctx);

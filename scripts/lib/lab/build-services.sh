@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The lab's services layer: Debian 13's redis-server and memcached packages (with the libraries they need that
-# the base layer lacks), installed by apt inside a throwaway overlay over the base layer. `scripts/lab build`
+# The lab's services layer: Debian 13's redis-server and memcached packages, and Phusion Passenger (Debian's
+# passenger for Passenger Standalone and libapache2-mod-passenger for Apache integration; Debian's nginx has no
+# Passenger module), with the libraries they need that the base layer lacks, installed by apt inside a throwaway overlay over the base layer. `scripts/lab build`
 # keeps that overlay's upper folder as the layer ($LAB_DIR/services) and stacks it over the base layer in runs
 # that ask for it (`scripts/lab run --services`), the way container images stack layers. Kept apart from
 # packages.txt so that adding servers does not rebuild the base layer and the Ruby 3.4 YJIT layer above it.
@@ -8,7 +9,7 @@
 set -euo pipefail
 
 # The packages (Debian 13 names) and the programs the layer's checksum manifest records.
-PACKAGES=(redis-server redis-tools memcached)
+PACKAGES=(redis-server redis-tools memcached passenger libapache2-mod-passenger)
 
 say() { printf 'lab: services layer: %s\n' "$*" >&2; }
 t0=$SECONDS
@@ -26,4 +27,5 @@ DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" install -y -qq "${PACKAG
 rm -rf "$lists" /tmp/services-debs
 dpkg-query -W -f '${Package} ${Version}\n' "${PACKAGES[@]}" > /opt/lab/services-versions
 say "installed in $((SECONDS - t0)) s: $(tr '\n' ' ' < /opt/lab/services-versions)"
-redis-server --version >/dev/null && memcached -V >/dev/null || { say "the installed servers do not run"; exit 1; }
+redis-server --version >/dev/null && memcached -V >/dev/null && passenger --version >/dev/null \
+  || { say "the installed servers do not run"; exit 1; }
