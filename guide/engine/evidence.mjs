@@ -34,7 +34,9 @@ const PROD = 'hsts mozillaTls letsencryptOcsp certbot nginxSsl nginxHttp2 nginxW
 const EDGE = 'railsHosts railsForwardedHost haproxyDebian nginxDefaultServer certbotHooks journaldRate solidQueuePuma';
 // Issue 24 (parity with nginxconfig.io and Mozilla): words and URLs in catalog-parity.mjs.
 const PARITY = 'nginxGzip rackRequest';
-for (const k of `${PLAIN} ${PROD} ${EDGE} ${PARITY}`.split(' ')) SRC[k] = ext(k);
+// Issue 24 (every offered server and job backend booted in the lab): words and URLs in catalog-prod.mjs.
+const SERVERS = 'asyncContainer falconDeploy';
+for (const k of `${PLAIN} ${PROD} ${EDGE} ${PARITY} ${SERVERS}`.split(' ')) SRC[k] = ext(k);
 
 export const DS = {
   sysctl: ds('thesis-os-sysctl-values'),
