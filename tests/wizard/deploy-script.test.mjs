@@ -58,7 +58,9 @@ test('deploy.sh restarts per the server\'s documented semantics and says why', (
   // Falcon's HUP forks a new set of workers that load the new code (tests/wizard/lab-falcon-thin.test.mjs); Thin has none.
   const falcon = file(gen({ server: 'falcon', jobs: 'none' }), 'deploy.sh');
   assert.match(falcon, /`systemctl reload` \(HUP\) loads new code/);
-  assert.match(falcon, /^restart_app\(\) \{ systemctl reload rails-app; \}$/m);
+  // …but keeps the gems its controller loaded: a changed Gemfile.lock restarts.
+  assert.match(falcon, /^restart_app\(\) \{ if cmp -s "\$ROOT\/releases\/\$\{1:-none\}\/Gemfile\.lock" "\$ROOT\/current\/Gemfile\.lock"; then systemctl reload rails-app; else systemctl restart rails-app; fi; \}$/m);
+  assert.match(falcon, /^  switch_to "\$r" && restart_app "\$old"$/m);
   const thin = file(gen({ server: 'thin', server_version: '2.0', jobs: 'none' }), 'deploy.sh');
   assert.match(thin, /no reload that loads new code, so `systemctl restart`/);
   assert.match(thin, /^restart_app\(\) \{ systemctl restart rails-app; \}$/m);

@@ -19,7 +19,7 @@ import { serviceSection } from './unit-file.mjs';
 
 const DOMAIN = 'app.test';
 
-async function jobProof(answers, { pattern, prefix }) {
+async function jobProof(answers, { command, prefix }) {
   const lab = await ensureLab();
   assert.ok(lab.ok, lab.reason);
   const bundle = generate({ domain: DOMAIN, ...answers }, { date: '2026-11-26' });
@@ -28,9 +28,11 @@ async function jobProof(answers, { pattern, prefix }) {
   const { dir, inLab: B } = writeBundle(bundle, prefix);
   try {
     const script = `${readmeScript(bundle, B, { domain: DOMAIN, secretsExtra: `LAB_JOBS=${answers.jobs}` })}
-run_job
-J=$(pgrep -o -f '${pattern}')
+JOB=$(run_job); echo "$JOB"
+# The process that ran the job (its PID is in executed_by), and what it is.
+J=$(printf '%s' "$JOB" | sed -n 's/.*"executed_by":"[^"]*:\\([0-9]*\\)".*/\\1/p')
 echo "runner-pid=$J user=$(ps -o user= -p $J | tr -d ' ')"
+echo "runner-cmd=$(tr '\\0' ' ' < /proc/$J/cmdline)"
 echo "runner-env=$(tr '\\0' '\\n' < /proc/$J/environ | grep -E '^(LAB_JOBS|GOOD_JOB_[A-Z_]+)=' | sort | tr '\\n' ' ')"
 [ ! -f /run/readme-shims/rails-jobs@1.notify.log ] || echo "notify=$(grep -c '^READY=1' /run/readme-shims/rails-jobs@1.notify.log)"
 # The unit's stop: KillSignal to the runner, which must exit within TimeoutStopSec.
@@ -46,7 +48,10 @@ echo "--- shim calls"; cat /var/log/readme-shims.log
     assert.match(r.stdout, /^up=200 http2$/m, out);
     const pid = /^runner-pid=(\d+) user=deploy$/m.exec(r.stdout)?.[1];
     assert.ok(pid, `the job runner runs as the service user: ${out}`);
-    assert.match(r.stdout, new RegExp(`^job=.*"executed_by":"[^"]+:${pid}"`, 'm'), `the job ran in the rails-jobs@1 process: ${out}`);
+    assert.match(r.stdout, new RegExp(`^job=.*"executed_by":"[^"]+:${pid}"`, 'm'), out);
+    // Its command line, as the process shows it (GoodJob rewrites its title: no interpreter, padded with spaces).
+    assert.match(r.stdout, new RegExp(`^runner-cmd=(\\S*ruby\\S* )?\\S+/${command}\\s*$`, 'm'), `the job ran in the rails-jobs@1 process (its ExecStart): ${out}`);
+    assert.ok(unit.ExecStart[0].endsWith(`bundle exec ${command.replace(/^bin\//, '')}`), unit.ExecStart[0]);
     assert.match(r.stdout, /^runner-stop-ms=\d+$/m, `the runner stopped on ${unit.KillSignal} within ${unit.TimeoutStopSec} s: ${out}`);
     assert.match(r.stdout, /^systemctl enable --now rails-app\.service rails-jobs@1\.service$/m, out);
     console.log(r.stdout.split('\n').filter((l) => /^(step\d|up|job|runner|notify)/.test(l)).join('\n'));
@@ -58,10 +63,18 @@ echo "--- shim calls"; cat /var/log/readme-shims.log
 }
 
 test('lab: the GoodJob bundle, applied by its README steps 1–6, runs a job in its rails-jobs@1 service (Type=notify)', { timeout: 900_000 }, async () => {
-  const { r, out, unit, jobsEnv } = await jobProof({ jobs: 'good_job' }, { pattern: '^good_job|bundle exec good_job start', prefix: '.wizard-goodjob-' });
+  const { r, out, unit, jobsEnv } = await jobProof({ jobs: 'good_job' }, { command: 'bin/good_job start', prefix: '.wizard-goodjob-' });
   assert.deepEqual(unit.Type, ['notify']);
   assert.match(r.stdout, /^notify=1$/m, `GoodJob sent READY=1 on the unit's notify socket: ${out}`);
   const timeout = /^GOOD_JOB_SHUTDOWN_TIMEOUT=(\d+)$/m.exec(jobsEnv)?.[1];
   assert.ok(Number(timeout) < Number(unit.TimeoutStopSec[0]), 'GoodJob gives up on running jobs before systemd kills it');
   assert.match(r.stdout, new RegExp(`^runner-env=.*GOOD_JOB_SHUTDOWN_TIMEOUT=${timeout} `, 'm'), `jobs.env reached GoodJob: ${out}`);
+});
+
+// Delayed Job on SQLite (Active Record, any database): one job at a time per process, `rake jobs:work` (Type=exec:
+// it has no readiness protocol); SIGTERM lets the current job finish, then the worker exits.
+test('lab: the Delayed Job bundle, applied by its README steps 1–6, runs a job in its rails-jobs@1 service', { timeout: 900_000 }, async () => {
+  const { unit } = await jobProof({ jobs: 'delayed_job', database: 'sqlite', adapter: 'sqlite3' }, { command: 'bin/rake jobs:work', prefix: '.wizard-dj-' });
+  assert.deepEqual(unit.Type, ['exec']);
+  assert.deepEqual(unit.KillSignal, ['SIGTERM']);
 });

@@ -4,7 +4,8 @@
 // step from these rows only.
 //
 // `reload`: {signal | command, newCode: does it load the new application code?, handover?, mainPidOnly? (only the
-// main process takes the signal and it writes no PID file: no reload when Thruster is the main process), sources?}
+// main process takes the signal and it writes no PID file: no reload when Thruster is the main process), keepsGems?
+// (the main process is not re-executed: deploy.sh restarts instead when Gemfile.lock changed), sources?}
 // or null (no reload:
 // deploy = `systemctl restart`, connections are refused while the server boots). `deploy`: what README step 7 does;
 // `ownWords`: README explains it with ops.readme.deploy.<deploy>.<server> instead of the general text.
@@ -49,7 +50,7 @@ export const SERVER_PROCESS = {
   // tests/wizard/lab-falcon-thin.test.mjs proves the reload under load with Falcon 0.57 in the lab.
   falcon: {
     type: 'exec', notify: { since: '0.44' }, watchdog: false,
-    reload: { signal: 'HUP', newCode: true, mainPidOnly: true, sources: ['asyncContainer', 'falconDeploy'] }, deploy: 'reload', ownWords: true,
+    reload: { signal: 'HUP', newCode: true, mainPidOnly: true, keepsGems: true, sources: ['asyncContainer', 'falconDeploy'] }, deploy: 'reload', ownWords: true,
     stopSignal: 'SIGTERM', stopTimeout: 35, gracefulStop: 30, killMode: 'mixed',
   },
   // Thin: `thin start -C config/thin.yml` is always Thin's cluster controller (a config file selects it: runner.rb
