@@ -9,6 +9,7 @@ import { effective, envOf } from './crossfile.mjs';
 import { replaceLine, insertAfter } from './diff.mjs';
 import { absentIsFine } from './absent.mjs';
 import { ownLocals, ownNginxNames } from './own-names.mjs';
+import { wizardChoice } from './choice.mjs';
 
 // Setting names that mean the same thing (Rails 8.1 reads max_connections; pool is still read).
 const ALIASES = { max_connections: ['pool'], pool: ['max_connections'] };
@@ -118,11 +119,13 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
         const suggestion = suggestedLines(gf, g, kind, f, parsed, key, mine);
         const where = s.branch?.length ? ` (in the branch \`${s.branch[s.branch.length - 1].cond}\`, line ${s.branch[s.branch.length - 1].line})` : '';
         // Severity policy: a value that only differs from the wizard's preference is a note; harm with
-        // evidence (problems.mjs, crossfile.mjs, obsolete.mjs) is a warning or an error.
+        // evidence (problems.mjs, crossfile.mjs, obsolete.mjs) is a warning or an error. The app's value works:
+        // the wizard's is labelled as its preference, and a wizard number is never written as a diff (choice.mjs).
+        const choice = wizardChoice(suggestion, assumes);
         findings.push({
           rule: 'differs', severity: 'note', file: f.path, line: s.line, found: userValue(kind, s, env), expected: gv,
-          message: `${key} is ${userValue(kind, s, env)}${where}; the wizard would write ${gv || 'it'} for these answers`,
-          diff: f.text && suggestion ? replaceLine(f.path, f.text, s.line, suggestion) : null, ...base, setting: key,
+          message: `${key} is ${userValue(kind, s, env)}${where}; the wizard's preference for these answers is ${gv || 'another value'}${choice ? `, a choice: ${choice}` : ''}`,
+          diff: f.text && suggestion && !choice ? replaceLine(f.path, f.text, s.line, suggestion) : null, ...base, setting: key,
         });
       } else {
         // Absent but no difference: the program's default is the wizard's value, or the file delegates (absent.mjs).
@@ -132,10 +135,11 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
         const alias = (ALIASES[g.key] || []).find((k) => mine.some((x) => x.settings.some((u) => u.key === k)) && !mine.some((x) => x.settings.some((u) => u.key === g.key)));
         const key = alias || g.key;
         const suggestion = suggestedLines(gf, g, kind, target.f, parsed, key, mine);
+        const choice = wizardChoice(suggestion, assumes);
         findings.push({
           rule: 'missing', severity: 'note', file: target.f.path, line: target.line, anchor: target.anchor, found: null, expected: gv,
-          message: `${key} is not set; the wizard sets ${gv ? `${key} ${gv}` : key}`,
-          diff: target.f.text && suggestion && !target.noDiff ? insertAfter(target.f.path, target.f.text, target.line, suggestion, target.indent) : null, ...base, setting: key,
+          message: `${key} is not set; the wizard's preference for these answers is ${gv ? `${key} ${gv}` : key}${choice ? `, a choice: ${choice}` : ''}`,
+          diff: target.f.text && suggestion && !target.noDiff && !choice ? insertAfter(target.f.path, target.f.text, target.line, suggestion, target.indent) : null, ...base, setting: key,
         });
       }
     }

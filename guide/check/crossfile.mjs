@@ -2,6 +2,7 @@
 // the threads, the connections all processes may open against the database's limit, and one setting
 // given different values in two files of the same kind.
 import { SRC } from '../engine/evidence.mjs';
+import { FORK_MEMORY } from '../engine/caps.mjs';
 import { envSettings } from './obsolete.mjs';
 import { pgMemoryKb } from './normalize.mjs';
 
@@ -12,7 +13,8 @@ export function effective(arg, env) {
   if (!arg) return null;
   if (arg.env && env.has(arg.env)) {
     const v = env.get(arg.env).value;
-    return arg.offset && /^-?\d+$/.test(v) ? Number(v) + arg.offset : v;
+    const n = arg.offset && /^-?\d+$/.test(v) ? Number(v) + arg.offset : v;
+    return arg.floor && /^-?\d+$/.test(String(n)) ? Math.max(Number(n), arg.floor) : n;
   }
   return arg.known ? arg.value : null;
 }
@@ -104,17 +106,19 @@ export function crossFileFindings(files, answers) {
   const bouncer = of('pgbouncer')[0];
   if (puma && prodPools.length && maxConn && !bouncer) {
     const w = puma.settings.find((s) => s.name === 'workers' && !s.conditional);
-    const workers = w ? num(effective(w.args?.[0], env)) ?? answers.cores : 1;
+    // A worker count the files leave to the environment is the host's cores only when the reader gave them.
+    const cores = answers.__given?.includes('cores') ? answers.cores : null;
+    const workers = w ? num(effective(w.args?.[0], env)) ?? cores : 1;
     // Each process keeps one pool per database it connects to (multi-db: primary, queue, cache, cable).
     const pools = prodPools.map((p) => num(effective(p, env)) ?? 5);
     const pool = pools.reduce((a, b) => a + b, 0);
     const dbs = pools.length;
     const needed = Math.max(1, workers) * pool * (answers.app_hosts || 1);
     const limit = Number(maxConn.s.value) - Number(reserved ? reserved.s.value : 3);
-    if (needed > limit) {
+    if (workers !== null && needed > limit) {
       out.push({
         rule: 'inconsistent', severity: 'error', file: maxConn.f.path, line: maxConn.s.line, setting: 'max_connections', found: maxConn.s.value, expected: String(needed + Number(reserved ? reserved.s.value : 3)),
-        message: `${Math.max(1, workers)} Puma worker(s) × ${dbs > 1 ? `pools ${pools.join(' + ')}` : `pool ${pool}`} × ${answers.app_hosts || 1} app host(s) may open ${needed} connections, more than the ${limit} max_connections leaves for applications`,
+        message: `${Math.max(1, workers)} Puma worker(s) × ${dbs > 1 ? `pools ${pools.join(' + ')}` : `pool ${pool}`} × ${answers.app_hosts || 1} app host(s) may open ${needed} connections, more than the ${limit} max_connections leaves for applications. Set max_connections to at least ${needed + Number(reserved ? reserved.s.value : 3)} (those connections + superuser_reserved_connections), or put PgBouncer in front`,
         evidence: [SRC.pgConnection, SRC.railsPool], related: [{ file: yml.path, line: prodPools[0].line }],
       });
     }
@@ -124,14 +128,21 @@ export function crossFileFindings(files, answers) {
   const shared = lastSetting(pg, 'shared_buffers');
   if (puma && shared && answers.__ramGiven && answers.db_host === 'same') {
     const w = puma.settings.find((s) => s.name === 'workers' && !s.conditional);
-    const workers = Math.max(1, w ? num(effective(w.args?.[0], env)) ?? answers.cores : 1);
-    const sharedMb = (pgMemoryKb('shared_buffers', shared.s.value) || 0) / 1024;
-    const need = workers * 512 + sharedMb;
+    const workers = Math.max(1, w ? num(effective(w.args?.[0], env)) ?? (answers.__given?.includes('cores') ? answers.cores : 1) : 1);
+    const sharedMb = Math.round((pgMemoryKb('shared_buffers', shared.s.value) || 0) / 1024);
+    // The engine's memory model (capabilities/memory.mjs): with preload_app! the master holds one copy of the app
+    // (≈512 MB, Puma's estimate) and each worker adds its private share of it; without it every worker is a copy.
+    const preload = workers > 1 && puma.settings.some((s) => s.name === 'preload_app!');
+    const pct = preload ? Math.round(FORK_MEMORY.privateShare * 100) : 100;
+    const each = Math.round((512 * pct) / 100);
+    const need = (preload ? 512 : 0) + workers * each + sharedMb;
     if (need > answers.ram_gb * 1024) {
+      const app = preload ? `512 MB copy of the app in the preloading master + ${workers} × ${each} MB Puma worker(s)` : `${workers} × 512 MB Puma worker(s)`;
+      const share = preload ? `; each worker ${pct} % × 512 MB = ${each} MB, what it writes after the fork` : '';
       out.push({
         rule: 'inconsistent', severity: 'warning', file: shared.f.path, line: shared.s.line, setting: 'shared_buffers', found: shared.s.value,
-        message: `${workers} Puma workers (≈512 MB each) and shared_buffers ${shared.s.value} need ≈${Math.round(need)} MB, more than the ${answers.ram_gb} GB of RAM`,
-        evidence: [SRC.pumaDeploy, SRC.pgResource],
+        message: `Estimated memory: ${app} + ${sharedMb} MB shared_buffers = ${need} MB (shared_buffers is ${shared.s.value}; 512 MB is Puma's estimate per copy of a Rails app), more than the ${answers.ram_gb} GB of RAM${share}`,
+        evidence: [SRC.pumaDeploy, ...(preload ? [SRC.pumaPreload] : []), SRC.pgResource],
       });
     }
   }

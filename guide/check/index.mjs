@@ -23,6 +23,11 @@ const PERTURB = {
   rails: () => ['6.1', '7.1', '8.1'], ruby_version: () => ['2.7', '3.2', '3.4'], server_version: () => ['5.6', '7.0'],
   // Whether the app serves WebSockets is never read from its files, and the pool counts Action Cable's workers.
   websockets: (a) => [!a.websockets],
+  // Paths under the app's directory (bind, pidfile, listen) are the wizard's example unless a file names the directory.
+  app_root: (a) => [`${a.app_root}-elsewhere`],
+  // Names and sizes the wizard assumes when no file tells them: a value built on one is its example, not the app's.
+  domain: (a) => [`other-${a.domain}`], deploy_user: (a) => [`${a.deploy_user}x`], ruby_path: (a) => [`${a.ruby_path}/x`],
+  job_threads: (a) => [a.job_threads + 2], job_processes: (a) => [a.job_processes + 1],
   database_version: () => ['12', '17'], proxy_version: () => ['1.18', '1.28'], pooler_version: () => ['1.18', '1.24'],
 };
 
@@ -46,7 +51,7 @@ function sensitivity(answers, undetected, options) {
     if (!PERTURB[key]) continue;
     for (const alt of PERTURB[key](answers)) {
       if (String(alt) === String(answers[key])) continue;
-      const other = valuesByKindKey(generate({ ...answers, [key]: alt }, options));
+      const other = valuesByKindKey(generate({ ...answers, [key]: alt }, key === 'app_root' ? { ...options, appRoot: alt } : options));
       for (const [k, v] of base) {
         if (JSON.stringify(other.get(k) || []) !== JSON.stringify(v)) deps.set(k, new Set([...(deps.get(k) || []), key]));
       }

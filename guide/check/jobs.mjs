@@ -5,6 +5,9 @@ import { effective, envOf } from './crossfile.mjs';
 import { envSettings } from './obsolete.mjs';
 import { productionPool, pumaThreads, inDevBranch } from './problems.mjs';
 import { SRC } from '../engine/evidence.mjs';
+import { evaluate } from './read-ruby.mjs';
+import { tokenize } from './ruby-tokens.mjs';
+import { webPoolFix, sharedPoolFix, describeFix, ASYNC_EVIDENCE } from './pool-fix.mjs';
 
 const SIDEKIQ_POOL = { label: 'Sidekiq wiki: Advanced options (concurrency and the database pool)', url: 'https://github.com/sidekiq/sidekiq/wiki/Advanced-Options#concurrency' };
 const SOLID_QUEUE = { label: 'Solid Queue README: workers (threads ≤ the queue database pool − 2)', url: 'https://github.com/rails/solid_queue#configuration' };
@@ -62,10 +65,12 @@ export function jobFindings(files, answers) {
     const size = own ?? pool.value;
     if (conc.value > size && !(conc.env && conc.env === pool.env)) {
       const envPool = Boolean(pool.env) && own === null;
+      // One pool line serves the web process and the Sidekiq process: the larger of their needs (pool-fix.mjs).
+      const fix = sharedPoolFix(files, yml, pool, webPuma(files, answers), appEnv, { value: conc.value, label: `${conc.value} Sidekiq threads (${conc.file}:${conc.line})` });
       out.push({
         rule: 'pool-below-concurrency', severity: envPool ? 'note' : 'error', file: conc.file, line: conc.line, setting: 'concurrency', found: String(conc.value), expected: String(size),
-        message: `Sidekiq runs ${conc.value} threads but production's pool is ${size} (${yml.path}:${pool.line}, ${pool.from})${envPool ? `, unless the Sidekiq process sets ${pool.env} to ${conc.value} or more` : ''}: jobs wait for a connection and fail with ActiveRecord::ConnectionTimeoutError`,
-        evidence: [SIDEKIQ_POOL, SRC.railsPool], related: [{ file: yml.path, line: pool.line }],
+        message: `Sidekiq runs ${conc.value} threads but production's pool is ${size} (${yml.path}:${pool.line}, ${pool.from})${envPool ? `, unless the Sidekiq process sets ${pool.env} to ${conc.value} or more` : ''}: jobs wait for a connection and fail with ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
+        evidence: [SIDEKIQ_POOL, SRC.railsPool], related: [{ file: yml.path, line: pool.line }], diff: fix.diff, replacement: fix.text,
       });
     }
   }
@@ -82,10 +87,12 @@ export function jobFindings(files, answers) {
       const n = num(effective(t, env));
       if (n === null || size === null || n + 2 <= size) continue;
       const envPool = Boolean(queueDb ? queueDb.env && !env.has(queueDb.env) : pool.env);
+      const at = queueDb ? { implicit: false, line: queueDb.line, key: queueDb.key } : pool;
+      const fix = sharedPoolFix(files, yml, at, webPuma(files, answers), appEnv, { value: n + 2, label: `${n} Solid Queue worker threads + 2 (${q.path}:${t.line})` });
       out.push({
         rule: 'pool-below-concurrency', severity: envPool ? 'note' : n > size ? 'error' : 'warning', file: q.path, line: t.line, setting: q.implicit ? (queueDb?.key || pool.key) : 'threads', found: String(n), expected: String(size - 2),
-        message: `a Solid Queue worker runs ${n} threads${q.implicit ? ' (its default: no config/queue.yml)' : ''} and needs ${n + 2} connections (one per thread, one for polling, one for the heartbeat), but the queue database's pool is ${size}${queueDb ? '' : ` (${pool.from})`}`,
-        evidence: [SOLID_QUEUE], related: [{ file: yml.path, line: queueDb ? queueDb.line : pool.line }],
+        message: `a Solid Queue worker runs ${n} threads${q.implicit ? ' (its default: no config/queue.yml)' : ''} and needs ${n + 2} connections (one per thread, one for polling, one for the heartbeat), but the queue database's pool is ${size}${queueDb ? '' : ` (${pool.from})`}. Set ${describeFix(at.key, fix)}`,
+        evidence: [SOLID_QUEUE], related: [{ file: yml.path, line: queueDb ? queueDb.line : pool.line }], diff: fix.diff, replacement: fix.text,
       });
       break;
     }
@@ -115,19 +122,24 @@ export function jobFindings(files, answers) {
     for (const t of pumaThreads(puma, appEnv)) {
       const same = t.env && webPool.env && t.env === webPool.env;
       const need = t.max + emb.n;
-      const size = same ? t.max : webPool.value;
+      const size = webPool.value; // the same variable as the threads: its value (or each default) and the pool's offset
       if (size >= need) continue;
       const envPool = Boolean(webPool.env) && !same;
+      const fix = webPoolFix(files, yml, webPool, puma, t, appEnv);
       out.push({
         rule: 'pool-below-concurrency', severity: envPool ? 'note' : 'error', file: yml.path, line: webPool.line, setting: webPool.key, found: String(size), expected: String(need),
-        message: `${emb.what} runs ${emb.n} job threads inside each Puma process (${emb.file}:${emb.line}) next to ${t.max} Puma threads (${puma.path}:${t.s.line}): they need ${need} connections but production's pool is ${same ? `${t.env}, the same variable as the threads` : `${size} (${webPool.from})`}${envPool ? `, unless ${webPool.env} is set to ${need} or more` : ''}. Jobs and requests then wait for connections and fail with ActiveRecord::ConnectionTimeoutError`,
-        evidence: [emb.evidence, SRC.railsPool], related: [{ file: emb.file, line: emb.line }, { file: puma.path, line: t.s.line }],
+        message: `${emb.what} runs ${emb.n} job threads inside each Puma process (${emb.file}:${emb.line}) next to ${t.max} Puma threads (${puma.path}:${t.s.line}): they need ${need} connections but production's pool is ${same ? `${t.env}, the same variable as the threads` : `${size} (${webPool.from})`}${envPool ? `, unless ${webPool.env} is set to ${need} or more` : ''}. Jobs and requests then wait for connections and fail with ActiveRecord::ConnectionTimeoutError. Set ${describeFix(webPool.key, fix)}`,
+        evidence: [emb.evidence, SRC.railsPool, ...(fix.terms.some((x) => /load_async/.test(x.label)) ? [ASYNC_EVIDENCE] : [])], related: [{ file: emb.file, line: emb.line }, { file: puma.path, line: t.s.line }],
+        diff: fix.diff, replacement: fix.text,
       });
       break;
     }
   }
   return out;
 }
+
+/** The Puma config of the web process, when Puma serves the app. */
+const webPuma = (files, answers) => (answers.server === 'puma' || !answers.server ? files.find((f) => f.kind === 'puma' && !f.problem) : null);
 
 /** production.rb sets config.active_job.queue_adapter = :solid_queue (not in a branch). */
 function solidQueueAdapter(files) {
@@ -155,8 +167,14 @@ export function embeddedRunner(files, puma, env) {
   const at = lines.findIndex((l) => /^\s*[^#]*\bSidekiq\.configure_embed\b/.test(l));
   if (at >= 0) {
     for (let k = at; k < Math.min(lines.length, at + 30); k++) {
-      const m = /^\s*\w+\.concurrency\s*=\s*(\d+)\s*$/.exec(lines[k]);
-      if (m) return { what: 'Embedded Sidekiq', n: Number(m[1]), file: puma.path, line: k + 1, evidence: SIDEKIQ_EMBED };
+      // `config.concurrency = 2`, or read from ENV (`ENV.fetch("SIDEKIQ_CONCURRENCY", 2).to_i`): the fix keeps the variable.
+      const m = /^\s*\w+\.concurrency\s*=\s*(\S.*)$/.exec(lines[k]);
+      if (!m) continue;
+      const code = m[1].replace(/\s#.*$/, '').trim();
+      let arg;
+      try { arg = evaluate(tokenize(code), new Map(), code); } catch { arg = null; }
+      const n = num(effective(arg, env));
+      if (n !== null) return { what: 'Embedded Sidekiq', n, arg: arg.env ? arg : null, file: puma.path, line: k + 1, evidence: SIDEKIQ_EMBED };
     }
   }
   const prod = files.find((f) => f.kind === 'rails-env' && !f.problem);
@@ -167,7 +185,20 @@ export function embeddedRunner(files, puma, env) {
     const mt = prod?.settings.find((s) => s.name === 'config.good_job.max_threads' && !s.conditional);
     const n = (mt && num(effective(mt.args?.[0], env))) ?? num(env.get('GOOD_JOB_MAX_THREADS')?.value) ?? 5;
     const where = mode ? { file: prod.path, line: mode.line } : { file: envMode.file, line: envMode.line };
-    return { what: 'GoodJob in async mode', n, ...where, evidence: GOOD_JOB_CONN };
+    // GoodJob reads GOOD_JOB_MAX_THREADS itself when max_threads is not configured (default 5).
+    const arg = mt ? mt.args?.[0] : { env: 'GOOD_JOB_MAX_THREADS', known: true, value: 5, text: '' };
+    return { what: 'GoodJob in async mode', n, arg, ...where, evidence: GOOD_JOB_CONN };
+  }
+  // Solid Queue's Puma plugin in async mode (`solid_queue_mode :async`, solid_queue ≥ 1.3): its workers are threads of
+  // the Puma process and run jobs on the same primary pool (the default fork mode runs them in processes of their own).
+  const plugin = puma.settings.find((s) => s.name === 'plugin' && s.args?.some((a) => a.value === ':solid_queue') && !inDevBranch(s));
+  const sqOn = plugin && (!plugin.conditional || plugin.branch?.some((b) => /SOLID_QUEUE_IN_PUMA/.test(b.cond)) && env.has('SOLID_QUEUE_IN_PUMA'));
+  const asyncMode = puma.settings.find((s) => s.name === 'solid_queue_mode' && /async/.test(String(s.args?.[0]?.value)) && !inDevBranch(s));
+  if (sqOn && asyncMode) {
+    const q = files.find((f) => f.kind === 'queue-yml' && !f.problem);
+    const threads = (q?.settings || []).filter((s) => s.path[0] === 'production' && s.path[1] === 'workers' && s.key === 'threads').map((s) => num(effective(s, env)));
+    const n = threads.length ? threads.reduce((a, b) => a + (b ?? 0), 0) : SOLID_QUEUE_DEFAULT_THREADS;
+    return { what: 'Solid Queue in Puma (async mode)', n, file: puma.path, line: asyncMode.line, evidence: SOLID_QUEUE_PUMA };
   }
   return null;
 }

@@ -56,7 +56,12 @@ export function obsoleteFindings(file, answers) {
   if (file.kind === 'nginx') {
     dependsOn = 'proxy_version';
     for (const s of file.settings) {
-      if (s.name === 'ssl' && /^on$/i.test(s.value)) add(s, gte(answers.proxy_version, '1.25.1') ? 'error' : 'warning', '"ssl on" is deprecated since nginx 1.15.0 and removed in 1.25.1: use "listen … ssl"', [NGINX_CHANGES], 'listen 443 ssl');
+      if (s.name === 'ssl' && /^on$/i.test(s.value)) {
+        // The replacement is the server's own listen line with ssl added (nearest listen in the same context).
+        const own = file.settings.filter((x) => x.name === 'listen' && x.ctx === s.ctx && !/\bssl\b/.test(x.value)).sort((a, b) => Math.abs(a.line - s.line) - Math.abs(b.line - s.line))[0];
+        const repl = own ? `listen ${own.value} ssl` : null;
+        add(s, gte(answers.proxy_version, '1.25.1') ? 'error' : 'warning', `"ssl on" is deprecated since nginx 1.15.0 and removed in 1.25.1: ${own ? `remove it and write line ${own.line} as "${repl}"` : 'add ssl to the server\'s listen line'}`, [NGINX_CHANGES], repl);
+      }
       if (s.name === 'listen' && s.args?.includes('http2') && gte(answers.proxy_version, '1.25.1')) add(s, 'warning', 'the http2 parameter of listen is deprecated since nginx 1.25.1: use "http2 on;"', [NGINX_CHANGES], 'http2 on');
     }
   }

@@ -4,6 +4,7 @@
 // app will fail or lose work; warning = measurable harm; note = cannot be told from the files alone.
 import { effective, envOf } from './crossfile.mjs';
 import { SRC } from '../engine/evidence.mjs';
+import { webPoolFix, describeFix, ASYNC_EVIDENCE } from './pool-fix.mjs';
 
 const PUMA_LAUNCHER = { label: 'Puma lib/puma/launcher.rb (prune_bundler? is false with preload_app!)', url: 'https://github.com/puma/puma/blob/master/lib/puma/launcher.rb' };
 const PUMA_RESTART = { label: 'Puma docs: restart (prune_bundler, preload_app!)', url: 'https://github.com/puma/puma/blob/master/docs/restart.md' };
@@ -34,16 +35,16 @@ export function productionPool(yml, env) {
   const p = prod.find((s) => primary(s) && (s.key === 'max_connections' || s.key === 'pool'));
   if (p) {
     const v = num(effective(p, env));
-    return v === null ? null : { value: v, env: p.env && !env.has(p.env) ? p.env : null, line: p.line, implicit: false, key: p.key, from: `${p.key}: ${p.known ? p.value : p.text}` };
+    return v === null ? null : { value: v, env: p.env && !env.has(p.env) ? p.env : null, offset: num(p.offset) || 0, line: p.line, implicit: false, key: p.key, from: `${p.key}: ${p.known ? p.value : p.text}` };
   }
   const url = prod.find((s) => primary(s) && s.key === 'url');
   if (url) {
     if (!url.known || url.env || typeof url.value !== 'string') return null;
     const q = /[?&](?:pool|max_connections)=(\d+)/.exec(url.value);
-    if (q) return { value: Number(q[1]), env: null, line: url.line, implicit: false, key: 'pool', from: 'url: …?pool=' };
+    if (q) return { value: Number(q[1]), env: null, offset: 0, line: url.line, implicit: false, key: 'pool', from: 'url: …?pool=' };
   }
   const at = prod.find((s) => primary(s) && s.key === 'database') || prod.find((s) => primary(s));
-  return { value: 5, env: null, line: (at || prod[0]).line, implicit: true, key: 'pool', from: 'no pool: (Rails’ default, 5)' };
+  return { value: 5, env: null, offset: 0, line: (at || prod[0]).line, implicit: true, key: 'pool', from: 'no pool: (Rails’ default, 5)' };
 }
 
 /** Puma's maximum threads per branch: [{max, env, s}] (threads min, max; or threads n). */
@@ -69,14 +70,17 @@ export function problemFindings(files, answers) {
   // 1. Every Puma thread needs a connection: the pool (written or Rails' implicit 5) below the threads.
   if (puma && pool) {
     for (const t of pumaThreads(puma, env)) {
-      if (t.env && pool.env && t.env === pool.env) continue; // the same variable sizes both
+      // One variable for both (RAILS_MAX_THREADS) agrees when production sets it; unset, each file's default counts.
       if (t.max <= pool.value) continue;
-      const assume = [t.env && `${t.env} unset`, pool.env && `${pool.env} unset`].filter(Boolean);
+      const assume = [...new Set([t.env && `${t.env} unset`, pool.env && `${pool.env} unset`].filter(Boolean))];
+      // The fix: the app's own thread expression, plus what else runs in the process (pool-fix.mjs).
+      const fix = webPoolFix(files, yml, pool, puma, t, env);
       out.push({
         rule: 'pool-below-threads', severity: 'error', file: yml.path, line: pool.line, setting: pool.key,
-        found: String(pool.value), expected: String(t.max),
-        message: `production's ${pool.key} is ${pool.value} (${pool.from}) but Puma runs ${t.max} threads per process (${puma.path}:${t.s.line}${branchName(t.s) ? `, in ${branchName(t.s)}` : ''}${t.arm ? `, default \`${t.arm}\`` : ''})${assume.length ? ` with ${assume.join(' and ')}` : ''}: under load threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError. Set ${pool.key} to at least ${t.max}`,
-        evidence: [SRC.railsPool, RAILS_DEFAULT_POOL], related: [{ file: puma.path, line: t.s.line }],
+        found: String(pool.value), expected: String(fix.total),
+        message: `production's ${pool.key} is ${pool.value} (${pool.from}) but Puma runs ${t.max} threads per process (${puma.path}:${t.s.line}${branchName(t.s) ? `, in ${branchName(t.s)}` : ''}${t.arm ? `, default \`${t.arm}\`` : ''})${assume.length ? ` with ${assume.join(' and ')}` : ''}: under load threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
+        evidence: [SRC.railsPool, RAILS_DEFAULT_POOL, ...(fix.terms.some((x) => /load_async/.test(x.label)) ? [ASYNC_EVIDENCE] : [])], related: [{ file: puma.path, line: t.s.line }],
+        diff: fix.diff, replacement: fix.text,
       });
       break;
     }

@@ -233,7 +233,7 @@ export function evaluate(toks, locals = new Map(), src = '') {
     const l = evaluate(x.slice(0, k), locals, src);
     const r = evaluate(x.slice(k + 1), locals, src);
     if (l.known && r.known && typeof l.value === 'number' && typeof r.value === 'number') {
-      return { known: true, value: x[k].v === '+' ? l.value + r.value : l.value - r.value, text, ...(l.env ? { env: l.env, offset: (x[k].v === '+' ? 1 : -1) * r.value } : {}) };
+      return { known: true, value: x[k].v === '+' ? l.value + r.value : l.value - r.value, text, ...(l.env ? { env: l.env, offset: (l.offset || 0) + (x[k].v === '+' ? 1 : -1) * r.value } : {}) };
     }
     return unknown(text);
   }

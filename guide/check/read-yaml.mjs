@@ -80,7 +80,7 @@ export function stripErb(src, path) {
     }
     let v;
     try {
-      v = evaluate(tokenize(code.trim()), new Map(), code.trim());
+      v = largerOf(code.trim()) || evaluate(tokenize(code.trim()), new Map(), code.trim());
     } catch {
       v = { known: false, value: null, text: code.trim() };
     }
@@ -88,6 +88,21 @@ export function stripErb(src, path) {
     values.push({ ...v, line, text: tag });
     return PLACEHOLDER(values.length - 1) + keepLines;
   }
+}
+
+/**
+ * `[<expression>, N].max` (a pool that serves web and job processes, pool-fix.mjs): the expression's value with a
+ * floor of N (crossfile.mjs effective() applies the floor to the variable's value too). Split at the last comma: linear.
+ */
+function largerOf(code) {
+  if (!code.startsWith('[') || !code.endsWith('].max')) return null;
+  const inner = code.slice(1, -5);
+  const at = inner.lastIndexOf(',');
+  const n = at > 0 ? inner.slice(at + 1).trim() : '';
+  if (!/^\d+$/.test(n)) return null;
+  const left = evaluate(tokenize(inner.slice(0, at).trim()), new Map(), inner.slice(0, at).trim());
+  if (!left.known || typeof left.value !== 'number') return null;
+  return { ...left, value: Math.max(left.value, Number(n)), floor: Number(n), text: code };
 }
 
 /**
@@ -158,7 +173,7 @@ export function readYaml(src, path = 'database.yml') {
     const line = lineOf(node);
     if (m) {
       const v = values[Number(m[1])];
-      return { name: p.join('.'), path: p, key: p[p.length - 1], value: v.value, known: v.known, env: v.env, ...(v.offset ? { offset: v.offset } : {}), text: v.text, line };
+      return { name: p.join('.'), path: p, key: p[p.length - 1], value: v.value, known: v.known, env: v.env, ...(v.offset ? { offset: v.offset } : {}), ...(v.floor ? { floor: v.floor } : {}), text: v.text, line };
     }
     if (typeof raw === 'string' && raw.includes('__erb_')) {
       return { name: p.join('.'), path: p, key: p[p.length - 1], value: null, known: false, text: raw.replace(/__erb_(\d+)__/g, (_, k) => values[k].text), line };

@@ -32,8 +32,16 @@ export function queuePoolSum(ctx) {
   return t('sum.queue-in-puma', { pool: ctx.pool, poll: 2, control: ctx.inPumaControl - 2, queue: ctx.rolePools.queue });
 }
 
-/** A memory plan in words: "512 MB operating system + … + 1 × 512 MB Puma = 1344 MB" (terms of 0 MB left out). */
+/**
+ * A memory plan in words: "512 MB operating system + … + 512 MB copy of the app in the master + 2 × 384 MB worker(s)
+ * = 3904 MB; each worker 75 % × 512 MB = 384 MB (…)" (terms of 0 MB left out): a worker's share after the total, so
+ * that every product shows its factors and the sum stays one clause.
+ */
 export function memorySum(memory) {
-  const terms = memory.filter((x) => x.mb > 0).map((x) => t(x.n ? 'sum.mem.each' : 'sum.mem', { mb: x.mb, n: x.n, each: x.each, what: t(`sum.mem.${x.kind}`) }));
-  return t('sum.mem.total', { terms: terms.join(' + '), total: memory.reduce((s, x) => s + x.mb, 0) });
+  const what = (x) => t(x.kind === 'master' && x.template ? `sum.mem.template.${x.template}` : x.pct ? 'sum.mem.workers.private' : `sum.mem.${x.kind}`);
+  const terms = memory.filter((x) => x.mb > 0).map((x) => t(x.n ? 'sum.mem.each' : 'sum.mem', { mb: x.mb, n: x.n, each: x.each, what: what(x) }));
+  const total = t('sum.mem.total', { terms: terms.join(' + '), total: memory.reduce((s, x) => s + x.mb, 0) });
+  const shared = memory.find((x) => x.pct && x.n);
+  const template = memory.find((x) => x.kind === 'master' && x.template)?.template;
+  return shared ? `${total}; ${t('sum.mem.private', { pct: shared.pct, of: shared.of, each: shared.each, template })}` : total;
 }

@@ -41,7 +41,10 @@ export const CADDY_EDGE = lazy('caddy-edge');
 export const MOZILLA = lazy('mozilla-tls');
 export const HAPROXY_DEBIAN = lazy('haproxy-debian');
 export const EDGE_LIMITS = lazy('edge-limits');
+export const LB_ROTATION = lazy('lb-rotation'); // issue 23: rolling deploys behind a balancer
 export const JOB_RUNNERS = lazy('job-runners');
 export const SERVER_PROCESS = lazy('server-process');
+// Issue 24: what a forking server's processes share (memory-budget.mjs).
+export const FORK_MEMORY = lazy('fork-memory');
 export const HARDENING = lazy('hardening');
 export const SANDBOX = lazy('systemd-sandbox');

@@ -1,6 +1,10 @@
 // Words for release directories and deploy.sh (issue 23): the script's comments, README steps 1, 7 and 8, and the
-// reasons on the lines that point the servers at `current`. Merged into CATALOG (catalog.mjs).
+// reasons on the lines that point the servers at `current`, and the rolling deploy behind a balancer
+// (lb-host/lb-rotation.sh). Merged into CATALOG (catalog.mjs).
+import { LB_ROTATION } from './capabilities/lb-rotation.mjs';
+
 export const DEPLOY_CATALOG = {
+  "cap.lb-rotation": LB_ROTATION,
   "deploy.sh.usage": "Deploys with release directories. Run as root on each app host: `sh deploy.sh init` once (moves an app that sits in the app root into releases/), then `sh deploy.sh deploy SOURCE_DIR` (SOURCE_DIR: a checkout of the app; --no-migrate on every host but the first) and `sh deploy.sh rollback`.",
   "deploy.sh.vars": "The app root, its service user and Bundler, the secrets file, and how many releases to keep.",
   "deploy.sh.config": "The files this bundle installed into config/ (README step 4): every new release gets the current release's copies.",
@@ -25,11 +29,28 @@ export const DEPLOY_CATALOG = {
   "deploy.sh.switch-now": "Switch, restart, check /up; if the check fails, switch back and restart again.",
   "deploy.sh.prune": "Keeps the newest KEEP releases (and always the new and the previous one) for rollbacks.",
   "deploy.sh.rollback": "rollback: switches current to the release before it and restarts; takes seconds, since that release is built. Migrations are not rolled back.",
+  "lb-rotation.usage": "Takes an app host out of the {lb} balancer's rotation and puts it back, for a rolling deploy (README steps 7 and 8). Run as root on the balancer, in the bundle's directory: `sh lb-host/lb-rotation.sh drain app1`, then deploy.sh on app1, then `sh lb-host/lb-rotation.sh ready app1`; then the next host. How each balancer drains: guide/engine/capabilities/lb-rotation.mjs.",
+  "lb-rotation.hosts": "The app hosts by the names the balancer's file gives them, with their addresses.",
+  "lb-rotation.snapshot": "What the wait below compares with: taken just before the drain.",
+  "lb-rotation.drain.haproxy": "HAProxy's runtime API through the stats socket of haproxy.cfg: state drain sends no new request to the host (health checks go on, and the /cable backend that tracks it follows). The state lives in the running process only: a reload (a certificate renewal's hook) puts the host back, so drain again after one. Source: https://docs.haproxy.org/3.0/management.html (\"set server\", \"show stat\").",
+  "lb-rotation.drain.nginx": "nginx (open source) has no runtime API for upstreams (drain is an NGINX Plus parameter): the host is marked down in the upstream block and nginx reloads. The reload is graceful: new workers never send to the host, old workers finish their requests and exit. Sources: https://nginx.org/en/docs/http/ngx_http_upstream_module.html#server and https://nginx.org/en/docs/control.html.",
+  "lb-rotation.ready": "Back into rotation: the same API (HAProxy) or the same file (nginx), undone.",
+  "lb-rotation.in-flight.haproxy": "Requests still in flight on the host: the scur column (current sessions) of `show stat` for it.",
+  "lb-rotation.in-flight.nginx": "Requests still in flight: the old workers (from before the reload) still alive; each exits once its requests are served.",
+  "lb-rotation.wait": "The drain waits up to {s} s for them, then goes on with a warning: a WebSocket stays open until it closes (Action Cable's client reconnects to a host in rotation), and deploy.sh's restart keeps the server's socket open anyway.",
+  "lb-rotation.readme.drain": "On the balancer: take {host} out of rotation (waits for its requests in flight)",
+  "lb-rotation.readme.first": "On {host}, the first app host: deploy with the migrations (deploy.sh checks /up before it returns)",
+  "lb-rotation.readme.next": "On {host}: deploy without the migrations (the first host ran them)",
+  "lb-rotation.readme.on": "On {host}",
+  "lb-rotation.readme.ready": "On the balancer: {host} back into rotation",
+  "ops.readme.deploy.rolling": "With {n} app hosts behind the balancer, deploy one host at a time, each out of the balancer's rotation while it switches (lb-host/lb-rotation.sh, run on the balancer from the bundle's directory), so the other hosts answer every request. If deploy.sh fails on a host, stop there: that host still runs its previous release, so put it back (ready) and go no further; nothing has switched on the others.",
+  "ops.readme.rollback.rolling": "A rollback goes the same way, host by host.",
   "puma.directory.current": "The current symlink (release directories, deploy.sh): Puma changes into this path when it restarts, so a hot restart after the symlink moves loads the new release; the real directory it started in would keep the old one.",
   "systemd.gemfile": "Bundler finds the Gemfile through current: without it, `bundle exec` records the resolved release directory, and a hot restart would load the old release's gems (or fail once that release is pruned).",
   "systemd.current": "The current symlink of the release directories (deploy.sh switches it); systemd resolves it when the service starts, and Puma's restart changes into it again (its directory setting).",
   "ops.readme.releases.p": "The code lives in releases/TIMESTAMP under the app root; current points at the one that runs, and the units, puma.rb and the proxy read it through current. tmp, log, storage and the gems (shared/bundle) stay in the app root, shared by every release. deploy.sh init moves an app that sits in the app root into the first release.",
   "ops.readme.deploy.releases": "`sh deploy.sh deploy SOURCE_DIR` builds a new release from a checkout of the app, boots it once and asks its /up, runs the migrations, and only then switches current and restarts: {restart} A release that fails to build or boot is never switched to (the script exits 1 and says why), one that fails its /up check after the switch is switched back.",
   "ops.readme.rollback.releases": "`sh deploy.sh rollback` switches current back to the previous release and restarts the same way, in seconds (that release is already built). Roll back migrations (`bin/rails db:rollback STEP=n`) only when the old code cannot run with the new schema.",
+  "readme.install.lb-rotation": "On the load balancer, run from the bundle's directory as root (README steps 7 and 8): takes one app host out of rotation and puts it back, for a rolling deploy.",
   "readme.install.deploy": "Deploy script (README steps 1, 7 and 8): run as root on each app host.",
 };

@@ -8,6 +8,7 @@ import { SMALL_HOST_CATALOG } from './catalog-small-host.mjs';
 import { PARITY_CATALOG } from './catalog-parity.mjs'; // issue 24: settings taken from the parity tables
 import { PROD_CATALOG } from './catalog-prod.mjs'; // issue 10: TLS, jobs, systemd, WebSockets, operations
 import { DEPLOY_CATALOG } from './catalog-deploy.mjs'; // issue 23: release directories, deploy.sh
+import { MEMORY_CATALOG } from './catalog-memory.mjs'; // issue 24: the memory model of forking servers
 
 export const CATALOG = {
   "a.apache-mpm.title": "Apache as a proxy: event MPM, MaxRequestWorkers",
@@ -561,7 +562,7 @@ export const CATALOG = {
   "w.trilogy-before-rails-7-1.s": "database.yml uses mysql2 instead. Upgrade to Rails 7.1 or later to use trilogy.",
   "w.webrick-in-production.m": "WEBrick is a development server: one process, no worker management, and no longer part of Ruby since 3.0 (a separate gem).",
   "w.webrick-in-production.s": "Use Puma in production (migrate-to/config/puma.rb is generated).",
-  "w.workers-limited-by-memory.m": "{cores} cores would suggest {byCores} processes, but only {processes} fit in {ram} MB with the other items of the memory budget.",
+  "w.workers-limited-by-memory.m": "{cores} cores would suggest {byCores} processes, but only {processes} fit in {ram} MB with the other items of the memory budget: {sum}.",
   "w.workers-limited-by-memory.s": "Add RAM (or move the database away) to use every core.",
   "w.yjit-arm64-needs-3-2.m": "YJIT supports arm64 only from Ruby 3.2.",
   "w.yjit-arm64-needs-3-2.s": "Upgrade to Ruby 3.2+ to use YJIT on this CPU.",
@@ -570,6 +571,7 @@ export const CATALOG = {
   ...VERSIONS_CATALOG,
   ...EDGE_CATALOG,
   ...SMALL_HOST_CATALOG,
+  ...MEMORY_CATALOG,
   ...PROD_CATALOG,
   ...PARITY_CATALOG,
   ...DEPLOY_CATALOG,

@@ -1,6 +1,6 @@
 // answers → context: effective stack (after substitutions for impossible combinations), sizing and the
 // cross-file facts (bind addresses, pool, connection and memory budgets). Pure; no formatting here.
-import { yjitMemory } from './yjit-memory.mjs';
+import { memoryBudget, perWorkerMb } from './memory-budget.mjs';
 import { DISTRO_FAMILIES, OS_FAMILIES, IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS, JOB_RUNNERS } from './caps.mjs';
 import { SINGLE_TARGET_PROXIES } from './generators/edge.mjs';
 import { firstSince, has } from './pick.mjs';
@@ -150,7 +150,7 @@ export function derive(a, options = {}) {
   sizeProcesses(ctx);
   bindings(ctx);
   databaseSizing(ctx);
-  memoryBudget(ctx);
+  memoryBudget(ctx, resize);
   // Over RAM on a small host: the smaller plan runs Solid Queue inside Puma (small-host.mjs); size everything again.
   if (jobsInPumaApplies(ctx)) {
     ctx.separatePlan = { memory: ctx.memory, total: ctx.memoryTotalMb };
@@ -160,9 +160,15 @@ export function derive(a, options = {}) {
     sizeProcesses(ctx);
     bindings(ctx);
     databaseSizing(ctx);
-    memoryBudget(ctx);
+    memoryBudget(ctx, resize);
   }
   return ctx;
+}
+
+/** What depends on the process count, re-derived when the memory budget lowers it. */
+function resize(ctx) {
+  bindings(ctx);
+  databaseSizing(ctx);
 }
 
 function sizeProcesses(ctx) {
@@ -261,17 +267,6 @@ function jobSizing(ctx) {
   }
   ctx.jobPoolPerProcess = perJob;
   ctx.jobConnections = ctx.jobProcesses * perJob + extra;
-}
-
-/** Resident memory per Ruby worker process: the reader's measurement, else an estimate whose source ctx.workerMbWhy names. */
-export function perWorkerMb(ctx) {
-  const { a } = ctx;
-  ctx.workerMbMeasured = a.worker_mb > 0;
-  if (ctx.workerMbMeasured) return a.worker_mb;
-  if (a.ruby === 'jruby' || a.ruby === 'truffleruby') { ctx.workerMbWhy = 'jvm'; return 1024; } // JRuby: replaced by heap + 256 in memoryBudget
-  if (lt(ctx.lang, '2.0') || lt(a.rails, '3.0')) { ctx.workerMbWhy = 'thesis'; return 100; } // thesis Table 5.19: ≈3000 MB for 30 workers
-  ctx.workerMbWhy = 'modern';
-  return 512; // Puma docs/deployment.md: "about ~512MB-1GB per worker"
 }
 
 function bindings(ctx) {
@@ -378,66 +373,6 @@ export function bufferPoolMb(ctx) {
   const ram = ctx.dbRamMb;
   if (ctx.a.db_host === 'same') return Math.max(128, Math.round(ram * 0.75));
   return ram < 1024 ? 128 : ram <= 4096 ? Math.round(ram * 0.5) : Math.round(ram * 0.75);
-}
-
-function memoryBudget(ctx) {
-  const { a } = ctx;
-  const ramMb = Math.round(a.ram_gb * 1024);
-  ctx.ramMb = ramMb;
-  ctx.yjitEnabled = ctx.yjitProduction && ctx.a.ruby === 'cruby';
-  // Per process: the option's limit where the bundle bounds YJIT (small hosts), else the version's default ceiling
-  // (yjit-memory.mjs; yjit.md: 3–4× --yjit-exec-mem-size before 3.4). A ceiling, not a typical figure: the lab
-  // measured about 20 MiB more PSS per Puma process on the small reference app (rebench-2026-app-servers-yjit).
-  ctx.yjit = yjitMemory(ctx);
-  ctx.yjitMbPerProcess = ctx.yjit.mbPerProcess;
-  const fixed = [];
-  fixed.push({ label: t('mem.os'), mb: 512, kind: 'os' });
-  if (ctx.proxy === 'nginx' || ctx.proxy === 'caddy') fixed.push({ label: t('mem.proxy', { proxy: ctx.proxy }), mb: 64, kind: 'proxy' });
-  if (ctx.proxy === 'apache') fixed.push({ label: t('mem.proxy', { proxy: 'Apache httpd' }), mb: 128, kind: 'proxy' });
-  if (a.db_host === 'same' && a.database !== 'sqlite') {
-    fixed.push({ label: t('mem.database', { db: a.database === 'postgresql' ? 'PostgreSQL' : a.database === 'mysql' ? 'MySQL' : 'MariaDB' }), mb: ctx.dbRamMb, kind: 'database' });
-  }
-  if (ctx.pooler === 'pgbouncer' && a.db_host === 'same') fixed.push({ label: t('mem.pooler'), mb: 16, kind: 'pooler' });
-  if (ctx.proxy === 'thruster' || ctx.proxy === 'kamal-proxy') fixed.push({ label: t('mem.proxy', { proxy: ctx.proxy }), mb: 32, kind: 'proxy' });
-  // Redis for Sidekiq (generators/redis.mjs): its maxmemory, 5 % of the RAM within 128 MB–1 GB, is in the budget.
-  ctx.redisMb = ctx.jobs === 'sidekiq' ? Math.min(1024, Math.max(128, Math.round(ramMb / 20))) : 0;
-  if (ctx.redisMb) fixed.push({ label: 'Redis', mb: ctx.redisMb, kind: 'redis' });
-  if (ctx.jobsInPuma) {
-    // Threads of the Puma process (async mode): no process, no booted copy of the app of their own.
-    ctx.jobMemoryProcesses = 0;
-    fixed.push({ label: t('mem.jobs.puma', { runner: ctx.jobRunner.label }), mb: 0, kind: 'jobs' });
-  } else if (ctx.jobRunner) {
-    // Job processes are full Rails processes; Solid Queue adds its supervisor.
-    ctx.jobMemoryProcesses = ctx.jobProcesses + ctx.jobRunner.extraProcesses;
-    fixed.push({ label: t('mem.jobs', { n: ctx.jobMemoryProcesses, runner: ctx.jobRunner.label, mb: ctx.perWorkerMb }), mb: ctx.jobMemoryProcesses * ctx.perWorkerMb, kind: 'jobs', n: ctx.jobMemoryProcesses, each: ctx.perWorkerMb });
-  }
-  if (a.ruby === 'jruby') {
-    // One JVM process: its heap is most of what the host has left (64 MB steps, ≤ 31 GB for compressed pointers).
-    const free = ramMb - fixed.reduce((s, x) => s + x.mb, 0);
-    ctx.jvmHeapMb = ctx.workerMbMeasured ? Math.max(64, a.worker_mb - 256) : Math.min(31744, Math.max(256, Math.floor((free * 0.75) / 64) * 64));
-    ctx.jvmFreeMb = free;
-    ctx.perWorkerMb = ctx.workerMbMeasured ? a.worker_mb : ctx.jvmHeapMb + 256;
-  }
-  const hasMaster = ctx.mode === 'cluster' && ctx.server !== 'mongrel' && ctx.server !== 'thin';
-  const per = ctx.perWorkerMb + ctx.yjitMbPerProcess;
-  const fixedMb = fixed.reduce((s, x) => s + x.mb, 0) + (hasMaster ? ctx.perWorkerMb : 0);
-  const fit = Math.floor((ramMb - fixedMb) / per);
-  ctx.processesByMemory = Math.max(0, fit);
-  if (ctx.mode === 'cluster' && fit < ctx.processes) {
-    ctx.memoryLimited = true;
-    ctx.processes = Math.max(1, fit);
-    if (ctx.server === 'puma' && ctx.processes < 2) { ctx.processes = 1; ctx.mode = 'single'; }
-    // Recompute the processes that depend on the count.
-    bindings(ctx);
-    databaseSizing(ctx);
-  }
-  const memory = [...fixed];
-  if (ctx.mode === 'cluster' && hasMaster) memory.push({ label: t('mem.master', { server: ctx.server }), mb: ctx.perWorkerMb, kind: 'master' });
-  memory.push({ label: t('mem.workers', { n: ctx.processes, server: ctx.server, mb: ctx.perWorkerMb }), mb: ctx.processes * ctx.perWorkerMb, kind: 'workers', n: ctx.processes, each: ctx.perWorkerMb });
-  if (ctx.yjitMbPerProcess) memory.push({ label: t('mem.jit', { n: ctx.processes, mb: ctx.yjitMbPerProcess }), mb: ctx.processes * ctx.yjitMbPerProcess, kind: 'jit', n: ctx.processes, each: ctx.yjitMbPerProcess });
-  ctx.memory = memory;
-  ctx.memoryTotalMb = memory.reduce((s, x) => s + x.mb, 0);
-  ctx.memoryOver = ctx.memoryTotalMb > ramMb;
 }
 
 /** The numbers the page draws. */

@@ -36,7 +36,9 @@ const EDGE = 'railsHosts railsForwardedHost haproxyDebian nginxDefaultServer cer
 const PARITY = 'nginxGzip rackRequest';
 // Issue 24 (every offered server and job backend booted in the lab): words and URLs in catalog-prod.mjs.
 const SERVERS = 'asyncContainer falconDeploy';
-for (const k of `${PLAIN} ${PROD} ${EDGE} ${PARITY} ${SERVERS}`.split(' ')) SRC[k] = ext(k);
+// Issue 24 (the memory model of forking servers): words and URLs in catalog-memory.mjs.
+const MEMORY = 'pumaPreload unicornPreload passengerSpawn';
+for (const k of `${PLAIN} ${PROD} ${EDGE} ${PARITY} ${SERVERS} ${MEMORY}`.split(' ')) SRC[k] = ext(k);
 
 export const DS = {
   sysctl: ds('thesis-os-sysctl-values'),
@@ -66,6 +68,9 @@ export const DS = {
   interpreters2026: ds('rebench-2026-interpreters'),
   // Puma on the lab's Ruby 3.4 YJIT build, YJIT off and on: PSS per process, the YJIT memory the budget counts.
   yjitPuma2026: ds('rebench-2026-app-servers-yjit'),
+  // PSS of one process and of master + workers of the reference app: the memory model's measured side.
+  bundleVsDefaults: ds('rebench-2026-bundle-vs-defaults'),
+  appServers2026: ds('rebench-2026-app-servers'),
 };
 
 // Articles of this site (site-relative; the page prefixes the baseurl).

@@ -33,7 +33,8 @@ export const QUESTIONS = [
   { key: 'workload', group: 'App server', type: 'enum', default: 'mixed',
     options: [o('io'), o('cpu'), o('mixed')] },
   { key: 'downloads', group: 'App server', type: 'boolean', default: false },
-  // 0 = the wizard's estimate (derive.mjs perWorkerMb, with its source); otherwise the reader's measurement.
+  // One booted copy of the app: 0 = the wizard's estimate (memory-budget.mjs perWorkerMb, with its source); otherwise
+  // the reader's measurement (the RSS of one worker; catalog-memory.mjs q.worker_mb.help says what to measure).
   { key: 'worker_mb', group: 'App server', type: 'integer', default: 0, min: 0, max: 65536 },
 
   { key: 'proxy', group: 'Reverse proxy', type: 'enum', default: 'nginx',

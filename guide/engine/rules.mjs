@@ -149,7 +149,7 @@ export const RULES = [
   },
   function memoryLimited(ctx) {
     if (!ctx.memoryLimited || ctx.memoryOver) return null;
-    return W('workers-limited-by-memory', 'info', { cores: ctx.a.cores, byCores: ctx.processesByCores, processes: ctx.processes, ram: ctx.ramMb }, [SRC.pumaDeploy]);
+    return W('workers-limited-by-memory', 'info', { cores: ctx.a.cores, byCores: ctx.processesByCores, processes: ctx.processes, ram: ctx.ramMb, sum: memorySum(ctx.memory) }, [SRC.pumaDeploy]);
   },
   function macosProduction(ctx) {
     return ctx.a.os === 'macos' ? W('macos-not-a-server', 'info', {}) : null;

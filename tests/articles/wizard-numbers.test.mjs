@@ -51,7 +51,7 @@ test('sizing article: memory per worker, YJIT share and fixed items match the en
   const r33 = engine(`cores=2&ram_gb=64&ruby_version=3.3.5&${rbenv}`);
   assert.equal(engine('cores=2&ram_gb=64&ruby_version=3.4&ruby_path=%2Fusr%2Fbin').ctx.yjitMbPerProcess, 0);
   assert.ok(text.includes("Debian's own Ruby 3.3 and 3.4 packages are built without YJIT"), 'the Debian case is stated');
-  assert.ok(text.includes(`Memory per worker = ${r34.ctx.perWorkerMb} MB unless you enter your measured figure`), `per-worker memory ${r34.ctx.perWorkerMb} MB`);
+  assert.ok(text.includes(`One copy of the app = ${r34.ctx.perWorkerMb} MB unless you enter your measured figure`), `one copy of the app ${r34.ctx.perWorkerMb} MB`);
   assert.ok(text.includes(`${r34.ctx.yjitMbPerProcess} MB on Ruby 3.4`), `YJIT ${r34.ctx.yjitMbPerProcess} MB on Ruby 3.4`);
   assert.ok(text.includes(`${r33.ctx.yjitMbPerProcess} MB (48 × 3.5) on Ruby 3.3`), `YJIT ${r33.ctx.yjitMbPerProcess} MB on Ruby 3.3`);
   assert.ok(text.includes(`${memOf(r34.model, 'os')} MB for the operating system`), 'OS memory');
@@ -60,7 +60,15 @@ test('sizing article: memory per worker, YJIT share and fixed items match the en
   assert.ok(text.includes(`(${memOf(apache.model, 'proxy')} MB for Apache`), 'Apache memory');
   const thruster = engine(`proxy=thruster&cores=2&ram_gb=64&ruby_version=3.4`);
   assert.ok(text.includes(`${memOf(thruster.model, 'proxy')} MB for Thruster or kamal-proxy`), 'Thruster memory');
-  assert.equal(memOf(r34.model, 'master'), r34.ctx.perWorkerMb, 'the article says the master counts as one more worker');
+  assert.equal(memOf(r34.model, 'master'), r34.ctx.perWorkerMb, 'the article says the master holds one copy of the app');
+  const pct = r34.ctx.forkSharing.privatePct;
+  assert.equal(memOf(r34.model, 'workers'), r34.model.processes * Math.round((r34.ctx.perWorkerMb * pct) / 100));
+  assert.ok(text.includes(`${pct} % of it per worker (${Math.round((r34.ctx.perWorkerMb * pct) / 100)} MB at the default)`), `state the ${pct} % worker share`);
+  // The default answers' budget, term by term as the article writes it, and the two workers it fits.
+  const d = engine('');
+  const terms = d.ctx.memory.filter((m) => m.mb > 0).map((m) => (m.n ? `${m.n} × ${m.each}` : String(m.mb)));
+  assert.ok(text.includes(`that is ${terms.join(' + ')} = ${d.model.memory_total_mb} MB: two workers fit`), `state "${terms.join(' + ')} = ${d.model.memory_total_mb} MB"`);
+  assert.equal(d.model.processes, 2);
   assert.equal(engine('cores=2&ram_gb=64&ruby_version=3.4&worker_mb=700').ctx.perWorkerMb, 700, 'the article says a measured worker_mb replaces the 512 MB default');
 });
 

@@ -88,7 +88,8 @@ test('every Ruby suggestion on the corpus, applied, names only what the file def
     assert.deepEqual(u.problems, [], r.app);
     checked += u.checked;
   }
-  assert.ok(checked >= 5, `${checked} Ruby suggestions checked`);
+  // Wizard numbers and assumed paths get no diff (choice.mjs): what remains are number-free lines (plugin :tmp_restart).
+  assert.ok(checked >= 2, `${checked} Ruby suggestions checked`);
 });
 
 test('vita-min: production\'s pool is the deploy anchor\'s RAILS_MAX_THREADS + 1 = 6, not the test environment\'s 10', () => {

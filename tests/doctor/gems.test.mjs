@@ -97,9 +97,11 @@ test('findings are named by the app\'s own key: pool: on Rails 8.1 stays pool, m
     assert.doesNotMatch(f.message, /max_connections/, f.rule);
     if (f.diff) assert.match(f.diff, /^\+\s*pool: /m);
   }
-  assert.ok(onPool.some((f) => f.rule === 'pool-below-threads' && /Set pool to at least 3/.test(f.message)));
+  // The fix is the app's own thread count (threads 3, 3), written under the key the file uses.
+  assert.ok(onPool.some((f) => f.rule === 'pool-below-threads' && /Set pool: 3 \(= 3: 3 Puma threads \(config\/puma\.rb:1\)\)/.test(f.message)));
   const mc = run(base({ 'Gemfile.lock': lockfile(ok), 'config/database.yml': dbYml('postgresql', 'max_connections: 2'), 'config/puma.rb': 'threads 3, 3\n' }));
   const below = mc.findings.find((f) => f.rule === 'pool-below-threads');
   assert.equal(below.setting, 'max_connections');
-  assert.match(below.message, /Set max_connections to at least 3/);
+  assert.match(below.message, /Set max_connections: 3 \(= 3: 3 Puma threads/);
+  assert.match(below.diff, /^\+\s*max_connections: 3$/m);
 });

@@ -29,9 +29,12 @@ test('a pool from DATABASE_URL is unknown; a literal url: carries ?pool=', () =>
   assert.deepEqual(strong(check(app({ ...BASE, 'config/puma.rb': 'threads 10, 10\n', 'config/database.yml': 'development:\n  adapter: postgresql\n' }))), []);
 });
 
-test('threads and pool from the same variable never disagree; a threads call in a development branch is not production', () => {
+test('threads and pool from the same variable agree only with the same default; a threads call in a development branch is not production', () => {
+  // Set in production, RAILS_MAX_THREADS sizes both; unset, Puma runs its default 10 on the pool's default 5 (issue 25).
   const same = check(app({ ...BASE, 'config/puma.rb': 't = ENV.fetch("RAILS_MAX_THREADS") { 10 }\nthreads t, t\n', 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: <%= ENV.fetch("RAILS_MAX_THREADS") { 5 } %>\n' }));
-  assert.deepEqual(strong(same), []);
+  assert.deepEqual(strong(same), ['error pool-below-threads']);
+  const agree = check(app({ ...BASE, 'config/puma.rb': 't = ENV.fetch("RAILS_MAX_THREADS") { 10 }\nthreads t, t\n', 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: <%= ENV.fetch("RAILS_MAX_THREADS") { 10 } %>\n' }));
+  assert.deepEqual(strong(agree), []);
   const dev = check(app({ ...BASE, 'config/puma.rb': 'if ENV["RAILS_ENV"] == "development"\n  threads 10, 10\nend\n', 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: 5\n' }));
   assert.deepEqual(strong(dev), []);
 });

@@ -80,6 +80,8 @@ test('GoodJob in async mode counts its max_threads (5 by default) with Puma’s;
   const f = find(check(files(':async')), 'pool-below-concurrency');
   assert.equal(f.severity, 'error');
   assert.match(f.message, /GoodJob in async mode runs 5 job threads .* need 10 connections/);
+  // Its fix: Puma's 5 plus GoodJob's own default, read from the variable GoodJob reads (GOOD_JOB_MAX_THREADS, 5).
+  assert.match(f.diff, /^\+  pool: <%= ENV\.fetch\("GOOD_JOB_MAX_THREADS"\) \{ 5 \}\.to_i \+ 5 %>$/m);
   assert.deepEqual(strong(check(files(':async', '  config.good_job.max_threads = 3\n'))), []);
   assert.deepEqual(strong(check(files(':external'))), []);
 });

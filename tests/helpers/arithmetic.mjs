@@ -1,15 +1,20 @@
-// Reading the arithmetic of the wizard's messages: "a × b + c = d" with the words between the numbers dropped.
+// Reading the arithmetic of the wizard's messages: "a × b + c = d" with the words between the numbers dropped;
+// "p %" reads as p / 100 (a worker's private share of the app, memory-budget.mjs).
 // Used by tests/wizard/arithmetic.test.mjs (every bundle of the sweep matrix) and small-host.test.mjs.
 
 /** "1 host(s) × (2 process(es) × 15 connections + 6 for the job runner)" → 36, or null when it is not arithmetic. */
 export function evaluate(expr) {
-  let bare = expr.replace(/\((s|es)\)/g, '').replace(/[A-Za-z][A-Za-z'’_-]*/g, ' ').replace(/×/g, '*').replace(/\s+/g, ' ').trim();
+  // "75 % × 512 MB" is a share of a whole: the reader rounds such a product to whole MB, as the engine does.
+  const share = /\d ?%/.test(expr);
+  if (expr.includes('/')) return null; // a division the text wrote itself ("2 GB / 4"): not one of ours
+  let bare = expr.replace(/(\d+) ?%/g, '($1 / 100)').replace(/\((s|es)\)/g, '').replace(/[A-Za-z][A-Za-z'’_-]*/g, ' ').replace(/×/g, '*').replace(/\s+/g, ' ').trim();
   // A clause inside parentheses ("344 database connections (8 host(s) × …"): drop the unmatched opening ones.
   while ((bare.match(/\(/g) || []).length > (bare.match(/\)/g) || []).length) bare = bare.replace('(', '');
-  if (!/^[\d\s*+()]+$/.test(bare) || !/[*+]/.test(bare) || /\(\s*\)/.test(bare)) return null;
+  if (!/^[\d\s*+()/]+$/.test(bare) || !/[*+]/.test(bare) || /\(\s*\)/.test(bare)) return null;
   // eslint-disable-next-line no-new-func -- the string is digits, spaces, *, + and parentheses only (checked above)
   try {
-    return Function(`"use strict"; return (${bare});`)();
+    const v = Function(`"use strict"; return (${bare});`)();
+    return share ? Math.round(v) : v;
   } catch {
     return null; // numbers side by side ("version 8 2"): not an equation
   }

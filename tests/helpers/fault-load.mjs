@@ -41,14 +41,19 @@ export function parseWsLoad(stdout, tag) {
 
 // Scenario 8: a client asks for URL every 0.2 s (REQUESTS times, 5 s per request at most) while RESTART runs after
 // 3 s; prints the requests, the failures, those outside the restart plus GRACE_S seconds, how long the restart took
-// and when the last failure came (seconds after the restart returned), then one request after the load.
-export function dbRestartScript({ tag, url, restart, requests = 75, graceS = 5 }) {
+// and when the last failure came (seconds after the restart returned), how many requests started before, during and
+// after the restart and the slowest one's seconds, the statuses clients got (000: no answer within 5 s), then one
+// request after the load. CURL_OPTS
+// go to every curl (e.g. --resolve, to reach a second balancer under the same domain).
+export function dbRestartScript({ tag, url, restart, requests = 75, graceS = 5, curlOpts = '' }) {
   return String.raw`
-( for i in $(seq 1 ${requests}); do printf '%s %s\n' "$(date +%s.%N)" "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' ${url})"; sleep 0.2; done > /tmp/dbr-${tag}.txt ) & DBRL=$!
+( for i in $(seq 1 ${requests}); do printf '%s %s\n' "$(date +%s.%N)" "$(curl -s --max-time 5 ${curlOpts} -o /dev/null -w '%{http_code} %{time_total}' ${url})"; sleep 0.2; done > /tmp/dbr-${tag}.txt ) & DBRL=$!
 sleep 3; R0=$(date +%s.%N); ${restart}; R1=$(date +%s.%N)
 wait $DBRL
 awk -v r0=$R0 -v r1=$R1 -v grace=${graceS} '{n++; if ($2 != 200) {f++; if ($1 < r0 || $1 > r1 + grace) late++; if ($1 > last) last = $1}} END {printf "${tag} requests=%d failed=%d outside-window=%d restart-seconds=%.1f last-failure-after-restart=%.1f\n", n, f, late, r1 - r0, f ? last - r1 : 0}' /tmp/dbr-${tag}.txt
-echo "${tag} after=$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' ${url})"
+awk -v r0=$R0 -v r1=$R1 '{if ($1 < r0) b++; else if ($1 <= r1) d++; else a++; if ($3 > s) s = $3} END {printf "${tag} started-before=%d during=%d after=%d slowest-seconds=%.1f\n", b, d, a, s}' /tmp/dbr-${tag}.txt
+echo "${tag} statuses=$(awk '{print $2}' /tmp/dbr-${tag}.txt | sort | uniq -c | awk '{printf "%s:%s ", $2, $1}')"
+echo "${tag} after=$(curl -sS --max-time 10 ${curlOpts} -o /dev/null -w '%{http_code}' ${url})"
 `;
 }
 
@@ -56,6 +61,61 @@ echo "${tag} after=$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' ${url
 export function parseDbRestart(stdout, tag) {
   const m = new RegExp(`^${tag} requests=(\\d+) failed=(\\d+) outside-window=(\\d+) restart-seconds=([\\d.]+) last-failure-after-restart=(-?[\\d.]+)$`, 'm').exec(stdout);
   const after = new RegExp(`^${tag} after=(\\d+)$`, 'm').exec(stdout);
+  const spread = new RegExp(`^${tag} started-before=(\\d+) during=(\\d+) after=(\\d+) slowest-seconds=([\\d.]+)$`, 'm').exec(stdout);
   if (!m) return null;
-  return { requests: Number(m[1]), failed: Number(m[2]), outsideWindow: Number(m[3]), restartS: Number(m[4]), lastFailureS: Number(m[5]), after: after ? after[1] : null };
+  return {
+    requests: Number(m[1]), failed: Number(m[2]), outsideWindow: Number(m[3]), restartS: Number(m[4]), lastFailureS: Number(m[5]), after: after ? after[1] : null,
+    // Requests started before, during and after the restart (a client that stopped early proves nothing), the slowest.
+    startedBefore: spread ? Number(spread[1]) : null, startedDuring: spread ? Number(spread[2]) : null, startedAfter: spread ? Number(spread[3]) : null, slowestS: spread ? Number(spread[4]) : null,
+  };
+}
+
+// Scenario 5: README step 4's migrate command as a script (its `cd` line, then its db:prepare line as db:migrate,
+// the command deploy.sh runs), with FAULT_HOST=$1 for the migration below. STEP4: the step's shell blocks.
+export function migrateScript(step4) {
+  const lines = step4.join('\n').split('\n');
+  const prepare = lines.find((l) => /RAILS_DB_MIGRATE=1 .*db:prepare$/.test(l));
+  const cd = lines.find((l) => l.startsWith('cd '));
+  if (!prepare || !cd) throw new Error('README step 4 has no `cd` line or no RAILS_DB_MIGRATE=1 … db:prepare line');
+  return [cd, 'export FAULT_HOST=$1', prepare.replace(/db:prepare$/, 'db:migrate')].join('\n');
+}
+
+// Scenario 5: writes a migration that sleeps SLEEP_S seconds (longer than the app role's statement_timeout) into
+// MIGRATE_DIR, starts every command of RUNS ({name: shell command running migrateScript with name}) at once and
+// prints their exit codes, the seconds until all ended, how many runs stopped on Rails' migration lock
+// (ConcurrentMigrationError in their output), how many times the migration's body ran, its schema_migrations rows and the app role's
+// settings (PSQL: a command running psql as PostgreSQL's superuser), then the last lines of each run's output.
+export function slowMigrationScript({ tag, migrateDir, runs, psql, sleepS = 32 }) {
+  const names = Object.keys(runs);
+  return String.raw`
+cat > ${migrateDir}/20261125000001_slow_fault_migration.rb <<'RUBY'
+class SlowFaultMigration < ActiveRecord::Migration[8.1]
+  def up
+    create_table(:fault_migration_runs) { |t| t.string :host }
+    execute "SELECT pg_sleep(${sleepS})"
+    execute "INSERT INTO fault_migration_runs (host) VALUES (#{connection.quote(ENV.fetch("FAULT_HOST", "?"))})"
+  end
+
+  def down
+    drop_table :fault_migration_runs
+  end
+end
+RUBY
+M0=$(date +%s) MPIDS=""
+${names.map((n) => `(${runs[n]} > /tmp/mig-${tag}-${n}.txt 2>&1 && echo 0 > /tmp/mig-${tag}-${n}.rc || echo 1 > /tmp/mig-${tag}-${n}.rc) & MPIDS="$MPIDS $!"`).join('\n')}
+wait $MPIDS
+echo "${tag} rcs=$(cat ${names.map((n) => `/tmp/mig-${tag}-${n}.rc`).join(' ')} | sort | tr '\n' ',') seconds=$(( $(date +%s) - M0 )) lock-errors=$(grep -l ConcurrentMigrationError /tmp/mig-${tag}-*.txt | wc -l)"
+MQ() { ${psql} -d app_production -Atc "$1"; }
+echo "${tag} runs=$(MQ 'select count(*) from fault_migration_runs') version-rows=$(MQ "select count(*) from schema_migrations where version = '20261125000001'") app-role=$(MQ "select array_to_string(setconfig, ',') from pg_db_role_setting s join pg_roles r on r.oid = s.setrole where r.rolname = 'app'")"
+for n in ${names.join(' ')}; do echo "--- migrate $n"; tail -5 /tmp/mig-${tag}-$n.txt; done
+`;
+}
+
+// What slowMigrationScript printed for TAG: sorted exit codes ('0,1,'), seconds, runs stopped by the lock, runs of the body,
+// schema_migrations rows, the app role's settings. null when the lines are missing.
+export function parseSlowMigration(stdout, tag) {
+  const a = new RegExp(`^${tag} rcs=([\\d,]*) seconds=(\\d+) lock-errors=(\\d+)$`, 'm').exec(stdout);
+  const b = new RegExp(`^${tag} runs=(\\d*) version-rows=(\\d*) app-role=(.*)$`, 'm').exec(stdout);
+  if (!a || !b) return null;
+  return { rcs: a[1], seconds: Number(a[2]), lockErrors: Number(a[3]), runs: b[1], versionRows: b[2], appRole: b[3] };
 }

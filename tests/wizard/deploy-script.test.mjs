@@ -2,7 +2,9 @@
 // POSIX sh that ShellCheck (Debian's, installed by scripts/setup) and dash accept, every command is explained by a
 // comment, the switch is atomic, the restart follows the server's process row with its reason, and every file that
 // reads the app's code reads it through `current` while sockets, PID files and logs stay in the shared app root.
-// The lab proof that it deploys, refuses a release that cannot boot and rolls back is faults-deploys.test.mjs.
+// The lab proof that it deploys, refuses a release that cannot boot and rolls back is faults-deploys.test.mjs; behind
+// the bundle's balancer, lb-host/lb-rotation.sh and README's host-by-host order are checked here too, proven in the lab
+// by faults-rolling.test.mjs.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -90,4 +92,58 @@ test('the app is read through current; sockets, PID files, logs and the sandbox\
   // No systemd (FreeBSD rc.d, another init): no release layout, no deploy.sh.
   const bsd = gen({ os: 'freebsd' });
   assert.equal(file(bsd, 'deploy.sh'), undefined);
+});
+
+// The rolling deploy behind the bundle's balancer (issue 23, scenario 4; the lab proof is faults-rolling.test.mjs):
+// lb-host/lb-rotation.sh drains through what the balancer's own file configures, and README steps 7 and 8 go one
+// host at a time, migrations on the first only.
+test('lb-rotation.sh: ShellCheck and dash accept it; it drains through the balancer\'s own socket or upstream; README goes host by host', () => {
+  const shellcheck = requireTool('shellcheck', 'shellcheck');
+  const addrs = ['198.18.0.11', '198.18.0.12', '198.18.0.13'];
+  for (const lb of ['haproxy', 'nginx']) {
+    for (const tls of ['upstream', 'none']) {
+      const r = gen({ app_hosts: 3, lb, tls, db_host: 'separate', app_addresses: addrs.join(','), db_address: '198.18.0.20', lb_address: '198.18.0.2' });
+      const sh = file(r, 'lb-host/lb-rotation.sh');
+      assert.ok(sh, `lb-rotation.sh for ${lb} ${tls}`);
+      const check = spawnSync(shellcheck, ['-s', 'sh', '-'], { input: sh, encoding: 'utf8', timeout: 60000 });
+      assert.equal(check.status, 0, `shellcheck ${lb}:\n${check.stdout}`);
+      assert.equal(spawnSync('dash', ['-n'], { input: sh, encoding: 'utf8', timeout: 10000 }).status, 0);
+      const lines = sh.split('\n');
+      lines.forEach((l, i) => { if (/^[a-z_]+\(\) \{/.test(l) && !l.startsWith('fail()')) assert.match(lines[i - 1], /^#/, `${l} is explained`); });
+      addrs.forEach((a, i) => assert.match(sh, new RegExp(`^  app${i + 1}\\) ADDR=${a.replace(/\./g, '\\.')} ;;$`, 'm')));
+      if (lb === 'haproxy') {
+        const cfg = file(r, 'lb-host/etc/haproxy/haproxy.cfg');
+        const sock = /^\s*stats socket (\S+) .*level admin$/m.exec(cfg)[1];
+        assert.match(cfg, /^backend rails_hosts$/m);
+        addrs.forEach((a, i) => assert.match(cfg, new RegExp(`^\\s*server app${i + 1} ${a.replace(/\./g, '\\.')}:80$`, 'm')));
+        assert.match(sh, new RegExp(`^drain\\(\\) \\{ echo "set server rails_hosts/\\$HOST state drain" \\| socat stdio ${sock}; \\}$`, 'm'));
+        assert.match(sh, new RegExp(`^ready\\(\\) \\{ echo "set server rails_hosts/\\$HOST state ready" \\| socat stdio ${sock}; \\}$`, 'm'));
+        assert.match(sh, /^in_flight\(\) \{ echo "show stat" \| socat stdio .* '\$1 == b && \$2 == h \{print \$5\}'; \}$/m);
+      } else {
+        // The drain edits the upstream's server lines as the generated nginx.conf writes them, then reloads.
+        const conf = file(r, 'lb-host/etc/nginx/nginx.conf');
+        for (const a of addrs) assert.match(conf, new RegExp(`^\\s*server ${a.replace(/\./g, '\\.')}:80 max_fails`, 'm'));
+        // Run the script's own sed expressions on the generated file: drain marks exactly that host down, ready undoes it.
+        const sed = (fn, input) => {
+          const expr = new RegExp(`^${fn}\\(\\) \\{ sed -i (".*?") /etc/nginx/nginx\\.conf && nginx -t -q && systemctl reload nginx; \\}$`, 'm').exec(sh)[1];
+          const x = spawnSync('sh', ['-c', `ADDR=${addrs[1]}; sed ${expr}`], { input, encoding: 'utf8', timeout: 10000 });
+          assert.equal(x.status, 0, x.stderr);
+          return x.stdout;
+        };
+        const down = sed('drain', conf);
+        assert.deepEqual([...down.matchAll(/^\s*server (\S+) down /gm)].map((m) => m[1]), [`${addrs[1]}:80`]);
+        assert.equal(sed('drain', down), down, 'draining twice changes nothing');
+        assert.equal(sed('ready', down), conf, 'ready restores the file');
+        assert.match(sh, /^snapshot\(\) \{ pgrep -d " " -P "\$\(cat \/run\/nginx\.pid\)"; \}$/m);
+        assert.match(conf, /^pid \/run\/nginx\.pid;$/m);
+      }
+      const md = file(r, 'README.md');
+      const step7 = md.slice(md.indexOf('### 7.'), md.indexOf('### 8.'));
+      const cmds = [...step7.matchAll(/^sh (.*)$/gm)].map((m) => m[1]);
+      assert.deepEqual(cmds, [1, 2, 3].flatMap((n) => [`lb-host/lb-rotation.sh drain app${n}`, `deploy.sh deploy /path/to/checkout${n > 1 ? ' --no-migrate' : ''}`, `lb-host/lb-rotation.sh ready app${n}`]));
+      assert.match(md, /^\| lb-host\/lb-rotation\.sh \| On the load balancer, run from the bundle's directory/m);
+    }
+  }
+  // No balancer of the bundle's own (one host, a cloud balancer) or no release layout (FreeBSD): no rotation script.
+  for (const a of [{}, { app_hosts: 2, lb: 'cloud' }, { app_hosts: 2, lb: 'haproxy', os: 'freebsd' }]) assert.equal(file(gen(a), 'lb-host/lb-rotation.sh'), undefined, JSON.stringify(a));
 });

@@ -9,9 +9,12 @@
 //  7. a 10 MB upload is accepted; a 26 MB one gets 413 from the balancer (no app host sees it);
 //  5. a migration that runs longer than the app role's 30 s statement_timeout, started on both app hosts at once with
 //     README's migrate command (through PgBouncer): it succeeds once; the other run stops with ConcurrentMigrationError.
-//  8. PostgreSQL restarts while a client asks for a database-backed page every 0.2 s through HAProxy: the app
-//     recovers without a restart; failed requests fall within the restart plus RECOVERY_S seconds.
-// Each scenario prints what it measured.
+//  8. PostgreSQL restarts while a client asks for a database-backed page every 0.2 s through HAProxy, then stops for
+//     OUTAGE_S seconds and starts while the client asks through the nginx balancer: the app recovers without a
+//     restart; failed requests fall within the outage plus RECOVERY_S seconds.
+// Each scenario prints what it measured. Scenario 5 never passes a balancer (migrate runs on the app hosts against
+// PgBouncer), so for the nginx-balancer bundle the second test proves it by identity: everything the app and database
+// hosts install, and every README step but the balancer's (11), is byte-identical to the HAProxy bundle's run here.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -20,13 +23,14 @@ import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
 import { hostsScript, appImageScript } from '../helpers/lab-hosts.mjs';
 import { generate } from '../../guide/engine/index.mjs';
 import { readmeSteps, stepScript } from '../helpers/readme.mjs';
-import { wsLoadScript, parseWsLoad, dbRestartScript, parseDbRestart } from '../helpers/fault-load.mjs';
+import { wsLoadScript, parseWsLoad, dbRestartScript, parseDbRestart, migrateScript, slowMigrationScript, parseSlowMigration } from '../helpers/fault-load.mjs';
 
 const DOMAIN = 'app.test';
 const NET = '198.18.0';
 const HOSTS = { lb: 2, lb2: 3, app1: 11, app2: 12, db: 20 };
 const P99_BOUND_MS = 3000; // on the shared 2-core test machine; the output also shows p99 without WebSockets
 const RECOVERY_S = 5;
+const OUTAGE_S = 8; // PostgreSQL stays stopped this long in the nginx balancer's run of scenario 8
 const root = '/var/www/app';
 
 const answers = (lb, lbOctet) => ({ domain: DOMAIN, app_hosts: 2, lb, db_host: 'separate', pooler: 'pgbouncer', cores: 2, ram_gb: 4, db_cores: 2, db_ram_gb: 2, websockets: true,
@@ -70,10 +74,8 @@ test('faults through HAProxy and nginx balancers: a failing URL, open WebSockets
     writeFileSync(join(B.dir, 'lb.sh'), stepScript(nginxSteps, 11));
     // The migrate command deploy.sh runs (as the migrations role), in README step 4's environment: its `cd` line and
     // its db:prepare command with db:migrate (deploy.sh's own needs a new release to build).
-    const setup = steps.get(4).join('\n').split('\n');
-    const migrateLine = setup.find((l) => /RAILS_DB_MIGRATE=1 .*db:prepare$/.test(l)).replace(/db:prepare$/, 'db:migrate');
     assert.match(withHaproxy.files.find((f) => f.path === 'deploy.sh').content, /RAILS_DB_MIGRATE=1 "\$BUNDLE" exec bin\/rails db:migrate/);
-    writeFileSync(join(A.dir, 'migrate.sh'), [setup.find((l) => l.startsWith('cd ')), 'export FAULT_HOST=$1', migrateLine].join('\n'));
+    writeFileSync(join(A.dir, 'migrate.sh'), migrateScript(steps.get(4)));
     const script = `${appImageScript({ root, domain: DOMAIN, lbAddress: `${NET}.${HOSTS.lb}` })}
 ${hostsScript({ net: NET, hosts: HOSTS, root, privateEtc: { lb2: ['/etc/nginx'] } })}
 cd ${A.inLab}
@@ -92,35 +94,20 @@ echo "apphost url-with-forged-xfh=$(curl -sS --max-time 10 -H 'Host: ${DOMAIN}' 
 echo "apphost upload-413s=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/log/nginx/access.log | grep -c 'POST /faults/upload HTTP/1.1\\" 413' || true)"
 # 8. The database restarts under load (through HAProxy and PgBouncer).
 ${dbRestartScript({ tag: 'dbrestart', url: `https://${DOMAIN}/api`, restart: 'on db systemctl restart postgresql', graceS: RECOVERY_S })}
+# ... and through the nginx balancer, with PostgreSQL down for OUTAGE_S more (a restart alone was too short for any
+# client to see an error in two runs): the app answers errors through the balancer, whose passive checks must not
+# take the app hosts out beyond the outage (they count only connection errors, timeouts and 502).
+${dbRestartScript({ tag: 'dbrestart-nginx', url: `https://${DOMAIN}/api`, curlOpts: `--resolve ${DOMAIN}:443:${NET}.${HOSTS.lb2}`, restart: `on db systemctl stop postgresql && sleep ${OUTAGE_S} && on db systemctl start postgresql`, graceS: RECOVERY_S })}
+echo "dbrestart-nginx balancer-log-502s=$(grep -c '" 502 ' /hosts/lb2/log/nginx/access.log || true) no-live-upstreams=$(grep -c 'no live upstreams' /hosts/lb2/log/nginx/error.log || true)"
 
 # 5. A slow migration on both app hosts at once.
-cat > ${root}/current/db/migrate/20261125000001_slow_fault_migration.rb <<'RUBY'
-class SlowFaultMigration < ActiveRecord::Migration[8.1]
-  def up
-    create_table(:fault_migration_runs) { |t| t.string :host }
-    execute "SELECT pg_sleep(32)" # longer than the app role's statement_timeout (30 s)
-    execute "INSERT INTO fault_migration_runs (host) VALUES (#{connection.quote(ENV.fetch("FAULT_HOST", "?"))})"
-  end
-
-  def down
-    drop_table :fault_migration_runs
-  end
-end
-RUBY
-T0=$(date +%s)
-(on app1 bash -euo pipefail migrate.sh app1 > /tmp/mig-app1.txt 2>&1 && echo 0 > /tmp/mig-app1.rc || echo 1 > /tmp/mig-app1.rc) & M1=$!
-(on app2 bash -euo pipefail migrate.sh app2 > /tmp/mig-app2.txt 2>&1 && echo 0 > /tmp/mig-app2.rc || echo 1 > /tmp/mig-app2.rc) & M2=$!
-wait $M1 $M2
-echo "migrate rc-app1=$(cat /tmp/mig-app1.rc) rc-app2=$(cat /tmp/mig-app2.rc) seconds=$(( $(date +%s) - T0 )) concurrent-errors=$(cat /tmp/mig-app*.txt | grep -c ConcurrentMigrationError || true)"
-Q() { on db runuser -u postgres -- psql -d app_production -Atc "$1"; }
-echo "migrate runs=$(Q 'select count(*) from fault_migration_runs') version-rows=$(Q "select count(*) from schema_migrations where version = '20261125000001'") app-role=$(Q "select array_to_string(setconfig, ',') from pg_db_role_setting s join pg_roles r on r.oid = s.setrole where r.rolname = 'app'")"
-for h in app1 app2; do echo "--- migrate $h"; tail -5 /tmp/mig-$h.txt; done
+${slowMigrationScript({ tag: 'migrate', migrateDir: `${root}/current/db/migrate`, runs: { app1: 'on app1 bash -euo pipefail migrate.sh app1', app2: 'on app2 bash -euo pipefail migrate.sh app2' }, psql: 'on db runuser -u postgres -- psql' })}
 echo "apphost uploads-seen=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/log/nginx/access.log | grep -c 'POST /faults/upload' || true)"
 `;
     const r = await labScript(script, { timeout: 1200 });
     const out = `${r.stdout}\n${r.stderr}`;
     assert.equal(r.code, 0, out);
-    console.log(r.stdout.split('\n').filter((l) => /^(haproxy|nginx|apphost|migrate|dbrestart) /.test(l)).join('\n'));
+    console.log(r.stdout.split('\n').filter((l) => /^(haproxy|nginx|apphost|migrate|dbrestart(-nginx)?) /.test(l)).join('\n'));
     for (const b of ['haproxy', 'nginx']) {
       const line = (k) => (new RegExp(`^${b} ${k}=(.*)$`, 'm').exec(r.stdout) || [null, ''])[1];
       // 1: the failing URL's 500s reach the client as 500s; no host is taken out: 40 of 40 pages, both hosts serving.
@@ -147,20 +134,53 @@ echo "apphost uploads-seen=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/lo
     assert.match(r.stdout, new RegExp(`^apphost url-with-forged-xfh=https://${DOMAIN}/$`, 'm'), out);
     assert.match(r.stdout, /^apphost upload-413s=0$/m, 'the over-limit uploads never reached an app host');
     assert.match(r.stdout, /^apphost uploads-seen=2$/m, 'only the two accepted uploads reached the app hosts');
-    // 8
-    const dbr = parseDbRestart(r.stdout, 'dbrestart');
-    assert.ok(dbr && dbr.requests >= 50, `the client ran through the restart\n${out}`);
-    assert.equal(dbr.outsideWindow, 0, `failures only during the restart and ${RECOVERY_S} s after it\n${out}`);
-    assert.equal(dbr.after, '200', 'the app recovered without a restart');
+    // 8, through each balancer: the app hosts were never restarted between the two.
+    for (const tag of ['dbrestart', 'dbrestart-nginx']) {
+      const dbr = parseDbRestart(r.stdout, tag);
+      assert.ok(dbr && dbr.requests >= 50, `${tag}: the client ran\n${out}`);
+      assert.ok(dbr.startedBefore > 0 && dbr.startedAfter > 0, `${tag}: the client asked before and after the restart\n${out}`);
+      assert.equal(dbr.outsideWindow, 0, `${tag}: failures only during the restart and ${RECOVERY_S} s after it\n${out}`);
+      assert.equal(dbr.after, '200', `${tag}: the app recovered without a restart`);
+    }
+    assert.ok(parseDbRestart(r.stdout, 'dbrestart-nginx').failed > 0, `the ${OUTAGE_S} s outage reached clients through the nginx balancer\n${out}`);
     // 5: one run succeeded after the sleep (no statement timeout), the other was stopped by the lock; it ran once.
-    const mig = /^migrate rc-app1=(\d+) rc-app2=(\d+) seconds=(\d+) concurrent-errors=(\d+)$/m.exec(r.stdout);
+    const mig = parseSlowMigration(r.stdout, 'migrate');
     assert.ok(mig, out);
-    assert.deepEqual([mig[1], mig[2]].sort(), ['0', '1'], `one migrate run succeeds, the other stops\n${out}`);
-    assert.ok(Number(mig[3]) >= 32, `the migration ran past the 30 s statement timeout (${mig[3]} s)`);
-    assert.ok(Number(mig[4]) >= 1, `the second run stopped on the migration lock\n${out}`);
-    assert.match(r.stdout, /^migrate runs=1 version-rows=1 app-role=statement_timeout=30s$/m, out);
+    assert.equal(mig.rcs, '0,1,', `one migrate run succeeds, the other stops\n${out}`);
+    assert.ok(mig.seconds >= 32, `the migration ran past the 30 s statement timeout (${mig.seconds} s)`);
+    assert.equal(mig.lockErrors, 1, `the second run stopped on the migration lock\n${out}`);
+    assert.deepEqual([mig.runs, mig.versionRows, mig.appRole], ['1', '1', 'statement_timeout=30s'], out);
   } finally {
     rmSync(A.dir, { recursive: true, force: true });
     rmSync(B.dir, { recursive: true, force: true });
+  }
+});
+
+// Scenario 5 for the nginx-balancer bundle. A migration runs on the app hosts (README step 4's command, deploy.sh's
+// db:migrate) against the database host: the balancer is not on its path. So the lab run above proves it for the
+// nginx-balancer bundle too when every file the app and database hosts install, and every README step but 11 (the
+// balancer's), is byte-identical between the two bundles; the only other difference allowed is the header line that
+// records the answers (lb=haproxy / lb=nginx). Checked for the lab's answers and three variants.
+test('scenario 5 for the nginx-balancer bundle: app- and database-host files and README steps equal the HAProxy bundle\'s', () => {
+  const variants = [{}, { pooler: 'none' }, { app_hosts: 3, app_addresses: `${NET}.11,${NET}.12,${NET}.13` }, { websockets: false }];
+  for (const v of variants) {
+    const [h, n] = ['haproxy', 'nginx'].map((lb) => generate({ ...answers(lb, HOSTS.lb), ...v }, { date: '2026-11-25' }));
+    const label = JSON.stringify(v);
+    const hostFiles = (b) => b.files.filter((f) => !f.path.startsWith('lb-host/') && !['README.md', 'CHECKLIST.md'].includes(f.path));
+    const nFiles = new Map(hostFiles(n).map((f) => [f.path, f.content]));
+    assert.deepEqual(hostFiles(h).map((f) => f.path), [...nFiles.keys()], `${label}: the same app- and database-host files`);
+    assert.ok(nFiles.has('deploy.sh') && [...nFiles.keys()].some((p) => p.endsWith('postgresql-roles.sql')), label);
+    for (const f of hostFiles(h)) {
+      const recorded = f.content.replace(/([?&])lb=haproxy(?=[&\s]|$)/g, '$1lb=nginx');
+      assert.equal(recorded, nFiles.get(f.path), `${label}: ${f.path} is identical apart from the recorded answer`);
+    }
+    const [hs, ns] = [h, n].map((b) => readmeSteps(b.files.find((f) => f.path === 'README.md').content));
+    assert.deepEqual([...hs.keys()], [...ns.keys()], label);
+    for (const step of hs.keys()) {
+      if (step === 11) assert.notDeepEqual(hs.get(step), ns.get(step), `${label}: step 11 sets up each balancer`);
+      else assert.deepEqual(hs.get(step), ns.get(step), `${label}: README step ${step} is the same`);
+    }
+    // The command the lab runs on both app hosts at once is in both READMEs' step 4.
+    assert.ok(ns.get(4).join('\n').split('\n').some((l) => /RAILS_DB_MIGRATE=1 .*db:prepare$/.test(l)), label);
   }
 });

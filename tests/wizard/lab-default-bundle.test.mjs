@@ -2,7 +2,7 @@
 // over HTTPS by following the bundle's own README: the test takes the shell blocks of README steps 1–6 out of the
 // generated README.md and runs them as written, in order, as root. Only the operator's domain is answered
 // (README's warning says the placeholder cannot get a certificate). If a README step drifts from what the files
-// need, this test fails. Then, in the same boot, fault scenarios 6, 7, 8 and 2 of issue 23 (see the constants below).
+// need, this test fails. Then, in the same boot, fault scenarios 6, 7, 8, 2 and 5 of issue 23 (see the constants below).
 //
 // What the harness supplies, because a namespace is not a booted host (tests/wizard/lab/readme-shims/):
 //   systemctl  runs a unit's ExecStart as its User with its Environment/EnvironmentFile lines (no systemd as PID 1;
@@ -16,15 +16,18 @@
 // this host (/etc/hosts) with the test CA trusted, so README's own curl works.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
 import { generate, DEFAULTS } from '../../guide/engine/index.mjs';
 import { readmeSteps, stepScript } from '../helpers/readme.mjs';
-import { wsLoadScript, parseWsLoad, dbRestartScript, parseDbRestart } from '../helpers/fault-load.mjs';
+import { wsLoadScript, parseWsLoad, dbRestartScript, parseDbRestart, migrateScript, slowMigrationScript, parseSlowMigration } from '../helpers/fault-load.mjs';
+import { pssPeak } from '../../scripts/lib/pss-csv.mjs';
 
 const DOMAIN = 'app.test';
 // Fault scenarios of issue 23 on this one host, after the README steps (one boot for all; faults-balancers covers
-// the multi-host bundle): 6 forged X-Forwarded-Host and unknown Host, 7 uploads, 8 PostgreSQL restart, 2 WebSockets.
+// the multi-host bundle): 6 forged X-Forwarded-Host and unknown Host, 7 uploads, 8 PostgreSQL restart, 2 WebSockets,
+// 5 a 32 s migration (the app role's statement_timeout is 30 s) started twice at once by README's migrate command.
 const P99_BOUND_MS = 3000; // HTTP p99 with 100 open WebSockets, on the shared 2-core test machine
 const RECOVERY_S = 5; // failed requests only while PostgreSQL restarts and this long after
 const BODY_LIMIT_MB = 25; // the bundle's client_max_body_size (asserted below)
@@ -43,6 +46,7 @@ test('lab: the default bundle, applied by its own README steps 1–6, serves the
   const { dir, inLab: B } = writeBundle(bundle, '.wizard-default-');
   try {
     const run = [1, 2, 3, 4, 5, 6].map((n) => stepScript(steps, n, { cd: B })).join('\n');
+    writeFileSync(join(dir, 'migrate.sh'), migrateScript(steps.get(4)));
     const script = String.raw`
 # The README's precondition: the app in place with its gems (the lab's bundle, recorded in the app's own
 # .bundle/config as a deployment would) and its assets precompiled.
@@ -87,9 +91,16 @@ echo "f7 upload-over=$(curl -s --max-time 20 -H 'Content-Type: application/octet
 echo "f7 uploads-at-rails=$(grep -c 'Started POST "/faults/upload"' /var/log/rails-app.log || true)"
 # 8: PostgreSQL restarts (README's systemctl) while a client asks for a database-backed page.
 ${dbRestartScript({ tag: 'f8', url: `https://${DOMAIN}/api`, restart: 'systemctl restart postgresql', graceS: RECOVERY_S })}
-# 2: 100 WebSockets held open on /cable while wrk sends plain page requests.
+# 2: 100 WebSockets held open on /cable while wrk sends plain page requests; meanwhile the PSS of the rails-app
+# service's process tree (the Puma master and its workers) is sampled for the memory model (memory-budget.mjs).
+ruby /repo/lab/bench/pss.rb $(cat /run/readme-shims/rails-app.pid) 0.5 > /tmp/pss-app.csv & PSS_SAMPLER=$!
 ${wsLoadScript({ tag: 'f2', url: `https://${DOMAIN}/regular`, addr: '127.0.0.1', domain: DOMAIN, root })}
+kill $PSS_SAMPLER 2>/dev/null || true
+# 5: a migration longer than the app role's statement_timeout; README's migrate command started twice at once on
+# this host (PostgreSQL directly, no pooler: Rails' advisory lock on a session connection).
+${slowMigrationScript({ tag: 'f5', migrateDir: `${root}/current/db/migrate`, runs: { run1: `bash -euo pipefail ${B}/migrate.sh run1`, run2: `bash -euo pipefail ${B}/migrate.sh run2` }, psql: 'runuser -u postgres -- psql' })}
 echo "f0 seconds=$(( $(date +%s) - F0 ))"
+echo "--- pss app"; cat /tmp/pss-app.csv
 echo "--- shim calls"; cat /var/log/readme-shims.log
 `;
     const r = await labScript(script, { timeout: 900 });
@@ -121,7 +132,8 @@ echo "--- shim calls"; cat /var/log/readme-shims.log
     assert.match(r.stdout, /^f7 uploads-at-rails=1$/m, `only the accepted upload reached Rails\n${out}`);
     // 8: failures only during the restart and RECOVERY_S after; the app answers afterwards without a restart.
     const dbr = parseDbRestart(r.stdout, 'f8');
-    assert.ok(dbr && dbr.requests >= 50, `the client ran through the restart\n${out}`);
+    assert.ok(dbr && dbr.requests >= 50, `the client ran\n${out}`);
+    assert.ok(dbr.startedBefore > 0 && dbr.startedAfter > 0, `the client asked before and after the restart\n${out}`);
     assert.equal(dbr.outsideWindow, 0, `failures only during the restart and ${RECOVERY_S} s after it\n${out}`);
     assert.equal(dbr.after, '200', 'the app recovered without a restart');
     assert.equal((r.stdout.match(/^systemctl restart rails-app/gm) || []).length, 0, 'Puma was not restarted');
@@ -132,6 +144,28 @@ echo "--- shim calls"; cat /var/log/readme-shims.log
     assert.ok(ws.requests > 50, `wrk ran\n${out}`);
     assert.ok(ws.p99Ms < P99_BOUND_MS, `HTTP p99 ${ws.p99Ms} ms with 100 open WebSockets (bound ${P99_BOUND_MS} ms)`);
     assert.equal(ws.errors, '', `no socket error, timeout or non-2xx under wrk\n${out}`);
+    // 5: the migration outlived the app role's 30 s statement_timeout (its own session has none) and ran once: the
+    // second run found Rails' advisory lock taken and stopped with ConcurrentMigrationError (Active Record 8.1 takes it
+    // with pg_try_advisory_lock, which does not wait: ActiveRecord::Migrator#with_advisory_lock).
+    const mig = parseSlowMigration(r.stdout, 'f5');
+    assert.ok(mig, out);
+    assert.equal(mig.rcs, '0,1,', `one migrate run succeeds, the other stops\n${out}`);
+    assert.ok(mig.seconds >= 32, `the migration ran past the 30 s statement timeout (${mig.seconds} s)`);
+    assert.equal(mig.lockErrors, 1, `the second run stopped on the migration lock\n${out}`);
+    assert.deepEqual([mig.runs, mig.versionRows, mig.appRole], ['1', '1', 'statement_timeout=30s'], out);
+    // The memory model (memory-budget.mjs): the default host runs a Puma master and 2 workers, and the tree's peak
+    // PSS under scenario 2's load stays within the budget's lines for them (the master's copy + each worker's share).
+    const m = bundle.model;
+    assert.equal(m.mode, 'cluster');
+    assert.equal(m.processes, 2, 'the default answers get 2 Puma workers');
+    const tree = pssPeak(r.stdout.split('--- pss app\n')[1]?.split('\n--- ')[0] || '', { except: ['runuser'] });
+    assert.ok(tree && tree.samples >= 4, `PSS samples of the rails-app tree: ${tree?.samples}\n${out.slice(-3000)}`);
+    assert.equal(tree.processes, 1 + m.processes, 'the master and its workers');
+    const lines = m.memory.filter((x) => ['master', 'workers', 'jit'].includes(x.kind));
+    const budget = lines.reduce((s, x) => s + x.mb, 0);
+    const mib = (kib) => (kib / 1024).toFixed(1);
+    console.log(`default bundle, rails-app under scenario 2: peak PSS ${mib(tree.peak_kib)} MiB over ${tree.samples} samples (${tree.processes} processes; per process peaks ${tree.per_process.map((p) => `${p.pid} ${mib(p.peak_kib)}`).join(', ')} MiB); budget ${lines.map((x) => `${x.kind} ${x.mb}`).join(' + ')} = ${budget} MB`);
+    assert.ok(tree.peak_kib / 1024 <= budget, `peak PSS ${mib(tree.peak_kib)} MiB > budget ${budget} MB`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -165,9 +165,9 @@ test('nginx -t accepts every distinct nginx.conf + site', () => {
   }
 });
 
-test('the load balancer: haproxy -c / nginx -t accept every distinct lb-host file, whose servers are the app hosts', () => {
+test('the load balancer: haproxy -c / nginx -t accept every distinct lb-host config file, whose servers are the app hosts', () => {
   const seen = { haproxy: 0, nginx: 0 };
-  for (const { file, bundle } of distinct((p) => /^lb-host\//.test(p))) {
+  for (const { file, bundle } of distinct((p) => /^lb-host\/etc\//.test(p))) {
     const haproxy = file.path.endsWith('haproxy.cfg');
     if (haproxy) V.haproxyTest(file.content); else V.nginxLbTest(file.content);
     seen[haproxy ? 'haproxy' : 'nginx']++;

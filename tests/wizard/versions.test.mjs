@@ -90,8 +90,8 @@ test('JRuby: heap from the host RAM, threads from the cores; worker_mb replaces 
   const est = gen({ cores: 16, ram_gb: 4 });
   const measured = gen({ cores: 16, ram_gb: 4, worker_mb: 300 });
   assert.ok(measured.model.processes > est.model.processes);
-  assert.match(file(measured, 'README.md'), /You measured 300 MB per process/);
-  assert.match(file(est, 'README.md'), /Estimate of 512 MB per process: Puma's deployment guide/);
+  assert.match(file(measured, 'README.md'), /You measured 300 MB for one copy of the app\. A forking server counts it once and 75 % of it per worker/);
+  assert.match(file(est, 'README.md'), /Estimate of 512 MB for one booted copy of the app: Puma's deployment guide/);
 });
 
 test('Falcon: the pool bounds concurrency; advice corrected (load_async executor, jemalloc) and operations in CHECKLIST', () => {

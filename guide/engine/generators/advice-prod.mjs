@@ -1,6 +1,6 @@
 // Advice for the Rails side of the production edge: HTTPS settings that match the proxy's X-Forwarded-Proto,
-// the health check, Action Cable and the job backend. Words: "a.<id>…" in catalog-prod.mjs.
-import { SRC, ART } from '../evidence.mjs';
+// the health check, Action Cable and the job backend, and the memory model of forking servers. Words: "a.<id>…" in catalog-prod.mjs.
+import { SRC, ART, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { t } from '../text.mjs';
 import { cableEnabled, HEALTH_PATH } from './edge.mjs';
@@ -28,6 +28,14 @@ export function generate(ctx) {
   }
   if (ctx.jobRunner) {
     advice.push(A('job-runner', t(`a.jobs.${ctx.jobs}${ctx.jobsInPuma ? '.puma' : ''}`, { ...vars, n: ctx.jobProcesses, threads: ctx.jobThreads, conn: ctx.jobConnections }), vars, [{ solid_queue: SRC.solidQueue, sidekiq: SRC.sidekiq, good_job: SRC.goodJob, delayed_job: SRC.delayedJob }[ctx.jobs], SRC.railsPool, ART.jobs]));
+  }
+  // The memory model of a server that forks its workers from a booted copy (memory-budget.mjs): its reasons and sources.
+  const share = ctx.forkSharing;
+  if (share) {
+    const m = { server: t(`q.server.o.${ctx.server}`), template: share.template, mb: ctx.perWorkerMb, n: ctx.processes, pct: share.privatePct, each: ctx.workerPrivateMb };
+    const own = { puma: SRC.pumaPreload, unicorn: SRC.unicornPreload, pitchfork: SRC.pitchforkRefork, passenger: SRC.passengerSpawn }[ctx.server];
+    const body = share.privatePct < 100 ? t('a.memory-model', m) : t('a.memory-model.nocow', m);
+    advice.push(A('memory-model', body, m, [own, DS.bundleVsDefaults, DS.appServers2026, SRC.pitchforkRefork, SRC.pumaDeploy].filter((e, i, all) => all.indexOf(e) === i)));
   }
   return { advice };
 }

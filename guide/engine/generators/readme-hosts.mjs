@@ -12,6 +12,7 @@ import { HAPROXY_DEBIAN } from '../caps.mjs';
 import { ACME_WEBROOT, ACME_PORT } from './edge.mjs';
 
 import { APPLIES } from './applies.mjs';
+import { rolls, rollingLines, rotationScript, ROTATION_SCRIPT } from './lb-rotation.mjs';
 
 export const id = 'readme-hosts';
 
@@ -19,10 +20,15 @@ export function generate() {
   return {};
 }
 
-/** Leaves {db, lb} README blocks on the summary for readme's finishing step (order.mjs runs this one first). */
+/** Leaves {db, lb} README blocks on the summary for readme's finishing step (order.mjs runs this one first), and
+ * behind the bundle's balancer the rolling deploy's lines for README steps 7 and 8 with the balancer's half of it,
+ * lb-host/lb-rotation.sh (lb-rotation.mjs). */
 export function finish(summary) {
-  if (APPLIES['readme-hosts'](summary.ctx)) summary.hostBlocks = { ...summary.hostBlocks, db: dbHostBlocks(summary.ctx, summary.files), lb: lbBlocks(summary.ctx, summary.files) };
-  return [];
+  const { ctx } = summary;
+  if (!APPLIES['readme-hosts'](ctx)) return [];
+  const rolling = rolls(ctx) ? { deploy: rollingLines(ctx, 'deploy /path/to/checkout'), rollback: rollingLines(ctx, 'rollback') } : null;
+  summary.hostBlocks = { ...summary.hostBlocks, db: dbHostBlocks(ctx, summary.files), lb: lbBlocks(ctx, summary.files), ...(rolling ? { rolling } : {}) };
+  return rolling ? [{ path: ROTATION_SCRIPT, format: 'sh', body: rotationScript(ctx) }] : [];
 }
 
 const sh = (lines) => ({ code: lines.join('\n'), lang: 'sh' });

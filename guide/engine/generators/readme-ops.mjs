@@ -22,7 +22,7 @@ function migrateEnv(ctx) {
   return ctx.a.database === 'postgresql' ? `${MIGRATE_ENV}=1 ` : '';
 }
 
-/** `hosts`: what the optional generators left on the summary: {db, lb} blocks (readme-hosts.mjs), kamal lines. */
+/** `hosts`: what the optional generators left on the summary: {db, lb} blocks and the rolling deploy lines (readme-hosts.mjs), kamal lines. */
 export function opsBlocks(ctx, files, hosts = {}) {
   if (!ctx.linux || ctx.a.init !== 'systemd' || ctx.passengerIntegrated) return [];
   // Every family-specific command comes from the family's table (capabilities/family-commands.mjs); without one, no steps.
@@ -131,13 +131,17 @@ export function opsBlocks(ctx, files, hosts = {}) {
       ...(jobUnitNames(ctx).length ? [`systemctl restart ${jobUnitNames(ctx).join(' ')}`] : []),
     ].join('\n')), { h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.p') });
   } else {
-  blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t('ops.readme.deploy.releases', { restart }) }, sh([
+  // Behind the bundle's balancer: one host at a time, drained first (lb-rotation.mjs through readme-hosts, a chunk).
+  const rolling = hosts.rolling;
+  blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t('ops.readme.deploy.releases', { restart }) },
+    ...(rolling ? [{ p: t('ops.readme.deploy.rolling', { n: ctx.a.app_hosts }) }] : []), sh((rolling ? rolling.deploy : [
     // Once per deploy, on one host (the first app host); Rails' migration lock stops a second run started by mistake.
     ...(many ? [`# ${t('ops.readme.migrate-once')}`] : []),
     `sh ${DEPLOY_SCRIPT} deploy /path/to/checkout`,
     ...(many ? [`sh ${DEPLOY_SCRIPT} deploy /path/to/checkout --no-migrate`] : []),
-  ].join('\n')));
-  blocks.push({ h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.releases') }, sh(`sh ${DEPLOY_SCRIPT} rollback`));
+  ]).join('\n')));
+  blocks.push({ h: 3, text: t('ops.readme.rollback') }, { p: `${t('ops.readme.rollback.releases')}${rolling ? ` ${t('ops.readme.rollback.rolling')}` : ''}` },
+    sh(rolling ? rolling.rollback.join('\n') : `sh ${DEPLOY_SCRIPT} rollback`));
   }
   // 7. Logs and sandbox.
   blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t('ops.readme.logs.p', { root }) });

@@ -1,6 +1,7 @@
 // README.md for the bundle: what each file is, where it goes, the sizing numbers and the warnings.
 import { SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
+import { memorySum } from '../arithmetic.mjs';
 import { opsBlocks } from './readme-ops.mjs';
 import { execStart, absolute } from './systemd.mjs';
 import { distroRubyMismatch } from './family-steps.mjs';
@@ -9,7 +10,7 @@ export const id = 'readme';
 
 // path pattern → catalog id of the install instruction
 const INSTALL = [
-  [/(^|\/)setup\//, 'setup'], [/pg_hba\.conf$/, 'pg-hba'], [/^db-host\//, 'db-host'], [/^lb-host\//, 'lb-host'],
+  [/(^|\/)setup\//, 'setup'], [/pg_hba\.conf$/, 'pg-hba'], [/^db-host\//, 'db-host'], [/^lb-host\/lb-rotation\.sh$/, 'lb-rotation'], [/^lb-host\//, 'lb-host'],
   [/^etc\/nginx\/nginx\.conf$/, 'nginx-main'], [/^etc\/nginx\/sites-enabled\//, 'nginx-site'], [/^etc\/apache2\//, 'apache'],
   [/^etc\/caddy\//, 'caddy'], [/^etc\/sysctl\.d\//, 'sysctl'], [/^etc\/udev\//, 'udev'], [/^etc\/systemd\/system\/[^/]+\.d\//, 'systemd-dropin'], [/^etc\/redis\//, 'redis'], [/^etc\/systemd\//, 'systemd'],
   [/^usr\/local\/etc\/rc\.d\//, 'rc'], [/^usr\/local\/etc\/rails-app\//, 'secrets-freebsd'], [/^etc\/security\//, 'limits'], [/^etc\/postgresql\//, 'postgresql'], [/^etc\/mysql\//, 'mysql'], [/^etc\/pgbouncer\//, 'pgbouncer'],
@@ -62,10 +63,10 @@ export function finish(summary) {
           [t('readme.web-connections'), t('readme.web-connections.value', { n: ctx.webConnectionsPerProcess, roles: ctx.webDbRoles.join(', ') })],
           [t('readme.tls'), t(`readme.tls.${ctx.tls}`, { proxy: ctx.proxy, domain: ctx.domain })],
           [t('readme.limit'), ctx.appSideLimit === null ? t('readme.na') : String(ctx.appSideLimit)],
-          [t('readme.memory'), t('readme.memory.value', { total: ctx.memoryTotalMb, ram: ctx.ramMb })],
+          [t('readme.memory'), `${t('readme.memory.value', { total: ctx.memoryTotalMb, ram: ctx.ramMb })}: ${memorySum(ctx.memory)}`],
           // Without systemd (init = other, FreeBSD, Alpine's OpenRC, macOS) the reader's init system runs this in the foreground.
           ...(ctx.a.init !== 'systemd' && !ctx.passengerIntegrated ? [[t('readme.foreground'), t('readme.foreground.value', { cmd: absolute(ctx, execStart(ctx)), root: ctx.root, user: ctx.user })]] : []),
-          [t('readme.worker-mb'), ctx.workerMbMeasured ? t('mem.worker.measured', { mb: ctx.perWorkerMb }) : t('mem.worker.estimate', { mb: ctx.perWorkerMb, why: `${t(`mem.worker.${ctx.workerMbWhy}`)}.` })],
+          [t('readme.worker-mb'), [ctx.workerMbMeasured ? t('mem.worker.measured', { mb: ctx.perWorkerMb }) : t('mem.worker.estimate', { mb: ctx.perWorkerMb, why: `${t(`mem.worker.${ctx.workerMbWhy}`)}.` }), ctx.forkSharing ? t('mem.worker.model', { pct: ctx.forkSharing.privatePct }) : ''].filter(Boolean).join(' ')],
           [t('readme.hosts'), t('readme.hosts.value', { app: [...new Set([ctx.hosts.app[0], ctx.hosts.app.at(-1)])].join(' … '), db: ctx.hosts.db, lb: `${a.lb} ${ctx.hosts.lb}` })],
         ],
       },

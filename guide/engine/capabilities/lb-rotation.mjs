@@ -1,0 +1,37 @@
+// How each balancer of a multi-host bundle takes one app host out of rotation and puts it back, for a rolling deploy
+// (lb-host/lb-rotation.sh, README steps 7 and 8; issue 23 scenario 4). Shell fragments with placeholders the
+// generator fills in: {backend} (the balancer's name for the app hosts), {socket} (HAProxy's stats socket), {conf}
+// and {pid} (nginx's file and PID file). In the fragments $HOST is the host's name (app1, …), $ADDR its address and
+// $SNAPSHOT what `snapshot` printed just before the drain. Read through caps.mjs ("cap.lb-rotation").
+//
+// HAProxy has a runtime API: `set server BACKEND/SERVER state drain` stops new requests to the server (health checks
+// go on) and `state ready` undoes it; `show stat` (CSV, 5th column scur) counts the sessions it still serves
+// (HAProxy 3.0 management guide, "set server", "show stat"). A server that `track`s it (the /cable backend) inherits
+// the drain. socat talks to the socket (Debian's haproxy.cfg comment names it).
+//
+// nginx (open source) has no runtime API for upstreams: `drain` is an NGINX Plus parameter (ngx_http_upstream_module,
+// "server"). What an SRE does instead: mark the server `down` in the upstream block and reload. A reload is graceful
+// (nginx docs, "Controlling nginx"): new workers start with the new file and send nothing to the host, and the old
+// workers stop accepting connections and exit once their requests are served, so "in flight" is the old workers
+// still alive. Relying on proxy_next_upstream instead would leave the host in rotation during Puma's hot restart,
+// where its requests wait in the socket's backlog while the new release boots (tens of seconds on a small host), and
+// would not retry a POST that fails half-way; draining keeps every request on the hosts that answer at once.
+export const LB_ROTATION = {
+  haproxy: {
+    needs: 'socat',
+    snapshot: 'true',
+    drain: 'echo "set server {backend}/$HOST state drain" | socat stdio {socket}',
+    ready: 'echo "set server {backend}/$HOST state ready" | socat stdio {socket}',
+    inFlight: 'echo "show stat" | socat stdio {socket} | awk -F, -v b={backend} -v h="$HOST" \'$1 == b && $2 == h {print $5}\'',
+  },
+  nginx: {
+    needs: 'nginx',
+    snapshot: 'pgrep -d " " -P "$(cat {pid})"',
+    drain: 'sed -i "s|server $ADDR:80 \\(down \\)\\{0,1\\}|server $ADDR:80 down |" {conf} && nginx -t -q && systemctl reload nginx',
+    ready: 'sed -i "s|server $ADDR:80 down |server $ADDR:80 |" {conf} && nginx -t -q && systemctl reload nginx',
+    inFlight: 'n=0; for p in $SNAPSHOT; do if kill -0 "$p" 2>/dev/null; then n=$((n + 1)); fi; done; echo "$n"',
+  },
+  // Seconds the drain waits for requests in flight before it goes on (with a warning: WebSockets stay open until
+  // they close, and Action Cable's client reconnects to a host in rotation).
+  waitS: 60,
+};

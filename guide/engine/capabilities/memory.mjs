@@ -1,0 +1,40 @@
+// How forking app servers share memory: what the memory budget (memory-budget.mjs) counts once and what it counts
+// per worker. Read through caps.mjs as FORK_MEMORY ("cap.fork-memory" in catalog-memory.mjs).
+//
+// The budget is a PSS budget: the expected sum of the Pss of every process (/proc/PID/smaps_rollup), where a page
+// shared by k processes counts 1/k in each and so exactly once in the sum. A server that boots the app once and
+// forks its workers from that booted copy (the "template") holds one whole copy (worker_mb) in the template; each
+// worker adds only the pages it writes after the fork, privateShare × worker_mb. The template is:
+// - Puma's master in cluster mode with preload_app!, which this bundle always writes (Puma README "Clustered mode":
+//   preloading "reduces total memory usage … via … copy-on-write (Ruby 2.0+ only)"; docs/deployment.md);
+// - Unicorn's master with `preload_app true` (Unicorn::Configurator#preload_app: "memory savings when using a
+//   copy-on-write-friendly GC");
+// - Pitchfork's mold, a process of its own that loads the app and forks the workers, while the master monitors and
+//   never loads the app (docs/REFORKING.md). Its master is `monitorMb`: the lab measured 33 MiB RSS (20 MiB PSS) for
+//   it (raw-output/rebench-2026-app-servers/007-pitchfork-r1-api.pss.csv), rounded up to 64 MB like the proxy lines;
+// - Passenger's preloader with smart spawning, which the bundle sets wherever the Ruby forks (Passenger's
+//   PassengerSpawnMethod reference: the smart method loads the app once in a preloader process and forks the app
+//   processes from it); the bundle keeps the preloader alive (PassengerMaxPreloaderIdleTime 0).
+// Servers not in `servers` (Falcon, Thin, Mongrel, WEBrick, single-mode Puma) and the JVM implementations keep the
+// plain count: every process a whole copy.
+//
+// privateShare: the lab's reference app (Rails 8.1, Puma 8, 2 workers after 10 s of load) grew from one process
+// alone to master + 2 workers by about half a copy per worker (rebench-2026-bundle-vs-defaults: pss_total_mib of
+// the two configurations; tests/wizard/memory-model.test.mjs derives it from the dataset's cells). The budget counts
+// three quarters: shared pages erode as workers age (lazily filled inline caches, YJIT code, memoised values and GC
+// writes dirty them: Pitchfork docs/REFORKING.md), so a worker drifts towards a whole copy; the test keeps the
+// budget within 35 % above the measured PSS of the default bundle and never below it.
+// copyOnWrite: Ruby versions whose GC leaves shared pages alone. CRuby 2.0 moved the mark bits out of the objects
+// into a bitmap (bitmap marking, Ruby 2.0.0); before it a worker's first GC wrote to every page it marked,
+// so a worker was a whole copy again (privateShare 1). REE had its own copy-on-write-friendly GC
+// (GC.copy_on_write_friendly, which the Unicorn bundle turns on).
+export const FORK_MEMORY = {
+  privateShare: 0.75,
+  copyOnWrite: { cruby: '2.0', ree: '0' },
+  servers: {
+    puma: { template: 'master', mode: 'cluster' },
+    unicorn: { template: 'master' },
+    pitchfork: { template: 'mold', monitorMb: 64 },
+    passenger: { template: 'preloader' },
+  },
+};

@@ -1,0 +1,82 @@
+// lb-host/lb-rotation.sh and the rolling deploy of README steps 7 and 8 (issue 23, scenario 4): with several app
+// hosts behind the bundle's balancer, a deploy goes one host at a time — out of rotation on the balancer (waiting
+// for its requests in flight), deploy.sh on that host (migrations on the first host only; deploy.sh checks /up),
+// back into rotation, then the next host. How a balancer drains is capability data (capabilities/lb-rotation.mjs);
+// this module only fills in the names. Called by readme-hosts.mjs's finish (a chunk on the page), which leaves the
+// README lines for readme-ops.mjs and adds the script to the bundle.
+import { LB_ROTATION, HAPROXY_DEBIAN } from '../caps.mjs';
+import { APPLIES } from './applies.mjs';
+import { backends } from './load-balancer.mjs';
+import { DEPLOY_SCRIPT } from './releases.mjs';
+import { LB_PREFIX } from './util.mjs';
+import { t } from '../text.mjs';
+
+export const ROTATION_SCRIPT = `${LB_PREFIX}lb-rotation.sh`;
+// The names the generated balancer files use (load-balancer.mjs): the HAProxy backend / nginx upstream, nginx's files.
+const NAMES = { backend: 'rails_hosts', conf: '/etc/nginx/nginx.conf', pid: '/run/nginx.pid' };
+
+/** A rolling deploy applies where the bundle has both a balancer it configures and release directories. */
+export const rolls = (ctx) => Boolean(ctx.releases && APPLIES['load-balancer'](ctx) && LB_ROTATION[ctx.a.lb]);
+
+const fill = (s) => s.replace(/\{(\w+)\}/g, (_, k) => (k === 'socket' ? HAPROXY_DEBIAN.statsSocket[0] : NAMES[k]));
+
+export function rotationScript(ctx) {
+  const cap = LB_ROTATION[ctx.a.lb];
+  const { hosts } = backends(ctx);
+  const c = (key, vars) => `# ${t(`lb-rotation.${key}`, vars)}`;
+  const usage = `usage: lb-rotation.sh drain|ready ${hosts.map((h) => h.name).join('|')}`;
+  return [
+    c('usage', { lb: ctx.a.lb }),
+    'set -eu',
+    'fail() { echo "lb-rotation.sh: $*" >&2; exit 1; }',
+    `command -v ${cap.needs} >/dev/null || fail "${cap.needs} is missing (apt-get install ${cap.needs})"`,
+    c('hosts'),
+    'HOST=${2:-}',
+    'case "$HOST" in',
+    ...hosts.map((h) => `  ${h.name}) ADDR=${h.addr} ;;`),
+    `  *) fail "${usage}" ;;`,
+    'esac',
+    c('snapshot'),
+    `snapshot() { ${fill(cap.snapshot)}; }`,
+    c(`drain.${ctx.a.lb}`),
+    `drain() { ${fill(cap.drain)}; }`,
+    c('ready'),
+    `ready() { ${fill(cap.ready)}; }`,
+    c(`in-flight.${ctx.a.lb}`),
+    `in_flight() { ${fill(cap.inFlight)}; }`,
+    c('wait', { s: LB_ROTATION.waitS }),
+    `WAIT=${LB_ROTATION.waitS}`,
+    '',
+    'case "${1:-}" in',
+    '  drain)',
+    '    # shellcheck disable=SC2034 # read by in_flight for some balancers only',
+    '    SNAPSHOT=$(snapshot) && drain',
+    '    i=0',
+    '    while [ "$(in_flight)" != 0 ]; do',
+    '      i=$((i + 1))',
+    '      if [ "$i" -gt $((WAIT * 2)) ]; then echo "lb-rotation.sh: $(in_flight) still in flight on $HOST after $WAIT s; going on" >&2; break; fi',
+    '      sleep 0.5',
+    '    done',
+    '    echo "lb-rotation.sh: $HOST ($ADDR) out of rotation" ;;',
+    '  ready) ready && echo "lb-rotation.sh: $HOST ($ADDR) back in rotation" ;;',
+    `  *) fail "${usage}" ;;`,
+    'esac',
+  ];
+}
+
+/** README lines for a rolling COMMAND ('deploy /path/to/checkout' or 'rollback'): each group says where it runs. */
+export function rollingLines(ctx, command) {
+  const { hosts } = backends(ctx);
+  const deploying = command.startsWith('deploy');
+  return [...(deploying ? [`# ${t('ops.readme.migrate-once')}`] : []), ...hosts.flatMap((h, i) => {
+    const migrate = deploying && i > 0 ? ' --no-migrate' : '';
+    return [
+      `# ${t('lb-rotation.readme.drain', { host: h.name })}`,
+      `sh ${ROTATION_SCRIPT} drain ${h.name}`,
+      `# ${t(deploying ? (i === 0 ? 'lb-rotation.readme.first' : 'lb-rotation.readme.next') : 'lb-rotation.readme.on', { host: h.name })}`,
+      `sh ${DEPLOY_SCRIPT} ${command}${migrate}`,
+      `# ${t('lb-rotation.readme.ready', { host: h.name })}`,
+      `sh ${ROTATION_SCRIPT} ready ${h.name}`,
+    ];
+  })];
+}
