@@ -15,6 +15,7 @@ export const DEPLOY_CATALOG = {
   "deploy.sh.restart.puma-preload": "Puma's hot restart ({signal}, `systemctl reload`): this bundle preloads the app in cluster mode (preload_app!), and a phased restart (USR1) cannot load new code then, so Puma re-executes itself in the directory set in puma.rb (current), keeping its socket open: requests wait in the backlog instead of failing.",
   "deploy.sh.restart.puma-single": "Puma's hot restart ({signal}, `systemctl reload`): a phased restart needs workers (cluster mode), so Puma re-executes itself in the directory set in puma.rb (current), keeping its socket open: requests wait in the backlog instead of failing.",
   "deploy.sh.restart.reload": "`systemctl reload` ({signal}) loads new code while the old processes keep answering.",
+  "deploy.sh.restart.reload-gems": "`systemctl reload` ({signal}) loads new code while the old processes keep answering; when the release's Gemfile.lock differs from the one it replaces, `systemctl restart` instead ({server}'s main process keeps the gems it loaded at start).",
   "deploy.sh.restart.restart": "this server has no reload that loads new code, so `systemctl restart`: connections are refused while it boots (behind a balancer, deploy one host at a time).",
   "deploy.sh.up": "The same /up check as README step 6, retried for a few seconds while the new processes start.",
   "deploy.sh.releases": "The release names (UTC timestamps, so they sort by age).",

@@ -394,7 +394,7 @@ export const CATALOG = {
   "systemd.restart": "Restart the server if it dies.",
   "systemd.stop": "Time for in-flight requests to finish on shutdown (Puma waits up to 30 s for its workers by default).",
   "systemd.user": "Run as an unprivileged deploy user, in the application root.",
-  "thin.daemonize": "The init system supervises the processes.",
+  "thin.daemonize": "A config file makes `thin start` a cluster, and a Thin cluster always runs its servers as daemons (false is overridden); the service unit is Type=forking and follows server 0's PID file.",
   "thin.port": "Ports {first}…{last}, one per server, as in the proxy upstream.",
   "thin.servers": "{n} single-threaded Thin processes (one event loop each).",
   "thin.socket": "Thin appends the server number: thin.0.sock … thin.{last}.sock, the paths listed in the proxy upstream.",

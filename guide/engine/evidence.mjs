@@ -34,9 +34,11 @@ const PROD = 'hsts mozillaTls letsencryptOcsp certbot nginxSsl nginxHttp2 nginxW
 const EDGE = 'railsHosts railsForwardedHost haproxyDebian nginxDefaultServer certbotHooks journaldRate solidQueuePuma';
 // Issue 24 (parity with nginxconfig.io and Mozilla): words and URLs in catalog-parity.mjs.
 const PARITY = 'nginxGzip rackRequest';
+// Issue 24 (every offered server and job backend booted in the lab): words and URLs in catalog-prod.mjs.
+const SERVERS = 'asyncContainer falconDeploy';
 // Issue 24 (the memory model of forking servers): words and URLs in catalog-memory.mjs.
 const MEMORY = 'pumaPreload unicornPreload passengerSpawn';
-for (const k of `${PLAIN} ${PROD} ${EDGE} ${PARITY} ${MEMORY}`.split(' ')) SRC[k] = ext(k);
+for (const k of `${PLAIN} ${PROD} ${EDGE} ${PARITY} ${SERVERS} ${MEMORY}`.split(' ')) SRC[k] = ext(k);
 
 export const DS = {
   sysctl: ds('thesis-os-sysctl-values'),

@@ -20,6 +20,12 @@ export const PROD_RULES = [
     if (!s) return null;
     return W('jobs-need-newer-rails', 'warning', { runner: s.from, rails: ctx.a.rails }, [SRC.solidQueue, SRC.goodJob]);
   },
+  // GoodJob is built on PostgreSQL (LISTEN/NOTIFY, advisory locks; its README: "GoodJob is a multithreaded,
+  // Postgres-based, ActiveJob backend"): with another database its rails-jobs@ units cannot start.
+  function goodJobNeedsPostgresql(ctx) {
+    if (ctx.jobs !== 'good_job' || ctx.a.database === 'postgresql') return null;
+    return W('good-job-needs-postgresql', 'error', { database: ctx.a.database }, [SRC.goodJob]);
+  },
   function singleTargetProxy(ctx) {
     const s = sub(ctx, 'proxy', 'single-target');
     if (!s) return null;

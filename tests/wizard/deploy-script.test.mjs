@@ -57,9 +57,15 @@ test('deploy.sh restarts per the server\'s documented semantics and says why', (
   assert.match(puma, /^restart_app\(\) \{ systemctl reload rails-app && systemctl restart rails-jobs\.service; \}$/m);
   const unicorn = file(gen({ server: 'unicorn', server_version: '6.1', jobs: 'none' }), 'deploy.sh');
   assert.match(unicorn, /^restart_app\(\) \{ systemctl reload rails-app; \}$/m);
+  // Falcon's HUP forks a new set of workers that load the new code (tests/wizard/lab-falcon-thin.test.mjs); Thin has none.
   const falcon = file(gen({ server: 'falcon', jobs: 'none' }), 'deploy.sh');
-  assert.match(falcon, /no reload that loads new code, so `systemctl restart`/);
-  assert.match(falcon, /^restart_app\(\) \{ systemctl restart rails-app; \}$/m);
+  assert.match(falcon, /`systemctl reload` \(HUP\) loads new code/);
+  // …but keeps the gems its controller loaded: a changed Gemfile.lock restarts.
+  assert.match(falcon, /^restart_app\(\) \{ if cmp -s "\$ROOT\/releases\/\$\{1:-none\}\/Gemfile\.lock" "\$ROOT\/current\/Gemfile\.lock"; then systemctl reload rails-app; else systemctl restart rails-app; fi; \}$/m);
+  assert.match(falcon, /^  switch_to "\$r" && restart_app "\$old"$/m);
+  const thin = file(gen({ server: 'thin', server_version: '2.0', jobs: 'none' }), 'deploy.sh');
+  assert.match(thin, /no reload that loads new code, so `systemctl restart`/);
+  assert.match(thin, /^restart_app\(\) \{ systemctl restart rails-app; \}$/m);
   // Multi-host: migrations on the first host only (README), the balancer's /up check asked on this host.
   const multi = gen({ app_hosts: 2, lb: 'haproxy', db_host: 'separate', pooler: 'pgbouncer', tls: 'upstream' });
   assert.match(file(multi, 'deploy.sh'), /^check_up\(\) \{ curl .* -H 'Host: app\.test' -H 'X-Forwarded-Proto: https' http:\/\/127\.0\.0\.1\/up >\/dev\/null; \}$/m);

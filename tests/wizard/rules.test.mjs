@@ -170,6 +170,8 @@ test('impossible combinations: warning with explanation and a substitute, never 
     { over: { server: 'pitchfork', kernel: '2.6.32' }, id: 'pitchfork-reforking-needs-linux' },
     { over: { server: 'puma', server_version: '7.1', ruby_version: '2.7', rails: '6.1' }, id: 'puma-needs-newer-ruby' },
     { over: { server: 'falcon', rails: '6.1', ruby_version: '3.0' }, id: 'falcon-before-rails-7' },
+    { over: { jobs: 'good_job', database: 'mysql', database_version: '8.4', adapter: 'mysql2' }, id: 'good-job-needs-postgresql' },
+    { over: { jobs: 'good_job', database: 'sqlite', database_version: '3.46', adapter: 'sqlite3' }, id: 'good-job-needs-postgresql' },
     { over: { os: 'freebsd', init: 'systemd' }, id: 'systemd-needs-linux', hasnt: 'etc/systemd/system/rails-app.service' },
     { over: { os: 'macos', init: 'systemd' }, id: 'systemd-needs-linux', hasnt: 'etc/sysctl.d/60-rails.conf' },
   ];

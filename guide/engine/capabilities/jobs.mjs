@@ -30,8 +30,12 @@ export const JOB_RUNNERS = {
     // scheduler and one spare (GoodJob README, "Database connections"; an upper bound).
     poolPlus: 3,
     extraProcesses: 0,
-    stopSignal: 'SIGTERM', stopTimeout: 25, // GOOD_JOB_SHUTDOWN_TIMEOUT -1 waits forever; systemd bounds it
-    notify: false, threaded: true,
+    // GOOD_JOB_SHUTDOWN_TIMEOUT's default -1 waits forever for running jobs: jobs.env sets stopTimeout, so GoodJob
+    // exits by itself before systemd's SIGKILL (TimeoutStopSec = stopTimeout + 10).
+    stopSignal: 'SIGTERM', stopTimeout: 25,
+    // GoodJob::SystemdService (CLI, since 3.17.0, CHANGELOG #1027/#1029): READY=1, STOPPING=1 and WATCHDOG=1 every
+    // half WATCHDOG_USEC; tests/wizard/lab-goodjob-dj.test.mjs sees READY=1 from good_job 4.23 in the lab.
+    notify: { since: '3.17.0' }, threaded: true,
   },
   delayed_job: {
     label: 'Delayed Job', railsSince: '3.0', command: 'bundle exec rake jobs:work', gem: 'delayed_job_active_record',

@@ -3,7 +3,10 @@
 // the catalog, JSON on the page); generators/systemd.mjs builds the unit and generators/readme-ops.mjs the deploy
 // step from these rows only.
 //
-// `reload`: {signal | command, newCode: does it load the new application code?, handover?} or null (no reload:
+// `reload`: {signal | command, newCode: does it load the new application code?, handover?, mainPidOnly? (only the
+// main process takes the signal and it writes no PID file: no reload when Thruster is the main process), keepsGems?
+// (the main process is not re-executed: deploy.sh restarts instead when Gemfile.lock changed), sources?}
+// or null (no reload:
 // deploy = `systemctl restart`, connections are refused while the server boots). `deploy`: what README step 7 does;
 // `ownWords`: README explains it with ops.readme.deploy.<deploy>.<server> instead of the general text.
 //
@@ -37,8 +40,33 @@ export const SERVER_PROCESS = {
   // Open-source Passenger's restart-app stops every process and boots the new code; requests queue meanwhile
   // (tests/wizard/lab-passenger-bundle.test.mjs: none failed). README says so in its own words.
   passenger: { type: 'exec', reload: { command: 'passenger-config restart-app', newCode: true }, deploy: 'reload', ownWords: true, stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
-  falcon: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
-  thin: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGQUIT', stopTimeout: 35, killMode: 'control-group' },
+  // Falcon's controller is async-container's (async-container lib/async/container/controller.rb, notify/socket.rb;
+  // Falcon's deployment guide runs it as Type=notify): READY=1 once every child is ready, RELOADING=1 on HUP, no
+  // watchdog pings. HUP = Controller#restart, a blue-green restart: a new set of children is forked and boots the app
+  // while the old set keeps answering on the same bound socket, then the old set is stopped gracefully. Without
+  // --preload each child loads config.ru itself, so the new set runs the new code (with --preload the app would be
+  // loaded once in the controller and HUP would fork the old code again). The controller is not re-executed: the gems
+  // it loaded at start stay (a changed Gemfile.lock needs a restart). TERM to the controller = graceful stop: it
+  // interrupts the children (they drain) and waits --graceful-stop seconds (falcon serve's default is 1 s) before
+  // SIGKILL; KillMode=mixed so the children hear it from their controller, which no longer respawns them.
+  // tests/wizard/lab-falcon-thin.test.mjs proves the reload under load with Falcon 0.57 in the lab.
+  falcon: {
+    type: 'exec', notify: { since: '0.44' }, watchdog: false,
+    reload: { signal: 'HUP', newCode: true, mainPidOnly: true, keepsGems: true, sources: ['asyncContainer', 'falconDeploy'] }, deploy: 'reload', ownWords: true,
+    stopSignal: 'SIGTERM', stopTimeout: 35, gracefulStop: 30, killMode: 'mixed',
+  },
+  // Thin: `thin start -C config/thin.yml` is always Thin's cluster controller (a config file selects it: runner.rb
+  // cluster?), which forces daemonize ("Cluster can only contain daemonized servers", controllers/cluster.rb), starts
+  // every server in the background and exits. Under Type=exec systemd would take that exit for the end of the
+  // service and stop the servers, so Type=forking with server 0's PID file as the main PID (Thin inserts the server
+  // number: thin.0.pid, or thin.PORT.pid on TCP); systemd waits for the file. The other servers are supervised only
+  // as members of the cgroup: KillMode=control-group sends every one of them QUIT, Thin's graceful stop (finish the
+  // connections, up to its timeout). HUP makes a daemonized server stop, start a copy of itself and exit: a new PID
+  // for the same socket with a gap between, so the bundle has no ExecReload; a deploy is `systemctl restart`. Each
+  // server writes its PID file before it loads the app, so `systemctl start` returns while Rails still boots:
+  // bootWait = seconds the README's and deploy.sh's /up checks retry (the lab measured 10–20 s on a busy machine).
+  // tests/wizard/lab-falcon-thin.test.mjs boots Thin 2.0.1 this way in the lab.
+  thin: { type: 'forking', pidFile: 'tmp/pids/thin.{first}.pid', bootWait: 60, reload: null, deploy: 'restart', ownWords: true, stopSignal: 'SIGQUIT', stopTimeout: 35, killMode: 'control-group' },
   webrick: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
   // mongrel_rails cluster::start daemonizes every member; there is no single main process to follow.
   mongrel: { type: 'forking', reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },

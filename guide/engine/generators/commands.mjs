@@ -1,13 +1,17 @@
 // Command lines that start an app server configured by flags rather than a file of its own. The server's
 // generator quotes them in advice and the init-system units run them, so they live apart from both (the page
 // loads the Falcon and Passenger generators only when they are chosen; the units are always there).
-import { PASSENGER_STANDALONE } from '../caps.mjs';
+import { PASSENGER_STANDALONE, SERVER_PROCESS } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { commandsOf } from './family-steps.mjs';
 
+// Falcon: config.ru named through the app directory (current with release directories), so every child the HUP
+// restart forks reads the release current points at, not the directory the controller started in; the graceful stop
+// from the process row, within the unit's TimeoutStopSec (falcon serve waits 1 s by default, then kills).
 export function falconCommand(ctx) {
   const u = ctx.upstreams[0];
-  return `bundle exec falcon serve --bind http://${u.host}:${u.port} --count ${ctx.processes}`;
+  const p = SERVER_PROCESS.falcon;
+  return `bundle exec falcon serve --bind http://${u.host}:${u.port} --count ${ctx.processes} --config ${ctx.appDir}/config.ru --graceful-stop ${p.gracefulStop}`;
 }
 
 // Passenger Standalone: the distribution's `passenger` where the family's table names it (README step 1 installs

@@ -11,13 +11,24 @@ import { jobUnitNames } from './readme-ops.mjs';
 import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, switchMode } from './releases.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { t } from '../text.mjs';
+import { SERVER_PROCESS } from '../caps.mjs';
+import { SERVER_LABEL } from './util.mjs';
 
 export const id = 'deploy-script';
 // Why the restart is what it is, per server: Puma in this bundle always preloads (cluster mode) or runs one process,
 // and a phased restart (USR1) needs workers without preload_app!, so it gets the hot restart.
 function restartWhy(ctx, mode) {
   if (ctx.server === 'puma') return t(ctx.mode === 'cluster' ? 'deploy.sh.restart.puma-preload' : 'deploy.sh.restart.puma-single', { signal: mode.signal });
+  if (mode.reloads && keepsGems(ctx)) return t('deploy.sh.restart.reload-gems', { signal: mode.signal, server: SERVER_LABEL[ctx.server] });
   return t(mode.reloads ? 'deploy.sh.restart.reload' : 'deploy.sh.restart.restart', { signal: mode.signal });
+}
+
+// A reload that does not re-execute the main process (Falcon's HUP) keeps the gems it loaded at start: restart_app
+// gets the release being left and restarts instead when its Gemfile.lock differs from the one under current.
+const keepsGems = (ctx) => Boolean((SERVER_PROCESS[ctx.server] || {}).reload?.keepsGems);
+function restartCommand(ctx, mode) {
+  if (!(mode.reloads && keepsGems(ctx))) return mode.command;
+  return `if cmp -s "$ROOT/releases/\${1:-none}/Gemfile.lock" "$ROOT/current/Gemfile.lock"; then ${mode.command}; else systemctl restart rails-app; fi`;
 }
 
 export function deployScript(ctx, files) {
@@ -49,7 +60,7 @@ export function deployScript(ctx, files) {
     c('switch'),
     'switch_to() { ln -sfn "releases/$1" "$ROOT/current.new" && mv -T "$ROOT/current.new" "$ROOT/current"; }',
     c('restart', { why: restartWhy(ctx, mode) }),
-    `restart_app() { ${[mode.command, ...(jobs.length ? [`systemctl restart ${jobs.join(' ')}`] : [])].join(' && ')}; }`,
+    `restart_app() { ${[restartCommand(ctx, mode), ...(jobs.length ? [`systemctl restart ${jobs.join(' ')}`] : [])].join(' && ')}; }`,
     c('up'),
     `check_up() { ${upCheck(ctx)} >/dev/null; }`,
     c('releases'),
@@ -91,9 +102,9 @@ export function deployScript(ctx, files) {
     c('migrate'),
     `  [ "$migrate" = no ] || as_app "$new" ${migrate}"$BUNDLE" exec bin/rails db:migrate || fail "db:migrate failed; current stays at $old"`,
     c('switch-now'),
-    '  switch_to "$r" && restart_app',
+    '  switch_to "$r" && restart_app "$old"',
     '  if ! check_up; then',
-    '    switch_to "$old" && restart_app',
+    '    switch_to "$old" && restart_app "$r"',
     '    fail "release $r failed its /up check after the switch; switched back to $old"',
     '  fi',
     c('prune'),
@@ -106,7 +117,7 @@ export function deployScript(ctx, files) {
     '  cur=$(current_release)',
     '  prev=$(releases | sort | awk -v c="$cur" \'$0 < c\' | tail -n 1)',
     '  [ -n "$prev" ] || fail "no release before $cur"',
-    '  switch_to "$prev" && restart_app',
+    '  switch_to "$prev" && restart_app "$cur"',
     '  check_up || fail "rolled back to $prev, but /up fails"',
     '  echo "deploy.sh: rolled back from $cur to $prev"',
     '}',

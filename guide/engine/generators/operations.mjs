@@ -16,7 +16,10 @@ function jobsEnv(ctx) {
       evidence: [SRC.railsPool, ctx.jobs === 'sidekiq' ? SRC.sidekiq : SRC.solidQueue] },
   ];
   if (ctx.jobs === 'solid_queue') out.push({ key: 'JOB_CONCURRENCY', value: ctx.jobProcesses, why: t('ops.job-concurrency', { n: ctx.jobProcesses }), evidence: [SRC.solidQueue, SRC.railsDbTemplate] });
-  if (ctx.jobs === 'good_job') out.push({ key: 'GOOD_JOB_MAX_THREADS', value: ctx.jobThreads, why: t('ops.good-job-threads'), evidence: [SRC.goodJob] });
+  if (ctx.jobs === 'good_job') {
+    out.push({ key: 'GOOD_JOB_MAX_THREADS', value: ctx.jobThreads, why: t('ops.good-job-threads'), evidence: [SRC.goodJob] });
+    out.push({ key: 'GOOD_JOB_SHUTDOWN_TIMEOUT', value: ctx.jobRunner.stopTimeout, why: t('ops.good-job-shutdown', { s: ctx.jobRunner.stopTimeout, stop: ctx.jobRunner.stopTimeout + 10 }), evidence: [SRC.goodJob] });
+  }
   return out;
 }
 

@@ -13,14 +13,17 @@ export const SHARED_BUNDLE = 'shared/bundle';
 /** The /up check README step 6 and the deploy run on an app host (the balancer asks the same way). */
 export function upCheck(ctx) {
   const scheme = ctx.tls === 'none' ? 'http' : 'https';
-  if (behindBalancer(ctx) && ctx.tls === 'upstream') return `curl ${UP_CHECK} -H 'Host: ${ctx.domain}' -H 'X-Forwarded-Proto: https' http://127.0.0.1/up`;
-  return `curl ${UP_CHECK} ${scheme}://${ctx.domain}/up`;
+  // A server whose start returns before it loads the app (process row bootWait: Thin's daemons) gets that long.
+  const wait = (SERVER_PROCESS[ctx.server] || {}).bootWait;
+  const opts = wait ? UP_CHECK.replace('--retry 5', `--retry ${wait}`) : UP_CHECK;
+  if (behindBalancer(ctx) && ctx.tls === 'upstream') return `curl ${opts} -H 'Host: ${ctx.domain}' -H 'X-Forwarded-Proto: https' http://127.0.0.1/up`;
+  return `curl ${opts} ${scheme}://${ctx.domain}/up`;
 }
 
 /** What a deploy does to the running server: reload (loads new code, keeps the socket) or restart. */
 export function switchMode(ctx) {
   const p = SERVER_PROCESS[ctx.server] || {};
-  const reloads = p.deploy === 'reload' && !(p.reload.handover && ctx.proxy === 'thruster');
+  const reloads = p.deploy === 'reload' && !((p.reload.handover || p.reload.mainPidOnly) && ctx.proxy === 'thruster');
   // Passenger inside Apache has no unit of ours: the unit's reload command, run directly.
   const reload = ctx.passengerIntegrated ? passengerRestart(ctx) : 'systemctl reload rails-app';
   return { reloads, command: reloads ? reload : 'systemctl restart rails-app', signal: reloads ? p.reload.signal || p.reload.command : '' };

@@ -86,7 +86,9 @@ export function notifies(ctx) {
 /** The server's PID file (inside the app root) when its process row names one. */
 export function pidFilePath(ctx) {
   const p = SERVER_PROCESS[ctx.server] || {};
-  return p.pidFile ? `${ctx.root}/${p.pidFile}` : null;
+  // {first}: the number a cluster server inserts into its file name (Thin: 0 on sockets, the first port on TCP).
+  const u = ctx.upstreams[0];
+  return p.pidFile ? `${ctx.root}/${p.pidFile.replace('{first}', u.type === 'unix' ? 0 : u.port)}` : null;
 }
 
 function reloadEntry(ctx) {
@@ -94,19 +96,20 @@ function reloadEntry(ctx) {
   if (!r) return { comment: t('systemd.reload.none', { server: SERVER_LABEL[ctx.server] }) };
   if (r.command) return E('ExecReload', passengerRestart(ctx), t(`systemd.reload.${ctx.server}`), [SRC.passengerRestart]);
   // Under Thruster the master is thrust's child: when the old master exits after the handover, thrust exits too.
-  if (r.handover && ctx.proxy === 'thruster') return { comment: t('systemd.reload.handover-thruster', { server: SERVER_LABEL[ctx.server] }) };
+  if ((r.handover || r.mainPidOnly) && ctx.proxy === 'thruster') return { comment: t('systemd.reload.handover-thruster', { server: SERVER_LABEL[ctx.server] }) };
   if (r.handover) return E('ExecReload', `/bin/kill -${r.signal} $MAINPID`, t(`systemd.reload.${ctx.server}`, { signal: r.signal }), [SRC.unicornSignals, SRC.systemdService]);
   // Under Thruster the main process is thrust; Puma is its child and has a pidfile.
   if (ctx.proxy === 'thruster') {
     const pidfile = `${ctx.root}/tmp/pids/${ctx.server}.pid`;
     return E('ExecReload', `/bin/sh -c 'kill -${r.signal} "$(cat ${pidfile})"'`, t(`systemd.reload.${ctx.server}-thruster`), [SRC.pumaRestart]);
   }
-  return E('ExecReload', `/bin/kill -${r.signal} $MAINPID`, t(`systemd.reload.${ctx.server}`, { preload: ctx.mode === 'cluster' ? t('systemd.reload.preload') : '' }), [SRC.pumaRestart, SRC.pumaSystemd]);
+  const sources = r.sources ? r.sources.map((k) => SRC[k]) : [SRC.pumaRestart, SRC.pumaSystemd];
+  return E('ExecReload', `/bin/kill -${r.signal} $MAINPID`, t(`systemd.reload.${ctx.server}`, { preload: ctx.mode === 'cluster' ? t('systemd.reload.preload') : '' }), sources);
 }
 
 /** Type= from the process row: notify when the server (and interpreter) speaks sd_notify, else the row's type. */
 function unitType(ctx, p, notify) {
-  if (notify) return E('Type', 'notify', t('systemd.notify', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService, SRC.pumaSystemd]);
+  if (notify) return E('Type', 'notify', t(p.watchdog === false ? 'systemd.notify.no-watchdog' : 'systemd.notify', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService, ...(p.reload?.sources || ['pumaSystemd']).map((k) => SRC[k])]);
   if (p.type === 'forking' && ctx.proxy !== 'thruster') {
     return E('Type', 'forking', t(p.pidFile ? `systemd.forking.${ctx.server}` : 'systemd.forking', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService, ...(p.pidFile ? [SRC.unicornSignals] : [])]);
   }
@@ -135,7 +138,8 @@ export function webUnit(ctx) {
     ...(pidFile && p.type === 'forking' && !thruster ? [E('PIDFile', pidFile, t('systemd.pidfile', { server: SERVER_LABEL[ctx.server] }), [SRC.systemdService])] : []),
     // A reload that re-executes the server (Puma's hot restart) boots the app before the next watchdog ping: no
     // WatchdogSec there, or an app booting longer than the period is killed mid-deploy (puma/puma#3329, #3675).
-    ...(notify ? [p.reload?.reexec ? { comment: t('systemd.watchdog.reexec', { server: SERVER_LABEL[ctx.server] }) } : E('WatchdogSec', 10, t('systemd.watchdog'), [SRC.pumaSystemd, SRC.systemdService])] : []),
+    // A server that sends no WATCHDOG=1 (Falcon) gets no WatchdogSec: systemd would kill it after the first period.
+    ...(notify && p.watchdog !== false ? [p.reload?.reexec ? { comment: t('systemd.watchdog.reexec', { server: SERVER_LABEL[ctx.server] }) } : E('WatchdogSec', 10, t('systemd.watchdog'), [SRC.pumaSystemd, SRC.systemdService])] : []),
     ...(notify && thruster ? [E('NotifyAccess', 'all', t('systemd.notify-all'), [SRC.systemdService])] : []),
     ...environment(ctx),
     ...(ctx.jobsInPuma ? [E('Environment', 'SOLID_QUEUE_IN_PUMA=1', t('systemd.jobs-in-puma'), [SRC.solidQueuePuma, SRC.railsPumaTemplate])] : []),
@@ -143,7 +147,7 @@ export function webUnit(ctx) {
     ...(ctx.server === 'passenger' ? [E('RuntimeDirectory', PASSENGER_REGISTRY.replace('/run/', ''), t('systemd.passenger.registry', { dir: PASSENGER_REGISTRY }), [SRC.systemdExec, SRC.passengerStandalone])] : []),
     E('ExecStart', cmd, t(p.daemonize && !thruster ? 'systemd.exec.daemon' : 'systemd.exec', { bin: ctx.rubyBin }), [SRC.systemdService]),
     reloadEntry(ctx),
-    E('KillSignal', p.stopSignal, t(`systemd.kill.${ctx.server}`, { server: SERVER_LABEL[ctx.server] }), [SRC.systemdKill, ...(['unicorn', 'pitchfork'].includes(ctx.server) ? [SRC.unicornSignals, SRC.unicornSystemd] : [SRC.pumaConfig])]),
+    E('KillSignal', p.stopSignal, t(`systemd.kill.${ctx.server}`, { server: SERVER_LABEL[ctx.server], graceful: p.gracefulStop }), [SRC.systemdKill, ...(['unicorn', 'pitchfork'].includes(ctx.server) ? [SRC.unicornSignals, SRC.unicornSystemd] : p.reload?.sources ? p.reload.sources.map((k) => SRC[k]) : [SRC.pumaConfig])]),
     E('KillMode', p.killMode, t(`systemd.killmode.${p.killMode}`), [SRC.systemdKill]),
     E('TimeoutStopSec', p.stopTimeout, t(['unicorn', 'pitchfork'].includes(ctx.server) ? 'systemd.stop.unicorn' : 'systemd.stop'), [SRC.systemdService, SRC.pumaConfig]),
     E('Restart', 'always', t('systemd.restart'), [SRC.systemdService]),
@@ -159,12 +163,12 @@ export function webUnit(ctx) {
 
 export function jobUnit(ctx) {
   const r = ctx.jobRunner;
-  const notify = Boolean(r.notify) && ctx.mri; // Sidekiq ≥ 6.0.6 (version of the gem is not asked: current releases qualify)
+  const notify = Boolean(r.notify) && ctx.mri; // Sidekiq ≥ 6.0.6, GoodJob ≥ 3.17.0 (the gem's version is not asked: current releases qualify)
   const templated = ctx.jobs !== 'solid_queue';
   const cmd = ctx.jobs === 'solid_queue' ? `${ctx.rubyBin}/bundle exec bin/jobs start` : absolute(ctx, r.command);
   const service = [
-    E('Type', notify ? 'notify' : 'exec', t(notify ? 'systemd.jobs.notify' : 'systemd.jobs.exec', { runner: r.label }), [SRC.systemdService, ...(notify ? [SRC.sidekiq] : [])]),
-    ...(notify ? [E('WatchdogSec', 10, t('systemd.jobs.watchdog', { runner: r.label }), [SRC.sidekiq])] : []),
+    E('Type', notify ? 'notify' : 'exec', t(notify ? 'systemd.jobs.notify' : 'systemd.jobs.exec', { runner: r.label, since: r.notify?.since }), [SRC.systemdService, ...(notify ? [jobSource(ctx)] : [])]),
+    ...(notify ? [E('WatchdogSec', 10, t('systemd.jobs.watchdog', { runner: r.label }), [jobSource(ctx)])] : []),
     ...environment(ctx, [`${ctx.appDir}/config/jobs.env`]),
     E('ExecStart', cmd, t(`systemd.jobs.${ctx.jobs}`, { n: ctx.jobProcesses, threads: ctx.jobThreads }), [jobSource(ctx)]),
     ...(ctx.jobs === 'sidekiq' ? [E('ExecReload', '/bin/kill -TSTP $MAINPID', t('systemd.jobs.quiet'), [SRC.sidekiq])] : []),

@@ -21,7 +21,8 @@ export function generate(ctx) {
     { key: 'wait', value: 30 },
     { key: 'pid', value: `${ctx.root}/tmp/pids/thin.pid` },
     { key: 'log', value: `${ctx.root}/log/thin.log` },
-    { key: 'daemonize', value: false, why: t('thin.daemonize'), evidence: [SRC.thin] },
+    // A config file makes `thin start` a cluster, which daemonizes its servers whatever this says (process.mjs).
+    { key: 'daemonize', value: true, why: t('thin.daemonize'), evidence: [SRC.thin, SRC.systemdService] },
   );
   return { files: [{ path: 'config/thin.yml', format: 'yaml', body }] };
 }

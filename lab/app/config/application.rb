@@ -17,6 +17,13 @@ require "action_cable/engine"
 # Require the gems listed in Gemfile, including any gems
 # you've limited to :test, :development, or :production.
 Bundler.require(*Rails.groups)
+# The job backends the wizard's bundles select (LAB_JOBS; their gems are `require: false` in the Gemfile, so other
+# runs load neither). Required here, before the application class, so their engines and rake tasks (GoodJob's
+# engine, Delayed Job's jobs:work) are registered like any bundled gem's.
+case ENV["LAB_JOBS"]
+when "good_job" then require "good_job"
+when "delayed_job" then require "delayed_job_active_record"
+end
 
 module App
   class Application < Rails::Application

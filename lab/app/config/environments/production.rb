@@ -90,9 +90,16 @@ Rails.application.configure do
   # Replace the default in-process and non-durable queuing backend for Active Job.
   # LAB_JOBS=sidekiq plays the wizard's Sidekiq advice: Sidekiq's adapter (the gem ships it), Redis from REDIS_URL,
   # and no Solid Queue database.
-  if ENV["LAB_JOBS"] == "sidekiq"
+  # LAB_JOBS=good_job|delayed_job: their adapters, their tables in the primary database (the migrations under
+  # db/<backend>_migrate are the ones `bin/rails generate good_job:install` and `delayed_job:active_record` write),
+  # no Solid Queue database either.
+  case ENV["LAB_JOBS"]
+  when "sidekiq"
     require "sidekiq"
     config.active_job.queue_adapter = :sidekiq
+  when "good_job", "delayed_job"
+    config.active_job.queue_adapter = ENV["LAB_JOBS"].to_sym
+    config.paths["db/migrate"] << "db/#{ENV["LAB_JOBS"]}_migrate"
   else
     config.active_job.queue_adapter = :solid_queue
     config.solid_queue.connects_to = { database: { writing: :queue } }
