@@ -21,7 +21,7 @@ test('lab: a MariaDB bundle, applied by its own README steps, creates its accoun
   const lab = await ensureLab();
   assert.ok(lab.ok, lab.reason);
   const bundle = generate({ domain: DOMAIN, database: 'mariadb', database_version: '11.8', adapter: 'mysql2', tls: 'none', ram_gb: 4 }, { date: '2026-11-25' });
-  assert.deepEqual(bundle.warnings.filter((w) => w.level === 'error'), [], 'no error for these answers');
+  assert.deepEqual(bundle.warnings.filter((w) => w.severity === 'error'), [], 'no error for these answers');
   const readme = bundle.files.find((f) => f.path === 'README.md').content;
   const steps = readmeSteps(readme);
   for (const n of STEPS) assert.ok(steps.has(n), `README has a shell block for step ${n}`);

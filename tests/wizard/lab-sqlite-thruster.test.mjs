@@ -21,7 +21,7 @@ test('lab: the SQLite + Thruster bundle serves the Rails 8.1 app with jobs, WebS
     database: 'sqlite', adapter: 'sqlite3', tls: 'upstream', domain: DOMAIN, jobs: 'solid_queue', websockets: true,
     app_root: '/srv/app', ruby_path: '/opt/lab/ruby-3.3/bin', cores: 2, ram_gb: 8 };
   const bundle = generate(answers, { date: '2026-11-23' });
-  assert.ok(!bundle.warnings.some((w) => w.level === 'error'), `no error-level warning: ${JSON.stringify(bundle.warnings)}`);
+  assert.ok(!bundle.warnings.some((w) => w.severity === 'error'), `no error-level warning: ${JSON.stringify(bundle.warnings)}`);
   const paths = bundle.files.map((f) => f.path);
   for (const p of ['config/database.yml', 'config/puma.rb', 'etc/systemd/system/rails-app.service', 'etc/systemd/system/rails-jobs.service']) {
     assert.ok(paths.includes(p), `${p} in the bundle`);
