@@ -13,20 +13,27 @@ const SIDEKIQ_EMBED = { label: 'Sidekiq wiki: Embedding (Puma threads and embedd
 const GOOD_JOB_CONN = { label: 'GoodJob README: database connections (async mode shares the web process pool)', url: 'https://github.com/bensheldon/good_job#database-connections' };
 const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
 
-/** Sidekiq's concurrency: sidekiq.yml (production: overrides the top level), else the Procfile's -c N. */
+/**
+ * Sidekiq's concurrency: sidekiq.yml (production: overrides the top level), else the Procfile's -c N, else
+ * RAILS_MAX_THREADS as the Sidekiq process gets it (Sidekiq cli.rb: only when concurrency is unset).
+ * `procEnv`: the VAR=value prefix of the Procfile line that runs Sidekiq.
+ */
 export function sidekiqConcurrency(files, env) {
+  const line = files.filter((x) => x.kind === 'procfile' && !x.problem).flatMap((f) => f.settings.map((s) => ({ f, s })))
+    .find(({ s }) => /\bsidekiq\b/.test(s.value) && !/\bsidekiq(-|_)?(web|cron|scheduler)\b/i.test(s.value));
+  const procEnv = line ? prefixEnv(line.s.value) : {};
   const sq = files.find((f) => f.kind === 'sidekiq-yml' && !f.problem);
   if (sq) {
     const pick = (path) => sq.settings.find((s) => s.path.join('.') === path);
     const s = pick('production.:concurrency') || pick('production.concurrency') || pick(':concurrency') || pick('concurrency');
     const v = s && num(effective(s, env));
-    if (v !== null && v !== undefined) return { value: v, env: s.env && !env.has(s.env) ? s.env : null, file: sq.path, line: s.line, procEnv: {} };
+    if (v !== null && v !== undefined) return { value: v, env: s.env && !env.has(s.env) ? s.env : null, file: sq.path, line: s.line, procEnv };
   }
-  for (const f of files.filter((x) => x.kind === 'procfile' && !x.problem)) {
-    for (const s of f.settings) {
-      const m = /\bsidekiq\b.*?(?:-c|--concurrency)[\s=](\d+)\b/.exec(s.value);
-      if (m) return { value: Number(m[1]), env: null, file: f.path, line: s.line, procEnv: prefixEnv(s.value) };
-    }
+  if (line) {
+    const m = /(?:-c|--concurrency)[\s=](\d+)\b/.exec(line.s.value);
+    if (m) return { value: Number(m[1]), env: null, file: line.f.path, line: line.s.line, procEnv };
+    const rmt = procEnv.RAILS_MAX_THREADS ?? env.get('RAILS_MAX_THREADS')?.value;
+    if (num(rmt) !== null) return { value: num(rmt), env: null, file: line.f.path, line: line.s.line, procEnv, fromRailsMaxThreads: true };
   }
   return null;
 }
@@ -61,10 +68,12 @@ export function jobFindings(files, answers) {
     const own = pool.env && conc.procEnv[pool.env] !== undefined ? num(conc.procEnv[pool.env]) : null;
     const size = own ?? pool.value;
     if (conc.value > size && !(conc.env && conc.env === pool.env)) {
-      const envPool = Boolean(pool.env) && own === null;
+      // Nothing these files show sets the pool's variable for the Sidekiq process: its default is the pool,
+      // as for Puma's threads (problems.mjs), an error under load.
+      const assume = [conc.env && `${conc.env} unset`, pool.env && own === null && `${pool.env} unset`].filter(Boolean);
       out.push({
-        rule: 'pool-below-concurrency', severity: envPool ? 'note' : 'error', file: conc.file, line: conc.line, setting: 'concurrency', found: String(conc.value), expected: String(size),
-        message: `Sidekiq runs ${conc.value} threads but production's pool is ${size} (${yml.path}:${pool.line}, ${pool.from})${envPool ? `, unless the Sidekiq process sets ${pool.env} to ${conc.value} or more` : ''}: jobs wait for a connection and fail with ActiveRecord::ConnectionTimeoutError`,
+        rule: 'pool-below-concurrency', severity: 'error', file: conc.file, line: conc.line, setting: 'concurrency', found: String(conc.value), expected: String(size),
+        message: `Sidekiq runs ${conc.value} threads but production's pool is ${size} (${yml.path}:${pool.line}, ${pool.from})${assume.length ? ` with ${assume.join(' and ')} (nothing in these files sets ${[conc.env, pool.env].filter(Boolean).join(' or ')} for the Sidekiq process)` : ''}: under load jobs wait for a connection and fail with ActiveRecord::ConnectionTimeoutError. Give the Sidekiq process a pool of at least ${conc.value}`,
         evidence: [SIDEKIQ_POOL, SRC.railsPool], related: [{ file: yml.path, line: pool.line }],
       });
     }
