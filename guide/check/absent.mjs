@@ -4,6 +4,8 @@
 // Each row: kind, setting, why, and when(ctx) → true when the absence is no difference.
 // ctx: {file, files, section: settings of the same YAML section, answers, env}
 
+import { sidekiqConcurrency } from './jobs.mjs';
+
 const major = (v) => Number(String(v || '').split('.')[0]) || 0;
 
 export const ABSENT_IS_DEFAULT = [
@@ -26,6 +28,11 @@ export const ABSENT_IS_DEFAULT = [
     kind: 'sidekiq-yml', key: 'timeout',
     why: 'Sidekiq 6 and later wait 25 s on shutdown by default (Sidekiq wiki: Deployment)',
     when: ({ generated }) => Number(generated) === 25,
+  },
+  {
+    kind: 'sidekiq-yml', key: 'concurrency',
+    why: 'without it Sidekiq takes RAILS_MAX_THREADS (cli.rb), which the files set for the Sidekiq process (a Procfile VAR= prefix or the environment)',
+    when: ({ files, env }) => Boolean(files && sidekiqConcurrency(files, env || new Map())?.fromRailsMaxThreads),
   },
   ...['adapter', 'host', 'port', 'database', 'username', 'password'].map((key) => ({
     kind: 'database-yml', key,

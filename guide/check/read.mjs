@@ -44,10 +44,23 @@ function symbolKeys(r) {
   return r;
 }
 
+// Sidekiq merges the section named for its environment over the top level (cli.rb parse_config:
+// opts.merge(opts.delete(environment))): production's keys are read as top-level ones, replacing them;
+// other environments' sections are not production's settings and stay under their own path.
+function sidekiqProduction(r) {
+  const prod = r.settings.filter((s) => s.path?.[0] === 'production' && s.path.length > 1);
+  if (!prod.length) return r;
+  const names = new Set(prod.map((s) => s.path.slice(1).join('.')));
+  const top = (s) => s.path && s.path[0] !== 'production' && !names.has(s.path.join('.')) && !names.has(s.path[0]);
+  const moved = prod.map((s) => ({ ...s, path: s.path.slice(1), name: s.path.slice(1).join('.') }));
+  r.settings = [...r.settings.filter((s) => !s.path || top(s)), ...moved];
+  return r;
+}
+
 const READERS = {
   puma: rubySettings, unicorn: rubySettings, pitchfork: rubySettings, 'rails-env': rubySettings,
   'database-yml': (src, path) => readYaml(src, path),
-  'sidekiq-yml': (src, path) => symbolKeys(readYaml(src, path)),
+  'sidekiq-yml': (src, path) => sidekiqProduction(symbolKeys(readYaml(src, path))),
   'queue-yml': (src, path) => readYaml(src, path),
   kamal: (src, path) => readYaml(src, path),
   procfile: readProcfile,
