@@ -11,6 +11,7 @@ import { readProcfile, readDockerfile } from './read-deploy.mjs';
 import { inputProblem } from './errors.mjs';
 
 const RUBY_KINDS = new Set(['puma', 'unicorn', 'pitchfork', 'rails-env']);
+const LAST_WINS = ['threads', 'workers'];
 
 /** Text of a resolved Ruby value, for comparison: the value when known, else the source text. */
 export function valueText(v) {
@@ -26,6 +27,12 @@ function rubySettings(src) {
     // Top-level DSL calls only: not calls inside hooks, methods or other blocks (Rails' configure block aside).
     if (c.inDef || (c.inBlock && c.inBlock !== 'Rails')) continue;
     settings.push({ name: c.name, args: c.args, value: c.args.map(valueText).join(', '), text: c.text, line: c.line, conditional: c.conditional, branch: c.branch, block: c.block, env: c.args.find((a) => a.env)?.env });
+  }
+  // Puma's DSL stores `threads` and `workers` in one option each: a later unconditional call replaces every
+  // earlier one (Puma::DSL sets @options[:min_threads]/[:max_threads], [:workers]), so only it is in effect.
+  for (const name of LAST_WINS) {
+    const last = settings.findLastIndex((s) => s.name === name && !s.conditional);
+    if (last > 0) for (let k = last - 1; k >= 0; k--) if (settings[k].name === name) settings.splice(k, 1);
   }
   for (const a of r.attrs) if (!a.inDef) settings.push({ name: a.name, args: [a.value], value: valueText(a.value), text: a.value.text, line: a.line, conditional: a.conditional, branch: a.branch });
   // Top-level `require` lines (puma.rb that loads config/environment boots the app in the master).

@@ -68,3 +68,34 @@ test('Dockerfile: only the final stage (and the stages it is built FROM) is the 
 test('every suggested YAML edit, applied, still parses', () => {
   for (const a of apps) assert.deepEqual(invalidYamlSuggestions(reports[a], join(TRIAL, a)), [], a);
 });
+
+test('a wrapper adapter names its driver: mysql2_makara is MySQL, with no adapter note (gumroad’s database.yml line)', () => {
+  // gumroad (antiwork/gumroad 8c16285e2baf, Gumroad Community License: not copied here) writes
+  // `adapter: mysql2_makara` with mysql2 and makara in Gemfile.lock; these two lines are that shape.
+  const r = check([{ path: 'config/database.yml', text: 'production:\n  adapter: mysql2_makara\n  database: app\n  pool: 5\n' },
+    { path: 'Gemfile.lock', text: 'GEM\n  remote: https://rubygems.org/\n  specs:\n    makara (0.6.0.pre)\n    mysql2 (0.5.6)\n    rails (8.0.2)\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n  makara\n  mysql2\n  rails\n' }]);
+  assert.equal(r.detected.database.value, 'mysql');
+  assert.equal(r.detected.adapter.value, 'mysql2');
+  assert.deepEqual(r.findings.filter((f) => f.setting === 'adapter').map((f) => f.message), []);
+});
+
+test('Ruby: =begin … =end is a comment, also on the first line; the last unconditional threads/workers is in effect', () => {
+  const threads = (text) => readFile({ path: 'config/puma.rb', text }).settings.filter((s) => ['threads', 'workers'].includes(s.name)).map((s) => `${s.name} ${s.value} @${s.line}`);
+  assert.deepEqual(threads('=begin\nthreads 50, 50\n=end\nthreads 3, 3\n'), ['threads 3, 3 @4']);
+  assert.deepEqual(threads('threads 1, 1\n=begin\nworkers 9\n=end\nthreads 3, 3\nworkers 2\nworkers 4\n'), ['threads 3, 3 @5', 'workers 4 @7']);
+  assert.deepEqual(threads('threads 3, 3\nthreads 50, 50\n'), ['threads 50, 50 @2']);
+  // A later branch does not replace an earlier unconditional call: both may be in effect.
+  assert.deepEqual(threads('threads 3, 3\nif ENV["BIG"]\n  threads 50, 50\nend\n'), ['threads 3, 3 @1', 'threads 50, 50 @3']);
+  const r = check([{ path: 'config/puma.rb', text: 'threads 3, 3\nthreads 50, 50\n' }, { path: 'config/database.yml', text: 'production:\n  adapter: postgresql\n  pool: 5\n' }]);
+  assert.match(r.findings.find((f) => f.rule === 'pool-below-threads').message, /Puma runs 50 threads/);
+});
+
+test('a server gem only in development/test groups is not the production server, even with its config file (openstreetmap-website’s shape)', () => {
+  // openstreetmap-website 9da0fa5ecbff (GPL-2.0, not copied): gem "puma" in `group :test`, config/puma.rb for development.
+  const r = check([{ path: 'Gemfile', text: 'source "https://rubygems.org"\ngem "rails"\ngroup :test do\n  gem "puma"\nend\n' },
+    { path: 'config/puma.rb', text: 'threads 3, 3\nport ENV.fetch("PORT", 3000)\n' }]);
+  assert.equal(r.detected.server, undefined);
+  assert.ok(r.facts.some((f) => /puma only in Gemfile development\/test groups/.test(f.name) && f.file === 'Gemfile' && f.line === 4), JSON.stringify(r.facts));
+  // In the default group, the same files name Puma.
+  assert.equal(check([{ path: 'Gemfile', text: 'gem "rails"\ngem "puma"\n' }, { path: 'config/puma.rb', text: 'threads 3, 3\n' }]).detected.server.value, 'puma');
+});
