@@ -5,6 +5,7 @@
 // ctx: {file, files, section: settings of the same YAML section, answers, env}
 
 import { sidekiqConcurrency } from './jobs.mjs';
+import { effective } from './crossfile.mjs';
 
 const major = (v) => Number(String(v || '').split('.')[0]) || 0;
 
@@ -24,6 +25,12 @@ export const ABSENT_IS_DEFAULT = [
     why: 'without it Puma runs in the directory it was started from (the Procfile, image WORKDIR or unit WorkingDirectory)',
     when: () => true,
   },
+  // Cluster-only hooks: in single mode Puma never forks and warns that they are unused (configuration.rb warn_hooks).
+  ...['before_fork', 'before_worker_boot', 'on_worker_boot', 'before_worker_fork', 'after_worker_fork', 'before_worker_shutdown', 'on_worker_shutdown'].map((key) => ({
+    kind: 'puma', key,
+    why: 'Puma runs in single mode here (workers 0 or 1, or unset with no WEB_CONCURRENCY above 1): fork hooks never run',
+    when: ({ file, env }) => singleMode(file, env || new Map()),
+  })),
   {
     kind: 'sidekiq-yml', key: 'timeout',
     why: 'Sidekiq 6 and later wait 25 s on shutdown by default (Sidekiq wiki: Deployment)',
@@ -45,6 +52,18 @@ export const ABSENT_IS_DEFAULT = [
     when: () => true,
   },
 ];
+
+/**
+ * Every `workers` value the file can take is 0 or 1 (a `workers n if n > 1` reads its n), or there is no
+ * `workers` and WEB_CONCURRENCY, Puma's default for it (configuration.rb), is unset or ≤ 1 in the files.
+ * An unknown value is not single mode.
+ */
+export function singleMode(file, env) {
+  const ws = (file?.settings || []).filter((s) => s.name === 'workers');
+  const n = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
+  if (!ws.length) { const wc = env.get('WEB_CONCURRENCY'); return !wc || (n(wc.value) !== null && n(wc.value) <= 1); }
+  return ws.every((s) => { const v = n(effective(s.args?.[0], env)); return v !== null && v <= 1; });
+}
 
 /** A Ruby config that hands itself to a library (GovukPuma.configure_rails(self)): what is absent may be set there. */
 export function delegates(file) {

@@ -12,6 +12,7 @@ import { envOf } from '../../guide/check/crossfile.mjs';
 import { sidekiqConcurrency } from '../../guide/check/jobs.mjs';
 import { ROOT } from './helpers.mjs';
 import { invalidYamlSuggestions } from './yaml-suggestions.mjs';
+import { singleMode } from '../../guide/check/absent.mjs';
 
 const TRIAL = join(ROOT, 'tests', 'fixtures', 'trial-apps');
 const apps = readdirSync(TRIAL).sort();
@@ -98,4 +99,16 @@ test('a server gem only in development/test groups is not the production server,
   assert.ok(r.facts.some((f) => /puma only in Gemfile development\/test groups/.test(f.name) && f.file === 'Gemfile' && f.line === 4), JSON.stringify(r.facts));
   // In the default group, the same files name Puma.
   assert.equal(check([{ path: 'Gemfile', text: 'gem "rails"\ngem "puma"\n' }, { path: 'config/puma.rb', text: 'threads 3, 3\n' }]).detected.server.value, 'puma');
+});
+
+test('single mode gets no fork hooks suggested (maybe-finance’s `workers workers_count if workers_count > 1` with a default of 1)', () => {
+  const puma = (text) => readFile({ path: 'config/puma.rb', text });
+  const maybeShape = 'threads 3, 3\nif ENV["RAILS_ENV"] == "production"\n  workers_count = Integer(ENV.fetch("WEB_CONCURRENCY") { 1 })\n  workers workers_count if workers_count > 1\n  preload_app!\nend\n';
+  assert.equal(singleMode(puma(maybeShape), new Map()), true);
+  assert.equal(singleMode(puma('threads 3, 3\n'), new Map()), true);
+  assert.equal(singleMode(puma('threads 3, 3\n'), new Map([['WEB_CONCURRENCY', { value: '4' }]])), false);
+  assert.equal(singleMode(puma('workers ENV.fetch("WEB_CONCURRENCY", 2)\n'), new Map()), false);
+  assert.equal(singleMode(puma('workers Etc.nprocessors\n'), new Map()), false);
+  const r = check([{ path: 'config/puma.rb', text: maybeShape }, { path: 'Gemfile.lock', text: 'GEM\n  remote: https://rubygems.org/\n  specs:\n    puma (7.1.0)\n    rails (8.0.2)\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n  puma\n  rails\n' }]);
+  assert.deepEqual(r.findings.filter((f) => /before_fork|worker_boot/.test(f.setting)).map((f) => f.message), []);
 });
