@@ -32,6 +32,11 @@ export const ABSENT_IS_DEFAULT = [
     when: ({ file, env }) => singleMode(file, env || new Map()),
   })),
   {
+    kind: 'puma', key: 'bind',
+    why: 'the app is reached over TCP: a container CMD that runs the server (Thruster forwards to TARGET_PORT 3000), a Procfile web line on $PORT (PaaS routers) or Kamal (kamal-proxy to the container port); a Unix socket would leave it unreachable',
+    when: ({ files }) => reachedByTcp(files || []),
+  },
+  {
     kind: 'sidekiq-yml', key: 'timeout',
     why: 'Sidekiq 6 and later wait 25 s on shutdown by default (Sidekiq wiki: Deployment)',
     when: ({ generated }) => Number(generated) === 25,
@@ -63,6 +68,15 @@ export function singleMode(file, env) {
   const n = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
   if (!ws.length) { const wc = env.get('WEB_CONCURRENCY'); return !wc || (n(wc.value) !== null && n(wc.value) <= 1); }
   return ws.every((s) => { const v = n(effective(s.args?.[0], env)); return v !== null && v <= 1; });
+}
+
+/** Files that show the app reached over TCP: Dockerfile final-stage CMD/ENTRYPOINT, a Procfile web line on $PORT, Kamal. */
+export function reachedByTcp(files) {
+  const ok = (k) => files.filter((f) => f.kind === k && !f.problem);
+  if (ok('kamal').length) return true;
+  if (ok('procfile').some((f) => f.settings.some((s) => s.name === 'web' && /\$\{?PORT\b/.test(s.value)))) return true;
+  return ok('dockerfile').some((f) => f.settings.some((s) => (s.name === 'CMD' || s.name === 'ENTRYPOINT') && s.runtime !== false
+    && /\b(thrust|rails["',\s]+(server|s)\b|puma)\b/.test(String(s.value))));
 }
 
 /** A Ruby config that hands itself to a library (GovukPuma.configure_rails(self)): what is absent may be set there. */

@@ -12,7 +12,7 @@ import { envOf } from '../../guide/check/crossfile.mjs';
 import { sidekiqConcurrency } from '../../guide/check/jobs.mjs';
 import { ROOT } from './helpers.mjs';
 import { invalidYamlSuggestions } from './yaml-suggestions.mjs';
-import { singleMode } from '../../guide/check/absent.mjs';
+import { singleMode, reachedByTcp } from '../../guide/check/absent.mjs';
 
 const TRIAL = join(ROOT, 'tests', 'fixtures', 'trial-apps');
 const apps = readdirSync(TRIAL).sort();
@@ -111,4 +111,19 @@ test('single mode gets no fork hooks suggested (maybe-finance’s `workers worke
   assert.equal(singleMode(puma('workers Etc.nprocessors\n'), new Map()), false);
   const r = check([{ path: 'config/puma.rb', text: maybeShape }, { path: 'Gemfile.lock', text: 'GEM\n  remote: https://rubygems.org/\n  specs:\n    puma (7.1.0)\n    rails (8.0.2)\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n  puma\n  rails\n' }]);
   assert.deepEqual(r.findings.filter((f) => /before_fork|worker_boot/.test(f.setting)).map((f) => f.message), []);
+});
+
+test('no Unix socket suggested where the app is reached over TCP: Procfile web on $PORT (hcb), Thruster CMD, Kamal', () => {
+  const procfile = readFile({ path: 'Procfile', text: readFileSync(join(TRIAL, 'hcb', 'Procfile'), 'utf8') });
+  assert.equal(reachedByTcp([procfile]), true);
+  const thrust = readFile({ path: 'Dockerfile', text: 'FROM ruby:3.4-slim\nCMD ["./bin/thrust", "./bin/rails", "server"]\n' });
+  assert.equal(reachedByTcp([thrust]), true);
+  assert.equal(reachedByTcp([readFile({ path: 'config/deploy.yml', text: 'service: app\nimage: app\n' })]), true);
+  // A build stage's CMD is not what the container runs; a systemd-style Procfile without $PORT says nothing.
+  assert.equal(reachedByTcp([readFile({ path: 'Dockerfile', text: 'FROM ruby AS build\nCMD ["puma"]\nFROM debian\nCMD ["/entrypoint.sh"]\n' })]), false);
+  assert.equal(reachedByTcp([readFile({ path: 'Procfile', text: 'web: bundle exec puma -C config/puma.rb\n' })]), false);
+  const files = [{ path: 'Procfile', text: readFileSync(join(TRIAL, 'hcb', 'Procfile'), 'utf8') }, { path: 'config/puma.rb', text: 'threads 3, 3\nport ENV.fetch("PORT", 3000)\n' },
+    { path: 'Gemfile.lock', text: 'GEM\n  remote: https://rubygems.org/\n  specs:\n    puma (7.1.0)\n    rails (8.0.2)\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n  puma\n  rails\n' }];
+  assert.deepEqual(check(files).findings.filter((f) => f.setting === 'bind').map((f) => f.message), []);
+  assert.equal(check(files.slice(1)).findings.filter((f) => f.setting === 'bind').length, 1, 'without the Procfile the note stays');
 });
