@@ -32,6 +32,11 @@ export const ABSENT_IS_DEFAULT = [
     when: ({ file, env }) => singleMode(file, env || new Map()),
   })),
   {
+    kind: 'puma', key: 'pidfile',
+    why: '`@options[:pidfile] = false` (or nil) turns the pid file off on purpose (docuseal); Puma then writes none',
+    when: ({ file }) => /^\s*@options\[:pidfile\]\s*=\s*(false|nil)\b/m.test(file?.text || ''),
+  },
+  {
     kind: 'puma', key: 'bind',
     why: 'the app is reached over TCP: a container CMD that runs the server (Thruster forwards to TARGET_PORT 3000), a Procfile web line on $PORT (PaaS routers) or Kamal (kamal-proxy to the container port); a Unix socket would leave it unreachable',
     when: ({ files }) => reachedByTcp(files || []),

@@ -5,6 +5,12 @@
 import { lstatSync, statSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative, sep, resolve, isAbsolute } from 'node:path';
 import { LIMITS, looksBinary, decodeText } from './limits.mjs';
+
+// ELOOP: symbolic links that lead back to themselves (a → b → a); said as such, not as a missing file.
+function linkProblem(shown, e, fix) {
+  if (e.code === 'ELOOP') return problem(shown, 'unreadable', 'symbolic link loop (the links lead back to themselves)', 'point the link at a file');
+  return problem(shown, 'unreadable', `cannot read (${e.code || e.message})`, fix);
+}
 import { classify } from './classify.mjs';
 
 const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
@@ -37,7 +43,7 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
     try {
       real = realpathSync(abs);
     } catch (e) {
-      out.push(problem(shown, 'unreadable', `cannot read (${e.code || e.message})`, 'check the path and its permissions'));
+      out.push(linkProblem(shown, e, 'check the path and its permissions'));
       return;
     }
     if (root && real !== root && !real.startsWith(root + sep)) {
@@ -71,7 +77,7 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
       try { l = lstatSync(abs); } catch { continue; }
       if (l.isSymbolicLink()) {
         let real;
-        try { real = realpathSync(abs); } catch { out.push(problem(shown, 'unreadable', 'broken symbolic link', 'fix or remove the link')); continue; }
+        try { real = realpathSync(abs); } catch (e) { out.push(e.code === 'ELOOP' ? linkProblem(shown, e) : problem(shown, 'unreadable', 'broken symbolic link', 'fix or remove the link')); continue; }
         if (real !== root && !real.startsWith(root + sep)) { out.push(problem(shown, 'symlink-outside', `symbolic link to ${real}, outside ${root}: not followed`, 'pass the target as its own PATH if you mean to check it')); continue; }
         if (statSync(real).isDirectory()) continue; // a link to a folder inside PATH: that folder is walked anyway
       }

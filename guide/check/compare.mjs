@@ -78,7 +78,12 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
     if (!kind || !settings.length) continue;
     const genRole = roleOf(kind, parsed.settings);
     const mine = userFiles.filter((f) => f.kind === kind && !f.problem && fits(genRole, f));
-    if (!mine.length) { notCompared.push({ kind, generated: gf.path }); continue; }
+    if (!mine.length) {
+      // A file of this kind was given but refused (its problem is reported): not "no such file given".
+      const refused = userFiles.find((f) => f.kind === kind && f.problem);
+      notCompared.push({ kind, generated: gf.path, ...(refused ? { refused: refused.path } : {}) });
+      continue;
+    }
     compared.push({ kind, generated: gf.path, files: mine.map((f) => f.path) });
     const all = mine.flatMap((f) => f.settings.map((s) => ({ f, s })));
     const sameName = (g) => all.filter(({ s }) => {

@@ -2,7 +2,8 @@
 // proven on the app's own files (tests/fixtures/trial-apps/APP, repository, commit and licence in SOURCE.json).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, mkdtempSync, mkdirSync, symlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import '../../guide/engine/index.mjs';
 import { collect } from '../../guide/check/collect.mjs';
@@ -126,4 +127,22 @@ test('no Unix socket suggested where the app is reached over TCP: Procfile web o
     { path: 'Gemfile.lock', text: 'GEM\n  remote: https://rubygems.org/\n  specs:\n    puma (7.1.0)\n    rails (8.0.2)\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n  puma\n  rails\n' }];
   assert.deepEqual(check(files).findings.filter((f) => f.setting === 'bind').map((f) => f.message), []);
   assert.equal(check(files.slice(1)).findings.filter((f) => f.setting === 'bind').length, 1, 'without the Procfile the note stays');
+});
+
+test('minor: @options[:pidfile] = false is deliberate; a refused database.yml is "refused", not "no such file given"; a link loop says loop', () => {
+  const lock = { path: 'Gemfile.lock', text: 'GEM\n  remote: https://rubygems.org/\n  specs:\n    puma (7.1.0)\n    rails (8.0.2)\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n  puma\n  rails\n' };
+  // docuseal's config/puma.rb lines 28-29.
+  const pid = check([lock, { path: 'config/puma.rb', text: '# Specifies the `pidfile` that Puma will use.\n@options[:pidfile] = false\nthreads 3, 3\n' }]);
+  assert.deepEqual(pid.findings.filter((f) => f.setting === 'pidfile').map((f) => f.message), []);
+  const refused = check([lock, { path: 'config/database.yml', text: 'production:\n  database: <%= `hostname` %>\n' }]);
+  assert.equal(refused.problems[0].code, 'erb-command');
+  assert.deepEqual(refused.notCompared.filter((n) => n.generated === 'config/database.yml').map((n) => n.refused), ['config/database.yml']);
+  const dir = mkdtempSync(join(tmpdir(), 'doctor-loop-'));
+  try {
+    mkdirSync(join(dir, 'config'));
+    symlinkSync('db2.yml', join(dir, 'config', 'database.yml'));
+    symlinkSync('database.yml', join(dir, 'config', 'db2.yml'));
+    const got = collect([dir], undefined, dir).filter((f) => f.problem).map((f) => f.problem.message);
+    assert.ok(got.length >= 1 && got.every((m) => /symbolic link loop/.test(m)), got.join('\n'));
+  } finally { rmSync(dir, { recursive: true, force: true }); }
 });
