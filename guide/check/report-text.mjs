@@ -25,7 +25,8 @@ export function reportText(r) {
   out.push('');
   if (!r.findings.length) out.push('No findings.');
   for (const f of r.findings) {
-    out.push(`${f.file}:${f.line}: ${f.severity}: [${f.rule}] ${f.setting ? `${f.setting}: ` : ''}${f.message}`);
+    // A missing setting is reported on the block that should hold it, as in SARIF (report-sarif.mjs); its diff shows where it goes.
+    out.push(`${f.file}:${f.rule === 'missing' ? (f.anchor ?? 1) : f.line}: ${f.severity}: [${f.rule}] ${f.setting ? `${f.setting}: ` : ''}${f.message}`);
     if (f.assumes) out.push(`  (depends on answers not detected: ${f.assumes.join(', ')}; pass --answers to set them)`);
     if (f.reason) out.push(`  why: ${f.reason}`);
     for (const e of f.evidence || []) out.push(`  see: ${e.label} <${e.url}>`);

@@ -4,6 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, mkdtempSync, mkdirSync, symlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { reportText } from '../../guide/check/report-text.mjs';
+import { reportSarif } from '../../guide/check/report-sarif.mjs';
 import { join } from 'node:path';
 import '../../guide/engine/index.mjs';
 import { collect } from '../../guide/check/collect.mjs';
@@ -145,4 +147,17 @@ test('minor: @options[:pidfile] = false is deliberate; a refused database.yml is
     const got = collect([dir], undefined, dir).filter((f) => f.problem).map((f) => f.problem.message);
     assert.ok(got.length >= 1 && got.every((m) => /symbolic link loop/.test(m)), got.join('\n'));
   } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('SARIF regions and the text report give "missing" results the same line', () => {
+  const r = check([{ path: 'config/puma.rb', text: 'threads 3, 3\n\nworkers 2\npreload_app!\n' }, { path: 'config/database.yml', text: 'production:\n  adapter: postgresql\n  database: app\n' }]);
+  const missing = r.findings.filter((f) => f.rule === 'missing');
+  assert.ok(missing.length > 0);
+  const text = reportText(r).split('\n');
+  const sarif = JSON.parse(reportSarif(r)).runs[0].results.filter((x) => x.ruleId === 'missing');
+  missing.forEach((f, k) => {
+    const line = text.find((l) => l.startsWith(`${f.file}:`) && l.includes(`[missing] ${f.setting}:`));
+    assert.ok(line, `${f.setting} in the text report`);
+    assert.equal(Number(line.split(':')[1]), sarif[k].locations[0].physicalLocation.region.startLine, line);
+  });
 });
