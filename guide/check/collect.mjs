@@ -5,19 +5,19 @@
 import { lstatSync, statSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative, sep, resolve, isAbsolute } from 'node:path';
 import { LIMITS, looksBinary, decodeText } from './limits.mjs';
+import { classify } from './classify.mjs';
+
+const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
+  'config/unicorn.rb', 'config/pitchfork.rb', 'config/database.yml', 'config/environments/production.rb', '.env.production',
+  'config/sidekiq.yml', 'config/queue.yml', 'config/deploy.yml', 'Procfile', 'Dockerfile', 'config/initializers/good_job.rb'];
+
+const problem = (path, code, message, fix) => ({ path, problem: { code, file: path, line: 0, message, fix } });
 
 // ELOOP: symbolic links that lead back to themselves (a → b → a); said as such, not as a missing file.
 function linkProblem(shown, e, fix) {
   if (e.code === 'ELOOP') return problem(shown, 'unreadable', 'symbolic link loop (the links lead back to themselves)', 'point the link at a file');
   return problem(shown, 'unreadable', `cannot read (${e.code || e.message})`, fix);
 }
-import { classify } from './classify.mjs';
-
-const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
-  'config/unicorn.rb', 'config/pitchfork.rb', 'config/database.yml', 'config/environments/production.rb', '.env.production',
-  'config/sidekiq.yml', 'config/queue.yml', 'config/deploy.yml', 'Procfile', 'Dockerfile'];
-
-const problem = (path, code, message, fix) => ({ path, problem: { code, file: path, line: 0, message, fix } });
 
 /**
  * collect(paths) → inputs for check(). Paths in reports: relative to the working directory when inside

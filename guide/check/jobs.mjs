@@ -168,15 +168,23 @@ export function embeddedRunner(files, puma, env) {
       if (m) return { what: 'Embedded Sidekiq', n: Number(m[1]), file: puma.path, line: k + 1, evidence: SIDEKIQ_EMBED };
     }
   }
-  const prod = files.find((f) => f.kind === 'rails-env' && !f.problem);
-  const mode = prod?.settings.find((s) => s.name === 'config.good_job.execution_mode' && !inDevBranch(s) && !s.conditional);
+  // GoodJob's settings from production.rb or config/initializers/good_job.rb (unconditional, not development's).
+  const cfg = files.filter((f) => (f.kind === 'rails-env' || f.kind === 'good-job') && !f.problem);
+  const setting = (name) => cfg.flatMap((f) => f.settings.filter((s) => s.name === name && !inDevBranch(s) && !s.conditional).map((s) => ({ f, s })))[0];
+  const mode = setting('config.good_job.execution_mode');
   const envMode = env.get('GOOD_JOB_EXECUTION_MODE');
   const isAsync = (v) => /^:?async(_server)?$/.test(String(v || '').replace(/["']/g, ''));
-  if ((mode && isAsync(mode.value)) || (!mode && envMode && isAsync(envMode.value))) {
-    const mt = prod?.settings.find((s) => s.name === 'config.good_job.max_threads' && !s.conditional);
-    const n = (mt && num(effective(mt.args?.[0], env))) ?? num(env.get('GOOD_JOB_MAX_THREADS')?.value) ?? 5;
-    const where = mode ? { file: prod.path, line: mode.line } : { file: envMode.file, line: envMode.line };
-    return { what: 'GoodJob in async mode', n, ...where, evidence: GOOD_JOB_CONN };
+  if ((mode && isAsync(mode.s.value)) || (!mode && envMode && isAsync(envMode.value))) {
+    const mt = setting('config.good_job.max_threads');
+    const max = (mt && num(effective(mt.s.args?.[0], env))) ?? num(env.get('GOOD_JOB_MAX_THREADS')?.value) ?? 5;
+    // queues "a:3;b,c:2;*": one thread pool per entry, its :N suffix or max_threads (GoodJob README: Configuration).
+    const q = setting('config.good_job.queues');
+    const qv = q ? effective(q.s.args?.[0], env) : env.get('GOOD_JOB_QUEUES')?.value;
+    const pools = typeof qv === 'string' && qv.trim() ? qv.split(';').map((p) => { const m = /:(\d+)\s*$/.exec(p); return m ? Number(m[1]) : max; }) : [max];
+    const threads = pools.reduce((a, b) => a + b, 0);
+    // + 1 for LISTEN/NOTIFY and + 2 for the cron scheduler and the executor (GoodJob README: Database connections).
+    const where = mode ? { file: mode.f.path, line: mode.s.line } : { file: envMode.file, line: envMode.line };
+    return { what: `GoodJob in async mode (${threads} execution thread${threads === 1 ? '' : 's'} + 3 for LISTEN/NOTIFY, cron and the executor)`, n: threads + 3, ...where, evidence: GOOD_JOB_CONN };
   }
   return null;
 }

@@ -10,7 +10,7 @@ import { readGemfileLock, readGemfile, readRubyVersion, readToolVersions } from 
 import { readProcfile, readDockerfile } from './read-deploy.mjs';
 import { inputProblem } from './errors.mjs';
 
-const RUBY_KINDS = new Set(['puma', 'unicorn', 'pitchfork', 'rails-env']);
+const RUBY_KINDS = new Set(['puma', 'unicorn', 'pitchfork', 'rails-env', 'good-job']);
 const LAST_WINS = ['threads', 'workers'];
 
 /** Text of a resolved Ruby value, for comparison: the value when known, else the source text. */
@@ -65,7 +65,7 @@ function sidekiqProduction(r) {
 }
 
 const READERS = {
-  puma: rubySettings, unicorn: rubySettings, pitchfork: rubySettings, 'rails-env': rubySettings,
+  puma: rubySettings, unicorn: rubySettings, pitchfork: rubySettings, 'rails-env': rubySettings, 'good-job': rubySettings,
   'database-yml': (src, path) => readYaml(src, path),
   'sidekiq-yml': (src, path) => sidekiqProduction(symbolKeys(readYaml(src, path))),
   'queue-yml': (src, path) => readYaml(src, path),
