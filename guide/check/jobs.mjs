@@ -159,7 +159,11 @@ function defaultQueue(yml) {
 }
 
 /** A job runner in the web process: {what, n, file, line, evidence} or null. */
-export function embeddedRunner(files, puma, env) {
+export function embeddedRunner(files, puma, appEnv) {
+  // The web process's own VAR=value prefix in the Procfile (web: GOOD_JOB_EXECUTION_MODE=async bundle exec puma) over the app's.
+  const web = files.filter((x) => x.kind === 'procfile' && !x.problem).flatMap((f) => f.settings.filter((s) => s.name === 'web').map((s) => ({ f, s })))[0];
+  const env = new Map(appEnv);
+  if (web) for (const [k, v] of Object.entries(prefixEnv(web.s.value))) env.set(k, { value: v, file: web.f.path, line: web.s.line });
   const lines = String(puma.text || '').split('\n');
   const at = lines.findIndex((l) => /^\s*[^#]*\bSidekiq\.configure_embed\b/.test(l));
   if (at >= 0) {

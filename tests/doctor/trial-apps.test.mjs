@@ -161,3 +161,15 @@ test('SARIF regions and the text report give "missing" results the same line', (
     assert.equal(Number(line.split(':')[1]), sarif[k].locations[0].physicalLocation.region.startLine, line);
   });
 });
+
+test('GoodJob async from the Procfile web line’s prefix and its initializer: threads + 3 next to Puma’s', () => {
+  const lock = { path: 'Gemfile.lock', text: 'GEM\n  remote: https://rubygems.org/\n  specs:\n    good_job (4.9.0)\n    pg (1.5.9)\n    puma (7.1.0)\n    rails (8.0.2)\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n  good_job\n  pg\n  puma\n  rails\n' };
+  const base = [lock, { path: 'config/puma.rb', text: 'threads 3, 3\n' }, { path: 'config/database.yml', text: 'production:\n  adapter: postgresql\n  database: app\n  pool: 10\n' },
+    { path: 'config/initializers/good_job.rb', text: 'Rails.application.configure do\n  config.good_job.queues = "latency_low:3;latency_medium:4;*"\nend\n' }];
+  const r = check([...base, { path: 'Procfile', text: 'web: GOOD_JOB_EXECUTION_MODE=async GOOD_JOB_MAX_THREADS=1 bundle exec puma -C config/puma.rb\n' }]);
+  const f = r.findings.find((x) => x.rule === 'pool-below-concurrency');
+  assert.equal(f?.severity, 'error', JSON.stringify(r.findings.map((x) => x.rule)));
+  assert.match(f.message, /\(8 execution threads \+ 3 .*next to 3 Puma threads.*need 14 connections/);
+  // External mode (GoodJob's production default): no job threads in the web process.
+  assert.equal(check(base).findings.find((x) => x.rule === 'pool-below-concurrency'), undefined);
+});
