@@ -4,6 +4,9 @@
 // Each row: kind, setting, why, and when(ctx) → true when the absence is no difference.
 // ctx: {file, files, section: settings of the same YAML section, answers, env}
 
+import { sidekiqConcurrency } from './jobs.mjs';
+import { effective } from './crossfile.mjs';
+
 const major = (v) => Number(String(v || '').split('.')[0]) || 0;
 
 export const ABSENT_IS_DEFAULT = [
@@ -22,10 +25,31 @@ export const ABSENT_IS_DEFAULT = [
     why: 'without it Puma runs in the directory it was started from (the Procfile, image WORKDIR or unit WorkingDirectory)',
     when: () => true,
   },
+  // Cluster-only hooks: in single mode Puma never forks and warns that they are unused (configuration.rb warn_hooks).
+  ...['before_fork', 'before_worker_boot', 'on_worker_boot', 'before_worker_fork', 'after_worker_fork', 'before_worker_shutdown', 'on_worker_shutdown'].map((key) => ({
+    kind: 'puma', key,
+    why: 'Puma runs in single mode here (workers 0 or 1, or unset with no WEB_CONCURRENCY above 1): fork hooks never run',
+    when: ({ file, env }) => singleMode(file, env || new Map()),
+  })),
+  {
+    kind: 'puma', key: 'pidfile',
+    why: '`@options[:pidfile] = false` (or nil) turns the pid file off on purpose (docuseal); Puma then writes none',
+    when: ({ file }) => /^\s*@options\[:pidfile\]\s*=\s*(false|nil)\b/m.test(file?.text || ''),
+  },
+  {
+    kind: 'puma', key: 'bind',
+    why: 'the app is reached over TCP: a container CMD that runs the server (Thruster forwards to TARGET_PORT 3000), a Procfile web line on $PORT (PaaS routers) or Kamal (kamal-proxy to the container port); a Unix socket would leave it unreachable',
+    when: ({ files }) => reachedByTcp(files || []),
+  },
   {
     kind: 'sidekiq-yml', key: 'timeout',
     why: 'Sidekiq 6 and later wait 25 s on shutdown by default (Sidekiq wiki: Deployment)',
     when: ({ generated }) => Number(generated) === 25,
+  },
+  {
+    kind: 'sidekiq-yml', key: 'concurrency',
+    why: 'without it Sidekiq takes RAILS_MAX_THREADS (cli.rb), which the files set for the Sidekiq process (a Procfile VAR= prefix or the environment)',
+    when: ({ files, env }) => Boolean(files && sidekiqConcurrency(files, env || new Map())?.fromRailsMaxThreads),
   },
   ...['adapter', 'host', 'port', 'database', 'username', 'password'].map((key) => ({
     kind: 'database-yml', key,
@@ -38,6 +62,27 @@ export const ABSENT_IS_DEFAULT = [
     when: () => true,
   },
 ];
+
+/**
+ * Every `workers` value the file can take is 0 or 1 (a `workers n if n > 1` reads its n), or there is no
+ * `workers` and WEB_CONCURRENCY, Puma's default for it (configuration.rb), is unset or ≤ 1 in the files.
+ * An unknown value is not single mode.
+ */
+export function singleMode(file, env) {
+  const ws = (file?.settings || []).filter((s) => s.name === 'workers');
+  const n = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
+  if (!ws.length) { const wc = env.get('WEB_CONCURRENCY'); return !wc || (n(wc.value) !== null && n(wc.value) <= 1); }
+  return ws.every((s) => { const v = n(effective(s.args?.[0], env)); return v !== null && v <= 1; });
+}
+
+/** Files that show the app reached over TCP: Dockerfile final-stage CMD/ENTRYPOINT, a Procfile web line on $PORT, Kamal. */
+export function reachedByTcp(files) {
+  const ok = (k) => files.filter((f) => f.kind === k && !f.problem);
+  if (ok('kamal').length) return true;
+  if (ok('procfile').some((f) => f.settings.some((s) => s.name === 'web' && /\$\{?PORT\b/.test(s.value)))) return true;
+  return ok('dockerfile').some((f) => f.settings.some((s) => (s.name === 'CMD' || s.name === 'ENTRYPOINT') && s.runtime !== false
+    && /\b(thrust|rails["',\s]+(server|s)\b|puma)\b/.test(String(s.value))));
+}
 
 /** A Ruby config that hands itself to a library (GovukPuma.configure_rails(self)): what is absent may be set there. */
 export function delegates(file) {

@@ -11,6 +11,7 @@ const BY_NAME = [
   [/(^|\/)unicorn(\.[\w-]+)?\.rb$/, 'unicorn'],
   [/(^|\/)pitchfork(\.[\w-]+)?\.rb$/, 'pitchfork'],
   [/(^|\/)config\/environments\/production\.rb$/, 'rails-env'],
+  [/(^|\/)config\/initializers\/good_job\.rb$/, 'good-job'],
   [/(^|\/)database\.yml$/, 'database-yml'],
   [/(^|\/)sidekiq(\.[\w-]+)?\.yml$/, 'sidekiq-yml'],
   [/(^|\/)config\/queue\.yml$/, 'queue-yml'],
@@ -59,6 +60,6 @@ export const KIND_LABEL = {
   gemfile: 'Gemfile', 'gemfile-lock': 'Gemfile.lock', 'ruby-version': '.ruby-version', 'tool-versions': '.tool-versions',
   puma: 'Puma config', unicorn: 'Unicorn config', pitchfork: 'Pitchfork config', 'rails-env': 'Rails production environment',
   'database-yml': 'database.yml', nginx: 'nginx config', apache: 'Apache config', caddy: 'Caddyfile', pgconf: 'PostgreSQL config',
-  'sidekiq-yml': 'sidekiq.yml', 'queue-yml': 'Solid Queue queue.yml', kamal: 'Kamal deploy.yml', procfile: 'Procfile', dockerfile: 'Dockerfile',
+  'good-job': 'GoodJob initializer', 'sidekiq-yml': 'sidekiq.yml', 'queue-yml': 'Solid Queue queue.yml', kamal: 'Kamal deploy.yml', procfile: 'Procfile', dockerfile: 'Dockerfile',
   pgbouncer: 'PgBouncer config', mycnf: 'MySQL/MariaDB config', systemd: 'systemd unit', sysctl: 'sysctl file', env: 'environment file',
 };

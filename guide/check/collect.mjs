@@ -9,9 +9,15 @@ import { classify } from './classify.mjs';
 
 const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
   'config/unicorn.rb', 'config/pitchfork.rb', 'config/database.yml', 'config/environments/production.rb', '.env.production',
-  'config/sidekiq.yml', 'config/queue.yml', 'config/deploy.yml', 'Procfile', 'Dockerfile'];
+  'config/sidekiq.yml', 'config/queue.yml', 'config/deploy.yml', 'Procfile', 'Dockerfile', 'config/initializers/good_job.rb'];
 
 const problem = (path, code, message, fix) => ({ path, problem: { code, file: path, line: 0, message, fix } });
+
+// ELOOP: symbolic links that lead back to themselves (a → b → a); said as such, not as a missing file.
+function linkProblem(shown, e, fix) {
+  if (e.code === 'ELOOP') return problem(shown, 'unreadable', 'symbolic link loop (the links lead back to themselves)', 'point the link at a file');
+  return problem(shown, 'unreadable', `cannot read (${e.code || e.message})`, fix);
+}
 
 /**
  * collect(paths) → inputs for check(). Paths in reports: relative to the working directory when inside
@@ -37,7 +43,7 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
     try {
       real = realpathSync(abs);
     } catch (e) {
-      out.push(problem(shown, 'unreadable', `cannot read (${e.code || e.message})`, 'check the path and its permissions'));
+      out.push(linkProblem(shown, e, 'check the path and its permissions'));
       return;
     }
     if (root && real !== root && !real.startsWith(root + sep)) {
@@ -71,7 +77,7 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
       try { l = lstatSync(abs); } catch { continue; }
       if (l.isSymbolicLink()) {
         let real;
-        try { real = realpathSync(abs); } catch { out.push(problem(shown, 'unreadable', 'broken symbolic link', 'fix or remove the link')); continue; }
+        try { real = realpathSync(abs); } catch (e) { out.push(e.code === 'ELOOP' ? linkProblem(shown, e) : problem(shown, 'unreadable', 'broken symbolic link', 'fix or remove the link')); continue; }
         if (real !== root && !real.startsWith(root + sep)) { out.push(problem(shown, 'symlink-outside', `symbolic link to ${real}, outside ${root}: not followed`, 'pass the target as its own PATH if you mean to check it')); continue; }
         if (statSync(real).isDirectory()) continue; // a link to a folder inside PATH: that folder is walked anyway
       }

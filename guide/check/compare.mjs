@@ -79,7 +79,12 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
     if (!kind || !settings.length) continue;
     const genRole = roleOf(kind, parsed.settings);
     const mine = userFiles.filter((f) => f.kind === kind && !f.problem && fits(genRole, f));
-    if (!mine.length) { notCompared.push({ kind, generated: gf.path }); continue; }
+    if (!mine.length) {
+      // A file of this kind was given but refused (its problem is reported): not "no such file given".
+      const refused = userFiles.find((f) => f.kind === kind && f.problem);
+      notCompared.push({ kind, generated: gf.path, ...(refused ? { refused: refused.path } : {}) });
+      continue;
+    }
     compared.push({ kind, generated: gf.path, files: mine.map((f) => f.path) });
     const all = mine.flatMap((f) => f.settings.map((s) => ({ f, s })));
     const sameName = (g) => all.filter(({ s }) => {
@@ -188,8 +193,9 @@ function suggestedLines(gf, g, kind, f, parsed, key = g.key, mine = [f]) {
 function insertionPoint(mine, g, kind, genRole) {
   for (const f of mine) {
     const ctx = nginxCtx(g, genRole, f);
-    const sameCtx = f.settings.filter((s) => !s.conditional && (kind === 'database-yml'
-      ? s.path && s.path.length === g.path.length && s.path.slice(0, -1).join('.') === g.path.slice(0, -1).join('.')
+    // YAML files (database.yml, sidekiq.yml, queue.yml, deploy.yml): the same parent mapping, never a list item.
+    const sameCtx = f.settings.filter((s) => !s.conditional && ((kind === 'database-yml' || (g.path && s.path))
+      ? s.path && g.path && !s.path.some((p) => typeof p === 'number' || /^\d+$/.test(p)) && s.path.length === g.path.length && s.path.slice(0, -1).join('.') === g.path.slice(0, -1).join('.')
       : (s.ctx ?? '') === ctx && (s.section ?? '') === (g.section ?? '')));
     if (sameCtx.length) {
       const last = sameCtx.reduce((a, b) => (b.line > a.line ? b : a));

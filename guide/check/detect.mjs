@@ -4,6 +4,7 @@
 import { QUESTIONS, validateAnswers } from '../engine/core.mjs';
 import { VERSION_RE } from '../engine/version.mjs';
 import { lowerBound } from './read-gems.mjs';
+import { baseAdapter } from './normalize.mjs';
 
 const IMPL = { ruby: 'cruby', jruby: 'jruby', truffleruby: 'truffleruby', ree: 'ree', rbx: 'rubinius' };
 const SERVERS = ['puma', 'unicorn', 'pitchfork', 'passenger', 'falcon', 'thin', 'mongrel'];
@@ -73,7 +74,9 @@ export function detect(files, given = {}) {
       if (found.server?.value === s && lowerBound(g2.value)) set('server_version', cleanVersion(lowerBound(g2.value)), gemfile, g2.line, `gem "${s}", "${g2.value}" (lower bound; Gemfile.lock not given)`);
     }
   }
-  for (const k of ['puma', 'unicorn', 'pitchfork']) { const f = first(k); if (f) set('server', k, f, 1, `${f.path} exists`); }
+  // A config file names the server unless the Gemfile has that server only in development/test groups
+  // (openstreetmap-website: puma.rb for `rails server` in development, gem "puma" in group :test).
+  for (const k of ['puma', 'unicorn', 'pitchfork']) { const f = first(k); if (f && inProduction(k)) set('server', k, f, 1, `${f.path} exists`); else if (f) fact(`${k} only in Gemfile development/test groups`, `${f.path} is not taken as the production server`, gemfile, gemfile.settings.find((s) => s.name === k)?.line); }
 
   // database.yml (production): adapter, host, pool; the pooler by port.
   const yml = first('database-yml');
@@ -82,7 +85,7 @@ export function detect(files, given = {}) {
   const adapter = pick('adapter');
   if (adapter && typeof adapter.value === 'string') {
     const jdbc = /^jdbc/.test(adapter.value);
-    const a = jdbc ? ['jdbc', adapter.value.replace(/^jdbc/, '').replace(/^sqlite3$/, 'sqlite').replace(/^postgresql$/, 'postgresql')] : ADAPTERS[adapter.value];
+    const a = jdbc ? ['jdbc', adapter.value.replace(/^jdbc/, '').replace(/^sqlite3$/, 'sqlite').replace(/^postgresql$/, 'postgresql')] : ADAPTERS[baseAdapter(adapter.value)];
     if (a) {
       set('adapter', a[0], yml, adapter.line, `adapter: ${adapter.value}`);
       set('database', ['postgresql', 'mysql', 'sqlite', 'mariadb'].includes(a[1]) ? a[1] : null, yml, adapter.line, `adapter: ${adapter.value}`);

@@ -16,20 +16,27 @@ const SIDEKIQ_EMBED = { label: 'Sidekiq wiki: Embedding (Puma threads and embedd
 const GOOD_JOB_CONN = { label: 'GoodJob README: database connections (async mode shares the web process pool)', url: 'https://github.com/bensheldon/good_job#database-connections' };
 const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
 
-/** Sidekiq's concurrency: sidekiq.yml (production: overrides the top level), else the Procfile's -c N. */
+/**
+ * Sidekiq's concurrency: sidekiq.yml (production: overrides the top level), else the Procfile's -c N, else
+ * RAILS_MAX_THREADS as the Sidekiq process gets it (Sidekiq cli.rb: only when concurrency is unset).
+ * `procEnv`: the VAR=value prefix of the Procfile line that runs Sidekiq.
+ */
 export function sidekiqConcurrency(files, env) {
+  const line = files.filter((x) => x.kind === 'procfile' && !x.problem).flatMap((f) => f.settings.map((s) => ({ f, s })))
+    .find(({ s }) => /\bsidekiq\b/.test(s.value) && !/\bsidekiq(-|_)?(web|cron|scheduler)\b/i.test(s.value));
+  const procEnv = line ? prefixEnv(line.s.value) : {};
   const sq = files.find((f) => f.kind === 'sidekiq-yml' && !f.problem);
   if (sq) {
     const pick = (path) => sq.settings.find((s) => s.path.join('.') === path);
     const s = pick('production.:concurrency') || pick('production.concurrency') || pick(':concurrency') || pick('concurrency');
     const v = s && num(effective(s, env));
-    if (v !== null && v !== undefined) return { value: v, env: s.env && !env.has(s.env) ? s.env : null, file: sq.path, line: s.line, procEnv: {} };
+    if (v !== null && v !== undefined) return { value: v, env: s.env && !env.has(s.env) ? s.env : null, file: sq.path, line: s.line, procEnv };
   }
-  for (const f of files.filter((x) => x.kind === 'procfile' && !x.problem)) {
-    for (const s of f.settings) {
-      const m = /\bsidekiq\b.*?(?:-c|--concurrency)[\s=](\d+)\b/.exec(s.value);
-      if (m) return { value: Number(m[1]), env: null, file: f.path, line: s.line, procEnv: prefixEnv(s.value) };
-    }
+  if (line) {
+    const m = /(?:-c|--concurrency)[\s=](\d+)\b/.exec(line.s.value);
+    if (m) return { value: Number(m[1]), env: null, file: line.f.path, line: line.s.line, procEnv };
+    const rmt = procEnv.RAILS_MAX_THREADS ?? env.get('RAILS_MAX_THREADS')?.value;
+    if (num(rmt) !== null) return { value: num(rmt), env: null, file: line.f.path, line: line.s.line, procEnv, fromRailsMaxThreads: true };
   }
   return null;
 }
@@ -64,12 +71,14 @@ export function jobFindings(files, answers) {
     const own = pool.env && conc.procEnv[pool.env] !== undefined ? num(conc.procEnv[pool.env]) : null;
     const size = own ?? pool.value;
     if (conc.value > size && !(conc.env && conc.env === pool.env)) {
-      const envPool = Boolean(pool.env) && own === null;
+      // Nothing these files show sets the pool's variable for the Sidekiq process: its default is the pool,
+      // as for Puma's threads (problems.mjs), an error under load.
       // One pool line serves the web process and the Sidekiq process: the larger of their needs (pool-fix.mjs).
       const fix = sharedPoolFix(files, yml, pool, webPuma(files, answers), appEnv, { value: conc.value, label: `${conc.value} Sidekiq threads (${conc.file}:${conc.line})` });
+      const assume = [conc.env && `${conc.env} unset`, pool.env && own === null && `${pool.env} unset`].filter(Boolean);
       out.push({
-        rule: 'pool-below-concurrency', severity: envPool ? 'note' : 'error', file: conc.file, line: conc.line, setting: 'concurrency', found: String(conc.value), expected: String(size),
-        message: `Sidekiq runs ${conc.value} threads but production's pool is ${size} (${yml.path}:${pool.line}, ${pool.from})${envPool ? `, unless the Sidekiq process sets ${pool.env} to ${conc.value} or more` : ''}: jobs wait for a connection and fail with ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
+        rule: 'pool-below-concurrency', severity: 'error', file: conc.file, line: conc.line, setting: 'concurrency', found: String(conc.value), expected: String(size),
+        message: `Sidekiq runs ${conc.value} threads but production's pool is ${size} (${yml.path}:${pool.line}, ${pool.from})${assume.length ? ` with ${assume.join(' and ')} (nothing in these files sets ${[conc.env, pool.env].filter(Boolean).join(' or ')} for the Sidekiq process)` : ''}: under load jobs wait for a connection and fail with ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
         evidence: [SIDEKIQ_POOL, SRC.railsPool], related: [{ file: yml.path, line: pool.line }], diff: fix.diff, replacement: fix.text,
       });
     }
@@ -162,7 +171,11 @@ function defaultQueue(yml) {
 }
 
 /** A job runner in the web process: {what, n, file, line, evidence} or null. */
-export function embeddedRunner(files, puma, env) {
+export function embeddedRunner(files, puma, appEnv) {
+  // The web process's own VAR=value prefix in the Procfile (web: GOOD_JOB_EXECUTION_MODE=async bundle exec puma) over the app's.
+  const web = files.filter((x) => x.kind === 'procfile' && !x.problem).flatMap((f) => f.settings.filter((s) => s.name === 'web').map((s) => ({ f, s })))[0];
+  const env = new Map(appEnv);
+  if (web) for (const [k, v] of Object.entries(prefixEnv(web.s.value))) env.set(k, { value: v, file: web.f.path, line: web.s.line });
   const lines = String(puma.text || '').split('\n');
   const at = lines.findIndex((l) => /^\s*[^#]*\bSidekiq\.configure_embed\b/.test(l));
   if (at >= 0) {
@@ -177,17 +190,23 @@ export function embeddedRunner(files, puma, env) {
       if (n !== null) return { what: 'Embedded Sidekiq', n, arg: arg.env ? arg : null, file: puma.path, line: k + 1, evidence: SIDEKIQ_EMBED };
     }
   }
-  const prod = files.find((f) => f.kind === 'rails-env' && !f.problem);
-  const mode = prod?.settings.find((s) => s.name === 'config.good_job.execution_mode' && !inDevBranch(s) && !s.conditional);
+  // GoodJob's settings from production.rb or config/initializers/good_job.rb (unconditional, not development's).
+  const cfg = files.filter((f) => (f.kind === 'rails-env' || f.kind === 'good-job') && !f.problem);
+  const setting = (name) => cfg.flatMap((f) => f.settings.filter((s) => s.name === name && !inDevBranch(s) && !s.conditional).map((s) => ({ f, s })))[0];
+  const mode = setting('config.good_job.execution_mode');
   const envMode = env.get('GOOD_JOB_EXECUTION_MODE');
   const isAsync = (v) => /^:?async(_server)?$/.test(String(v || '').replace(/["']/g, ''));
-  if ((mode && isAsync(mode.value)) || (!mode && envMode && isAsync(envMode.value))) {
-    const mt = prod?.settings.find((s) => s.name === 'config.good_job.max_threads' && !s.conditional);
-    const n = (mt && num(effective(mt.args?.[0], env))) ?? num(env.get('GOOD_JOB_MAX_THREADS')?.value) ?? 5;
-    const where = mode ? { file: prod.path, line: mode.line } : { file: envMode.file, line: envMode.line };
-    // GoodJob reads GOOD_JOB_MAX_THREADS itself when max_threads is not configured (default 5).
-    const arg = mt ? mt.args?.[0] : { env: 'GOOD_JOB_MAX_THREADS', known: true, value: 5, text: '' };
-    return { what: 'GoodJob in async mode', n, arg, ...where, evidence: GOOD_JOB_CONN };
+  if ((mode && isAsync(mode.s.value)) || (!mode && envMode && isAsync(envMode.value))) {
+    const mt = setting('config.good_job.max_threads');
+    const max = (mt && num(effective(mt.s.args?.[0], env))) ?? num(env.get('GOOD_JOB_MAX_THREADS')?.value) ?? 5;
+    // queues "a:3;b,c:2;*": one thread pool per entry, its :N suffix or max_threads (GoodJob README: Configuration).
+    const q = setting('config.good_job.queues');
+    const qv = q ? effective(q.s.args?.[0], env) : env.get('GOOD_JOB_QUEUES')?.value;
+    const pools = typeof qv === 'string' && qv.trim() ? qv.split(';').map((p) => { const m = /:(\d+)\s*$/.exec(p); return m ? Number(m[1]) : max; }) : [max];
+    const threads = pools.reduce((a, b) => a + b, 0);
+    // + 1 for LISTEN/NOTIFY and + 2 for the cron scheduler and the executor (GoodJob README: Database connections).
+    const where = mode ? { file: mode.f.path, line: mode.s.line } : { file: envMode.file, line: envMode.line };
+    return { what: `GoodJob in async mode (${threads} execution thread${threads === 1 ? '' : 's'} + 3 for LISTEN/NOTIFY, cron and the executor)`, n: threads + 3, arg: null, ...where, evidence: GOOD_JOB_CONN };
   }
   // Solid Queue's Puma plugin in async mode (`solid_queue_mode :async`, solid_queue ≥ 1.3): its workers are threads of
   // the Puma process and run jobs on the same primary pool (the default fork mode runs them in processes of their own).

@@ -17,6 +17,16 @@ export function pgMemoryKb(name, value) {
   return null;
 }
 
+// Adapters that wrap a driver's adapter under another name: makara (`mysql2_makara`, `postgresql_makara`,
+// makara README) and active_record_proxy_adapters (`postgresql_proxy`, `mysql2_proxy`, `trilogy_proxy`).
+const WRAPPERS = /^(mysql2|postgresql|postgis|trilogy|sqlite3)_(?:makara|proxy)$/;
+
+/** The driver adapter under a wrapper's name (mysql2_makara → mysql2), else the name itself. */
+export function baseAdapter(v) {
+  const m = WRAPPERS.exec(String(v ?? ''));
+  return m ? m[1] : String(v ?? '');
+}
+
 export function normalize(kind, name, value) {
   let v = String(value ?? '').trim().replace(/\s+/g, ' ');
   if (kind === 'pgconf') {
@@ -28,8 +38,8 @@ export function normalize(kind, name, value) {
   }
   if (kind === 'nginx' || kind === 'apache') return v.replace(/^(["'])(.*)\1$/, '$2');
   if (kind === 'pgbouncer' || kind === 'mycnf' || kind === 'sysctl') return /^-?\d+(\.\d+)?$/.test(v) ? String(Number(v)) : v.toLowerCase();
-  // PostGIS's adapter is the PostgreSQL adapter with spatial types (activerecord-postgis-adapter).
-  if (kind === 'database-yml' && name === 'adapter' && v === 'postgis') return 'postgresql';
+  // PostGIS's adapter is the PostgreSQL adapter with spatial types (activerecord-postgis-adapter); wrappers name theirs.
+  if (kind === 'database-yml' && name === 'adapter') { const b = baseAdapter(v); return b === 'postgis' ? 'postgresql' : b; }
   if (kind === 'database-yml') return /^-?\d+(\.\d+)?$/.test(v) ? String(Number(v)) : v;
   return v;
 }

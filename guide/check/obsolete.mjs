@@ -27,6 +27,8 @@ export const PG_REMOVED = [
   { name: 'db_user_namespace', until: '17' },
 ];
 
+const branchOf = (s) => (s.branch?.length ? ` (in ${s.branch.map((b) => `\`${b.cond}\` (line ${b.line})`).join(' › ')})` : '');
+
 // Puma settings removed before the versions the engine knows about.
 const PUMA_REMOVED = { daemonize: { until: '5.0' } };
 
@@ -43,7 +45,8 @@ export function obsoleteFindings(file, answers) {
       if (!cap || !v) continue;
       if (cap.until && gte(v, cap.until)) add(s, 'error', `${s.name} was removed in Puma ${cap.until}; Puma ${v} stops with NoMethodError${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
       else if (cap.since && !gte(v, cap.since)) add(s, 'error', `${s.name} does not exist before Puma ${cap.since} (detected ${v})`, [PUMA_HISTORY]);
-      else if (cap.deprecatedSince && gte(v, cap.deprecatedSince)) add(s, 'warning', `${s.name} is deprecated since Puma ${cap.deprecatedSince}${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
+      // A deprecated name still runs (Puma prints a warning at boot): a note, not harm (README "Severity").
+      else if (cap.deprecatedSince && gte(v, cap.deprecatedSince)) add(s, 'note', `${s.name} is deprecated since Puma ${cap.deprecatedSince}${branchOf(s)}; Puma ${v} still runs it and warns at boot${cap.until ? ` that it goes in Puma ${cap.until.replace(/\.0$/, '')}` : ''}${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
     }
   }
   if (file.kind === 'pgconf' && answers.database === 'postgresql') {
@@ -82,7 +85,7 @@ export function obsoleteFindings(file, answers) {
 export function envSettings(file) {
   if (file.kind === 'env') return file.settings;
   // Dockerfile ENV lines; Kamal's env: clear: (the container's environment).
-  if (file.kind === 'dockerfile') return file.settings.filter((s) => s.op === 'ENV' && s.value !== null).map((s) => ({ name: s.name, value: String(s.value), line: s.line }));
+  if (file.kind === 'dockerfile') return file.settings.filter((s) => s.op === 'ENV' && s.runtime !== false && s.value !== null).map((s) => ({ name: s.name, value: String(s.value), line: s.line }));
   if (file.kind === 'kamal') return file.settings.filter((s) => s.path?.[0] === 'env' && s.path[1] === 'clear' && s.path.length === 3 && s.known && s.value !== null).map((s) => ({ name: s.key, value: String(s.value), line: s.line }));
   if (file.kind !== 'systemd') return [];
   const out = [];

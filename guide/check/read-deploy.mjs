@@ -13,9 +13,15 @@ export function readProcfile(src) {
   return { settings, notes: [] };
 }
 
-/** Dockerfile → settings [{name: ENV/ARG variable or CMD/ENTRYPOINT/FROM, value, line}]; continuation lines joined. */
+/**
+ * Dockerfile → settings [{name: ENV/ARG variable or CMD/ENTRYPOINT/FROM, value, line, runtime}]; continuation
+ * lines joined. Only the final stage is the running container (Docker: multi-stage builds), with the ENV of
+ * the stages it is built FROM (`FROM base` names an earlier `AS base`): `runtime` is false for the rest.
+ * `ENV X=$Y`/`${Y}`/`${Y:-d}` takes an ARG's default of the same stage chain.
+ */
 export function readDockerfile(src) {
   const settings = [];
+  const stages = []; // {name, from, settings}
   const lines = src.split('\n');
   for (let k = 0; k < lines.length; k++) {
     const start = k;
@@ -24,11 +30,35 @@ export function readDockerfile(src) {
     const m = /^\s*(ENV|ARG|CMD|ENTRYPOINT|FROM)\s+(.+?)\s*$/i.exec(l);
     if (!m) continue;
     const op = m[1].toUpperCase();
+    if (op === 'FROM') {
+      const f = /^(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?/i.exec(m[2]);
+      stages.push({ name: f?.[2]?.toLowerCase() || null, from: f?.[1]?.toLowerCase() || '', settings: [] });
+    }
+    const stage = stages[stages.length - 1];
+    const add = (s) => { settings.push(s); stage?.settings.push(s); };
     if (op === 'ENV' || op === 'ARG') {
       const pairs = [...m[2].matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|\S*)/g)];
-      if (pairs.length) for (const p of pairs) settings.push({ name: p[1], value: p[2].replace(/^["']|["']$/g, ''), op, line: start + 1 });
-      else { const kv = /^([A-Za-z_][A-Za-z0-9_]*)(?:\s+(.*))?$/.exec(m[2]); if (kv) settings.push({ name: kv[1], value: kv[2] ?? null, op, line: start + 1 }); }
-    } else settings.push({ name: op, value: m[2], op, line: start + 1 });
+      if (pairs.length) for (const p of pairs) add({ name: p[1], value: p[2].replace(/^["']|["']$/g, ''), op, line: start + 1 });
+      else { const kv = /^([A-Za-z_][A-Za-z0-9_]*)(?:\s+(.*))?$/.exec(m[2]); if (kv) add({ name: kv[1], value: kv[2] ?? null, op, line: start + 1 }); }
+    } else add({ name: op, value: m[2], op, line: start + 1 });
+  }
+  // The final stage and the earlier stages it is built from, oldest first.
+  const chain = [];
+  for (let st = stages[stages.length - 1]; st && !chain.includes(st);) {
+    chain.unshift(st);
+    const from = st.from;
+    st = stages.slice(0, stages.indexOf(st)).reverse().find((x) => x.name && x.name === from);
+  }
+  const live = new Set(chain.flatMap((st) => st.settings));
+  const args = new Map();
+  for (const s of settings) {
+    s.runtime = stages.length === 0 || live.has(s);
+    if (!s.runtime) continue;
+    if (s.op === 'ARG' && s.value !== null) args.set(s.name, s.value);
+    if (s.op === 'ENV' && typeof s.value === 'string') {
+      const ref = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}?$/.exec(s.value);
+      if (ref) s.value = args.has(ref[1]) ? args.get(ref[1]) : ref[2] ?? null;
+    }
   }
   return { settings, notes: [] };
 }

@@ -10,7 +10,8 @@ import { readGemfileLock, readGemfile, readRubyVersion, readToolVersions } from 
 import { readProcfile, readDockerfile } from './read-deploy.mjs';
 import { inputProblem } from './errors.mjs';
 
-const RUBY_KINDS = new Set(['puma', 'unicorn', 'pitchfork', 'rails-env']);
+const RUBY_KINDS = new Set(['puma', 'unicorn', 'pitchfork', 'rails-env', 'good-job']);
+const LAST_WINS = ['threads', 'workers'];
 
 /** Text of a resolved Ruby value, for comparison: the value when known, else the source text. */
 export function valueText(v) {
@@ -26,6 +27,12 @@ function rubySettings(src) {
     // Top-level DSL calls only: not calls inside hooks, methods or other blocks (Rails' configure block aside).
     if (c.inDef || (c.inBlock && c.inBlock !== 'Rails')) continue;
     settings.push({ name: c.name, args: c.args, value: c.args.map(valueText).join(', '), text: c.text, line: c.line, conditional: c.conditional, branch: c.branch, block: c.block, env: c.args.find((a) => a.env)?.env });
+  }
+  // Puma's DSL stores `threads` and `workers` in one option each: a later unconditional call replaces every
+  // earlier one (Puma::DSL sets @options[:min_threads]/[:max_threads], [:workers]), so only it is in effect.
+  for (const name of LAST_WINS) {
+    const last = settings.findLastIndex((s) => s.name === name && !s.conditional);
+    if (last > 0) for (let k = last - 1; k >= 0; k--) if (settings[k].name === name) settings.splice(k, 1);
   }
   for (const a of r.attrs) if (!a.inDef) settings.push({ name: a.name, args: [a.value], value: valueText(a.value), text: a.value.text, line: a.line, conditional: a.conditional, branch: a.branch });
   // Top-level `require` lines (puma.rb that loads config/environment boots the app in the master).
@@ -44,10 +51,23 @@ function symbolKeys(r) {
   return r;
 }
 
+// Sidekiq merges the section named for its environment over the top level (cli.rb parse_config:
+// opts.merge(opts.delete(environment))): production's keys are read as top-level ones, replacing them;
+// other environments' sections are not production's settings and stay under their own path.
+function sidekiqProduction(r) {
+  const prod = r.settings.filter((s) => s.path?.[0] === 'production' && s.path.length > 1);
+  if (!prod.length) return r;
+  const names = new Set(prod.map((s) => s.path.slice(1).join('.')));
+  const top = (s) => s.path && s.path[0] !== 'production' && !names.has(s.path.join('.')) && !names.has(s.path[0]);
+  const moved = prod.map((s) => ({ ...s, path: s.path.slice(1), name: s.path.slice(1).join('.') }));
+  r.settings = [...r.settings.filter((s) => !s.path || top(s)), ...moved];
+  return r;
+}
+
 const READERS = {
-  puma: rubySettings, unicorn: rubySettings, pitchfork: rubySettings, 'rails-env': rubySettings,
+  puma: rubySettings, unicorn: rubySettings, pitchfork: rubySettings, 'rails-env': rubySettings, 'good-job': rubySettings,
   'database-yml': (src, path) => readYaml(src, path),
-  'sidekiq-yml': (src, path) => symbolKeys(readYaml(src, path)),
+  'sidekiq-yml': (src, path) => sidekiqProduction(symbolKeys(readYaml(src, path))),
   'queue-yml': (src, path) => readYaml(src, path),
   kamal: (src, path) => readYaml(src, path),
   procfile: readProcfile,

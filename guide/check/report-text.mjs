@@ -18,11 +18,15 @@ export function reportText(r) {
   for (const f of r.files) for (const n of f.notes) out.push(`note: ${f.path}:${n.line}: ${n.message}`);
   const skipped = r.files.filter((f) => !f.kind && !f.problem);
   if (skipped.length) out.push(`Skipped (no reader for these files): ${skipped.map((f) => f.path).join(', ')}`);
-  if (r.notCompared.length) out.push(`Not compared (no such file given): ${r.notCompared.map((n) => n.generated).join(', ')}`);
+  const refused = r.notCompared.filter((n) => n.refused);
+  const absent = r.notCompared.filter((n) => !n.refused);
+  if (refused.length) out.push(`Not compared (refused above): ${refused.map((n) => `${n.generated} (${n.refused})`).join(', ')}`);
+  if (absent.length) out.push(`Not compared (no such file given): ${absent.map((n) => n.generated).join(', ')}`);
   out.push('');
   if (!r.findings.length) out.push('No findings.');
   for (const f of r.findings) {
-    out.push(`${f.file}:${f.line}: ${f.severity}: [${f.rule}] ${f.setting ? `${f.setting}: ` : ''}${f.message}`);
+    // A missing setting is reported on the block that should hold it, as in SARIF (report-sarif.mjs); its diff shows where it goes.
+    out.push(`${f.file}:${f.rule === 'missing' ? (f.anchor ?? 1) : f.line}: ${f.severity}: [${f.rule}] ${f.setting ? `${f.setting}: ` : ''}${f.message}`);
     if (f.assumes) out.push(`  (depends on answers not detected: ${f.assumes.join(', ')}; pass --answers to set them)`);
     if (f.reason) out.push(`  why: ${f.reason}`);
     for (const e of f.evidence || []) out.push(`  see: ${e.label} <${e.url}>`);

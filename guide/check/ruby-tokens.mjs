@@ -51,6 +51,16 @@ export function tokenize(src) {
     }
     throw new RubySyntaxError(`unterminated string starting on line ${line}`);
   };
+  // =begin … =end at the start of a line is a comment (Ruby's embedded document), the first line included.
+  const skipEmbdoc = (at) => {
+    const endAt = src.indexOf('\n=end', at);
+    const stop = endAt < 0 ? n : endAt + 5;
+    line += (src.slice(at, stop).match(/\n/g) || []).length;
+    let k = stop;
+    while (k < n && src[k] !== '\n') k++;
+    return k;
+  };
+  if (src.startsWith('=begin')) i = skipEmbdoc(0);
   while (i < n) {
     const c = src[i];
     const start = i;
@@ -62,13 +72,7 @@ export function tokenize(src) {
       push('nl', '\n', start);
       line++;
       for (const h of heredocs.splice(0)) readHeredoc(h);
-      if (src.startsWith('=begin', i)) {
-        const endAt = src.indexOf('\n=end', i);
-        const stop = endAt < 0 ? n : endAt + 5;
-        line += (src.slice(i, stop).match(/\n/g) || []).length;
-        i = stop;
-        while (i < n && src[i] !== '\n') i++;
-      }
+      if (src.startsWith('=begin', i)) i = skipEmbdoc(i);
       if (src.startsWith('__END__', i) && (src[i + 7] === '\n' || i + 7 === n)) break;
       continue;
     }

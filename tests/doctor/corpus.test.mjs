@@ -7,6 +7,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCorpus, table, apps, CORPUS } from '../../scripts/lib/doctor-corpus.mjs';
 import { ROOT, undefinedInSuggestions } from './helpers.mjs';
+import { invalidYamlSuggestions } from './yaml-suggestions.mjs';
 
 const result = runCorpus();
 const byApp = Object.fromEntries(result.rows.map((r) => [r.app, r]));
@@ -46,6 +47,15 @@ test('notes are true: nothing the file sets is "not set", nothing a library conf
       assert.doesNotMatch(t, /\.configure\w*\(\s*self\s*\)/, `${r.app}: ${f.file} hands its configuration to a library, yet "${f.message}"`);
     }
   }
+});
+
+test('every suggested YAML edit, applied, still parses (sidekiq.yml, database.yml, queue.yml, deploy.yml)', () => {
+  let n = 0;
+  for (const r of result.rows) {
+    n += r.report.findings.filter((f) => f.diff && /\.ya?ml$/.test(f.file)).length;
+    assert.deepEqual(invalidYamlSuggestions(r.report, join(CORPUS, r.app)), [], r.app);
+  }
+  assert.ok(n >= 10, `${n} YAML suggestions checked`);
 });
 
 test('README prints the table of this run', () => {

@@ -165,7 +165,7 @@ test('harmful and obsolete settings: removed PostgreSQL parameter, deprecated Pu
     const report = JSON.parse(r.stdout);
     const list = report.findings.map((f) => `${f.severity} ${f.rule} ${f.setting}`);
     assert.ok(list.includes('error obsolete stats_temp_directory'), list.join('\n'));
-    assert.ok(list.includes('warning obsolete on_worker_boot'), list.join('\n'));
+    assert.ok(list.includes('note obsolete on_worker_boot'), list.join('\n'));
     assert.ok(list.includes('error pool-below-threads pool'), list.join('\n'));
     assert.ok(list.includes('error inconsistent max_connections'), list.join('\n'));
     const pool = report.findings.find((f) => f.rule === 'pool-below-threads');

@@ -69,7 +69,7 @@ test('paste a puma.rb and drop a database.yml and a Gemfile.lock: findings with 
   assert.equal(report.answers.ruby_version, '3.4.1');
   assert.equal(report.detected.server_version.file, 'Gemfile.lock');
   const rules = report.findings.map((f) => `${f.severity} ${f.rule} ${f.setting}`);
-  assert.ok(rules.includes('warning obsolete on_worker_boot'), rules.join('\n'));
+  assert.ok(rules.includes('note obsolete on_worker_boot'), rules.join('\n'));
   assert.ok(rules.includes('error pool-below-threads pool'), rules.join('\n'));
   // Shown on the page: severity, file:line, evidence links, a diff.
   const items = page.locator('.guide-check-findings > li');

@@ -61,11 +61,14 @@ test('.ruby-version against Gemfile.lock’s RUBY VERSION', () => {
   assert.deepEqual(strong(check(app({ ...BASE, '.ruby-version': '3.4\n' }))), []);
 });
 
-test('Sidekiq concurrency above a literal pool is an error; above an ENV-sized pool a note', () => {
+test('Sidekiq concurrency above a literal pool is an error; above an ENV-sized pool that no file sets for the worker too (its default applies); a Procfile prefix that sets it, none', () => {
   const lit = check(app({ ...BASE, 'config/sidekiq.yml': ':concurrency: 10\n', 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: 5\n' }));
   assert.ok(strong(lit).includes('error pool-below-concurrency'));
   const env = check(app({ ...BASE, 'config/sidekiq.yml': ':concurrency: 10\n', 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: <%= ENV.fetch("RAILS_MAX_THREADS") { 5 } %>\n' }));
-  assert.equal(env.findings.find((f) => f.rule === 'pool-below-concurrency').severity, 'note');
+  assert.equal(env.findings.find((f) => f.rule === 'pool-below-concurrency').severity, 'error');
+  assert.match(env.findings.find((f) => f.rule === 'pool-below-concurrency').message, /with RAILS_MAX_THREADS unset/);
+  const set = check(app({ ...BASE, 'config/sidekiq.yml': ':concurrency: 10\n', Procfile: 'worker: RAILS_MAX_THREADS=10 bundle exec sidekiq\n', 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: <%= ENV.fetch("RAILS_MAX_THREADS") { 5 } %>\n' }));
+  assert.equal(set.findings.find((f) => f.rule === 'pool-below-concurrency'), undefined);
 });
 
 test('Gemfile groups and constraint direction', () => {

@@ -74,15 +74,17 @@ test('embedded Sidekiq next to Puma threads on a pool sized by the same variable
   assert.deepEqual(strong(roomy), []);
 });
 
-test('GoodJob in async mode counts its max_threads (5 by default) with Puma’s; external mode does not', () => {
-  const files = (mode, extra = '') => app({ ...PUMA('7.1.0'), 'config/puma.rb': 'threads 5, 5\n', 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: 8\n',
-    'config/environments/production.rb': `Rails.application.configure do\n  config.good_job.execution_mode = ${mode}\n${extra}end\n` });
+test('GoodJob in async mode counts its threads (max_threads, 5 by default, or its queues’ :N pools) + 3 with Puma’s; external mode does not', () => {
+  const files = (mode, extra = '', pool = 8, init = null) => app({ ...PUMA('7.1.0'), 'config/puma.rb': 'threads 5, 5\n', 'config/database.yml': `production:\n  adapter: postgresql\n  pool: ${pool}\n`,
+    'config/environments/production.rb': `Rails.application.configure do\n  config.good_job.execution_mode = ${mode}\n${extra}end\n`, ...(init ? { 'config/initializers/good_job.rb': init } : {}) });
   const f = find(check(files(':async')), 'pool-below-concurrency');
   assert.equal(f.severity, 'error');
-  assert.match(f.message, /GoodJob in async mode runs 5 job threads .* need 10 connections/);
-  // Its fix: Puma's 5 plus GoodJob's own default, read from the variable GoodJob reads (GOOD_JOB_MAX_THREADS, 5).
-  assert.match(f.diff, /^\+  pool: <%= ENV\.fetch\("GOOD_JOB_MAX_THREADS"\) \{ 5 \}\.to_i \+ 5 %>$/m);
-  assert.deepEqual(strong(check(files(':async', '  config.good_job.max_threads = 3\n'))), []);
+  assert.match(f.message, /GoodJob in async mode \(5 execution threads \+ 3 for LISTEN\/NOTIFY, cron and the executor\) runs 8 job threads .* need 13 connections/);
+  assert.match(find(check(files(':async', '  config.good_job.max_threads = 3\n')), 'pool-below-concurrency').message, /need 11 connections/);
+  assert.deepEqual(strong(check(files(':async', '  config.good_job.max_threads = 3\n', 11))), []);
+  // config/initializers/good_job.rb: queues with :N thread suffixes (a pool without one gets max_threads).
+  const q = find(check(files(':async', '', 13, 'Rails.application.configure do\n  config.good_job.max_threads = 2\n  config.good_job.queues = "latency_low:3;latency_medium:4;*"\nend\n')), 'pool-below-concurrency');
+  assert.match(q.message, /\(9 execution threads \+ 3 .*need 17 connections/);
   assert.deepEqual(strong(check(files(':external'))), []);
 });
 

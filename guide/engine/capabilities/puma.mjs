@@ -17,10 +17,11 @@ export const PUMA_DSL = {
   first_data_timeout: {},
   plugin: {},
   tag: {},
-  on_worker_boot: { until: '8.0', deprecatedSince: '7.0', replacement: 'before_worker_boot' },
+  // Puma 7 and 8 still run the old hook names and warn "will be removed in Puma v9" (lib/puma.rb deprecate_method_change, 8.0.2).
+  on_worker_boot: { until: '9.0', deprecatedSince: '7.0', replacement: 'before_worker_boot' },
   before_worker_boot: { since: '7.0' },
   before_fork: {},
-  on_restart: { until: '8.0', deprecatedSince: '7.0', replacement: 'before_restart' },
+  on_restart: { until: '9.0', deprecatedSince: '7.0', replacement: 'before_restart' },
   fork_worker: { since: '5.0' },
   nakayoshi_fork: { since: '5.0', until: '6.0' },
   wait_for_less_busy_worker: { since: '5.0' },
