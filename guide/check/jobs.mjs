@@ -206,7 +206,11 @@ export function embeddedRunner(files, puma, appEnv) {
     const threads = pools.reduce((a, b) => a + b, 0);
     // + 1 for LISTEN/NOTIFY and + 2 for the cron scheduler and the executor (GoodJob README: Database connections).
     const where = mode ? { file: mode.f.path, line: mode.s.line } : { file: envMode.file, line: envMode.line };
-    return { what: `GoodJob in async mode (${threads} execution thread${threads === 1 ? '' : 's'} + 3 for LISTEN/NOTIFY, cron and the executor)`, n: threads + 3, arg: null, ...where, evidence: GOOD_JOB_CONN };
+    // The fix keeps the app's variable when one pool's threads come from it (GoodJob reads GOOD_JOB_MAX_THREADS itself
+    // when max_threads is not configured); the 3 extra connections are the term's offset (pool-fix.mjs).
+    const base = mt ? mt.s.args?.[0] : { env: 'GOOD_JOB_MAX_THREADS', known: true, value: max, text: '' };
+    const arg = pools.length === 1 && !q && base?.env ? { ...base, offset: 3 } : null;
+    return { what: `GoodJob in async mode (${threads} execution thread${threads === 1 ? '' : 's'} + 3 for LISTEN/NOTIFY, cron and the executor)`, n: threads + 3, arg, ...where, evidence: GOOD_JOB_CONN };
   }
   // Solid Queue's Puma plugin in async mode (`solid_queue_mode :async`, solid_queue ≥ 1.3): its workers are threads of
   // the Puma process and run jobs on the same primary pool (the default fork mode runs them in processes of their own).

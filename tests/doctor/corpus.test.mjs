@@ -55,7 +55,8 @@ test('every suggested YAML edit, applied, still parses (sidekiq.yml, database.ym
     n += r.report.findings.filter((f) => f.diff && /\.ya?ml$/.test(f.file)).length;
     assert.deepEqual(invalidYamlSuggestions(r.report, join(CORPUS, r.app)), [], r.app);
   }
-  assert.ok(n >= 10, `${n} YAML suggestions checked`);
+  // Few since notes no longer carry diffs with wizard numbers (choice.mjs): the pool fixes are what is left.
+  assert.ok(n >= 3, `${n} YAML suggestions checked`);
 });
 
 test('README prints the table of this run', () => {

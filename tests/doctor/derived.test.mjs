@@ -95,7 +95,7 @@ test('GoodJob async with its own variable, Solid Queue\'s async Puma plugin: eac
   const b = app({ ...GEMS, 'config/puma.rb': sq, 'config/queue.yml': 'production:\n  workers:\n    - queues: "*"\n      threads: 2\n', 'config/database.yml': 'production:\n  adapter: postgresql\n  pool: 6\n' });
   try {
     const f = run(a).findings.find((x) => x.rule === 'pool-below-concurrency');
-    assert.deepEqual(added(f.diff), ['  pool: <%= ENV.fetch("GOOD_JOB_MAX_THREADS", 4).to_i + 5 %>']);
+    assert.deepEqual(added(f.diff), ['  pool: <%= ENV.fetch("GOOD_JOB_MAX_THREADS", 4).to_i + 8 %>']);
     assert.deepEqual(strong(roundTrip(a, f).after), []);
     const g = run(b).findings.find((x) => x.rule === 'pool-below-concurrency');
     assert.match(g.message, /Solid Queue in Puma \(async mode\) runs 2 job threads .* need 7 connections/);
