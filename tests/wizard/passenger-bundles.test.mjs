@@ -56,12 +56,16 @@ test('the pool is counted from cores and memory, its reason shows every factor, 
     assert.match(why, new RegExp(`At most ${n} application processes`));
     assert.match(why, new RegExp(`(\\d+) by the cores \\(${answers.cores} × (1\\.5|2|1) for this workload\\), (\\d+) by the memory budget`));
   }
-  // 4 GB, 2 cores: one app process fits; with Action Cable's group the pool is 2 and the budget says it is over.
+  // 4 GB, 2 cores: with smart spawning the preloader's copy counts once (memory-budget.mjs), two app processes fit.
   const small = gen({ proxy: 'apache', ram_gb: 4, cores: 2 });
   assert.match(file(small, 'etc/apache2/sites-available/rails-app.conf'), /^PassengerMaxPoolSize 2$/m);
   assert.match(file(small, 'etc/apache2/sites-available/rails-app.conf'), /^ {4}PassengerMinInstances 1$/m);
-  assert.ok(small.warnings.some((w) => /exceeds the host's RAM/.test(w.message)), 'the over-budget host is reported, not hidden');
-  const noCable = gen({ proxy: 'apache', ram_gb: 4, cores: 2, websockets: false });
+  assert.ok(!small.warnings.some((w) => /exceeds the host's RAM/.test(w.message)), 'two processes fit 4 GB');
+  // 2 GB: one process would fit, but Action Cable's group needs its own: the pool stays 2 and the budget says it is over.
+  const tiny = gen({ proxy: 'apache', ram_gb: 2, cores: 2 });
+  assert.match(file(tiny, 'etc/apache2/sites-available/rails-app.conf'), /^PassengerMaxPoolSize 2$/m);
+  assert.ok(tiny.warnings.some((w) => /exceeds the host's RAM/.test(w.message)), 'the over-budget host is reported, not hidden');
+  const noCable = gen({ proxy: 'apache', ram_gb: 2, cores: 2, websockets: false });
   assert.match(file(noCable, 'etc/apache2/sites-available/rails-app.conf'), /^PassengerMaxPoolSize 1$/m);
   // Standalone has one group: the same count as Unicorn's.
   const unicorn = generate({ domain: 'app.test', server: 'unicorn', ram_gb: 16 }, { date: DATE });
