@@ -25,7 +25,10 @@ const OUT = join(ROOT, 'assets/generated');
 // bundle has, so it cannot be a chunk without a second fetch for the defaults; the small-host plan; YJIT bounds;
 // per-choice version tables). Measured 45,946 B for guide.js, 48,051 B with the page's other first-load scripts
 // (what tests/wizard/page-form.test.mjs counts). Same regression, same candidates, plus the version tables.
-export const BUDGET_GZIP = 48 * 1024;
+// 50 KB since stop 29 (≈ +1.7 KB gzip: the memory model that counts a preloaded copy once, which every bundle uses;
+// Passenger, Falcon, Thin and GoodJob process semantics). Measured 47,632 B for guide.js, 49,737 B with the page's
+// other first-load scripts. Same regression; the candidates to move into chunks are unchanged.
+export const BUDGET_GZIP = 50 * 1024;
 
 function siteUrl() {
   try {
