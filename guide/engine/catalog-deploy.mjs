@@ -27,6 +27,8 @@ export const DEPLOY_CATALOG = {
   "deploy.sh.preflight": "Boots the new release once (production eager-loads every file) and asks its own /up in-process, through every middleware: a release that cannot boot stops here, before anything switches.",
   "deploy.sh.migrate": "Migrations once per deploy, as the migrations role (their own timeouts): on the first app host only; the others pass --no-migrate.",
   "deploy.sh.switch-now": "Switch, restart, check /up; if the check fails, switch back and restart again.",
+  "deploy.sh.cleanup": "A release that is never switched to (a failed build, boot, migration or /up check) is removed when the script exits, so rollback, which takes the newest older release, never picks one that did not boot.",
+  "deploy.sh.kept": "Switched to and answering: the new release stays.",
   "deploy.sh.prune": "Keeps the newest KEEP releases (and always the new and the previous one) for rollbacks.",
   "deploy.sh.rollback": "rollback: switches current to the release before it and restarts; takes seconds, since that release is built. Migrations are not rolled back.",
   "lb-rotation.usage": "Takes an app host out of the {lb} balancer's rotation and puts it back, for a rolling deploy (README steps 7 and 8). Run as root on the balancer, in the bundle's directory: `sh lb-host/lb-rotation.sh drain app1`, then deploy.sh on app1, then `sh lb-host/lb-rotation.sh ready app1`; then the next host. How each balancer drains: guide/engine/capabilities/lb-rotation.mjs.",

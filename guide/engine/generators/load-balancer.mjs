@@ -142,6 +142,8 @@ export function nginxLbBody(ctx) {
     S('proxy_next_upstream_tries', 2),
     S('proxy_connect_timeout', '5s', t('lb.timeouts'), [SRC.nginxProxy, SRC.nginxconfig]),
     S('proxy_read_timeout', '60s'),
+    // The 10 s idle limit lb.timeouts promises browsers (nginx's own default is 75 s), as HAProxy's `timeout client`.
+    S('keepalive_timeout', '10s', null, [SRC.nginxCore]),
   ];
   // Action Cable through the balancer: the location / above drops the hop-by-hop Upgrade header, so /cable passes it.
   const cable = cableEnabled(ctx) && has(NGINX_TLS.websocketProxy, v);
