@@ -32,7 +32,10 @@ async function visit(page, path) {
   const problems = [];
   const onConsole = (msg) => { if (msg.type() === 'error' || /Content Security Policy/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`); };
   const onError = (err) => problems.push(`page error: ${err.message}`);
-  const onFail = (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
+  // net::ERR_ABORTED is the browser cancelling a request (a lazily imported chunk still in flight when the page
+  // settles or the offline worker takes over), not a failed response: a missing file still shows as an HTTP status
+  // below, and a chunk the page needed and lost as a page error or console error.
+  const onFail = (req) => { if (req.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`); };
   const onResponse = (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`); };
   page.on('console', onConsole);
   page.on('pageerror', onError);
