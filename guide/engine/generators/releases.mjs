@@ -17,7 +17,8 @@ export function upCheck(ctx) {
   const wait = (SERVER_PROCESS[ctx.server] || {}).bootWait;
   const opts = wait ? UP_CHECK.replace('--retry 5', `--retry ${wait}`) : UP_CHECK;
   if (behindBalancer(ctx) && ctx.tls === 'upstream') return `curl ${opts} -H 'Host: ${ctx.domain}' -H 'X-Forwarded-Proto: https' http://127.0.0.1/up`;
-  return `curl ${opts} ${scheme}://${ctx.domain}/up`;
+  // This host's own edge, whatever DNS says (a CDN in front, or a name not yet pointed here): --resolve.
+  return `curl ${opts} --resolve ${ctx.domain}:${scheme === 'https' ? 443 : 80}:127.0.0.1 ${scheme}://${ctx.domain}/up`;
 }
 
 /** What a deploy does to the running server: reload (loads new code, keeps the socket) or restart. */
