@@ -5,6 +5,8 @@ import { effective, envOf } from './crossfile.mjs';
 import { envSettings } from './obsolete.mjs';
 import { productionPool, pumaThreads, inDevBranch } from './problems.mjs';
 import { SRC } from '../engine/evidence.mjs';
+import { JOB_RUNNERS } from '../engine/capabilities/jobs.mjs';
+import { inRange } from '../engine/version.mjs';
 import { evaluate } from './read-ruby.mjs';
 import { tokenize } from './ruby-tokens.mjs';
 import { webPoolFix, sharedPoolFix, describeFix, ASYNC_EVIDENCE } from './pool-fix.mjs';
@@ -38,7 +40,24 @@ export function sidekiqConcurrency(files, env) {
     const rmt = procEnv.RAILS_MAX_THREADS ?? env.get('RAILS_MAX_THREADS')?.value;
     if (num(rmt) !== null) return { value: num(rmt), env: null, file: line.f.path, line: line.s.line, procEnv, fromRailsMaxThreads: true };
   }
-  return null;
+  return sidekiqDefault(files, env, line, sq, procEnv);
+}
+
+// Nothing sets concurrency: Sidekiq takes RAILS_MAX_THREADS, else its version's default (capabilities/jobs.mjs),
+// judged only when the files show Sidekiq runs (sidekiq.yml, a Procfile line, queue_adapter :sidekiq) and
+// Gemfile.lock gives its version.
+function sidekiqDefault(files, env, line, sq, procEnv) {
+  const lock = files.find((f) => f.kind === 'gemfile-lock' && !f.problem);
+  const gem = lock?.settings.find((s) => s.name === 'sidekiq');
+  const adapter = files.some((f) => f.kind === 'rails-env' && !f.problem && f.settings.some((s) => s.name === 'config.active_job.queue_adapter'
+    && !s.conditional && !inDevBranch(s) && /^:?["']?sidekiq["']?$/.test(String(s.value ?? ''))));
+  if (!gem || !(sq || line || adapter)) return null;
+  const at = sq ? { file: sq.path, line: 1 } : line ? { file: line.f.path, line: line.s.line } : { file: lock.path, line: gem.line };
+  const rmt = num(env.get('RAILS_MAX_THREADS')?.value);
+  if (rmt !== null) return { value: rmt, env: null, ...at, procEnv, fromRailsMaxThreads: true };
+  const d = JOB_RUNNERS.sidekiq.defaultConcurrency.find((r) => inRange(gem.value, r));
+  if (!d) return null;
+  return { value: d.value, env: null, ...at, procEnv, why: `Sidekiq ${gem.value.split('.')[0]}'s default, sidekiq ${gem.value} at ${lock.path}:${gem.line}; RAILS_MAX_THREADS unset` };
 }
 
 // VAR=value words before the command of a Procfile line: that process's own environment.
@@ -75,10 +94,10 @@ export function jobFindings(files, answers) {
       // as for Puma's threads (problems.mjs), an error under load.
       // One pool line serves the web process and the Sidekiq process: the larger of their needs (pool-fix.mjs).
       const fix = sharedPoolFix(files, yml, pool, webPuma(files, answers), appEnv, { value: conc.value, label: `${conc.value} Sidekiq threads (${conc.file}:${conc.line})` });
-      const assume = [conc.env && `${conc.env} unset`, pool.env && own === null && `${pool.env} unset`].filter(Boolean);
+      const assume = [conc.env && `${conc.env} unset`, pool.env && own === null && !(conc.why && pool.env === 'RAILS_MAX_THREADS') && `${pool.env} unset`].filter(Boolean);
       out.push({
         rule: 'pool-below-concurrency', severity: 'error', file: conc.file, line: conc.line, setting: 'concurrency', found: String(conc.value), expected: String(size),
-        message: `Sidekiq runs ${conc.value} threads but production's pool is ${size} (${yml.path}:${pool.line}, ${pool.from})${assume.length ? ` with ${assume.join(' and ')} (nothing in these files sets ${[conc.env, pool.env].filter(Boolean).join(' or ')} for the Sidekiq process)` : ''}: under load jobs wait for a connection and fail with ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
+        message: `Sidekiq runs ${conc.value} threads${conc.why ? ` (${conc.why})` : ''} but production's pool is ${size} (${yml.path}:${pool.line}, ${pool.from})${assume.length ? ` with ${assume.join(' and ')} (nothing in these files sets ${[conc.env, pool.env].filter(Boolean).join(' or ')} for the Sidekiq process)` : ''}: under load jobs wait for a connection and fail with ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
         evidence: [SIDEKIQ_POOL, SRC.railsPool], related: [{ file: yml.path, line: pool.line }], diff: fix.diff, replacement: fix.text,
       });
     }

@@ -23,6 +23,10 @@ export const JOB_RUNNERS = {
     extraProcesses: 0,
     stopSignal: 'SIGTERM', stopTimeout: 25, // Sidekiq waits 25 s (-t) for jobs, then pushes them back to Redis
     notify: { since: '6.0.6' }, threaded: true, // Sidekiq::SdNotify: Type=notify and WatchdogSec
+    // Threads when neither sidekiq.yml nor -c sets concurrency: RAILS_MAX_THREADS when set (cli.rb, 6.0+), else the
+    // version's default (6.x lib/sidekiq.rb DEFAULTS concurrency: 10; 7.0+ lib/sidekiq/config.rb DEFAULTS concurrency: 5).
+    // Before 6.0 the default was 25 and cli.rb's RAILS_MAX_THREADS rule is not checked here: not judged.
+    defaultConcurrency: [{ since: '6.0', until: '7.0', value: 10 }, { since: '7.0', value: 5 }],
   },
   good_job: {
     label: 'GoodJob', railsSince: '6.1', command: 'bundle exec good_job start', gem: 'good_job',

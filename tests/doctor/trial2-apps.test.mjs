@@ -1,0 +1,39 @@
+// Misses a second blind trial of --check found (issue 25, 2026-11-26), each proven on the lines of the app's own
+// files. Files under a copyleft licence are not copied: the few lines that matter are reproduced inline, with the
+// repository and commit they come from.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import '../../guide/engine/index.mjs';
+import { check } from '../../guide/check/index.mjs';
+
+const lock = (gems) => `GEM\n  remote: https://rubygems.org/\n  specs:\n${gems.map(([n, v]) => `    ${n} (${v})\n`).join('')}\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n${gems.map(([n]) => `  ${n}\n`).join('')}`;
+const strong = (r) => r.findings.filter((f) => f.severity !== 'note');
+
+// exercism/website 91595cb12c1fad57942968863337ae1854d9e4d4 (AGPL-3.0, lines reproduced): config/sidekiq.yml has
+// :queues: and no :concurrency:, Gemfile.lock sidekiq (6.1.2), config/database.yml's default: anchor pool: 5,
+// config/puma.rb `threads threads_count, threads_count` from RAILS_MAX_THREADS { 5 }.
+const EXERCISM = {
+  'config/sidekiq.yml': '---\n:queues:\n  # Rails defaults\n  - mailers\n  - default\n',
+  'config/database.yml': 'default: &default\n  adapter: mysql2\n  encoding: utf8mb4\n  collation: utf8mb4_unicode_ci\n  pool: 5\n  username: exercism_v3\n\nproduction:\n  primary:\n    <<: *default\n    database: exercism_v3\n',
+  'config/puma.rb': 'max_threads_count = ENV.fetch("RAILS_MAX_THREADS", 5)\nmin_threads_count = ENV.fetch("RAILS_MIN_THREADS") { max_threads_count }\nthreads min_threads_count, max_threads_count\n',
+};
+const app = (files) => Object.entries(files).map(([path, text]) => ({ path, text }));
+
+test('Sidekiq 6 with no concurrency set runs its default 10 threads: above pool 5, an error (exercism 2021-03)', () => {
+  const r = check(app({ ...EXERCISM, 'Gemfile.lock': lock([['mysql2', '0.5.3'], ['puma', '5.2.2'], ['rails', '6.1.3'], ['sidekiq', '6.1.2']]) }));
+  assert.deepEqual(strong(r).map((f) => `${f.severity} ${f.rule} ${f.file}:${f.line}`), ['error pool-below-concurrency config/sidekiq.yml:1']);
+  const f = strong(r)[0];
+  assert.deepEqual([f.found, f.expected], ['10', '5']);
+  assert.match(f.message, /Sidekiq runs 10 threads \(Sidekiq 6's default, sidekiq 6\.1\.2 at Gemfile\.lock:\d+; RAILS_MAX_THREADS unset\) but production's pool is 5/);
+});
+
+test('Sidekiq ≥ 7 defaults to 5 threads (no error on pool 5); RAILS_MAX_THREADS, when set, is its concurrency; before 6 not judged', () => {
+  const gems = (v) => lock([['mysql2', '0.5.3'], ['rails', '7.1.0'], ['sidekiq', v]]);
+  assert.deepEqual(strong(check(app({ ...EXERCISM, 'Gemfile.lock': gems('7.3.9') }))), []);
+  assert.deepEqual(strong(check(app({ ...EXERCISM, 'Gemfile.lock': gems('5.2.9') }))), []);
+  // RAILS_MAX_THREADS=12 in the app's environment (a .env file) gives Sidekiq 12 threads, above the literal pool 5.
+  const env = check(app({ ...EXERCISM, 'Gemfile.lock': gems('7.3.9'), '.env': 'RAILS_MAX_THREADS=12\n' }));
+  assert.deepEqual(strong(env).filter((f) => f.rule === 'pool-below-concurrency' && f.file === 'config/sidekiq.yml').map((f) => f.found), ['12']);
+  // No Gemfile.lock: the version, hence the default, is unknown, nothing is claimed.
+  assert.deepEqual(strong(check(app(EXERCISM))), []);
+});
