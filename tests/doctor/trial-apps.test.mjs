@@ -18,7 +18,8 @@ import { invalidYamlSuggestions } from './yaml-suggestions.mjs';
 import { singleMode, reachedByTcp } from '../../guide/check/absent.mjs';
 
 const TRIAL = join(ROOT, 'tests', 'fixtures', 'trial-apps');
-const apps = readdirSync(TRIAL).sort();
+// One folder per app (the folder's README.md says what they are and under which licences).
+const apps = readdirSync(TRIAL, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 const reports = Object.fromEntries(apps.map((a) => [a, check(collect([join(TRIAL, a)], undefined, join(TRIAL, a)))]));
 const strong = (a) => reports[a].findings.filter((f) => f.severity !== 'note').map((f) => `${f.severity} ${f.rule} ${f.file}:${f.line}`);
 
