@@ -43,7 +43,10 @@ export function obsoleteFindings(file, answers) {
     for (const s of file.settings) {
       const cap = PUMA_DSL[s.name] || PUMA_REMOVED[s.name];
       if (!cap || !v) continue;
-      if (cap.until && gte(v, cap.until)) add(s, 'error', `${s.name} was removed in Puma ${cap.until}; Puma ${v} stops with NoMethodError${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
+      // A value the version no longer knows (rackup DefaultRackup on Puma ≥ 6): the line raises at boot.
+      const arg = (cap.removedArgs || []).find((a) => s.args?.[0]?.text === a.value && gte(v, a.until));
+      if (arg) add(s, 'error', `${s.name} ${arg.value}${branchOf(s)}: ${arg.value} was removed in Puma ${arg.until}; Puma ${v} stops at boot with NameError (uninitialized constant ${arg.value}): ${arg.fix}`, [{ label: `Puma: ${arg.value} removed in ${arg.until}`, url: arg.url }, PUMA_HISTORY]);
+      else if (cap.until && gte(v, cap.until)) add(s, 'error', `${s.name} was removed in Puma ${cap.until}; Puma ${v} stops with NoMethodError${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
       else if (cap.since && !gte(v, cap.since)) add(s, 'error', `${s.name} does not exist before Puma ${cap.since} (detected ${v})`, [PUMA_HISTORY]);
       // A deprecated name still runs (Puma prints a warning at boot): a note, not harm (README "Severity").
       else if (cap.deprecatedSince && gte(v, cap.deprecatedSince)) add(s, 'note', `${s.name} is deprecated since Puma ${cap.deprecatedSince}${branchOf(s)}; Puma ${v} still runs it and warns at boot${cap.until ? ` that it goes in Puma ${cap.until.replace(/\.0$/, '')}` : ''}${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);

@@ -3,7 +3,10 @@
 // repository and commit they come from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import '../../guide/engine/index.mjs';
+import { ROOT } from './helpers.mjs';
 import { check } from '../../guide/check/index.mjs';
 
 const lock = (gems) => `GEM\n  remote: https://rubygems.org/\n  specs:\n${gems.map(([n, v]) => `    ${n} (${v})\n`).join('')}\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n${gems.map(([n]) => `  ${n}\n`).join('')}`;
@@ -36,4 +39,24 @@ test('Sidekiq ≥ 7 defaults to 5 threads (no error on pool 5); RAILS_MAX_THREAD
   assert.deepEqual(strong(env).filter((f) => f.rule === 'pool-below-concurrency' && f.file === 'config/sidekiq.yml').map((f) => f.found), ['12']);
   // No Gemfile.lock: the version, hence the default, is unknown, nothing is claimed.
   assert.deepEqual(strong(check(app(EXERCISM))), []);
+});
+
+// errbit/errbit 68eede7514cd9854e1455c7e70e495b005938dab (MIT; tests/fixtures/trial-apps/errbit-2025-03-07):
+// config/puma.default.rb line 9 `rackup DefaultRackup`, Gemfile.lock puma (6.6.0). errbit reverted that Puma bump
+// (errbit PR #1686): DefaultRackup went in Puma 6.0 (puma PR #2928) and the line raises at boot.
+const ERRBIT = join(ROOT, 'tests', 'fixtures', 'trial-apps', 'errbit-2025-03-07');
+const errbitFile = (p) => readFileSync(join(ERRBIT, p), 'utf8');
+
+test('rackup DefaultRackup on Puma ≥ 6: an error whose fix is to delete the line; on Puma 5 nothing (errbit 2025-03)', () => {
+  const run = (lockText) => check([{ path: 'config/puma.rb', text: errbitFile('config/puma.default.rb') }, { path: 'Gemfile.lock', text: lockText }]);
+  const r = run(errbitFile('Gemfile.lock'));
+  const f = r.findings.filter((x) => x.rule === 'obsolete' && x.setting === 'rackup');
+  assert.deepEqual(f.map((x) => `${x.severity} ${x.file}:${x.line}`), ['error config/puma.rb:9']);
+  assert.match(f[0].message, /DefaultRackup was removed in Puma 6\.0; Puma 6\.6\.0 stops at boot .*delete the line/);
+  assert.ok(f[0].evidence.some((e) => e.url === 'https://github.com/puma/puma/pull/2928'));
+  const five = run(errbitFile('Gemfile.lock').replace('    puma (6.6.0)\n', '    puma (5.6.9)\n'));
+  assert.deepEqual(five.findings.filter((x) => x.setting === 'rackup'), []);
+  // rackup with a path stays valid on every version.
+  const path = check([{ path: 'config/puma.rb', text: 'rackup "config.ru"\n' }, { path: 'Gemfile.lock', text: errbitFile('Gemfile.lock') }]);
+  assert.deepEqual(path.findings.filter((x) => x.setting === 'rackup'), []);
 });

@@ -17,6 +17,10 @@ export const PUMA_DSL = {
   first_data_timeout: {},
   plugin: {},
   tag: {},
+  // `rackup DefaultRackup` (Heroku's old puma.rb): the constant went in Puma 6.0 (puma PR #2928), so the line raises
+  // NameError and Puma does not boot (errbit reverted its Puma 6 bump for it, errbit PR #1686). Puma reads config.ru
+  // from the directory by default: the fix is to delete the line.
+  rackup: { removedArgs: [{ value: 'DefaultRackup', until: '6.0', fix: 'delete the line (Puma loads config.ru by default)', url: 'https://github.com/puma/puma/pull/2928' }] },
   // Puma 7 and 8 still run the old hook names and warn "will be removed in Puma v9" (lib/puma.rb deprecate_method_change, 8.0.2).
   on_worker_boot: { until: '9.0', deprecatedSince: '7.0', replacement: 'before_worker_boot' },
   before_worker_boot: { since: '7.0' },
