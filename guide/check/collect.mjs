@@ -6,6 +6,8 @@ import { lstatSync, statSync, readdirSync, readFileSync, realpathSync } from 'no
 import { join, relative, sep, resolve, isAbsolute } from 'node:path';
 import { LIMITS, looksBinary, decodeText } from './limits.mjs';
 import { classify } from './classify.mjs';
+import { readFile } from './read.mjs';
+import { serverConfigPaths } from './read-deploy.mjs';
 
 const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
   'config/unicorn.rb', 'config/pitchfork.rb', 'config/database.yml', 'config/environments/production.rb', '.env.production',
@@ -109,7 +111,16 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
       // Environment files kept in config/ (ruby.env, jobs.env) are read too: the app server may load them.
       let envs = [];
       try { envs = readdirSync(join(abs, 'config')).filter((n) => n.endsWith('.env')).sort().map((n) => `config/${n}`); } catch { /* no config/ */ }
+      const start = out.length;
       for (const f of [...APP_FILES, ...envs]) { try { lstatSync(join(abs, f)); } catch { continue; } add(join(abs, f), display(join(abs, f)), root); }
+      // The Puma config the web command names (`puma -C config/puma.default.rb` in the Procfile, the Dockerfile's
+      // CMD, Kamal's cmd) is the one Puma reads: read it as config/puma.rb would be.
+      const deploy = out.slice(start).filter((x) => !x.problem && ['procfile', 'dockerfile', 'kamal'].includes(classify(x.path, x.text))).map((x) => readFile(x));
+      for (const { path: f } of serverConfigPaths(deploy)) {
+        if (classify(f) !== 'puma') continue;
+        try { lstatSync(join(abs, f)); } catch { continue; }
+        add(join(abs, f), display(join(abs, f)), root);
+      }
     } else {
       walk(abs, root, abs, 0);
     }

@@ -62,3 +62,38 @@ export function readDockerfile(src) {
   }
   return { settings, notes: [] };
 }
+
+/**
+ * The Puma config files the deployment's web command names with `-C FILE`/`--config FILE`: the Procfile's web line,
+ * the Dockerfile's final-stage CMD/ENTRYPOINT and Kamal's cmd. → [{path, file, line}], paths relative to the app
+ * root (a leading ./ dropped); absolute paths and paths that climb out (..) are not followed.
+ */
+export function serverConfigPaths(files) {
+  const cmds = [];
+  for (const f of files.filter((x) => !x.problem)) {
+    if (f.kind === 'procfile') for (const s of f.settings) if (s.name === 'web') cmds.push({ cmd: s.value, file: f.path, line: s.line });
+    if (f.kind === 'dockerfile') for (const s of f.settings) if ((s.op === 'CMD' || s.op === 'ENTRYPOINT') && s.runtime) cmds.push({ cmd: s.value, file: f.path, line: s.line });
+    if (f.kind === 'kamal') for (const s of f.settings) if (s.key === 'cmd' && typeof s.value === 'string') cmds.push({ cmd: s.value, file: f.path, line: s.line });
+  }
+  const out = [];
+  for (const c of cmds) {
+    const words = commandWords(c.cmd);
+    if (!words.some((w) => /(^|\/)puma$/.test(w))) continue;
+    for (let k = 0; k < words.length; k++) {
+      const m = /^--config=(.+)$/.exec(words[k]);
+      const p = m ? m[1] : (words[k] === '-C' || words[k] === '--config') ? words[k + 1] : null;
+      if (!p) continue;
+      const rel = p.replace(/^(\.\/)+/, '');
+      if (!rel || rel.startsWith('/') || rel.split('/').includes('..') || /[$`*?]/.test(rel)) continue;
+      if (!out.some((x) => x.path === rel)) out.push({ path: rel, file: c.file, line: c.line });
+    }
+  }
+  return out;
+}
+
+// A command as words: Docker's exec form (a JSON array) or a shell line split on blanks (quotes dropped).
+function commandWords(cmd) {
+  const t = String(cmd).trim();
+  if (t.startsWith('[')) { try { const a = JSON.parse(t); if (Array.isArray(a)) return a.map(String).flatMap((w) => w.split(/\s+/)); } catch { /* shell form */ } }
+  return t.split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ''));
+}

@@ -7,6 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import '../../guide/engine/index.mjs';
 import { ROOT } from './helpers.mjs';
+import { collect } from '../../guide/check/collect.mjs';
+import { readFile } from '../../guide/check/read.mjs';
+import { serverConfigPaths } from '../../guide/check/read-deploy.mjs';
+import { reportText } from '../../guide/check/report-text.mjs';
 import { check } from '../../guide/check/index.mjs';
 
 const lock = (gems) => `GEM\n  remote: https://rubygems.org/\n  specs:\n${gems.map(([n, v]) => `    ${n} (${v})\n`).join('')}\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n${gems.map(([n]) => `  ${n}\n`).join('')}`;
@@ -59,4 +63,30 @@ test('rackup DefaultRackup on Puma ≥ 6: an error whose fix is to delete the li
   // rackup with a path stays valid on every version.
   const path = check([{ path: 'config/puma.rb', text: 'rackup "config.ru"\n' }, { path: 'Gemfile.lock', text: errbitFile('Gemfile.lock') }]);
   assert.deepEqual(path.findings.filter((x) => x.setting === 'rackup'), []);
+});
+
+test('puma -C FILE in the Procfile web line is the Puma config: read and compared, config/puma.rb not “not compared” (errbit 2025-03)', () => {
+  // errbit's Procfile `web: bundle exec puma -C config/puma.default.rb`, its Dockerfile
+  // `CMD ["bundle", "exec", "puma", "-C", "config/puma.default.rb"]`; it has no config/puma.rb.
+  const inputs = collect([ERRBIT], undefined, ERRBIT);
+  assert.ok(inputs.some((x) => x.path === 'config/puma.default.rb'), inputs.map((x) => x.path).join(' '));
+  const r = check(inputs);
+  assert.equal(r.files.find((f) => f.path === 'config/puma.default.rb')?.kind, 'puma');
+  assert.deepEqual(r.notCompared.filter((n) => n.generated === 'config/puma.rb'), []);
+  assert.ok(r.compared.some((c) => c.files.includes('config/puma.default.rb')));
+  assert.deepEqual(r.findings.filter((f) => f.severity !== 'note').map((f) => `${f.severity} ${f.rule} ${f.file}:${f.line}`), ['error obsolete config/puma.default.rb:9']);
+  assert.match(reportText(r), /config\/puma\.default\.rb:9: error: \[obsolete\] rackup/);
+  assert.doesNotMatch(reportText(r), /Not compared[^\n]*config\/puma\.rb/);
+});
+
+test('-C/--config from the Dockerfile’s final stage, Kamal’s cmd and the Procfile; absolute, climbing and non-Puma commands not followed', () => {
+  const read = (path, text) => readFile({ path, text });
+  const paths = (files) => serverConfigPaths(files).map((x) => `${x.path} ${x.file}:${x.line}`);
+  assert.deepEqual(paths([read('Dockerfile', 'FROM ruby AS build\nCMD ["puma", "-C", "config/build.rb"]\nFROM ruby\nCMD ["bundle", "exec", "puma", "-C", "config/puma.default.rb"]\n')]),
+    ['config/puma.default.rb Dockerfile:4']);
+  assert.deepEqual(paths([read('config/deploy.yml', 'service: app\nimage: app\nservers:\n  web:\n    hosts: [10.0.0.1]\n    cmd: bundle exec puma --config=./config/puma/kamal.rb\n')]),
+    ['config/puma/kamal.rb config/deploy.yml:6']);
+  assert.deepEqual(paths([read('Procfile', 'web: bundle exec puma -C /etc/puma.rb\nworker: bundle exec sidekiq -C config/sidekiq.yml\n')]), []);
+  assert.deepEqual(paths([read('Procfile', 'web: bundle exec puma --config ../shared/puma.rb\n')]), []);
+  assert.deepEqual(paths([read('Procfile', 'web: bundle exec rails server -C\n')]), []);
 });
