@@ -83,8 +83,10 @@ test('without config/queue.yml Solid Queue\'s default worker (3 threads + 2) is 
   assert.ok(!run(base({ 'Gemfile.lock': lockfile(ok), 'config/database.yml': dbYml('postgresql', 'timeout: 5000') })).findings.some((x) => x.rule === 'pool-below-concurrency'));
   assert.ok(!run(base({ 'Gemfile.lock': lockfile(ok), 'config/database.yml': dbYml('postgresql', 'pool: 5') })).findings.some((x) => x.rule === 'pool-below-concurrency'));
   assert.ok(!run(base({ 'Gemfile.lock': lockfile(ok), 'config/queue.yml': 'production:\n  workers:\n    - queues: "*"\n      threads: 1\n' })).findings.some((x) => x.rule === 'pool-below-concurrency'));
-  // Another backend: no Solid Queue default.
-  assert.ok(!run(base({ 'Gemfile.lock': lockfile([...ok, 'sidekiq (8.0.8)']), 'config/environments/production.rb': prodRb(':sidekiq') })).findings.some((x) => x.rule === 'pool-below-concurrency'));
+  // Another backend: no Solid Queue default (Sidekiq's own default, 5 threads in Sidekiq ≥ 7, is what meets pool 3).
+  const sk = run(base({ 'Gemfile.lock': lockfile([...ok, 'sidekiq (8.0.8)']), 'config/environments/production.rb': prodRb(':sidekiq') })).findings.filter((x) => x.rule === 'pool-below-concurrency');
+  assert.deepEqual(sk.filter((x) => /Solid Queue/.test(x.message)), []);
+  assert.deepEqual(sk.map((x) => [x.found, x.expected, /Sidekiq 8's default/.test(x.message)]), [['5', '3', true]]);
 });
 
 test('findings are named by the app\'s own key: pool: on Rails 8.1 stays pool, max_connections: stays max_connections', () => {
