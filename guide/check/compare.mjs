@@ -10,6 +10,7 @@ import { replaceLine, insertAfter } from './diff.mjs';
 import { absentIsFine } from './absent.mjs';
 import { ownLocals, ownNginxNames } from './own-names.mjs';
 import { wizardChoice } from './choice.mjs';
+import { UNIT_ROLES } from '../engine/capabilities/process.mjs';
 
 // Setting names that mean the same thing (Rails 8.1 reads max_connections; pool is still read).
 const ALIASES = { max_connections: ['pool'], pool: ['max_connections'] };
@@ -23,8 +24,15 @@ export function presenceOnly(g) {
   return NAMING.has(g.key) || /(^|[\s"'=,:])\/[\w.-]+\/|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b/.test(v);
 }
 
-/** nginx: a main file (top-level http/events) or a site file (server/upstream blocks). */
+/**
+ * nginx: a main file (top-level http/events) or a site file (server/upstream blocks). systemd: 'web' or 'jobs' by
+ * what ExecStart runs (capabilities/process.mjs UNIT_ROLES), 'any' when it says neither (a drop-in, a wrapper script).
+ */
 function roleOf(kind, settings) {
+  if (kind === 'systemd') {
+    const exec = settings.filter((s) => (s.key || s.name) === 'ExecStart').map((s) => String(s.value ?? '')).join(' ');
+    return UNIT_ROLES.find((r) => r.exec.test(exec))?.role || 'any';
+  }
   if (kind !== 'nginx') return 'any';
   return settings.some((s) => !s.ctx && (s.name === 'http' || s.name === 'events')) ? 'main' : 'site';
 }
@@ -32,6 +40,7 @@ function roleOf(kind, settings) {
 function fits(genRole, f) {
   if (genRole === 'any') return true;
   const role = roleOf(f.kind, f.settings);
+  if (f.kind === 'systemd') return role === 'any' || role === genRole;
   if (genRole === 'main') return role === 'main';
   return role === 'site' || f.settings.some((s) => s.name === 'server' && s.block);
 }
@@ -93,6 +102,8 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
       return (key === g.key || (ALIASES[g.key] || []).includes(key)) && scope(s) === scope(g);
     });
     for (const g of settings) {
+      // A jobs unit's ExecReload (kill -TSTP, Sidekiq's quiet) on a unit not known to run jobs: Puma traps no TSTP.
+      if (kind === 'systemd' && genRole === 'jobs' && g.key === 'ExecReload' && mine.some((f) => roleOf(f.kind, f.settings) !== 'jobs')) continue;
       let cands = sameName(g);
       // Directives that occur several times (proxy_set_header Host …, listen …) are told apart by their
       // first word; blocks (location = /up) by their whole header; YAML keys by their place in the tree.

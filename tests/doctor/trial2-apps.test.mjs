@@ -11,6 +11,7 @@ import { collect } from '../../guide/check/collect.mjs';
 import { readFile } from '../../guide/check/read.mjs';
 import { serverConfigPaths } from '../../guide/check/read-deploy.mjs';
 import { reportText } from '../../guide/check/report-text.mjs';
+import { UNIT_ROLES } from '../../guide/engine/capabilities/process.mjs';
 import { check } from '../../guide/check/index.mjs';
 
 const lock = (gems) => `GEM\n  remote: https://rubygems.org/\n  specs:\n${gems.map(([n, v]) => `    ${n} (${v})\n`).join('')}\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n${gems.map(([n]) => `  ${n}\n`).join('')}`;
@@ -89,4 +90,37 @@ test('-C/--config from the Dockerfile’s final stage, Kamal’s cmd and the Pro
   assert.deepEqual(paths([read('Procfile', 'web: bundle exec puma -C /etc/puma.rb\nworker: bundle exec sidekiq -C config/sidekiq.yml\n')]), []);
   assert.deepEqual(paths([read('Procfile', 'web: bundle exec puma --config ../shared/puma.rb\n')]), []);
   assert.deepEqual(paths([read('Procfile', 'web: bundle exec rails server -C\n')]), []);
+});
+
+// mysociety/alaveteli 351eb61e0619a6f462bfc6f823c93cc42251d573 (AGPL-3.0, lines reproduced): config/puma.service.example
+// and config/sidekiq.service.example, given as systemd units (their [Service] lines, ERB kept as written).
+const UNIT = (exec) => `[Unit]\nDescription=<%= daemon_name %>\nAfter=network.target\n\n[Service]\nType=notify\n\nWatchdogSec=10\n\nUser=<%= user %>\nGroup=<%= user %>\nUMask=0002\n\nWorkingDirectory=<%= vhost_dir %>/<%= vcspath %>\n\n${exec}\n\nRestartSec=1\nRestart=always\n\n[Install]\nWantedBy=multi-user.target\n`;
+const ALAVETELI = [
+  { path: 'etc/systemd/system/puma.service', text: UNIT("ExecStart=/bin/bash -lc 'bundle exec puma -C config/puma.rb'\nExecStop=/bin/bash -lc 'bundle exec pumactl stop -F config/puma.rb'") },
+  { path: 'etc/systemd/system/sidekiq.service', text: UNIT("ExecStart=/bin/bash -lc 'bundle exec sidekiq -e <%= rails_env %>'") },
+  { path: 'Gemfile.lock', text: lock([['pg', '1.5.9'], ['puma', '6.6.0'], ['rails', '8.0.2'], ['sidekiq', '7.3.9']]) },
+];
+
+test('systemd: a user’s unit is compared with the generated unit of its role, by ExecStart; no -TSTP reload on a Puma unit (alaveteli)', () => {
+  const r = check(ALAVETELI, { answers: { jobs: 'sidekiq' } });
+  const on = (file, key) => r.findings.filter((f) => f.file === file && f.setting === key);
+  const web = 'etc/systemd/system/puma.service';
+  const jobs = 'etc/systemd/system/sidekiq.service';
+  // Each unit compared with one generated unit: puma.service with rails-app.service, sidekiq.service with rails-jobs@.service.
+  const pairs = Object.fromEntries(r.compared.filter((c) => c.kind === 'systemd').map((c) => [c.generated.split('/').pop(), c.files]));
+  assert.deepEqual(pairs['rails-app.service'], [web]);
+  assert.deepEqual(pairs['rails-jobs@.service'], [jobs]);
+  assert.deepEqual(on(web, 'ExecReload').map((f) => f.expected).filter((v) => /TSTP/.test(v)), []);
+  assert.doesNotMatch(r.findings.filter((f) => f.file === web).map((f) => f.message).join('\n'), /TSTP|PartOf rails-app\.service/);
+  assert.deepEqual(on(jobs, 'ExecReload').map((f) => f.expected), ['/bin/kill -TSTP $MAINPID']);
+  // One finding per key and unit (no setting suggested twice from two generated units).
+  const keys = r.findings.filter((f) => f.file === web).map((f) => f.setting);
+  assert.deepEqual(keys, [...new Set(keys)]);
+});
+
+test('unit roles from ExecStart: Delayed Job’s rake jobs:work and bin/jobs are jobs, rails server and unicorn web, a wrapper script neither', () => {
+  const role = (exec) => UNIT_ROLES.find((x) => x.exec.test(exec))?.role || 'any';
+  assert.deepEqual(['/usr/bin/bundle exec rake jobs:work', 'bin/jobs', '/usr/bin/bundle exec good_job start', 'bundle exec sidekiq -e production',
+    'bin/rails server -p 3000', '/usr/bin/bundle exec unicorn -c config/unicorn.rb', './bin/thrust ./bin/rails server', '/usr/local/bin/start-app.sh'].map(role),
+  ['jobs', 'jobs', 'jobs', 'jobs', 'web', 'web', 'web', 'any']);
 });
