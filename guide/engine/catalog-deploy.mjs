@@ -23,7 +23,7 @@ export const DEPLOY_CATALOG = {
   "deploy.sh.init": "init: once, on a host where the app sits in the app root: moves the code into releases/TIMESTAMP and links the shared tmp, log and storage (which stay where the units write) into it.",
   "deploy.sh.deploy": "deploy SOURCE_DIR [--no-migrate]: builds a new release and switches to it only if it boots.",
   "deploy.sh.copy": "The code without .git and without the shared directories, owned by the service user; the shared directories and the bundle's config files linked and copied in.",
-  "deploy.sh.build": "Gems into the shared shared/bundle (installed once, reused by every release), then assets. Any failure leaves current as it is.",
+  "deploy.sh.build": "Gems into the shared shared/bundle (installed once, reused by every release; production's groups only, not development and test), then assets. Any failure leaves current as it is.",
   "deploy.sh.preflight": "Boots the new release once (production eager-loads every file) and asks its own /up in-process, through every middleware: a release that cannot boot stops here, before anything switches.",
   "deploy.sh.migrate": "Migrations once per deploy, as the migrations role (their own timeouts): on the first app host only; the others pass --no-migrate.",
   "deploy.sh.switch-now": "Switch, restart, check /up; if the check fails, switch back and restart again.",

@@ -97,6 +97,7 @@ export function deployScript(ctx, files) {
     c('build'),
     `  as_app "$new" "$BUNDLE" config set --local path "$ROOT/${SHARED_BUNDLE}" || fail "bundle config failed; current stays at $old"`,
     '  as_app "$new" "$BUNDLE" config set --local deployment true || fail "bundle config failed; current stays at $old"',
+    '  as_app "$new" "$BUNDLE" config set --local without "development test" || fail "bundle config failed; current stays at $old"',
     '  as_app "$new" "$BUNDLE" install --quiet || fail "bundle install failed; current stays at $old"',
     '  as_app "$new" "$BUNDLE" exec bin/rails assets:precompile || fail "assets:precompile failed; current stays at $old"',
     c('preflight'),
