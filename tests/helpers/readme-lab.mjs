@@ -3,7 +3,8 @@
 // from the shims in tests/wizard/lab/readme-shims/ (systemctl, editor, certbot, sysctl).
 import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../guide/engine/index.mjs';
-import { readmeSteps, stepScript } from './readme.mjs';
+import { appPrecondition, readmeSteps, stepScript } from './readme.mjs';
+import { labScript } from './lab.mjs';
 
 const ROOT = DEFAULTS.app_root;
 
@@ -18,19 +19,11 @@ export function readmeScript(bundle, B, { domain, secretsExtra = '' }) {
   for (const n of [1, 2, 3, 4, 5, 6]) assert.ok(steps.has(n), `README has a shell block for step ${n}`);
   const run = [1, 2, 3, 4, 5, 6].map((n) => stepScript(steps, n, { cd: B })).join('\n');
   return String.raw`
-mkdir -p ${ROOT} && cp -a /repo/lab/app/. ${ROOT}/ && rm -rf ${ROOT}/log/* ${ROOT}/tmp/*
-mkdir -p ${ROOT}/.bundle && printf -- '---\nBUNDLE_PATH: "%s"\nBUNDLE_FROZEN: "true"\n' "$BUNDLE_PATH" > ${ROOT}/.bundle/config
+${appPrecondition({ root: ROOT, domain: DOMAIN })}
+export README_SECRETS_EXTRA="${secretsExtra}"
 # The app's version: a constant read when a worker boots config.ru, returned by every response.
 version_ru() { printf '%s\n' "LAB_RELEASE = \"$1\"" 'use(Class.new { def initialize(app) = (@app = app); def call(env) = @app.call(env).tap { |r| r[1]["x-lab-release"] = LAB_RELEASE } })' "$(grep -v '^LAB_RELEASE\|^use(Class' "$2")" > "$2.new" && mv "$2.new" "$2"; }
 version_ru v1 ${ROOT}/config.ru
-(cd ${ROOT} && env -u BUNDLE_GEMFILE RAILS_ENV=production SECRET_KEY_BASE_DUMMY=1 bundle exec rails assets:precompile >/tmp/assets.log 2>&1) || { tail -20 /tmp/assets.log; exit 1; }
-unset BUNDLE_GEMFILE
-[ -x /usr/bin/bundle ] || ln -s bundle3.3 /usr/bin/bundle
-echo "127.0.0.1 ${DOMAIN}" >> /etc/hosts
-install -d /etc/readme-ca && cd /etc/readme-ca
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN=readme test CA" -keyout ca.key -out ca.pem 2>/dev/null
-cp ca.pem /usr/local/share/ca-certificates/readme-test-ca.crt && update-ca-certificates >/dev/null 2>&1
-export PATH=/repo/tests/wizard/lab/readme-shims:$PATH README_DOMAIN=${DOMAIN} README_SECRETS_EXTRA="${secretsExtra}"
 stop_all() { for p in /run/readme-shims/*.pid; do [ -f "$p" ] && kill -TERM -- "-$(cat "$p")" 2>/dev/null || true; done; nginx -s quit 2>/dev/null || true; pg_ctlcluster 17 main stop 2>/dev/null || true; }
 trap 'rc=$?; [ $rc = 0 ] || { tail -n 25 /var/log/rails-*.log ${ROOT}/log/*.log; tail -n 5 /var/log/nginx/error.log; ls -l ${ROOT}/tmp/sockets; tail -5 /var/log/readme-shims.log; }; stop_all; exit $rc' EXIT
 ${run}
@@ -46,4 +39,16 @@ new_release() { cur=$(readlink ${ROOT}/current); cp -a ${ROOT}/$cur ${ROOT}/rele
 run_job() { local t r i; t=$(curl $H -X POST https://${DOMAIN}/jobs | ruby -rjson -e 'print JSON.parse(STDIN.read)["token"]'); for i in $(seq 1 240); do r=$(curl $H https://${DOMAIN}/jobs/$t); case "$r" in *executed_by\":\"*) break;; esac; sleep 0.5; done; echo "job=$r"; }
 until_v2() { for i in $(seq 1 240); do [ "$(get)" = "200 v2" ] && return 0; sleep 0.5; done; echo "no v2 answer within 120 s"; return 1; }
 `;
+}
+
+/** Runs a proof built on readmeScript and asserts what every such proof shows: exit 0, README steps 1–6, /up over
+ * HTTP/2. Returns the run, the tail of its output for messages, and its wall time in seconds. */
+export async function runReadmeProof(script) {
+  const started = Date.now();
+  const r = await labScript(script, { timeout: 600 });
+  const out = `${r.stdout}\n${r.stderr}`.split('\n').slice(-80).join('\n');
+  assert.equal(r.code, 0, out);
+  for (const n of [1, 2, 3, 4, 5, 6]) assert.match(r.stdout, new RegExp(`^step${n}=ok$`, 'm'), out);
+  assert.match(r.stdout, /^up=200 http2$/m, out);
+  return { r, out, seconds: () => Math.round((Date.now() - started) / 1000) };
 }

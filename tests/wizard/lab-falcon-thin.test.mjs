@@ -16,9 +16,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
+import { ensureLab, writeBundle } from '../helpers/lab.mjs';
 import { generate, DEFAULTS } from '../../guide/engine/index.mjs';
-import { readmeScript } from '../helpers/readme-lab.mjs';
+import { readmeScript, runReadmeProof } from '../helpers/readme-lab.mjs';
 import { serviceSection } from './unit-file.mjs';
 
 const DOMAIN = 'app.test';
@@ -48,12 +48,7 @@ echo "falcon-log=$(grep -c 'Restarting container' /var/log/rails-app.log) $(grep
 grep -c '^RELOADING=1' /run/readme-shims/rails-app.notify.log | sed 's/^/notify-reloading=/'
 echo "--- shim calls"; cat /var/log/readme-shims.log
 `;
-    const started = Date.now();
-    const r = await labScript(script, { timeout: 600 });
-    const out = `${r.stdout}\n${r.stderr}`.split('\n').slice(-80).join('\n');
-    assert.equal(r.code, 0, out);
-    for (const n of [1, 2, 3, 4, 5, 6]) assert.match(r.stdout, new RegExp(`^step${n}=ok$`, 'm'), out);
-    assert.match(r.stdout, /^up=200 http2$/m, out);
+    const { r, out, seconds } = await runReadmeProof(script);
     assert.match(r.stdout, /^page=200$/m, out);
     assert.match(r.stdout, /^notify=ready$/m, `Falcon sent READY=1 on the unit's notify socket: ${out}`);
     const m = /^load v1=(\d+) v2=(\d+) failed=(\d+)$/m.exec(r.stdout);
@@ -66,7 +61,7 @@ echo "--- shim calls"; cat /var/log/readme-shims.log
     assert.match(r.stdout, /^notify-reloading=1$/m, `Falcon told systemd it was reloading: ${out}`);
     assert.match(r.stdout, /^systemctl reload rails-app$/m, out);
     console.log(r.stdout.split('\n').filter((l) => /^(step\d|up|page|notify|load |reload-ms|after|falcon-log)/.test(l)).join('\n'));
-    console.log(`lab run: ${Math.round((Date.now() - started) / 1000)} s`);
+    console.log(`lab run: ${seconds()} s`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -104,12 +99,7 @@ echo "after=$(for i in 1 2 3 4 5 6; do get; done | sort -u | tr '\\n' ' ')"
 echo "servers-after=$(alive) main=$(cat /run/readme-shims/rails-app.pid)"
 echo "--- shim calls"; cat /var/log/readme-shims.log
 `;
-    const started = Date.now();
-    const r = await labScript(script, { timeout: 600 });
-    const out = `${r.stdout}\n${r.stderr}`.split('\n').slice(-80).join('\n');
-    assert.equal(r.code, 0, out);
-    for (const n of [1, 2, 3, 4, 5, 6]) assert.match(r.stdout, new RegExp(`^step${n}=ok$`, 'm'), out);
-    assert.match(r.stdout, /^up=200 http2$/m, out);
+    const { r, out, seconds } = await runReadmeProof(script);
     assert.match(r.stdout, /^page=200$/m, out);
     assert.match(r.stdout, new RegExp(`^servers-before=${servers} main=\\d+ user=deploy$`, 'm'), `every Thin server runs, as the service user: ${out}`);
     const m = /^load v1=(\d+) v2=(\d+) failed=(\d+)$/m.exec(r.stdout);
@@ -121,7 +111,7 @@ echo "--- shim calls"; cat /var/log/readme-shims.log
     assert.notEqual(/^servers-after=\d+ main=(\d+)$/m.exec(r.stdout)?.[1], /^servers-before=\d+ main=(\d+)/m.exec(r.stdout)?.[1], 'a new main process');
     assert.match(r.stdout, /^systemctl restart rails-app$/m, out);
     console.log(r.stdout.split('\n').filter((l) => /^(step\d|up|page|servers|load |restart-ms|after)/.test(l)).join('\n'));
-    console.log(`thin restart under 4 clients: ${v1} v1, ${v2} v2, ${failed} failed (refused while the cluster boots); lab run: ${Math.round((Date.now() - started) / 1000)} s`);
+    console.log(`thin restart under 4 clients: ${v1} v1, ${v2} v2, ${failed} failed (refused while the cluster boots); lab run: ${seconds()} s`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

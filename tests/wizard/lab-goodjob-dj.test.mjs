@@ -12,9 +12,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
+import { ensureLab, writeBundle } from '../helpers/lab.mjs';
 import { generate } from '../../guide/engine/index.mjs';
-import { readmeScript } from '../helpers/readme-lab.mjs';
+import { readmeScript, runReadmeProof } from '../helpers/readme-lab.mjs';
 import { serviceSection } from './unit-file.mjs';
 
 const DOMAIN = 'app.test';
@@ -40,12 +40,7 @@ t0=$(date +%s%N); kill -${unit.KillSignal[0].replace(/^SIG/, '')} $J; for i in $
 kill -0 $J 2>/dev/null && echo "runner-stop=still running" || echo "runner-stop-ms=$(( ($(date +%s%N) - t0) / 1000000 ))"
 echo "--- shim calls"; cat /var/log/readme-shims.log
 `;
-    const started = Date.now();
-    const r = await labScript(script, { timeout: 600 });
-    const out = `${r.stdout}\n${r.stderr}`.split('\n').slice(-80).join('\n');
-    assert.equal(r.code, 0, out);
-    for (const n of [1, 2, 3, 4, 5, 6]) assert.match(r.stdout, new RegExp(`^step${n}=ok$`, 'm'), out);
-    assert.match(r.stdout, /^up=200 http2$/m, out);
+    const { r, out, seconds } = await runReadmeProof(script);
     const pid = /^runner-pid=(\d+) user=deploy$/m.exec(r.stdout)?.[1];
     assert.ok(pid, `the job runner runs as the service user: ${out}`);
     assert.match(r.stdout, new RegExp(`^job=.*"executed_by":"[^"]+:${pid}"`, 'm'), out);
@@ -55,7 +50,7 @@ echo "--- shim calls"; cat /var/log/readme-shims.log
     assert.match(r.stdout, /^runner-stop-ms=\d+$/m, `the runner stopped on ${unit.KillSignal} within ${unit.TimeoutStopSec} s: ${out}`);
     assert.match(r.stdout, /^systemctl enable --now rails-app\.service rails-jobs@1\.service$/m, out);
     console.log(r.stdout.split('\n').filter((l) => /^(step\d|up|job|runner|notify)/.test(l)).join('\n'));
-    console.log(`lab run: ${Math.round((Date.now() - started) / 1000)} s`);
+    console.log(`lab run: ${seconds()} s`);
     return { r, out, unit, jobsEnv };
   } finally {
     rmSync(dir, { recursive: true, force: true });
