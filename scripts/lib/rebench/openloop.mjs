@@ -49,12 +49,14 @@ export function readOpenLoopRuns(raw, base) {
   return Object.keys(out).length ? out : null;
 }
 
-/** Driver parameters: the fractions (space-separated) and the generator's settings. */
-export function openLoopParams({ quick }) {
+/** Driver parameters: the fractions (space-separated) and the generator's settings. An experiment may set its own
+ *  open-loop step (durationS, from its params' RB_OPEN_DURATION_S); otherwise each step lasts as long as the
+ *  closed-loop run. */
+export function openLoopParams({ quick, durationS = '' }) {
   const P = PROTOCOL.open_loop;
   return {
     RB_OPEN_FRACTIONS: FRACTIONS.join(' '),
-    RB_OPEN_DURATION_S: quick ? P.quick_duration_s : '',
+    RB_OPEN_DURATION_S: quick ? P.quick_duration_s : durationS,
     RB_OPEN_ARRIVAL: P.arrival,
     RB_OPEN_MAX_IN_FLIGHT: P.max_in_flight,
     RB_OPEN_TIMEOUT_MS: P.timeout_ms,

@@ -225,7 +225,7 @@ export async function runExperiment(exp, opts) {
   });
   try {
     const openLoop = cells.some((c) => c.measurements.some((m) => m.openLoop));
-    const params = { ...sized.params, ...driverParams({ quick, noWait: opts.noWait }), ...(openLoop ? { ...openLoopParams({ quick }), RB_SEED: seed } : {}), RB_QUICK: quick ? 1 : 0 };
+    const params = { ...sized.params, ...driverParams({ quick, noWait: opts.noWait }), ...(openLoop ? { ...openLoopParams({ quick, durationS: sized.params.RB_OPEN_DURATION_S }), RB_SEED: seed } : {}), RB_QUICK: quick ? 1 : 0 };
     fs.writeFileSync(path.join(work, 'params.env'), Object.entries(params).map(([k, v]) => `${k}=${shellQuote(v)}\n`).join(''));
     // An experiment may write inputs for the lab side into WORK first (bundle-vs-defaults: the wizard's bundle).
     if (exp.prepare) await exp.prepare({ work, raw, quick, params, log });
