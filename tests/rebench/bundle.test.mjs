@@ -3,23 +3,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { tmpDir } from '../tools/util.mjs';
 import { writeBundle, wizardAnswers } from '../../scripts/lib/rebench/experiments/bundle.mjs';
 import { byName } from '../../scripts/lib/rebench/experiments/index.mjs';
 
-test("the wizard's bundle for this machine: clustered Puma sized to its cores, with its environment", { timeout: 120000 }, () => {
+test("the wizard's bundle for the server's one CPU: Puma sized to it, with its environment", { timeout: 120000 }, () => {
   const dir = tmpDir('bundle-vs-defaults');
   try {
     const answers = writeBundle(dir);
-    assert.equal(answers.cores, os.cpus().length);
+    // The protocol pins the server to one CPU and the load generator to the other: the wizard is told 1 core.
+    assert.equal(answers.cores, 1);
+    assert.equal(answers.ruby_version, '3.4');
     const puma = fs.readFileSync(path.join(dir, 'config/puma.rb'), 'utf8');
     const env = fs.readFileSync(path.join(dir, 'config/ruby.env'), 'utf8');
-    assert.match(puma, /^workers /m, 'the bundle runs Puma clustered');
+    assert.doesNotMatch(puma, /^workers /m, 'one core: one Puma process, as Rails\' defaults run');
     assert.match(puma, /^bind "unix:/m, 'a Unix socket the lab side rewrites');
-    assert.match(env, /^WEB_CONCURRENCY=\d+$/m);
     assert.match(env, /^RAILS_MAX_THREADS=\d+$/m);
     // The same rewrite as lab/bench/exp/bundle-vs-defaults.sh, with sed itself.
     const out = execFileSync('sed', ['-e', 's|^directory .*|directory "/srv/app"|', '-e', 's|^bind .*|bind "tcp://127.0.0.1:3000"|', '-e', '/^pidfile /d', '-e', '/^state_path /d', path.join(dir, 'config/puma.rb')], { encoding: 'utf8' });
@@ -27,6 +27,6 @@ test("the wizard's bundle for this machine: clustered Puma sized to its cores, w
     assert.doesNotMatch(out, /^(pidfile|state_path) /m);
     assert.equal(out.split('\n').filter((l) => /^(workers|threads|preload_app!|before_fork)/.test(l)).length, puma.split('\n').filter((l) => /^(workers|threads|preload_app!|before_fork)/.test(l)).length, 'sizing lines unchanged');
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
-  assert.deepEqual(byName('bundle-vs-defaults').cells().map((c) => c.id), ['defaults', 'wizard']);
+  assert.deepEqual(byName('bundle-vs-defaults').cells().map((c) => [c.id, c.ruby]), [['defaults', '3.4-yjit'], ['wizard', '3.4-yjit']]);
   assert.equal(wizardAnswers().server, 'puma');
 });

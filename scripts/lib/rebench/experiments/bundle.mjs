@@ -19,7 +19,7 @@ const PAGES = [
 // YJIT on by default (config.yjit), so neither configuration is measured without it.
 const CONFIGS = [
   { id: 'defaults', label: 'Rails 8.1 generated defaults (Puma, 3 threads, one process)', ruby: '3.4-yjit' },
-  { id: 'wizard', label: "The wizard's bundle for the server's share of this machine", ruby: '3.4-yjit' },
+  { id: 'wizard', label: "The wizard's bundle for this machine", ruby: '3.4-yjit' },
 ];
 
 /** The CPUs the protocol gives the server (and its database): the load generator has the others. */
@@ -74,12 +74,17 @@ export default {
     const { columns, rows } = addOpenLoop({ ...closed, records });
     const answers = readJson(path.join(ctx.raw, 'wizard-answers.json'));
     const env = readText(path.join(ctx.raw, 'wizard-ruby.env')).split('\n').filter(Boolean);
+    // Runs before the open loop was added (2026-11-25) have no open-loop output: say only what was measured.
+    const openIdx = columns.map((c, i) => (/^open\d+_rate$/.test(c.key) ? i : -1)).filter((i) => i >= 0);
+    const openLoop = rows.some((r) => openIdx.some((i) => r[i] !== null && r[i] !== undefined))
+      ? `, then an open loop at ${FRACTIONS.map((f) => `${Math.round(f * 100)} %`).join(', ')} of that run's throughput for ${p.RB_OPEN_DURATION_S || p.RB_DURATION_S} s each, with latency from the scheduled send time`
+      : '';
     return [base(ctx, {
       id: 'rebench-2026-bundle-vs-defaults',
       title: "The wizard's bundle against Rails 8.1's generated defaults, same app, same load",
       topic: 'app-server',
       summary: verdictSentence(records, spec, 'requests per second', (r) => `${r.row[0]} on the ${r.row[1].toLowerCase()}`),
-      measured: `Requests per second, latency, errors and whole-server PSS of the reference app (Rails 8.1, ${dbName(p)}) on three pages, wrk with ${p.RB_CONNECTIONS} connections for ${p.RB_DURATION_S} s (closed loop), then an open loop at ${FRACTIONS.map((f) => `${Math.round(f * 100)} %`).join(', ')} of that run's throughput for ${p.RB_OPEN_DURATION_S || p.RB_DURATION_S} s each, with latency from the scheduled send time: (a) with the app's generated config/puma.rb and no WEB_CONCURRENCY (one Puma process, 3 threads), (b) with the config/puma.rb and config/ruby.env that the wizard (guide/cli.mjs) generates for this machine (answers: ${answers ? Object.entries(answers).map(([k, v]) => `${k}=${v}`).join(', ') : 'not recorded'}; environment: ${env.length ? env.join(' ') : 'none recorded'}).`,
+      measured: `Requests per second, latency, errors and whole-server PSS of the reference app (Rails 8.1, ${dbName(p)}) on three pages, wrk with ${p.RB_CONNECTIONS} connections for ${p.RB_DURATION_S} s (closed loop)${openLoop}: (a) with the app's generated config/puma.rb and no WEB_CONCURRENCY (one Puma process, 3 threads), (b) with the config/puma.rb and config/ruby.env that the wizard (guide/cli.mjs) generates for this machine (answers: ${answers ? Object.entries(answers).map(([k, v]) => `${k}=${v}`).join(', ') : 'not recorded'}; environment: ${env.length ? env.join(' ') : 'none recorded'}).`,
       software: softwareOf(ctx, ['lab-3.3']),  // lists the YJIT build too (mounted in every lab run)
       method: methodOf(ctx, {
         tool: 'rebench',
@@ -91,7 +96,7 @@ export default {
       columns, rows, markers,
       caveats: [
         'Only the Puma and Ruby environment parts of the bundle are compared; nginx, PostgreSQL and kernel settings of the bundle are not applied in the lab, so the app server alone is measured.',
-        'The wizard was answered with 1 core: the protocol pins the server and its database to one CPU and the load generator to the other, so that is the server\'s machine. On one core the wizard plans one Puma process with 3 threads, as Rails does; the bundle then differs from the defaults only in its config/ruby.env (listed above) and puma.rb details, and this dataset measures that difference, not workers against threads.',
+        coresCaveat(answers),
         'Neither configuration has a proxy in front (Rails 8.1 deploys Thruster in its Dockerfile; the wizard, nginx): the load reaches Puma directly in both cells.',
       ],
       related: ['rebench-2026-app-servers'],
@@ -105,6 +110,13 @@ export default {
     })];
   },
 };
+
+/** What the recorded answers mean for the comparison (runs before 2026-11-26 told the wizard the whole machine). */
+function coresCaveat(answers) {
+  if (!answers) return 'The wizard\'s answers were not recorded with this run.';
+  if (answers.cores === SERVER_CPUS) return `The wizard was answered with ${SERVER_CPUS} core: the protocol pins the server and its database to one CPU and the load generator to the other, so that is the server's machine. On one core the wizard plans one Puma process with 3 threads, as Rails does; the bundle then differs from the defaults only in its config/ruby.env (listed above) and puma.rb details, and this dataset measures that difference, not workers against threads.`;
+  return `The wizard was answered with ${answers.cores} cores (the whole machine) while the protocol gave the server one CPU: the bundle's extra workers shared that CPU, so this run compares a bundle planned for more CPUs than the server had with the defaults; later runs answer with the server's one core.`;
+}
 
 function readText(file) {
   try { return fs.readFileSync(file, 'utf8'); } catch { return ''; }
