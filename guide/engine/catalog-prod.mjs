@@ -290,6 +290,7 @@ export const PROD_CATALOG = {
   "systemd.kamal.exec": "kamal-proxy listens on 80 (and 443); the app is registered with `kamal-proxy deploy` (README).",
 
   // ---- operations files ----
+  "ops.jobs-statement-timeout": "PostgreSQL statement timeout for this process's queries ({v}; database.yml's variables read it): jobs run batch queries the web path never does, so the app role's 30 s would cut them off; a bound still ends a runaway query holding locks. Raise it for a job that needs longer, or SET LOCAL statement_timeout inside that job's transaction.",
   "ops.jobs-env": "Environment of the {runner} service only (EnvironmentFile after ruby.env, so these values win).",
   "ops.jobs-threads": "Job threads per process ({threads}): database.yml sizes each pool from it.",
   "ops.jobs-threads.sidekiq": "Job threads per process ({threads}, Sidekiq's concurrency in config/sidekiq.yml): database.yml sizes each pool from it; the jobs themselves live in Redis, not in a database.",

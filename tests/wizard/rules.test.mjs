@@ -1,6 +1,7 @@
 // Table-driven unit tests: one block per rule, each with cases from the 2010 era to today.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { generate, DEFAULTS } from '../../guide/engine/index.mjs';
 import { derive } from '../../guide/engine/derive.mjs';
 import { gcVarsRead } from '../../guide/engine/generators/ruby-env.mjs';
@@ -283,7 +284,16 @@ test('migrations (issue 23): their own timeouts, PgBouncer session-mode aliases,
   const yml = file(r, 'config/database.yml');
   // The app role keeps its 30 s statement_timeout; migrations unset it and get a short lock_timeout.
   assert.match(file(r, 'db-host/setup/postgresql-roles.sql'), /ALTER ROLE app SET statement_timeout = '30s';/);
-  assert.match(yml, /^\s+variables:\n(?:\s+#.*\n)*\s+statement_timeout: <%= 0 if ENV\["RAILS_DB_MIGRATE"\] %>\n\s+lock_timeout: <%= "5s" if ENV\["RAILS_DB_MIGRATE"\] %>$/m);
+  assert.match(yml, /^\s+variables:\n(?:\s+#.*\n)*\s+statement_timeout: <%= ENV\["RAILS_DB_MIGRATE"\] \? 0 : ENV\["JOBS_STATEMENT_TIMEOUT"\] %>\n\s+lock_timeout: <%= "5s" if ENV\["RAILS_DB_MIGRATE"\] %>$/m);
+  // What each process gets, rendered by Ruby's ERB as Rails renders database.yml: web processes nothing (the role's
+  // 30 s applies), the job process its own bound from config/jobs.env, migrations none.
+  const vars = yml.match(/^\s+variables:\n(?:\s+#.*\n)*((?:\s+\w+: .*\n?){2})/m)[1];
+  const jobsEnv = Object.fromEntries(file(r, 'config/jobs.env').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split('=')));
+  assert.equal(jobsEnv.JOBS_STATEMENT_TIMEOUT, '5min');
+  const render = (env) => execFileSync('ruby', ['-rerb', '-e', 'print ERB.new(STDIN.read).result'], { input: vars, encoding: 'utf8', env: { PATH: process.env.PATH, ...env } }).replace(/\s+/g, ' ').trim();
+  assert.equal(render({}), 'statement_timeout: lock_timeout:');
+  assert.equal(render({ JOBS_STATEMENT_TIMEOUT: jobsEnv.JOBS_STATEMENT_TIMEOUT }), 'statement_timeout: 5min lock_timeout:');
+  assert.equal(render({ RAILS_DB_MIGRATE: '1', JOBS_STATEMENT_TIMEOUT: '5min' }), 'statement_timeout: 0 lock_timeout: 5s');
   for (const db of ['app_production', 'app_production_cache', 'app_production_queue', 'app_production_cable']) {
     assert.match(yml, new RegExp(`database: <%= ENV\\["RAILS_DB_MIGRATE"\\] \\? "${db}_migrate" : "${db}" %>`));
     assert.match(file(r, 'db-host/etc/pgbouncer/pgbouncer.ini'), new RegExp(`^${db}_migrate = host=127\\.0\\.0\\.1 port=5432 dbname=${db} pool_mode=session pool_size=2$`, 'm'));
@@ -298,7 +308,9 @@ test('migrations (issue 23): their own timeouts, PgBouncer session-mode aliases,
   // Without PgBouncer the database name stays; the timeouts still apply. No PostgreSQL, no variables.
   const direct = file(gen({}), 'config/database.yml');
   assert.match(direct, /^\s+database: app_production$/m);
-  assert.match(direct, /statement_timeout: <%= 0 if ENV\["RAILS_DB_MIGRATE"\] %>/);
+  assert.match(direct, /statement_timeout: <%= ENV\["RAILS_DB_MIGRATE"\] \? 0 : ENV\["JOBS_STATEMENT_TIMEOUT"\] %>/);
+  // No PostgreSQL, no session variables: the job process gets no JOBS_STATEMENT_TIMEOUT either.
+  assert.doesNotMatch(file(gen({ database: 'mysql', adapter: 'trilogy' }), 'config/jobs.env'), /JOBS_STATEMENT_TIMEOUT/);
   assert.doesNotMatch(file(gen({ database: 'mysql', adapter: 'trilogy' }), 'config/database.yml'), /RAILS_DB_MIGRATE/);
 });
 

@@ -28,14 +28,21 @@ export function databaseNames(ctx) {
 // 30 s statement_timeout and, through PgBouncer, a session-mode alias where Rails' advisory lock works, so two
 // hosts migrating at once run the migrations once.
 export const MIGRATE_ENV = 'RAILS_DB_MIGRATE';
+// The job process's own statement timeout (config/jobs.env): jobs run batch queries the web path never does, so the
+// app role's 30 s would cut them off; a bound still ends a runaway query. Empty for web processes (the role's 30 s).
+export const JOBS_TIMEOUT_ENV = 'JOBS_STATEMENT_TIMEOUT';
+export const JOBS_STATEMENT_TIMEOUT = '5min';
 export const MIGRATE_SUFFIX = '_migrate';
 const whenMigrating = (v) => ({ raw: `<%= ${JSON.stringify(v)} if ENV[${JSON.stringify(MIGRATE_ENV)}] %>` });
 const dbName = (ctx, name) => (ctx.pooler === 'pgbouncer' ? { raw: `<%= ENV[${JSON.stringify(MIGRATE_ENV)}] ? ${JSON.stringify(name + MIGRATE_SUFFIX)} : ${JSON.stringify(name)} %>` } : name);
 
+/** database.yml carries per-process PostgreSQL session settings (migrations, job processes). */
+export const sessionVariablesApply = (ctx) => ctx.a.database === 'postgresql' && gte(ctx.a.rails, '2.3');
+
 /** PostgreSQL session settings for migrations only (Rails skips a variable whose value is empty). */
 function migrationVariables(ctx) {
-  return { key: 'variables', why: t('db.migrate-variables', { env: MIGRATE_ENV }), evidence: [SRC.railsConfiguring, SRC.pgClient], children: [
-    { key: 'statement_timeout', value: whenMigrating(0) },
+  return { key: 'variables', why: t('db.migrate-variables', { env: MIGRATE_ENV, jobsEnv: JOBS_TIMEOUT_ENV, jobs: JOBS_STATEMENT_TIMEOUT }), evidence: [SRC.railsConfiguring, SRC.pgClient], children: [
+    { key: 'statement_timeout', value: { raw: `<%= ENV[${JSON.stringify(MIGRATE_ENV)}] ? 0 : ENV[${JSON.stringify(JOBS_TIMEOUT_ENV)}] %>` } },
     { key: 'lock_timeout', value: whenMigrating('5s') },
   ] };
 }
@@ -101,7 +108,7 @@ export function generate(ctx) {
       else if (has(RAILS_API.migrationAdvisoryLocks, a.rails)) prod.push({ comment: t('db.advisory-5', { rails: a.rails }) });
     }
   }
-  if (a.database === 'postgresql' && erb) prod.push(migrationVariables(ctx));
+  if (sessionVariablesApply(ctx)) prod.push(migrationVariables(ctx));
   if (!multi) return { files: [{ path: 'config/database.yml', format: 'yaml', body: [{ key: 'production', children: prod }] }] };
   // Rails 8 layout: one entry per database, each inheriting the primary's settings.
   const roles = ctx.dbRoles.filter((r) => r !== 'primary').map((role) => {
