@@ -209,3 +209,31 @@ test('where the RAM caps the workers, the finding shows the whole budget with ev
   assert.ok(total + each > r.model.ram_mb, `${total} + ${each} MB`);
   assert.match(w.message, new RegExp(`only ${r.model.processes} fit`));
 });
+
+// Job runners (issue 24): Solid Queue's bin/jobs requires config/environment before SolidQueue::Cli.start, and its
+// supervisor forks the workers from itself (capabilities/memory.mjs cites the template and README); Sidekiq, GoodJob
+// and Delayed Job run one process per unit that loads the app itself.
+test('Solid Queue: one copy in the supervisor and each worker\'s private share, with the source; the other runners count whole copies', () => {
+  const r = gen({ job_processes: 2, ram_gb: 8 });
+  const copy = mb(r, 'jobs-template');
+  assert.equal(copy, 512);
+  assert.equal(mb(r, 'jobs'), 2 * Math.round(copy * FORK_MEMORY.privateShare));
+  const row = /^\| Estimated memory per host \| (.*) \|$/m.exec(file(r, 'README.md'))[1];
+  const sums = sumsAddUp(row, 'README memory row');
+  assert.equal(sums[0], r.model.memory_total_mb);
+  assert.match(row, /512 MB copy of the app in the Solid Queue supervisor \+ 2 × 384 MB Solid Queue worker\(s\) forked from it \+/);
+  assert.match(row, /; each Solid Queue worker 75 % × 512 MB = 384 MB$/);
+  const adv = r.advice.find((a) => a.id === 'job-memory');
+  assert.ok(adv, 'the job-memory advice');
+  assert.deepEqual(sumsAddUp(adv.body, 'job-memory advice'), [384]);
+  assert.match(adv.body, /config\/environment/);
+  assert.ok(adv.evidence.some((e) => e.url === 'https://github.com/rails/solid_queue#fork-vs-async-mode'), adv.evidence.map((e) => e.url).join(' '));
+  for (const [jobs, extra] of [['sidekiq', {}], ['good_job', {}], ['delayed_job', {}], ['solid_queue', { ruby: 'jruby', ruby_version: '9.4', rails: '7.1' }]]) {
+    const o = gen({ jobs, job_processes: 2, ram_gb: 16, ...extra });
+    assert.equal(mb(o, 'jobs-template'), 0, jobs);
+    assert.ok(!o.advice.some((a) => a.id === 'job-memory'), jobs);
+    const n = o.model.memory.find((x) => x.kind === 'jobs')?.n;
+    assert.ok(n >= 2, `${jobs}: ${n} whole copies`);
+    assert.equal(mb(o, 'jobs'), n * o.model.memory.find((x) => x.kind === 'jobs').each, jobs);
+  }
+});

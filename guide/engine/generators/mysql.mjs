@@ -7,7 +7,7 @@ import { dbPrefix } from './util.mjs';
 import { connectionSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
-import { distroDbMismatch } from './family-steps.mjs';
+import { distroDbMismatch, mysqlRepoSeries, releaseOf } from './family-steps.mjs';
 
 export const id = 'mysql';
 
@@ -83,8 +83,12 @@ export function generate(ctx) {
   const files = [{ path, format: 'ini', body: mysqlSettings(ctx) }];
   files.push({ path: `${pre}setup/mysql-grants.sql`, format: 'sql', body: grantsSql(ctx) });
   // A version the distribution release does not ship: the README's package line would install another one.
-  const shipped = distroDbMismatch(ctx);
-  const vars = { distro: ctx.a.distro, shipped, db: maria ? 'MariaDB' : 'MySQL', v: ctx.a.database_version };
-  const warnings = shipped ? [{ id: 'distro-database', severity: 'warning', message: t('w.distro-database.m', vars), suggestion: t('w.distro-database.s', vars), evidence: [maria ? SRC.mariadbMaintenance : SRC.mysqlReleases] }] : [];
+  // MySQL from its vendor's repository (family-steps.mjs mysqlRepoSeries): README step 1 adds it, an info says so;
+  // a series without a repository step on a release that lacks it is a warning, as for any other version.
+  const repo = mysqlRepoSeries(ctx);
+  const shipped = distroDbMismatch(ctx) || (repo === null && releaseOf(ctx) ? t('w.distro-database.none') : null);
+  const vars = { distro: ctx.a.distro, shipped, db: maria ? 'MariaDB' : 'MySQL', v: ctx.a.database_version, series: repo, family: ctx.family.id };
+  const warnings = repo ? [{ id: 'mysql-vendor-repository', severity: 'info', message: t('w.mysql-vendor-repository.m', { ...vars, shipped: releaseOf(ctx)?.mysql || t('w.distro-database.none') }), suggestion: t('w.mysql-vendor-repository.s', vars), evidence: [SRC.mysqlRepo, SRC.mysqlReleases] }]
+    : shipped ? [{ id: 'distro-database', severity: 'warning', message: t('w.distro-database.m', vars), suggestion: t('w.distro-database.s', vars), evidence: [maria ? SRC.mariadbMaintenance : SRC.mysqlReleases] }] : [];
   return { files, warnings };
 }
