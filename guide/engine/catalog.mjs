@@ -556,7 +556,7 @@ export const CATALOG = {
   "w.distro-database.m": "{distro} ships {db} {shipped}, not {v}: the package install of the README gives {shipped}.",
   "w.distro-database.none.m": "{distro} ships no MySQL server (only MariaDB), and the README has no repository step for MySQL {v}: its package install fails there.",
   "w.distro-database.none": "no MySQL server (only MariaDB)",
-  "w.mysql-vendor-repository.m": "{distro} ships {has}, not MySQL {v}: README step 1 adds MySQL's own repository ({series}) and installs its server from there.",
+  "w.mysql-vendor-repository.m": "{distro} ships {has}, not MySQL {v}: the README adds MySQL's own repository ({series}) on the database's host and installs its server from there.",
   "w.mysql-vendor-repository.s": "These steps are checked by structure only (against the {family} table): Debian's archive has no MySQL server, so the project's lab cannot boot them; the same bundle with MariaDB is booted there (tests/wizard/lab-mariadb-bundle.test.mjs). Check the repository's release package for your release at dev.mysql.com/downloads/repo/.",
   "w.distro-database.s": "Add the vendor's repository for {db} {v} before README step 1 (MySQL: dev.mysql.com/downloads/repo/; MariaDB: mariadb.org/download/?t=repo-config), or answer database_version {shipped}.",
   "w.distro-nginx.m": "{distro} ships nginx {shipped}, not {v}: the README's package install gives {shipped}, which rejects what this bundle writes for {v} (e.g. `http2 on;` before 1.25.1: `nginx -t` says unknown directive).",

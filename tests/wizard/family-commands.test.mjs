@@ -95,6 +95,7 @@ test('every README command of every bundle comes from its family\'s table', () =
   answers.push({ distro: 'almalinux-9', pooler: 'pgbouncer', app_root: '/srv/rails/current', ruby_path: '/home/deploy/.rbenv/versions/3.4.7/bin' });
   // MySQL from the vendor's repository: Debian (none shipped), Ubuntu 24.04 and RHEL 9 (8.0 shipped) with 8.4.
   for (const distro of ['debian-13', 'debian-12', 'ubuntu-24.04', 'rocky-9']) for (const v of ['8.0', '8.4']) answers.push({ distro, database: 'mysql', database_version: v, adapter: 'trilogy' });
+  for (const database of ['mysql', 'mariadb']) answers.push({ database, database_version: database === 'mysql' ? '8.4' : '11.8', adapter: 'trilogy', db_host: 'separate', app_hosts: 2, lb: 'haproxy' });
   const byFamily = {};
   const problems = [];
   for (const a of answers) {
@@ -150,7 +151,7 @@ test('MySQL: the vendor repository steps where the release lacks the series, eac
       // The repository comes before the server it provides, in step 1.
       const step1 = readme.split('### 2.')[0];
       assert.ok(step1.search(c.repo) >= 0 && step1.search(c.repo) < step1.search(c.server), `${c.distro} ${c.v}: repository, then server`);
-      assert.ok(r.warnings.some((w) => w.id === 'distro-database' && w.severity === 'info' && /README step 1 adds MySQL's own repository/.test(w.message)), `${c.distro} ${c.v}: ${r.warnings.map((w) => w.id)}`);
+      assert.ok(r.warnings.some((w) => w.id === 'distro-database' && w.severity === 'info' && /the README adds MySQL's own repository \(mysql/.test(w.message)), `${c.distro} ${c.v}: ${r.warnings.map((w) => w.id)}`);
     } else {
       assert.doesNotMatch(readme, /mysql-apt-config|community-release/, `${c.distro} ${c.v}: the release's own MySQL`);
     }
@@ -160,6 +161,9 @@ test('MySQL: the vendor repository steps where the release lacks the series, eac
     assert.match(readme, c.distro.startsWith('rocky') ? /These steps were checked by structure only/ : /checked by structure only[^\n]*not booted: the database MySQL/, c.distro);
     assert.doesNotMatch(readme, /\(tests\/wizard\/lab-default-bundle\.test\.mjs\)\.$/m);
   }
+  // A database host of its own (Debian): its block installs the server the same way before its files.
+  const sep = readmeOf({ distro: 'debian-13', database_version: '8.4', db_host: 'separate', app_hosts: 2, lb: 'haproxy' });
+  assert.match(sep, /select mysql-8\.4-lts" \| debconf-set-selections\n[^`]*apt-get install -y mysql-server\ninstall -D -m 0644 db-host\/etc\/mysql\/conf\.d\/60-rails\.cnf/);
   const deb = readmeOf({ distro: 'debian-13', database_version: '8.4' });
   assert.match(deb, /booted on Debian 13 \(trixie\)[^\n]*the server Puma \(tests\/wizard\/lab-default-bundle\.test\.mjs\); the job backend Solid Queue/);
   assert.match(deb, /Debian's archive has no MySQL server[^\n]*lab-mariadb-bundle\.test\.mjs/);

@@ -25,12 +25,13 @@ export function distroDbMismatch(ctx) {
 }
 
 /**
- * The vendor repository's value for the answered MySQL series ({series} of the family's mysqlRepo) when README
- * step 1 must add MySQL's own repository: a same-host MySQL the known release does not ship (Debian ships none,
- * Ubuntu 24.04 and RHEL 9 ship 8.0). '' where the release ships it; null where no repository step exists.
+ * The vendor repository's value for the answered MySQL series ({series} of the family's mysqlRepo) when the README
+ * must add MySQL's own repository on the database's host (step 1, or the database host's block): a MySQL the known
+ * release does not ship (Debian ships none, Ubuntu 24.04 and RHEL 9 ship 8.0). '' where the release ships it;
+ * null where no repository step exists.
  */
 export function mysqlRepoSeries(ctx) {
-  if (ctx.a.database !== 'mysql' || ctx.a.db_host !== 'same') return '';
+  if (ctx.a.database !== 'mysql') return '';
   const r = releaseOf(ctx);
   if (!r || r.mysql === minor(ctx.a.database_version)) return '';
   return commandsOf(ctx)?.mysqlRepo?.series?.[minor(ctx.a.database_version)] || null;
