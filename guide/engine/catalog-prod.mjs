@@ -261,7 +261,7 @@ export const PROD_CATALOG = {
   "ev.mysqlRepo": "MySQL 8.4 Reference Manual: installing MySQL with the MySQL APT and Yum repositories",
   "url.mysqlRepo": "https://dev.mysql.com/doc/refman/8.4/en/linux-installation-apt-repo.html",
   "w.server-cannot-run-rails.m": "{server} cannot run Rails {rails}: {why}",
-  "w.server-cannot-run-rails.rack2": "Rails {until} and later require Rack 2 or newer, and Rack 2.0 removed Rack's Mongrel handler; Mongrel's last release is 1.1.5 (2008), and no release since builds on the Rubies those Rails versions need.",
+  "w.server-cannot-run-rails.rack2": "Rails {until} and later require Rack 2 or newer, and Rack 2.0 removed Rack's Mongrel handler; Mongrel's last release is 1.1.5 (2008; the 1.2.0.pre2 prerelease of 2010 never became final), and Rack's maintainers dropped it in 2017 because it no longer built on the Rubies Rack supported.",
   "w.server-cannot-run-rails.s": "Choose Puma (the server Rails has generated since 5.0) or another server the wizard offers for Rails {rails}; {server} bundles are generated for Rails before {until} only.",
   "ev.falconDeploy": "Falcon deployment guide (systemd Type=notify)",
   "url.falconDeploy": "https://github.com/socketry/falcon/blob/main/guides/deployment/readme.md",
