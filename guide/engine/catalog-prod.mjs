@@ -4,6 +4,8 @@
 import { NGINX_TLS, APACHE_TLS, CADDY_EDGE, MOZILLA, HAPROXY_DEBIAN, EDGE_LIMITS } from './capabilities/edge.mjs';
 import { JOB_RUNNERS } from './capabilities/jobs.mjs';
 import { SERVER_PROCESS, HARDENING, SYSTEMD_SANDBOX } from './capabilities/process.mjs';
+import { SERVER_RAILS } from './capabilities/server-rails.mjs';
+import { LAB_PROOFS } from './capabilities/lab-proofs.mjs';
 
 export const PROD_CATALOG = {
   "cap.nginx-tls": NGINX_TLS,
@@ -14,6 +16,8 @@ export const PROD_CATALOG = {
   "cap.edge-limits": EDGE_LIMITS,
   "cap.job-runners": JOB_RUNNERS,
   "cap.server-process": SERVER_PROCESS,
+  "cap.server-rails": SERVER_RAILS,
+  "cap.lab-proofs": LAB_PROOFS,
   "cap.hardening": HARDENING,
   "cap.systemd-sandbox": SYSTEMD_SANDBOX,
   // ---- questions (labels, help, option labels) ----
@@ -246,6 +250,19 @@ export const PROD_CATALOG = {
   "ops.readme.deploy.reload.falcon": "After updating the code: `systemctl reload rails-app` sends {signal}: Falcon boots a new set of workers with the new code beside the old ones on the same socket and stops the old set once the new one is ready, so requests keep being answered; when Gemfile.lock changed, `systemctl restart rails-app` instead (the controller keeps the gems it loaded at start, and connections are refused while it boots). `systemctl stop` sends {stop}, Falcon's graceful stop.",
   "ev.asyncContainer": "async-container (Falcon's process controller: HUP restart, sd_notify)",
   "url.asyncContainer": "https://github.com/socketry/async-container/blob/main/lib/async/container/controller.rb",
+  "ev.rackMongrelRemoved": "Rack 2.0: \"Remove legacy Mongrel server\" (Rack::Handler::Mongrel removed)",
+  "url.rackMongrelRemoved": "https://github.com/rack/rack/commit/2577f0bb09ff85fe6b07d290f708028aebf640ee",
+  "ev.actionpackRack2": "actionpack 5.0.0 runtime dependencies (rack ~> 2.0)",
+  "url.actionpackRack2": "https://rubygems.org/gems/actionpack/versions/5.0.0/dependencies",
+  "ev.mongrelReleases": "All versions of mongrel (last: 1.1.5, 2008; 1.2.0.pre2, 2010)",
+  "url.mongrelReleases": "https://rubygems.org/gems/mongrel/versions",
+  "ev.railsServerUsing": "Rails 6.0: rails server -u names the Rack server (rails/rails#32058)",
+  "url.railsServerUsing": "https://github.com/rails/rails/pull/32058",
+  "ev.mysqlRepo": "MySQL 8.4 Reference Manual: installing MySQL with the MySQL APT and Yum repositories",
+  "url.mysqlRepo": "https://dev.mysql.com/doc/refman/8.4/en/linux-installation-apt-repo.html",
+  "w.server-cannot-run-rails.m": "{server} cannot run Rails {rails}: {why}",
+  "w.server-cannot-run-rails.rack2": "Rails {until} and later require Rack 2 or newer, and Rack 2.0 removed Rack's Mongrel handler; Mongrel's last release is 1.1.5 (2008; the 1.2.0.pre2 prerelease of 2010 never became final), and Rack's maintainers dropped it in 2017 because it no longer built on the Rubies Rack supported.",
+  "w.server-cannot-run-rails.s": "Choose Puma (the server Rails has generated since 5.0) or another server the wizard offers for Rails {rails}; {server} bundles are generated for Rails before {until} only.",
   "ev.falconDeploy": "Falcon deployment guide (systemd Type=notify)",
   "url.falconDeploy": "https://github.com/socketry/falcon/blob/main/guides/deployment/readme.md",
   "systemd.kill.thin": "SIGQUIT makes Thin finish its connections before exiting.",
@@ -329,6 +346,14 @@ export const PROD_CATALOG = {
   "ops.readme.title": "Operations",
   "ops.readme.intro": "Run these as root on a fresh host of the {family} family, from the directory that holds this bundle, after the Rails app is in place with its gems installed (bundle install) and assets precompiled. Every distribution-specific command comes from the {family} row of the wizard's command tables.",
   "ops.readme.booted": "These steps were booted on {release} in the project's lab ({test}).",
+  "ops.readme.booted.parts": "These steps were booted on {release} in the project's lab with the reference app, part by part: {booted}.",
+  "ops.readme.booted.part": "{what} {name} (tests/wizard/{test}.test.mjs)",
+  "ops.readme.unbooted.part": "This part was checked by structure only (every command against the {family} table, tests/wizard/family-commands.test.mjs), not booted: {what} {name}, because {why}.",
+  "ops.readme.unbooted.no-package": "Debian's archive has no MySQL server (only MariaDB) and the lab installs nothing from outside it; the same bundle with MariaDB is booted (tests/wizard/lab-mariadb-bundle.test.mjs)",
+  "ops.readme.unbooted.no-ruby": "Mongrel's last release (1.1.5, 2008) builds on none of the lab's Rubies",
+  "ops.readme.part.server": "the server",
+  "ops.readme.part.database": "the database",
+  "ops.readme.part.jobs": "the job backend",
   "ops.readme.structure": "These steps were checked by structure only (every command against the {family} table, tests/wizard/family-commands.test.mjs), not booted: only Debian can be booted in the project's lab.",
   "ops.readme.no-table": "The wizard has no command table for the {family} family yet: the file table above says where each file goes; install, user and service commands are yours to adapt.",
   "ops.readme.dbhost": "0. Database host (first)",

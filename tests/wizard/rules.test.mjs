@@ -386,3 +386,4 @@ test('a 1 GB host whose plan does not fit: error-level finding, and the command 
   assert.match(JSON.stringify(w), /SOLID_QUEUE_IN_PUMA/, 'the finding names the smaller plan');
   assert.equal(spawnSync(process.execPath, [cli, '--answers', '-', '--format', 'json', '--date', '2026-11-25'], { input: JSON.stringify({ ram_gb: 4 }), encoding: 'utf8' }).status, 0);
 });
+

@@ -6,7 +6,7 @@
 // has a size budget. It runs as a finishing step just before readme's and leaves its blocks on the summary.
 import { LB_PREFIX, behindBalancer, UP_CHECK } from './util.mjs';
 import { pgMajor } from './postgresql.mjs';
-import { fam, releaseOf } from './family-steps.mjs';
+import { fam, releaseOf, mysqlRepoSeries } from './family-steps.mjs';
 import { t } from '../text.mjs';
 import { HAPROXY_DEBIAN } from '../caps.mjs';
 import { ACME_WEBROOT, ACME_PORT } from './edge.mjs';
@@ -57,6 +57,9 @@ export function dbHostBlocks(ctx, files) {
     }
   } else {
     const svc = a.database === 'mariadb' ? 'mariadb' : 'mysql';
+    // The server first, from the family table (MySQL's own repository where the release lacks the series), as step 1.
+    const repo = mysqlRepoSeries(ctx);
+    lines.push(...(repo ? [...fam(ctx, 'mysqlRepo.lines', { series: repo }), fam(ctx, 'mysqlRepo.package')] : [fam(ctx, `packages.${a.database}`)]));
     lines.push(...installAll(files, 'db-host/'), `systemctl restart ${svc}`, 'editor db-host/setup/mysql-grants.sql', 'mysql < db-host/setup/mysql-grants.sql');
   }
   return [{ h: 3, text: t('ops.readme.dbhost') }, { p: t(ctx.pooler === 'pgbouncer' ? 'ops.readme.dbhost.pgb' : 'ops.readme.dbhost.p', { addr: ctx.hosts.db }) }, sh(lines)];

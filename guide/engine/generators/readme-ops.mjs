@@ -1,7 +1,7 @@
 // The operations part of the bundle README: the commands that take the files to a running, HTTPS-serving app,
 // then restart, roll back and read logs. Shell blocks are exact (tests run them in the lab); words are in
 // catalog-prod.mjs ("ops.readme.*").
-import { SERVER_PROCESS, HARDENING } from '../caps.mjs';
+import { SERVER_PROCESS, HARDENING, LAB_PROOFS } from '../caps.mjs';
 import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL } from './util.mjs';
@@ -17,6 +17,24 @@ export function jobUnitNames(ctx) {
   return Array.from({ length: ctx.jobProcesses }, (_, i) => `rails-jobs@${i + 1}.service`);
 }
 
+/**
+ * What the lab booted of this bundle, part by part (capabilities/lab-proofs.mjs): the server, the database and the
+ * job backend each with the test that booted it, and a part the lab cannot boot (MySQL, Mongrel) named with its reason.
+ */
+function labProof(ctx, row) {
+  const parts = [['server', ctx.server, SERVER_LABEL[ctx.server]], ['database', ctx.a.database, { postgresql: 'PostgreSQL', mysql: 'MySQL', mariadb: 'MariaDB', sqlite: 'SQLite' }[ctx.a.database]],
+    ...(ctx.jobRunner ? [['jobs', ctx.jobs, ctx.jobRunner.label]] : [])];
+  const booted = [];
+  const unbooted = [];
+  for (const [kind, id, name] of parts) {
+    const what = t(`ops.readme.part.${kind}`);
+    const test = LAB_PROOFS[kind]?.[id];
+    if (test) booted.push(t('ops.readme.booted.part', { what, name, test }));
+    else if (LAB_PROOFS.unbooted?.[id]) unbooted.push(t('ops.readme.unbooted.part', { what, name, family: ctx.family.id, why: t(`ops.readme.unbooted.${LAB_PROOFS.unbooted[id]}`) }));
+  }
+  return [booted.length ? t('ops.readme.booted.parts', { release: row.booted, booted: booted.join('; ') }) : '', ...unbooted].filter(Boolean).join(' ');
+}
+
 /** The variable that makes database.yml connect as migrations (PostgreSQL; see database-yml.mjs). */
 function migrateEnv(ctx) {
   return ctx.a.database === 'postgresql' ? `${MIGRATE_ENV}=1 ` : '';
@@ -30,7 +48,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   if (!row) return [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.no-table', { family: ctx.family.id }) }];
   const { root, user, rubyBin, domain } = ctx;
   const has = (p) => files.some((f) => f.path === p);
-  const proof = row.booted ? t('ops.readme.booted', { release: row.booted, test: ctx.server === 'passenger' ? 'tests/wizard/lab-passenger-bundle.test.mjs' : 'tests/wizard/lab-default-bundle.test.mjs' }) : t('ops.readme.structure', { family: ctx.family.id });
+  const proof = row.booted ? labProof(ctx, row) : t('ops.readme.structure', { family: ctx.family.id });
   const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: `${t('ops.readme.intro', { family: ctx.family.id })} ${proof}` }, ...(hosts.db || [])];
   const sh = (code) => ({ code, lang: 'sh' });
   // 1. User and directories.
