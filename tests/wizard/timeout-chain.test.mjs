@@ -6,10 +6,13 @@
 // X-Forwarded-Ssl and X-Forwarded-Scheme, and the app host takes X-Forwarded-Proto/-Port from the balancer only.
 // tests/wizard/faults-balancers.test.mjs proves the chain and the header trust in the lab; tests/wizard/sweep.test.mjs
 // runs the files through nginx -t, haproxy -c, apache2 -t and caddy validate.
-import test from 'node:test';
+import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { generate } from '../../guide/engine/index.mjs';
 import { EDGE_LIMITS } from '../../guide/engine/capabilities/edge.mjs';
+import * as V from './validators.mjs';
+
+after(V.cleanup);
 
 const gen = (a) => generate(a, { date: '2026-11-26' });
 const content = (r, path) => r.files.find((f) => f.path === path)?.content;
@@ -123,4 +126,15 @@ test('forwarded headers: every edge drops X-Forwarded-Ssl/-Scheme; the app host 
   assert.match(caddy, /^\s*trusted_proxies 10\.0\.0\.2$/m);
   assert.doesNotMatch(caddy, /private_ranges/);
   assert.ok(cleared(caddy, (h) => new RegExp(`^\\s*header_up -${h}$`, 'm')) && /^\s*header_up -X-Forwarded-Port$/m.test(caddy), 'Caddy');
+});
+
+// The sweep's matrix varies one answer at a time, so Apache and Caddy never sit behind a balancer there: their
+// files with the balancer-only lines (conditional RequestHeader, trusted_proxies ADDR) go through the real validators here.
+test('apache2 -t, caddy validate and nginx -t accept the app-host files behind a balancer', () => {
+  const apache = gen({ ...BASE, lb: 'haproxy', proxy: 'apache', proxy_version: PROXY_VERSION.apache }).files.find((f) => f.path === 'etc/apache2/sites-available/rails-app.conf');
+  V.apacheTest(apache.content, apache.meta.modules);
+  V.caddyValidate(content(gen({ ...BASE, lb: 'haproxy', proxy: 'caddy', proxy_version: PROXY_VERSION.caddy }), 'etc/caddy/Caddyfile'));
+  const r = gen({ ...BASE, lb: 'nginx' });
+  V.nginxTest(content(r, 'etc/nginx/nginx.conf'), content(r, 'etc/nginx/sites-enabled/rails-app.conf'));
+  V.nginxLbTest(content(r, 'lb-host/etc/nginx/nginx.conf'));
 });
