@@ -42,7 +42,6 @@ export const CADDY_EDGE = lazy('caddy-edge');
 export const MOZILLA = lazy('mozilla-tls');
 export const HAPROXY_DEBIAN = lazy('haproxy-debian');
 export const EDGE_LIMITS = lazy('edge-limits');
-export const TIMEOUT_CHAIN = lazy('timeout-chain'); // issue 23: each hop outlasts the one behind it
 export const LB_ROTATION = lazy('lb-rotation'); // issue 23: rolling deploys behind a balancer
 export const JOB_RUNNERS = lazy('job-runners');
 export const SERVER_PROCESS = lazy('server-process');

@@ -1,7 +1,7 @@
 // Words for the production parts of the bundle: HTTPS and HTTP/2 at the edge, WebSockets, health checks,
 // background jobs, Rails 8 databases, systemd units, secrets and log rotation. Merged into CATALOG (catalog.mjs).
 // The "cap.*" entries are the capability tables of issue 10, read through caps.mjs (JSON on the page).
-import { NGINX_TLS, APACHE_TLS, CADDY_EDGE, MOZILLA, HAPROXY_DEBIAN, EDGE_LIMITS, TIMEOUT_CHAIN } from './capabilities/edge.mjs';
+import { NGINX_TLS, APACHE_TLS, CADDY_EDGE, MOZILLA, HAPROXY_DEBIAN, EDGE_LIMITS } from './capabilities/edge.mjs';
 import { JOB_RUNNERS } from './capabilities/jobs.mjs';
 import { SERVER_PROCESS, HARDENING, SYSTEMD_SANDBOX } from './capabilities/process.mjs';
 
@@ -12,7 +12,6 @@ export const PROD_CATALOG = {
   "cap.mozilla-tls": MOZILLA,
   "cap.haproxy-debian": HAPROXY_DEBIAN,
   "cap.edge-limits": EDGE_LIMITS,
-  "cap.timeout-chain": TIMEOUT_CHAIN,
   "cap.job-runners": JOB_RUNNERS,
   "cap.server-process": SERVER_PROCESS,
   "cap.hardening": HARDENING,

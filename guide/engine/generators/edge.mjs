@@ -1,6 +1,8 @@
 // Shared edge facts for the proxy generators: which scheme Rails must see, HSTS, certificate paths, the
 // Action Cable path and the timeout chain (each hop outlasts the one behind it).
-import { MOZILLA, TIMEOUT_CHAIN } from '../caps.mjs';
+import { MOZILLA } from '../caps.mjs';
+// Read directly, not through the catalog: the page's core needs the chain before the catalog has loaded.
+import { TIMEOUT_CHAIN } from '../capabilities/edge.mjs';
 import { gte } from '../version.mjs';
 
 export const ACME_WEBROOT = '/var/www/letsencrypt';
