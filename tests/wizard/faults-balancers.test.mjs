@@ -88,7 +88,7 @@ test('faults through HAProxy and nginx balancers: a failing URL, open WebSockets
     writeFileSync(join(A.dir, 'migrate.sh'), migrateScript(steps.get(4)));
     // The timeout chain of these bundles: the app host's proxy, then each balancer (the test asserts they grow).
     const site = withHaproxy.files.find((f) => f.path === 'etc/nginx/sites-enabled/rails-app.conf').content;
-    const edgeS = seconds(site, /location @rails \{[^}]*proxy_read_timeout (\d+)s;/);
+    const edgeS = seconds(site.slice(site.indexOf('location @rails')), /proxy_read_timeout (\d+)s;/);
     const lbS = {
       haproxy: seconds(withHaproxy.files.find((f) => f.path === 'lb-host/etc/haproxy/haproxy.cfg').content, /^\s*timeout server (\d+)s$/m),
       nginx: seconds(withNginx.files.find((f) => f.path === 'lb-host/etc/nginx/nginx.conf').content, /location \/ \{[^}]*proxy_read_timeout (\d+)s;/),
