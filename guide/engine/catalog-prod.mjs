@@ -175,8 +175,8 @@ export const PROD_CATALOG = {
   "nginx.cable": "Action Cable (and Turbo Streams over it): the WebSocket handshake needs HTTP/1.1 and the hop-by-hop Upgrade and Connection headers passed explicitly.",
   "nginx.cable.http11": "WebSockets need HTTP/1.1 to the upstream (the default before 1.29.7 is 1.0).",
   "nginx.cable.timeout": "An idle WebSocket is closed after this; Action Cable pings every 3 seconds, so 60 s is never reached on a live connection.",
-  "nginx.read-timeout": "Wait up to 60 s for a response (nginx's default, stated because it must stay above any Rack::Timeout in the app); {server} has no request timeout of its own.",
-  "nginx.read-timeout.server": "Wait longer than {server}'s own {own} s timeout, so the app server kills a stuck request first and logs it, instead of nginx answering 504 while the worker keeps running.",
+  "nginx.read-timeout": "Wait up to {s} s for a response (nginx's default, stated because it must stay above any Rack::Timeout in the app and below a balancer's wait: TIMEOUT_CHAIN); {server} has no request timeout of its own.",
+  "nginx.read-timeout.server": "Wait longer ({s} s) than {server}'s own {own} s timeout, so the app server kills a stuck request first and logs it, instead of nginx answering 504 while the worker keeps running; a balancer waits longer still (TIMEOUT_CHAIN).",
 
   // ---- Apache edge ----
   "apache.acme": "certbot --webroot writes its challenge files here; they must be reachable over plain HTTP.",

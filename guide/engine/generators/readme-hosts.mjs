@@ -13,6 +13,7 @@ import { ACME_WEBROOT, ACME_PORT } from './edge.mjs';
 
 import { APPLIES } from './applies.mjs';
 import { rolls, rollingLines, rotationScript, ROTATION_SCRIPT } from './lb-rotation.mjs';
+import { backends } from './load-balancer.mjs';
 
 export const id = 'readme-hosts';
 
@@ -87,5 +88,5 @@ export function lbBlocks(ctx, files) {
   }
   if (!tls) lines.push(`${check} && systemctl reload ${svc}`);
   lines.push(`curl ${UP_CHECK} ${tls ? 'https' : 'http'}://${domain}/up`);
-  return [{ h: 3, text: t('ops.readme.lb') }, { p: t(tls ? `ops.readme.lb.tls.${svc}` : 'ops.readme.lb.p', { lb: svc, n: a.app_hosts, domain }) }, sh(lines), ...(svc === 'haproxy' ? [{ p: t('ops.readme.lb.drain') }] : [])];
+  return [{ h: 3, text: t('ops.readme.lb') }, { p: t(tls ? `ops.readme.lb.tls.${svc}` : 'ops.readme.lb.p', { lb: svc, n: a.app_hosts, domain }) }, sh(lines), { p: t(svc === 'haproxy' ? 'ops.readme.lb.drain' : `ops.readme.lb.nginx-health${rolls(ctx) ? '' : '.manual'}`, { health: backends(ctx).health }) }];
 }

@@ -21,6 +21,7 @@ Rails.application.routes.draw do
   get "faults/url" => "faults#url"
   post "faults/upload" => "faults#upload"
   get "faults/release" => "faults#release"
+  get "faults/slow" => "faults#slow"
 
   # Synthetic load for the concurrency sweep
   get "io" => "load#io"
