@@ -11,6 +11,7 @@ import { crossFileFindings } from './crossfile.mjs';
 import { problemFindings } from './problems.mjs';
 import { jobFindings } from './jobs.mjs';
 import { serverFindings } from './servers.mjs';
+import { devEnvFindings, missingTaskFindings } from './deploy.mjs';
 import { t } from '../engine/text.mjs';
 
 export const SEVERITIES = ['error', 'warning', 'note'];
@@ -94,14 +95,20 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
     const kind = generatedSettings(result.files.find((f) => f.path === path)).kind;
     return [...(deps.get(`${kind}|${key}`) || [])];
   } });
-  const ctxAnswers = { ...answers, __ramGiven: 'ram_gb' in given, __given: Object.keys(given) };
+  const ctxAnswers = { ...answers, __ramGiven: 'ram_gb' in given, __given: Object.keys(given), __provenance: det.provenance };
   const findings = [...cmp.findings];
-  for (const f of files) if (!f.problem) findings.push(...obsoleteFindings(f, answers));
+  for (const f of files) if (!f.problem) findings.push(...obsoleteFindings(f, ctxAnswers));
   findings.push(...crossFileFindings(files, ctxAnswers));
   findings.push(...problemFindings(files, ctxAnswers));
   findings.push(...jobFindings(files, ctxAnswers));
   findings.push(...serverFindings(files, ctxAnswers));
   findings.push(...gemFindings(files));
+  findings.push(...missingTaskFindings(files));
+  const devEnv = devEnvFindings(files);
+  findings.push(...devEnv);
+  // Rails in development in the production image is that warning, on the line that sets it: not also a
+  // "differs" note on puma.rb's environment line that reads the same variable.
+  if (devEnv.length) for (let k = findings.length - 1; k >= 0; k--) if (findings[k].setting === 'environment' && findings[k].rule === 'differs' && /development/.test(String(findings[k].found))) findings.splice(k, 1);
   for (const x of findings) {
     if (x.dependsOn && undetected.includes(x.dependsOn) && x.severity !== 'note') {
       x.assumes = [x.dependsOn];

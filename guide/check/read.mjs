@@ -7,10 +7,10 @@ import { readNginx } from './read-nginx.mjs';
 import { readApache, readCaddy } from './read-apache.mjs';
 import { readPgConf, readIni, readSysctl, readEnv } from './read-flat.mjs';
 import { readGemfileLock, readGemfile, readRubyVersion, readToolVersions } from './read-gems.mjs';
-import { readProcfile, readDockerfile } from './read-deploy.mjs';
+import { readProcfile, readDockerfile, readCompose, readRake } from './read-deploy.mjs';
 import { inputProblem } from './errors.mjs';
 
-const RUBY_KINDS = new Set(['puma', 'unicorn', 'pitchfork', 'rails-env', 'good-job']);
+const RUBY_KINDS = new Set(['puma', 'unicorn', 'pitchfork', 'rails-env', 'good-job', 'rails-app']);
 const LAST_WINS = ['threads', 'workers'];
 
 /** Text of a resolved Ruby value, for comparison: the value when known, else the source text. */
@@ -65,13 +65,17 @@ function sidekiqProduction(r) {
 }
 
 const READERS = {
-  puma: rubySettings, unicorn: rubySettings, pitchfork: rubySettings, 'rails-env': rubySettings, 'good-job': rubySettings,
+  puma: rubySettings, unicorn: rubySettings, pitchfork: rubySettings, 'rails-env': rubySettings, 'good-job': rubySettings, 'rails-app': rubySettings,
   'database-yml': (src, path) => readYaml(src, path),
   'sidekiq-yml': (src, path) => sidekiqProduction(symbolKeys(readYaml(src, path))),
   'queue-yml': (src, path) => readYaml(src, path),
   kamal: (src, path) => readYaml(src, path),
   procfile: readProcfile,
   dockerfile: readDockerfile,
+  compose: (src, path) => readCompose(src, path),
+  rake: readRake,
+  // bin/jobs: kept as text (deploy.mjs asks whether it loads Solid Queue); nothing in it is run or parsed.
+  binstub: () => ({ settings: [], notes: [] }),
   nginx: (src, path) => readNginx(src, path),
   apache: (src, path) => readApache(src, path),
   caddy: (src, path) => readCaddy(src, path),
