@@ -82,7 +82,7 @@ export function detect(files, given = {}) {
   // config/application.rb: config.load_defaults N picks which of Rails' implicit defaults apply; with no
   // Gemfile.lock or Gemfile requirement naming Rails, the app runs at least that Rails.
   const app = first('rails-app');
-  const ld = app?.settings.find((s) => s.name === 'load_defaults' && !s.conditional && /^["']?\d+\.\d+["']?$/.test(String(s.args?.[0]?.text || '')));
+  const ld = app?.settings.find((s) => s.name === 'config.load_defaults' && !s.branch?.length && /^["']?\d+\.\d+["']?$/.test(String(s.args?.[0]?.text || '')));
   if (ld) {
     const v = String(ld.args[0].text).replace(/["']/g, '');
     fact('config.load_defaults', v, app, ld.line);
