@@ -7,7 +7,7 @@ import { join, relative, sep, resolve, isAbsolute } from 'node:path';
 import { LIMITS, looksBinary, decodeText } from './limits.mjs';
 import { classify } from './classify.mjs';
 import { readFile } from './read.mjs';
-import { serverConfigPaths } from './read-deploy.mjs';
+import { serverConfigPaths, resolveCompose } from './read-deploy.mjs';
 
 const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
   'config/unicorn.rb', 'config/pitchfork.rb', 'config/database.yml', 'config/environments/production.rb', '.env.production',
@@ -141,8 +141,8 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
       for (const f of rakeFiles(abs)) add(join(abs, f), display(join(abs, f)), root);
       // The Puma config the web command names (`puma -C config/puma.default.rb` in the Procfile, the Dockerfile's
       // CMD, Kamal's cmd) is the one Puma reads: read it as config/puma.rb would be.
-      const deploy = out.slice(start).filter((x) => !x.problem && ['procfile', 'dockerfile', 'kamal'].includes(classify(x.path, x.text))).map((x) => readFile(x));
-      for (const { path: f } of serverConfigPaths(deploy)) {
+      const deploy = out.slice(start).filter((x) => !x.problem && ['procfile', 'dockerfile', 'kamal', 'compose'].includes(classify(x.path, x.text))).map((x) => readFile(x));
+      for (const { path: f } of serverConfigPaths(resolveCompose(deploy))) {
         if (classify(f) !== 'puma') continue;
         try { lstatSync(join(abs, f)); } catch { continue; }
         add(join(abs, f), display(join(abs, f)), root);

@@ -90,7 +90,7 @@ export function detect(files, given = {}) {
   }
   for (const k of ['dockerfile', 'kamal', 'compose']) {
     for (const f of ofKind(k)) {
-      const s = f.kind === 'compose' ? (f.services || []).filter((x) => x.production).flatMap((x) => [...x.env].filter(([n]) => n === 'DATABASE_URL').map(([, v]) => v))[0] : f.settings.find((x) => (x.name === 'DATABASE_URL' || x.key === 'DATABASE_URL') && x.runtime !== false);
+      const s = f.kind === 'compose' ? (f.services || []).filter((x) => x.production === true).flatMap((x) => [...x.env].filter(([n]) => n === 'DATABASE_URL').map(([, v]) => v))[0] : f.settings.find((x) => (x.name === 'DATABASE_URL' || x.key === 'DATABASE_URL') && x.runtime !== false);
       // Only what a reviewer needs: the host and database, never the credentials.
       const u = s && /^[a-z0-9+]+:\/\/(?:[^@/]*@)?([^/:?]+)(?::\d+)?\/([^?]*)/i.exec(String(s.value ?? ''));
       if (u) fact('DATABASE_URL', `host ${u[1]}, database ${u[2] || '(default)'}`, f, s.line);

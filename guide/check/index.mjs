@@ -12,6 +12,7 @@ import { problemFindings } from './problems.mjs';
 import { jobFindings } from './jobs.mjs';
 import { serverFindings } from './servers.mjs';
 import { devEnvFindings, missingTaskFindings } from './deploy.mjs';
+import { resolveCompose } from './read-deploy.mjs';
 import { t } from '../engine/text.mjs';
 
 export const SEVERITIES = ['error', 'warning', 'note'];
@@ -82,6 +83,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   // onRead(path): called before each file is read (the page's worker reports it, to name a file past the deadline).
   const files = inputs.map((x) => (x.problem ? { path: x.path, kind: null, settings: [], notes: [], problem: x.problem } : (onRead?.(x.path), readFile(x))));
   onRead?.(null);
+  resolveCompose(files);
   const det = detect(files, given);
   // What the host already has (an app under /u/apps, a unit with User=root) is compared, not refused.
   const { answers } = parseAnswers(det.answers, { policy: false });

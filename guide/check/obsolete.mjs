@@ -108,7 +108,7 @@ export function envSettings(file) {
 const WEB_CMD = /\b(puma|unicorn|pitchfork|passenger|falcon|thrust|rails\s+(s|server)|rackup|foreman\s+(start|run)\s+web)\b/;
 /** A Compose file's production services that run the app server: by command, else named web/app/rails. */
 export function composeWeb(file) {
-  const prod = (file.services || []).filter((s) => s.production);
+  const prod = (file.services || []).filter((s) => s.production === true);
   const byCmd = prod.filter((s) => s.command && WEB_CMD.test(s.command.value));
   return byCmd.length ? byCmd : prod.filter((s) => !s.command && /^(web|app|rails|puma|server)$/i.test(s.name));
 }

@@ -78,7 +78,8 @@ const DEV_ENV = /^(development|test)$/;
 /**
  * docker-compose.yml / compose.yaml → the YAML settings plus `services`: [{name, line, command: {value, line}|null,
  * env: Map name → {value, line}, production}]. A service whose RAILS_ENV/RACK_ENV is development or test is not
- * production's (`production: false`): its command and environment are left out of the checks.
+ * production's (`production: false`): its command and environment are left out of the checks; one that sets neither
+ * is `production: null` until resolveCompose() looks at the image.
  */
 export function readCompose(src, path) {
   const r = readYaml(src, path);
@@ -103,10 +104,24 @@ export function readCompose(src, path) {
     if (!svc.command && svc.commandParts.length) svc.command = { value: JSON.stringify(svc.commandParts.map((x) => x.value)), line: svc.commandParts[0].line };
     delete svc.commandParts;
     const rails = svc.env.get('RAILS_ENV')?.value ?? svc.env.get('RACK_ENV')?.value;
-    svc.production = !DEV_ENV.test(String(rails ?? '').trim());
+    // Unset here: the image decides (resolveCompose); Rails' own default is development.
+    svc.production = rails === undefined || rails === null ? null : !DEV_ENV.test(String(rails).trim());
     return svc;
   });
   return { ...r, services };
+}
+
+/**
+ * A Compose service that sets no RAILS_ENV runs with the image's: production when the Dockerfile's final stage sets
+ * RAILS_ENV (or RACK_ENV) to anything but development or test, else not (Rails defaults to development). In place.
+ */
+export function resolveCompose(files) {
+  const docker = files.find((f) => f.kind === 'dockerfile' && !f.problem && String(f.path).split('/').pop() === 'Dockerfile');
+  const envs = (docker?.settings || []).filter((s) => s.op === 'ENV' && s.runtime && s.value !== null);
+  const image = envs.findLast((s) => s.name === 'RAILS_ENV') || envs.findLast((s) => s.name === 'RACK_ENV');
+  const production = Boolean(image && !DEV_ENV.test(String(image.value).trim()));
+  for (const f of files) if (f.kind === 'compose' && !f.problem) for (const svc of f.services || []) if (svc.production === null) svc.production = production;
+  return files;
 }
 
 /**
@@ -166,7 +181,7 @@ export function deployCommands(files) {
     if (f.kind === 'procfile') for (const s of f.settings) cmds.push({ cmd: s.value, file: f.path, line: s.line, role: s.name, from: 'procfile' });
     if (f.kind === 'dockerfile') for (const s of f.settings) if ((s.op === 'CMD' || s.op === 'ENTRYPOINT') && s.runtime) cmds.push({ cmd: s.value, file: f.path, line: s.line, role: s.op, from: 'dockerfile' });
     if (f.kind === 'kamal') for (const s of f.settings) if (s.key === 'cmd' && typeof s.value === 'string') cmds.push({ cmd: s.value, file: f.path, line: s.line, role: s.path?.[1] || 'web', from: 'kamal' });
-    if (f.kind === 'compose') for (const svc of f.services || []) if (svc.production && svc.command) cmds.push({ cmd: svc.command.value, file: f.path, line: svc.command.line, role: svc.name, from: 'compose' });
+    if (f.kind === 'compose') for (const svc of f.services || []) if (svc.production === true && svc.command) cmds.push({ cmd: svc.command.value, file: f.path, line: svc.command.line, role: svc.name, from: 'compose' });
   }
   return cmds;
 }

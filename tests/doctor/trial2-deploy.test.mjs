@@ -15,7 +15,7 @@ import { check } from '../../guide/check/index.mjs';
 import { readFile } from '../../guide/check/read.mjs';
 import { classify } from '../../guide/check/classify.mjs';
 import { envOf } from '../../guide/check/crossfile.mjs';
-import { serverConfigPaths } from '../../guide/check/read-deploy.mjs';
+import { serverConfigPaths, resolveCompose } from '../../guide/check/read-deploy.mjs';
 import { satisfies } from '../../guide/check/read-gems.mjs';
 
 const TRIAL = join(ROOT, 'tests', 'fixtures', 'trial-apps');
@@ -70,12 +70,19 @@ const SAHKI = {
   'config/application.rb': 'require_relative "boot"\n\nrequire "rails/all"\n\nBundler.require(*Rails.groups)\n\nmodule SahkiRails\n  class Application < Rails::Application\n    config.load_defaults 7.0\n    config.assets.enabled = true\n  end\nend\n',
 };
 
-test('Compose: the production web service’s environment overrides the image’s; RAILS_ENV unset there keeps the warning (sahki-rails)', () => {
+test('Compose: a service without RAILS_ENV runs the image’s; a production one’s environment overrides the image’s (sahki-rails)', () => {
   const r = check(files(SAHKI));
   assert.deepEqual(strong(r), ['warning development-env Dockerfile:4']);
-  const env = envOf(files(SAHKI).map(readFile));
-  assert.deepEqual(env.get('DATABASE_URL'), { value: 'postgres://postgres:password@db:5432/sahki_rails_production', file: 'docker-compose.yml', line: 14 });
-  assert.ok(r.facts.some((f) => f.name === 'DATABASE_URL' && f.value === 'host db, database sahki_rails_production' && f.file === 'docker-compose.yml'), JSON.stringify(r.facts));
+  // The web service sets no RAILS_ENV: it runs the image's development, so its environment is not production's.
+  const read = (o) => { const fs = files(o).map(readFile); resolveCompose(fs); return fs; };
+  assert.deepEqual(envOf(read(SAHKI)).get('DATABASE_URL'), { value: 'postgres://postgres:password@db:5432/sahki_rails_development', file: 'Dockerfile', line: 6 });
+  // With the image made production, the service is production's and its DATABASE_URL overrides the image's.
+  const fixed = { ...SAHKI, Dockerfile: SAHKI.Dockerfile.replace('ENV RAILS_ENV=development', 'ENV RAILS_ENV=production') };
+  assert.deepEqual(envOf(read(fixed)).get('DATABASE_URL'), { value: 'postgres://postgres:password@db:5432/sahki_rails_production', file: 'docker-compose.yml', line: 14 });
+  const rf = check(files(fixed));
+  assert.deepEqual(strong(rf), []);
+  assert.ok(rf.facts.some((f) => f.name === 'DATABASE_URL' && f.value === 'host db, database sahki_rails_production' && f.file === 'docker-compose.yml'), JSON.stringify(rf.facts));
+  assert.doesNotMatch(JSON.stringify(rf.facts), /password/, 'credentials are never repeated');
   // config.load_defaults 7.0: a fact, and with no Gemfile.lock the Rails version assumed from it, saying so.
   assert.ok(r.facts.some((f) => f.name === 'config.load_defaults' && f.value === '7.0' && f.line === 9));
   assert.equal(r.detected.rails.value, '7.0');
@@ -133,7 +140,10 @@ test('resque:work, sidekiq and bin/jobs: judged from Gemfile.lock; bin/jobs only
   const noSidekiq = papiLock.split('\n').filter((l) => !/^ {4}sidekiq \(/.test(l)).join('\n');
   assert.deepEqual(missing({ Procfile: text(PAPI, 'Procfile'), 'Gemfile.lock': noSidekiq }), ['Procfile:2 sidekiq']);
   // Resque's task in a Compose worker and a Kamal role.
-  assert.deepEqual(missing({ 'docker-compose.yml': 'services:\n  worker:\n    command: bundle exec rake environment resque:work QUEUE=*\n', 'Gemfile.lock': papiLock }), ['docker-compose.yml:3 resque:work']);
+  const worker = 'services:\n  worker:\n    command: bundle exec rake environment resque:work QUEUE=*\n';
+  assert.deepEqual(missing({ 'docker-compose.yml': `${worker}    environment:\n      RAILS_ENV: production\n`, 'Gemfile.lock': papiLock }), ['docker-compose.yml:3 resque:work']);
+  // No RAILS_ENV in the service or an image: Rails' development, not production's worker.
+  assert.deepEqual(missing({ 'docker-compose.yml': worker, 'Gemfile.lock': papiLock }), []);
   // bin/jobs: Solid Queue's when the script read requires it (Rails 8's generated bin/jobs), else unknown.
   const kamal = 'service: app\nimage: app\nservers:\n  web:\n    - 10.0.0.1\n  job:\n    hosts:\n      - 10.0.0.1\n    cmd: bin/jobs\n';
   const binJobs = '#!/usr/bin/env ruby\n\nrequire_relative "../config/environment"\nrequire "solid_queue/cli"\n\nSolidQueue::Cli.start(ARGV)\n';
