@@ -3,12 +3,13 @@
 // config.load_defaults (Rails is at least that version), or the wizard's default when nothing names it.
 const LOCKS = /(^|\/)(Gemfile\.lock|gems\.locked)$/;
 
-/** → {value, text: "Puma 6.0 (assumed: …)", assumed, from: 'lock'|'given'|'gemfile'|'default'} */
+/** → {value, text: "Puma 6.0 (assumed: …)", assumed, from: 'file'|'given'|'gemfile'|'default'} */
 export function versionOf(answers, key, label) {
   const value = answers[key];
   const p = answers.__provenance?.[key];
-  if (!p) return { value, text: `${label} ${value} (assumed: the wizard's default; no Gemfile.lock or file names the version)`, assumed: true, from: 'default' };
+  if (!p) return { value, text: `${label} ${value} (assumed: the wizard's default; no file read names the version)`, assumed: true, from: 'default' };
   if (p.from === 'given') return { value, text: `${label} ${value}`, assumed: false, from: 'given' };
-  if (LOCKS.test(p.file || '')) return { value, text: `${label} ${value}`, assumed: false, from: 'lock' };
-  return { value, text: `${label} ${value} (assumed: ${p.assumed || p.from} at ${p.file}:${p.line}; no Gemfile.lock gives the version)`, assumed: true, from: 'gemfile' };
+  // Read from a file that states it (Gemfile.lock, a versioned path): a fact. Detect marks what it only inferred.
+  if (!p.assumed) return { value, text: `${label} ${value}`, assumed: false, from: LOCKS.test(p.file || '') ? 'lock' : 'file' };
+  return { value, text: `${label} ${value} (assumed: ${p.assumed} at ${p.file}:${p.line}; no Gemfile.lock gives the version)`, assumed: true, from: 'gemfile' };
 }

@@ -60,7 +60,7 @@ export function obsoleteFindings(file, answers) {
     dependsOn = 'database_version';
     for (const s of file.settings) {
       const r = PG_REMOVED.find((x) => x.name === s.name);
-      if (r && gte(answers.database_version, r.until)) add(s, 'error', `${s.name} was removed in PostgreSQL ${r.until}; PostgreSQL ${answers.database_version} refuses to start with it${r.replacement ? ` (use ${r.replacement})` : ''}`, [pgNotes(r.until)], r.replacement);
+      if (r && gte(answers.database_version, r.until)) add(s, 'error', `${s.name} was removed in PostgreSQL ${r.until}; ${versionOf(answers, 'database_version', 'PostgreSQL').text} refuses to start with it${r.replacement ? ` (use ${r.replacement})` : ''}`, [pgNotes(r.until)], r.replacement);
     }
   }
   if (file.kind === 'nginx') {

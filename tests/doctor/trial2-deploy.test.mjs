@@ -180,7 +180,7 @@ test('no Gemfile.lock: the Puma version is assumed, and the finding says so and 
   // errbit's Gemfile line 88 `gem 'puma'`: no version → the wizard's default, a note.
   const bare = check(files({ 'config/puma.rb': puma, Gemfile: "source 'https://rubygems.org'\ngem 'puma'\n" })).findings.find((f) => f.setting === 'rackup');
   assert.equal(bare.severity, 'note');
-  assert.match(bare.message, /Puma \d+\.\d+ \(assumed: the wizard's default; no Gemfile\.lock or file names the version\) stops at boot/);
+  assert.match(bare.message, /Puma \d+\.\d+ \(assumed: the wizard's default; no file read names the version\) stops at boot/);
   // A requirement: its lower bound, said to be assumed. Every version "~> 6.0" allows is ≥ 6.0: still an error.
   const req = check(files({ 'config/puma.rb': puma, Gemfile: "source 'https://rubygems.org'\ngem 'puma', '~> 6.0'\n" })).findings.find((f) => f.setting === 'rackup');
   assert.equal(req.severity, 'error');
@@ -189,4 +189,16 @@ test('no Gemfile.lock: the Puma version is assumed, and the finding says so and 
   const lock = check(files({ 'config/puma.rb': puma, 'Gemfile.lock': text(join(TRIAL, 'errbit-2025-03-07'), 'Gemfile.lock') })).findings.find((f) => f.setting === 'rackup');
   assert.match(lock.message, /Puma 6\.6\.0 stops at boot/);
   assert.doesNotMatch(lock.message, /assumed/);
+});
+
+test('assumed versions elsewhere: Puma for the Solid Queue plugin (a note), PostgreSQL without a versioned path (a note that says so)', () => {
+  // Without Gemfile.lock the Puma of `gem "puma", "~> 6.4"` is assumed 6.4: a Puma 7 would preload, so not an error.
+  const sq = check(files({ Gemfile: 'gem "rails"\ngem "puma", "~> 6.4"\n', 'config/puma.rb': 'threads 3, 3\nworkers 2\nplugin :solid_queue\n' })).findings.find((f) => f.rule === 'jobs-not-run');
+  assert.equal(sq.severity, 'note');
+  assert.match(sq.message, /on Puma 6\.4 \(assumed: the lower bound of Gemfile's gem "puma", "~> 6\.4" at Gemfile:2; no Gemfile\.lock gives the version\)/);
+  const pg = (path) => check(files({ [path]: 'wal_keep_segments = 32\n' })).findings.find((f) => f.setting === 'wal_keep_segments');
+  assert.match(pg('postgresql.conf').message, /PostgreSQL \d+ \(assumed: the wizard's default; no file read names the version\) refuses to start/);
+  const versioned = pg('etc/postgresql/16/main/conf.d/60-rails.conf');
+  assert.match(versioned.message, /PostgreSQL 16 refuses to start/);
+  assert.doesNotMatch(versioned.message, /assumed/);
 });
