@@ -15,9 +15,8 @@ const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.
   'docker-compose.yml', 'docker-compose.yaml', 'compose.yml', 'compose.yaml', 'docker-compose.production.yml', 'docker-compose.prod.yml',
   'config/application.rb', 'bin/jobs', 'Rakefile'];
 // Rake files the app defines tasks in (a Procfile's `rake jobs:work` may be the app's own task): lib/tasks and up to
-// two folders below it, at most this many files (they count toward LIMITS.files and totalBytes like any other).
+// two folders below it, at most LIMITS.rakeFiles files (they count toward LIMITS.files and totalBytes like any other).
 const RAKE_DIR = 'lib/tasks';
-const RAKE_FILES = 100;
 
 const problem = (path, code, message, fix) => ({ path, problem: { code, file: path, line: 0, message, fix } });
 
@@ -28,13 +27,13 @@ function linkProblem(shown, e, fix) {
 }
 
 /** The .rake files of lib/tasks in an app root (two levels of folders), sorted, without following links to folders. */
-function rakeFiles(abs) {
+function rakeFiles(abs, max) {
   const out = [];
   const walk = (rel, depth) => {
     let names;
     try { names = readdirSync(join(abs, rel)).sort(); } catch { return; }
     for (const n of names) {
-      if (out.length >= RAKE_FILES) return;
+      if (out.length >= max) return;
       const r = `${rel}/${n}`;
       let l;
       try { l = lstatSync(join(abs, r)); } catch { continue; }
@@ -138,7 +137,7 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
       try { envs = readdirSync(join(abs, 'config')).filter((n) => n.endsWith('.env')).sort().map((n) => `config/${n}`); } catch { /* no config/ */ }
       const start = out.length;
       for (const f of [...APP_FILES, ...envs]) { try { lstatSync(join(abs, f)); } catch { continue; } add(join(abs, f), display(join(abs, f)), root); }
-      for (const f of rakeFiles(abs)) add(join(abs, f), display(join(abs, f)), root);
+      for (const f of rakeFiles(abs, limits.rakeFiles ?? LIMITS.rakeFiles)) add(join(abs, f), display(join(abs, f)), root);
       // The Puma config the web command names (`puma -C config/puma.default.rb` in the Procfile, the Dockerfile's
       // CMD, Kamal's cmd) is the one Puma reads: read it as config/puma.rb would be.
       const deploy = out.slice(start).filter((x) => !x.problem && ['procfile', 'dockerfile', 'kamal', 'compose'].includes(classify(x.path, x.text))).map((x) => readFile(x));

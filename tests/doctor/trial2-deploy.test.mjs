@@ -17,6 +17,7 @@ import { classify } from '../../guide/check/classify.mjs';
 import { envOf } from '../../guide/check/crossfile.mjs';
 import { serverConfigPaths, resolveCompose } from '../../guide/check/read-deploy.mjs';
 import { satisfies } from '../../guide/check/read-gems.mjs';
+import { LIMITS } from '../../guide/check/limits.mjs';
 
 const TRIAL = join(ROOT, 'tests', 'fixtures', 'trial-apps');
 const CORPUS = join(ROOT, 'tests', 'fixtures', 'real-apps');
@@ -121,6 +122,13 @@ test('rake jobs:work with no delayed_job in Gemfile.lock: a warning naming the t
     const own = run(tmp);
     assert.ok(own.files.some((x) => x.path === 'lib/tasks/jobs.rake' && x.kind === 'rake'));
     assert.deepEqual(own.findings.filter((x) => x.rule === 'task-missing'), []);
+    // At most LIMITS.rakeFiles rake files are read (two folders deep), in name order.
+    mkdirSync(join(tmp, 'lib', 'tasks', 'a', 'b', 'c'), { recursive: true });
+    for (const n of ['x', 'y', 'z']) writeFileSync(join(tmp, 'lib', 'tasks', 'a', `${n}.rake`), 'task :noop\n');
+    writeFileSync(join(tmp, 'lib', 'tasks', 'a', 'b', 'c', 'deep.rake'), 'task :deep\n');
+    const rakes = (limits) => collect([tmp], limits, tmp).filter((x) => x.path.endsWith('.rake')).map((x) => x.path);
+    assert.deepEqual(rakes(undefined), ['lib/tasks/a/x.rake', 'lib/tasks/a/y.rake', 'lib/tasks/a/z.rake', 'lib/tasks/jobs.rake']);
+    assert.deepEqual(rakes({ ...LIMITS, rakeFiles: 2 }), ['lib/tasks/a/x.rake', 'lib/tasks/a/y.rake']);
     // A task name the reader cannot tell (built in a loop): nothing is claimed.
     writeFileSync(join(tmp, 'lib', 'tasks', 'jobs.rake'), '%w[work].each do |t|\n  task "jobs:#{t}" do\n  end\nend\n');
     assert.deepEqual(run(tmp).findings.filter((x) => x.rule === 'task-missing'), []);
