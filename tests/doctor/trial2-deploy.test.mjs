@@ -97,6 +97,11 @@ test('Compose files: dev and override files are not read; a development service 
   assert.deepEqual(c.services.map((s) => `${s.name} ${s.production}`), ['web true', 'dev false']);
   assert.deepEqual([...envOf([c])].map(([k, v]) => `${k}=${v.value}@${v.line}`), ['RAILS_ENV=production@5', 'WEB_CONCURRENCY=3@6']);
   assert.deepEqual(serverConfigPaths([c]).map((x) => `${x.path} ${x.file}:${x.line}`), ['config/puma/production.rb docker-compose.yml:3']);
+  // The production service's RAILS_MAX_THREADS reaches the cross-file checks: 10 Puma threads on a literal pool of 5.
+  const app = (compose) => check(files({ 'docker-compose.yml': compose, 'config/puma.rb': 'threads_count = ENV.fetch("RAILS_MAX_THREADS") { 5 }\nthreads threads_count, threads_count\n', 'config/database.yml': 'production:\n  adapter: postgresql\n  database: app\n  pool: 5\n' }));
+  const prod = app('services:\n  web:\n    command: bundle exec puma -C config/puma.rb\n    environment:\n      RAILS_ENV: production\n      RAILS_MAX_THREADS: 10\n');
+  assert.deepEqual(strong(prod), ['error pool-below-threads config/database.yml:4']);
+  assert.deepEqual(strong(app('services:\n  web:\n    command: bin/rails server\n    environment:\n      RAILS_ENV: development\n      RAILS_MAX_THREADS: 10\n')), []);
 });
 
 // rubyforgood/abalone 28e6bd82 (MIT, tests/fixtures/real-apps/abalone): Procfile `worker: bundle exec rake jobs:work`
