@@ -12,6 +12,7 @@ import { ROOT, run, tmpDir } from '../tools/util.mjs';
 import { readLogBytes, perRequest } from '../../scripts/lib/rebench/logbytes-read.mjs';
 import { readMeasurement, drawPlan, rawName } from '../../scripts/lib/rebench/runner.mjs';
 import { byName } from '../../scripts/lib/rebench/experiments/index.mjs';
+import { loggingAnswers } from '../../scripts/lib/rebench/experiments/logging.mjs';
 import { validate } from '../../scripts/lib/rebench/cli.mjs';
 
 const BENCH = path.join(ROOT, 'lab/bench');
@@ -69,6 +70,9 @@ test('the logging dataset: cells the lab side can parse, bytes per request from 
   const cells = exp.cells(exp.full);
   // lab/bench/exp/logging.sh takes the level and the destination from the cell id.
   for (const c of cells) assert.match(c.id, /^(info|debug|warn)-(file|null)$/);
+  // On the lab's Ruby 3.4 YJIT build, with the wizard asked for the server's one CPU (the protocol's isolation).
+  assert.ok(cells.every((c) => c.ruby === '3.4-yjit'));
+  assert.equal(loggingAnswers().cores, 1);
   assert.deepEqual(cells.map((c) => c.id), ['info-file', 'debug-file', 'warn-file', 'info-null']);
   assert.ok(exp.cells(exp.quick).every((c) => c.id.endsWith('-file')), 'the quick run counts bytes in both its cells');
   const out = tmpDir('logging-ds');
@@ -90,7 +94,7 @@ test('the logging dataset: cells the lab side can parse, bytes per request from 
     exp, quick: false, runs: 4, seed: 3, plan, cells, results,
     machine: { cpu_model: 'Test CPU', logical_cpus: 2, ram_gib: 8, virtualisation: 'kvm', kernel: '6.1.0', distribution: 'Debian GNU/Linux 12 (bookworm)', cpu_governor: 'performance', node: 'v20.0.0' },
     started: new Date('2026-11-26T08:00:00Z'), finished: new Date('2026-11-26T08:20:00Z'), load: { before: [1, 1, 1], after: [1, 1, 1] },
-    invocations: [], params: exp.full.params, raw, versions: { 'lab-3.3': [{ name: 'Ruby 3.3', version: 'ruby 3.3.8' }] },
+    invocations: [], params: exp.full.params, raw, versions: { 'lab-3.4-yjit': [{ name: 'Ruby 3.4 + YJIT', version: 'ruby 3.4.5 +YJIT' }] },
   };
   const [ds] = exp.datasets(ctx);
   const col = (k) => ds.columns.findIndex((c) => c.key === k);

@@ -1,6 +1,7 @@
 # Logging (the Observability article; no research table): what Rails' own request log costs on the reference app,
-# served by Puma as the wizard's bundle runs it (WORK/bundle, written by scripts/lib/rebench/experiments/bundle.mjs
-# with guide/cli.mjs: its config/puma.rb and config/ruby.env, pointed at the lab by rb_wizard_bundle in app.sh).
+# served by Puma as the wizard's bundle runs it (WORK/bundle, written by scripts/lib/rebench/experiments/logging.mjs
+# with guide/cli.mjs: its config/puma.rb and config/ruby.env, pointed at the lab by rb_wizard_bundle in app.sh), on
+# the lab's Ruby 3.4 YJIT build (scripts/lab run --ruby 3.4-yjit), where Rails 8.1 turns YJIT on.
 # A cell is LEVEL-DEST:
 #   LEVEL  info | debug | warn: RAILS_LOG_LEVEL, which the app's production.rb passes to config.log_level
 #          (the generated file's line; Rails' production default is info)
@@ -53,8 +54,17 @@ exp_cell() { # LEVEL-DEST RUN MEASUREMENTS OUTPREFIX
   esac
   mapfile -t extra < "$RAW/wizard-ruby.env"
   rb_log "puma-$cell: standard output (the Rails log) to $log, RAILS_LOG_LEVEL=$level"
-  if ! RB_SERVER_STDOUT=$log rb_boot "puma-$cell" "$APP" "http://127.0.0.1:$APP_PORT/up" env -u WEB_CONCURRENCY -u RAILS_MAX_THREADS PORT="$APP_PORT" "${extra[@]}" RAILS_LOG_LEVEL="$level" bundle exec puma -C "$RAW/wizard-puma.rb.txt" -e production; then
+  if ! RB_SERVER_STDOUT=$log rb_boot "puma-$cell" "$APP" "http://127.0.0.1:$APP_PORT/up" env -u WEB_CONCURRENCY -u RAILS_MAX_THREADS PORT="$APP_PORT" "${extra[@]}" LAB_YJIT=on RAILS_LOG_LEVEL="$level" bundle exec puma -C "$RAW/wizard-puma.rb.txt" -e production; then
     echo "Puma did not answer on /up (see server-puma-$cell.log)" > "$out.failed"
+    return 1
+  fi
+  # With LAB_YJIT set every response names the Ruby and the YJIT state of the process that served it (the app's
+  # production.rb); a run on anything but the YJIT build with YJIT on is a failed run, not a reading.
+  local ran; ran=$(curl -s -D - -o /dev/null "http://127.0.0.1:$APP_PORT/up" | tr -d '\r' | sed -n 's/^x-lab-ruby: //Ip')
+  echo "$ran" > "$out.ruby"
+  if [ "$ran" != "/opt/ruby-3.4-yjit/bin/ruby; YJIT on" ]; then
+    echo "the server did not run the YJIT build with YJIT on: ${ran:-no x-lab-ruby header}" > "$out.failed"
+    rb_stop "$RB_SERVER_PID"; [ -n "$counted" ] && rm -f "$counted"
     return 1
   fi
   for m in $3; do

@@ -1,11 +1,19 @@
 // Logging (the Observability article; no research table): what Rails' own request log costs, on the reference app
-// served by Puma as the wizard's bundle runs it. Log level (info, Rails' production default; debug; warn) and where
-// the app's STDOUT logger writes (a file, /dev/null). Lab side: lab/bench/exp/logging.sh; log bytes per request come
-// from the file's growth during each measured run (logbytes-read.mjs).
+// served by Puma as the wizard's bundle runs it, on the lab's Ruby 3.4 with YJIT (Rails 8.1 turns YJIT on). Log level
+// (info, Rails' production default; debug; warn) and where the app's STDOUT logger writes (a file, /dev/null). Lab
+// side: lab/bench/exp/logging.sh; log bytes per request come from the file's growth during each measured run
+// (logbytes-read.mjs).
+import fs from 'node:fs';
+import path from 'node:path';
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
 import { verdictSentence, dbName } from './common.mjs';
 import { medianPerRequest } from '../logbytes-read.mjs';
-import bundleVsDefaults from './bundle.mjs';
+import { writeBundle, wizardAnswers } from './bundle.mjs';
+
+const RUBY = '3.4-yjit';
+/** The wizard is asked for the server's share of the machine: the protocol pins the server (and its database) to one
+ *  CPU and gives the other to wrk, so a bundle planned for both cores would run a worker on a CPU it never gets. */
+export const loggingAnswers = () => ({ ...wizardAnswers(), cores: 1, ruby_version: '3.4' });
 
 // Cell ids are LEVEL-DEST: lab/bench/exp/logging.sh reads the level and the destination from them.
 const CELLS = [
@@ -24,10 +32,15 @@ export default {
   quick: { params: { RB_DB: 'sqlite', RB_CONNECTIONS: 4, RB_DURATION_S: 1, RB_WARMUP_S: 0 }, timeoutPerCellS: 120, setupS: 300, only: ['info-file', 'debug-file'] },
   cells(size) {
     return CELLS.filter((c) => !size || !size.only || size.only.includes(c.id))
-      .map((c) => ({ id: c.id, label: c.label, measurements: [{ id: PAGE.id, tool: 'wrk' }] }));
+      .map((c) => ({ id: c.id, label: c.label, ruby: RUBY, measurements: [{ id: PAGE.id, tool: 'wrk' }] }));
   },
-  // The wizard's bundle for this machine, written by guide/cli.mjs, as bundle-vs-defaults uses it.
-  prepare: bundleVsDefaults.prepare,
+  // The wizard's bundle, written by guide/cli.mjs as bundle-vs-defaults writes it; the lab side points it at the lab.
+  async prepare({ work, raw }) {
+    const answers = writeBundle(path.join(work, 'bundle'), loggingAnswers());
+    fs.writeFileSync(path.join(raw, 'wizard-answers.json'), `${JSON.stringify(answers, null, 2)}\n`);
+    fs.copyFileSync(path.join(work, 'bundle', 'config/puma.rb'), path.join(raw, 'wizard-bundle-puma.rb.txt'));
+    fs.copyFileSync(path.join(work, 'bundle', 'config/ruby.env'), path.join(raw, 'wizard-bundle-ruby.env'));
+  },
   datasetIds: () => ['rebench-2026-logging'],
   datasets(ctx) {
     const p = ctx.params;
@@ -47,17 +60,19 @@ export default {
     };
     const { columns, rows, markers, records } = summaryRows(ctx, spec);
     const col = (k) => columns.findIndex((c) => c.key === k);
+    const answers = readJson(path.join(ctx.raw, 'wizard-answers.json'));
+    const env = readText(path.join(ctx.raw, 'wizard-ruby.env')).split('\n').filter(Boolean);
     const say = (r) => (typeof r.row[col('rps_median')] === 'number' ? `${Math.round(r.row[col('rps_median')])} requests per second` : r.row[col('rps_median')]);
     return [base(ctx, {
       id: 'rebench-2026-logging',
       title: "Rails logging in 2026: log level and log destination on the reference app, throughput, latency and log bytes per request",
       topic: 'profiling',
       summary: verdictSentence(records, spec, 'requests per second', (r) => `Level ${r.row[0]} with the log written to ${r.row[1]}`),
-      measured: `Requests per second, p50 and p99 latency of the reference app's ${PAGE.label.toLowerCase()} (/regular; Rails 8.1, ${dbName(p)}) and how many bytes and lines its log grew by per request, with the app's generated production logger (ActiveSupport::TaggedLogging on STDOUT, log_tags [:request_id]) at config.log_level info, debug and warn (RAILS_LOG_LEVEL), and STDOUT appended to a file or sent to /dev/null. Puma runs with the config/puma.rb and config/ruby.env the wizard (guide/cli.mjs) generates for this machine; wrk with ${p.RB_CONNECTIONS} connections for ${p.RB_DURATION_S} s.`,
-      software: softwareOf(ctx, ['lab-3.3']),
+      measured: `Requests per second, p50 and p99 latency of the reference app's ${PAGE.label.toLowerCase()} (/regular; Rails 8.1, ${dbName(p)}) and how many bytes and lines its log grew by per request, with the app's generated production logger (ActiveSupport::TaggedLogging on STDOUT, log_tags [:request_id]) at config.log_level info, debug and warn (RAILS_LOG_LEVEL), and STDOUT appended to a file or sent to /dev/null. Puma runs on the lab's Ruby 3.4 built with YJIT, with YJIT on as Rails 8.1 sets it, and with the config/puma.rb and config/ruby.env the wizard (guide/cli.mjs) generates for the server's one CPU (answers: ${answers ? Object.entries(answers).map(([k, v]) => `${k}=${v}`).join(', ') : 'not recorded'}; environment: ${env.length ? env.join(' ') : 'none recorded'}); wrk with ${p.RB_CONNECTIONS} connections for ${p.RB_DURATION_S} s.`,
+      software: softwareOf(ctx, [`lab-${RUBY}`]),
       method: methodOf(ctx, {
         tool: 'rebench',
-        description: "Every run boots Puma fresh with the cell's log level, its standard output appended to an emptied file in the app's log/ folder (on the lab's overlay file system; Rails does not fsync, so a write lands in the page cache) or to /dev/null, then measures the page with wrk; for a file, the file's size is read just before wrk starts and half a second after it ends.",
+        description: "Every run boots Puma fresh with the cell's log level (LAB_YJIT=on, so that every response names the Ruby and YJIT state of the process that served it; a run whose server was not the YJIT build with YJIT on is a failed run), its standard output appended to an emptied file in the app's log/ folder (on the lab's overlay file system; Rails does not fsync, so a write lands in the page cache) or to /dev/null, then measures the page with wrk; for a file, the file's size is read just before wrk starts and half a second after it ends.",
         concurrency: p.RB_CONNECTIONS,
         duration: p.RB_DURATION_S,
         warmup: p.RB_WARMUP_S ? 'wrk windows until throughput is stable (the protocol\'s warm-up), not recorded' : 'none (quick run)',
@@ -79,3 +94,10 @@ export default {
     })];
   },
 };
+
+function readText(file) {
+  try { return fs.readFileSync(file, 'utf8'); } catch { return ''; }
+}
+function readJson(file) {
+  try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch { return null; }
+}
