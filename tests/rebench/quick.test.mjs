@@ -37,7 +37,7 @@ test('every experiment at --quick size: valid datasets with raw outputs and prov
   // bundle) is tested in tests/rebench/bundle.test.mjs.
   // jobs and timeouts are left out too: each boots its runners per cell (about 4 minutes at --quick size on this
   // 2-core machine), over this test's budget; their readers are tested in tests/rebench/jobs-timeouts.test.mjs.
-  const chosen = EXPERIMENTS.filter((e) => !['bundle-vs-defaults', 'jobs', 'timeouts'].includes(e.name));
+  const chosen = EXPERIMENTS.filter((e) => !['bundle-vs-defaults', 'jobs', 'timeouts', 'replica'].includes(e.name));
   const r = await run(REBENCH, [...chosen.map((e) => e.name), '--quick', '--then-and-now', '--seed', '42', '--out', out], { timeoutMs: 840000 });
   assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
   const expected = chosen.flatMap((e) => e.datasetIds());
