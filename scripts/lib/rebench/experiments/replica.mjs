@@ -19,7 +19,7 @@ export default {
   name: 'replica',
   title: 'Replica: replication lag and read-your-writes with Rails\' automatic role switching (PostgreSQL 17)',
   mirrors: 'the database-scaling article (no research table)',
-  full: { params: { RB_THREADS: 3, RB_PAIRS: 200, RB_RATE: 20, RB_WARM_PAIRS: 40, RB_POLL_MS: 2, RB_LAG_TIMEOUT_S: 10 }, timeoutPerCellS: 150, setupS: 420 },
+  full: { params: { RB_THREADS: 3, RB_PAIRS: 120, RB_RATE: 10, RB_WARM_PAIRS: 30, RB_POLL_MS: 2, RB_LAG_TIMEOUT_S: 10 }, timeoutPerCellS: 150, setupS: 420 },
   quick: { params: { RB_THREADS: 3, RB_PAIRS: 20, RB_RATE: 10, RB_WARM_PAIRS: 0, RB_POLL_MS: 2, RB_LAG_TIMEOUT_S: 10 }, timeoutPerCellS: 120, setupS: 420 },
   cells() {
     return CELLS.map((c) => ({ id: c.id, label: c.label, measurements: [{ id: 'pairs', tool: 'replica' }] }));
