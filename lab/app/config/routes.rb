@@ -31,5 +31,9 @@ Rails.application.routes.draw do
   # The background-jobs experiment (scripts/rebench jobs): enqueue N timestamped jobs
   post "bench/jobs" => "bench_jobs#create"
 
+  # The replica experiment (scripts/rebench replica): a write, then a read of it through automatic role switching
+  post "bench/replica" => "bench_replica#create"
+  get "bench/replica/:id" => "bench_replica#show"
+
   root "pages#regular"
 end
