@@ -30,7 +30,7 @@ export const restartOnly = (server) => [...(RESTART_ONLY[server] || [])];
  * differ (or nothing is installed yet), else `reload-or-restart` (SIGHUP re-reads the rest, the auth file included).
  */
 export function pgbouncerCompare(ini, dropIn) {
-  const lines = ['PGB=reload-or-restart', `K='^(${restartOnly('pgbouncer').join('|')}) '`];
+  const lines = ['PGB=reload-or-restart', `K='^(${restartOnly('pgbouncer').join('|')})\\b'`];
   if (dropIn) lines.push(`cmp -s ${dropIn.src} ${dropIn.dest} || PGB=restart`);
   lines.push(`[ "$(grep -E "$K" ${ini.src})" = "$(grep -sE "$K" ${ini.dest})" ] || PGB=restart`);
   return lines;
