@@ -33,8 +33,10 @@ export function opsBlocks(ctx, files, hosts = {}) {
   const { root, user, rubyBin, domain } = ctx;
   const has = (p) => files.some((f) => f.path === p);
   const proof = row.booted ? t('ops.readme.booted', { release: row.booted, test: ctx.server === 'passenger' ? 'tests/wizard/lab-passenger-bundle.test.mjs' : 'tests/wizard/lab-default-bundle.test.mjs' }) : t('ops.readme.structure', { family: ctx.family.id });
-  // Safe to run again (readme-apply.mjs): proven by a second run in the lab where the steps are booted.
-  const again = row.booted ? ` ${t('ops.readme.idempotent', { test: 'tests/wizard/lab-default-bundle.test.mjs' })}` : '';
+  // Safe to run again (readme-apply.mjs), proven by a second run in the lab where the steps are booted. Not said where
+  // a step still restarts a service every time: MySQL/MariaDB on this host, Redis, Apache with Passenger inside, kamal-proxy.
+  const restartsAlways = ['mysql', 'mariadb'].includes(ctx.a.database) && ctx.a.db_host === 'same' || (hosts.redis || []).length || ctx.passengerIntegrated || (hosts.kamal || []).length;
+  const again = row.booted && !restartsAlways ? ` ${t('ops.readme.idempotent', { test: 'tests/wizard/lab-default-bundle.test.mjs', proxy: ctx.proxy })}` : '';
   const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: `${t('ops.readme.intro', { family: ctx.family.id })} ${proof}${again}` }, ...(hosts.db || [])];
   const sh = (code) => ({ code, lang: 'sh' });
   // 1. User and directories.
