@@ -14,6 +14,7 @@ const lazy = (id) => new Proxy({}, {
 });
 
 export const RAILS_API = lazy('rails-api');
+export const RESTART_ONLY = lazy('restart-only');
 export const RAILS_MIN_RUBY = lazy('rails-min-ruby');
 export const RAILS_PUMA_THREADS = lazy('rails-puma-threads');
 export const RAILS_RUBY_BREAKS = lazy('rails-ruby-breaks');

@@ -36,6 +36,8 @@ export function commands(line) {
   return out.map((c) => c.trim().replace(/^[{(]\s*/, '').replace(/\s*[})]$/, '').trim()).filter((c) => c && c !== '}' && c !== ')');
 }
 
+const SHELL_WORDS = ['if', 'then', 'else', 'elif', 'fi', '!'];
+
 function check(r) {
   const ctx = derive(r.answers);
   const fam = FAMILY_COMMANDS[ctx.family.id];
@@ -50,9 +52,10 @@ function check(r) {
   const problems = [];
   for (const line of lines) {
     for (const cmd of commands(line)) {
-      // Leading variable assignments (DEBIAN_FRONTEND=noninteractive apt-get …) are not the program.
+      // Shell keywords (if, then, fi, …) and variable assignments are not programs: the program is what follows them.
       const words = cmd.split(/\s+/);
-      while (/^[A-Z_]+=\S*$/.test(words[0])) words.shift();
+      while (words.length && (SHELL_WORDS.includes(words[0]) || /^[A-Za-z_][A-Za-z0-9_]*=\S*$/.test(words[0]))) words.shift();
+      if (!words.length) continue;
       const prog = words[0];
       if (!programs.has(prog)) problems.push(`${ctx.family.id}: "${prog}" (in: ${line}) is not in the family's table`);
       if (prog === 'systemctl' && ['restart', 'reload', 'start', 'stop', 'enable'].includes(words[1])) {

@@ -236,6 +236,6 @@ test('scenario 5 for the nginx-balancer bundle: app- and database-host files and
       else assert.deepEqual(hs.get(step), ns.get(step), `${label}: README step ${step} is the same`);
     }
     // The command the lab runs on both app hosts at once is in both READMEs' step 4.
-    assert.ok(ns.get(4).join('\n').split('\n').some((l) => /RAILS_DB_MIGRATE=1 .*db:prepare$/.test(l)), label);
+    assert.ok(ns.get(4).join('\n').split('\n').some((l) => /RAILS_DB_MIGRATE=1 .*db:prepare\)$/.test(l)), label);
   }
 });
