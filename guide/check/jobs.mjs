@@ -10,6 +10,7 @@ import { inRange } from '../engine/version.mjs';
 import { evaluate } from './read-ruby.mjs';
 import { tokenize } from './ruby-tokens.mjs';
 import { webPoolFix, sharedPoolFix, describeFix, ASYNC_EVIDENCE } from './pool-fix.mjs';
+import { shellValue } from './shell-words.mjs';
 
 const SIDEKIQ_POOL = { label: 'Sidekiq wiki: Advanced options (concurrency and the database pool)', url: 'https://github.com/sidekiq/sidekiq/wiki/Advanced-Options#concurrency' };
 const SOLID_QUEUE = { label: 'Solid Queue README: workers (threads ≤ the queue database pool − 2)', url: 'https://github.com/rails/solid_queue#configuration' };
@@ -37,6 +38,10 @@ export function sidekiqConcurrency(files, env) {
   if (line) {
     const m = /(?:-c|--concurrency)[\s=](\d+)\b/.exec(line.s.value);
     if (m) return { value: Number(m[1]), env: null, file: line.f.path, line: line.s.line, procEnv };
+    // `--concurrency $RAILS_MAX_THREADS`: that variable, the same symbolic value as a pool read from it (shell-words.mjs).
+    const v = /(?:-c|--concurrency)[\s=](\$\S+)/.exec(line.s.value);
+    const sv = v && shellValue(v[1], env, procEnv);
+    if (sv) return { value: sv.value, env: sv.env, file: line.f.path, line: line.s.line, procEnv };
     const rmt = procEnv.RAILS_MAX_THREADS ?? env.get('RAILS_MAX_THREADS')?.value;
     if (num(rmt) !== null) return { value: num(rmt), env: null, file: line.f.path, line: line.s.line, procEnv, fromRailsMaxThreads: true };
   }
