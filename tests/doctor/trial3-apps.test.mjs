@@ -34,3 +34,33 @@ test('`rackup DefaultRackup if defined?(DefaultRackup)` on Puma 6: the guard mea
   assert.match(f[0].message, /guard is false and the line never runs/);
   assert.deepEqual(strong(r), []);
 });
+
+test('no config/puma.rb, Procfile `puma -p $PORT`, Puma 3.6: Puma’s default 16 threads on Rails’ implicit pool of 5, an error (adopt-a-hydrant 2016-10)', () => {
+  const r = real('adopt-a-hydrant-2016-10');
+  assert.deepEqual(strong(r), ['error pool-below-threads config/database.yml:3']);
+  const f = r.findings.find((x) => x.rule === 'pool-below-threads');
+  assert.deepEqual([f.found, f.expected], ['5', '16']);
+  assert.match(f.message, /Puma runs 16 threads per process \(Puma 3\.6\.0's default: no Puma config, Procfile:1\)/);
+  // The same app on Puma 5 and later: the default is 5 threads on MRI, equal to the pool: nothing.
+  const files = collect([join(TRIAL, 'adopt-a-hydrant-2016-10')], undefined, join(TRIAL, 'adopt-a-hydrant-2016-10'));
+  const bump = (v) => files.map((x) => (x.path === 'Gemfile.lock' ? { ...x, text: x.text.replace('    puma (3.6.0)', `    puma (${v})`) } : x));
+  for (const v of ['5.6.9', '6.6.1', '7.2.0', '8.0.2']) assert.deepEqual(strong(check(bump(v))), [], v);
+  // Puma ≥ 5 reads MAX_THREADS for its default: 10 set for the web process is above the pool.
+  const env = check(bump('6.6.1').map((x) => (x.path === 'Procfile' ? { ...x, text: 'web: MAX_THREADS=10 bundle exec puma -p $PORT\n' } : x)));
+  assert.deepEqual(env.findings.filter((x) => x.rule === 'pool-below-threads').map((x) => x.expected), ['10']);
+});
+
+test('a puma.rb without a threads line (Puma 4: 16), `puma -t 5:10` in a Procfile: the threads Puma runs, against the pool (trial 3 R1b, R1c)', () => {
+  const db = 'production:\n  adapter: postgresql\n  database: app\n';
+  const r1b = check(app({ 'config/puma.rb': 'port ENV.fetch("PORT") { 3000 }\nworkers 2\npreload_app!\n', 'config/database.yml': db, 'Gemfile.lock': lock([['pg', '1.2.3'], ['puma', '4.3.12'], ['rails', '6.1.7']]) }));
+  assert.deepEqual(strong(r1b), ['error pool-below-threads config/database.yml:3']);
+  assert.match(r1b.findings[0].message, /Puma 4\.3\.12's default: config\/puma\.rb has no threads line/);
+  const gems = lock([['pg', '1.5.4'], ['puma', '6.4.2'], ['rails', '7.1.3']]);
+  const r1c = check(app({ Procfile: 'web: bundle exec puma -t 5:10 -p $PORT\n', 'config/database.yml': `${db}  pool: 5\n`, 'Gemfile.lock': gems }));
+  assert.deepEqual(strong(r1c), ['error pool-below-threads config/database.yml:4']);
+  assert.match(r1c.findings.find((x) => x.rule === 'pool-below-threads').message, /Puma runs 10 threads per process \(-t 5:10 on the command line, Procfile:1\)/);
+  // --threads N means N:N; a pool at or above it, a config that hands itself to a library, or an unknown -C file: nothing.
+  assert.deepEqual(strong(check(app({ Procfile: 'web: bundle exec puma --threads 5 -p $PORT\n', 'config/database.yml': `${db}  pool: 5\n`, 'Gemfile.lock': gems }))), []);
+  assert.deepEqual(strong(check(app({ 'config/puma.rb': 'require "govuk_app_config/govuk_puma"\nGovukPuma.configure_rails(self)\n', 'config/database.yml': `${db}  pool: 2\n`, 'Gemfile.lock': gems }))), []);
+  assert.deepEqual(strong(check(app({ Procfile: 'web: bundle exec puma -C /etc/puma.rb\n', 'config/database.yml': `${db}  pool: 2\n`, 'Gemfile.lock': gems }))), []);
+});
