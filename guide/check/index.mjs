@@ -12,6 +12,7 @@ import { problemFindings } from './problems.mjs';
 import { jobFindings } from './jobs.mjs';
 import { serverFindings } from './servers.mjs';
 import { implicitThreadFindings } from './implicit-threads.mjs';
+import { jobLossFindings } from './job-loss.mjs';
 import { t } from '../engine/text.mjs';
 
 export const SEVERITIES = ['error', 'warning', 'note'];
@@ -103,6 +104,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   findings.push(...jobFindings(files, ctxAnswers));
   findings.push(...serverFindings(files, ctxAnswers));
   findings.push(...implicitThreadFindings(files, ctxAnswers));
+  findings.push(...jobLossFindings(files, ctxAnswers));
   findings.push(...gemFindings(files));
   for (const x of findings) {
     if (x.dependsOn && undetected.includes(x.dependsOn) && x.severity !== 'note') {

@@ -64,3 +64,22 @@ test('a puma.rb without a threads line (Puma 4: 16), `puma -t 5:10` in a Procfil
   assert.deepEqual(strong(check(app({ 'config/puma.rb': 'require "govuk_app_config/govuk_puma"\nGovukPuma.configure_rails(self)\n', 'config/database.yml': `${db}  pool: 2\n`, 'Gemfile.lock': gems }))), []);
   assert.deepEqual(strong(check(app({ Procfile: 'web: bundle exec puma -C /etc/puma.rb\n', 'config/database.yml': `${db}  pool: 2\n`, 'Gemfile.lock': gems }))), []);
 });
+
+// codidact/qpixel 604edb32dd27d0024a64e5ecb90c7b0d23d33459 (AGPL-3.0) config/environments/production.rb line 106 and
+// medusa-project/ideals d1a7b0a61d1dfb28290480c9f1421f8290653b46 (no licence stated) line 66, reproduced in shape: an
+// unconditional `config.active_job.queue_adapter = :async` near the end of the production block.
+const PROD = (body) => `Rails.application.configure do\n  config.eager_load = true\n  config.active_record.dump_schema_after_migration = false\n\n${body}end\n`;
+const ASYNC_APP = (body) => app({ 'config/environments/production.rb': PROD(body), 'config/puma.rb': 'threads 5, 5\n', 'config/database.yml': 'production:\n  adapter: mysql2\n  database: app\n', 'Gemfile.lock': lock([['mysql2', '0.5.6'], ['puma', '5.6.9'], ['rails', '7.2.2']]) });
+
+test('queue_adapter = :async in production.rb: a warning, with the Rails API’s words (qpixel 2025-10, ideals 2023-10)', () => {
+  const r = check(ASYNC_APP('  config.active_job.queue_adapter = :async\n'));
+  assert.deepEqual(strong(r), ['warning jobs-lost config/environments/production.rb:5']);
+  const f = r.findings.find((x) => x.rule === 'jobs-lost');
+  assert.match(f.message, /every restart or deploy drops those not yet run/);
+  assert.ok(f.evidence.some((e) => e.url === 'https://api.rubyonrails.org/classes/ActiveJob/QueueAdapters/AsyncAdapter.html' && /poor fit for production since it drops pending jobs on restart/.test(e.label)));
+  // Commented out, another adapter, a development-only branch or a later line that replaces it: nothing.
+  for (const body of ['  # config.active_job.queue_adapter = :async\n', '  config.active_job.queue_adapter = :sidekiq\n',
+    '  if Rails.env.development?\n    config.active_job.queue_adapter = :async\n  end\n', '  config.active_job.queue_adapter = :async\n  config.active_job.queue_adapter = :good_job\n']) {
+    assert.deepEqual(check(ASYNC_APP(body)).findings.filter((x) => x.rule === 'jobs-lost'), [], body);
+  }
+});
