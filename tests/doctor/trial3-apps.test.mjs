@@ -3,7 +3,9 @@
 // licence); apps under a copyleft licence or none stated are reproduced inline in the shape of their lines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { join, dirname } from 'node:path';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import '../../guide/engine/index.mjs';
 import { ROOT } from './helpers.mjs';
 import { collect } from '../../guide/check/collect.mjs';
@@ -81,5 +83,42 @@ test('queue_adapter = :async in production.rb: a warning, with the Rails API’s
   for (const body of ['  # config.active_job.queue_adapter = :async\n', '  config.active_job.queue_adapter = :sidekiq\n',
     '  if Rails.env.development?\n    config.active_job.queue_adapter = :async\n  end\n', '  config.active_job.queue_adapter = :async\n  config.active_job.queue_adapter = :good_job\n']) {
     assert.deepEqual(check(ASYNC_APP(body)).findings.filter((x) => x.rule === 'jobs-lost'), [], body);
+  }
+});
+
+test('Sidekiq 7 capsules: their concurrency is counted with the top level, 32 + 2 = 34 threads (email-alert-api 2026-07)', () => {
+  const files = collect([join(TRIAL, 'email-alert-api-2026-07')], undefined, join(TRIAL, 'email-alert-api-2026-07'));
+  // pool: 50 covers 34: nothing.
+  assert.deepEqual(strong(check(files)), []);
+  // The same files with pool: 33: one thread short, an error that names the capsule.
+  const r = check(files.map((x) => (x.path === 'config/database.yml' ? { ...x, text: x.text.replace('pool: 50', 'pool: 33') } : x)));
+  assert.deepEqual(strong(r), ['error pool-below-concurrency config/sidekiq.yml:3']);
+  const f = r.findings.find((x) => x.rule === 'pool-below-concurrency');
+  assert.deepEqual([f.found, f.expected], ['34', '33']);
+  assert.match(f.message, /Sidekiq runs 34 threads \(32 \+ 2 in 1 capsule \(config\/sidekiq\.yml:21\)\)/);
+});
+
+test('`sidekiq -C config/workers/default.yml` in the Procfile: that file is read as Sidekiq’s config, per line (manyfold shape, trial 3 R8)', () => {
+  // manyfold3d/manyfold b14858c880c5b913ec15dcb0a9a2930441adab77 (AGPL-3.0), Procfile lines reproduced:
+  // `default_worker: bundle exec sidekiq -C config/workers/default.yml`, `performance_worker: … -C config/workers/performance.yml`.
+  const dir = mkdtempSync(join(tmpdir(), 'trial3-sidekiq-c-'));
+  try {
+    const put = (p, t) => { mkdirSync(join(dir, dirname(p)), { recursive: true }); writeFileSync(join(dir, p), t); };
+    put('Gemfile', 'source "https://rubygems.org"\ngem "rails"\ngem "sidekiq"\n');
+    put('Gemfile.lock', lock([['pg', '1.6.3'], ['puma', '8.0.2'], ['rails', '8.0.5'], ['sidekiq', '8.1.7']]));
+    put('Procfile', 'rails: bundle exec rails server -p $PORT -b [::]\ndefault_worker: bundle exec sidekiq -C config/workers/default.yml\nperformance_worker: bundle exec sidekiq -C config/workers/performance.yml\n');
+    put('config/puma.rb', 'threads 3, 3\n');
+    put('config/database.yml', 'production:\n  adapter: postgresql\n  pool: 5\n');
+    put('config/workers/default.yml', ':concurrency: 4\n:queues:\n  - default\n');
+    put('config/workers/performance.yml', ':concurrency: 20\n:queues:\n  - performance\n');
+    // config/sidekiq.yml is not what these processes read: its 50 must not count.
+    put('config/sidekiq.yml', ':concurrency: 50\n');
+    const inputs = collect([dir], undefined, dir);
+    assert.equal(inputs.find((x) => x.path === 'config/workers/performance.yml')?.kind, 'sidekiq-yml');
+    const r = check(inputs);
+    assert.deepEqual(strong(r), ['error pool-below-concurrency config/workers/performance.yml:1']);
+    assert.deepEqual(r.findings.filter((x) => x.rule === 'pool-below-concurrency').map((x) => x.found), ['20']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
