@@ -122,3 +122,33 @@ test('`sidekiq -C config/workers/default.yml` in the Procfile: that file is read
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('Sidekiq `:timeout: 120` on Heroku (a Procfile release: phase, 30 s to SIGKILL): a warning, jobs in flight are lost (hound 2023-06)', () => {
+  const r = real('hound-2023-06');
+  assert.deepEqual(strong(r), ['warning jobs-lost config/sidekiq.yml:1']);
+  const f = r.findings.find((x) => x.rule === 'jobs-lost');
+  assert.deepEqual([f.found, f.expected], ['120', '25']);
+  assert.match(f.message, /Heroku \(the Procfile has a release: phase, line 4\) kills the process 30 s after TERM/);
+  // Without the release: line nothing proves Heroku: nothing is claimed.
+  const files = collect([join(TRIAL, 'hound-2023-06')], undefined, join(TRIAL, 'hound-2023-06'));
+  const noRelease = files.map((x) => (x.path === 'Procfile' ? { ...x, text: x.text.replace(/^release:.*$/m, '') } : x));
+  assert.deepEqual(check(noRelease).findings.filter((x) => x.rule === 'jobs-lost'), []);
+});
+
+test('Sidekiq timeout against a systemd unit’s TimeoutStopSec (90 s by default); -t on ExecStart wins over sidekiq.yml', () => {
+  const unit = (extra) => `[Unit]\nDescription=sidekiq\n\n[Service]\nExecStart=/usr/bin/bundle exec sidekiq -e production\n${extra}Restart=always\n`;
+  const base = { 'config/sidekiq.yml': ':concurrency: 5\n:timeout: 60\n', 'Gemfile.lock': lock([['rails', '7.1.3'], ['sidekiq', '7.3.9']]) };
+  const lost = (files) => check(app(files)).findings.filter((x) => x.rule === 'jobs-lost').map((x) => `${x.severity} ${x.file}:${x.line} ${x.found}`);
+  assert.deepEqual(lost({ ...base, 'etc/systemd/system/sidekiq.service': unit('TimeoutStopSec=30s\n') }), ['warning config/sidekiq.yml:2 60']);
+  assert.deepEqual(lost({ ...base, 'etc/systemd/system/sidekiq.service': unit('') }), []);
+  assert.deepEqual(lost({ ...base, 'etc/systemd/system/sidekiq.service': unit('TimeoutStopSec=infinity\n') }), []);
+  assert.deepEqual(lost({ ...base, 'etc/systemd/system/sidekiq.service': unit('TimeoutStopSec=1min\n').replace('-e production', '-e production -t 25') }), []);
+  // Sidekiq Pro (super_fetch recovers jobs): not judged.
+  assert.deepEqual(lost({ ...base, 'Gemfile.lock': lock([['rails', '7.1.3'], ['sidekiq', '7.3.9'], ['sidekiq-pro', '7.3.0']]), 'etc/systemd/system/sidekiq.service': unit('TimeoutStopSec=30s\n') }), []);
+});
+
+test('`plugin \'tmp_restart\'` is `plugin :tmp_restart` (Puma loads plugins by name.to_s): no difference reported (osem 2026-06)', () => {
+  const r = real('osem-2026-06');
+  assert.deepEqual(r.findings.filter((x) => x.setting === 'plugin'), []);
+  assert.ok(r.facts.some((x) => /plugin/.test(x.label ?? x.key ?? JSON.stringify(x))), 'the plugin line was read');
+});
