@@ -13,6 +13,7 @@ import { jobFindings } from './jobs.mjs';
 import { serverFindings } from './servers.mjs';
 import { implicitThreadFindings } from './implicit-threads.mjs';
 import { jobLossFindings } from './job-loss.mjs';
+import { productionNotes } from './note-scope.mjs';
 import { t } from '../engine/text.mjs';
 
 export const SEVERITIES = ['error', 'warning', 'note'];
@@ -127,7 +128,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
     undetected: undetected.map((k) => ({ key: k, assumed: answers[k] })),
     conflicts: det.conflicts,
     facts: det.facts,
-    files: files.map((f) => ({ path: f.path, kind: f.kind, settings: f.settings.length, notes: f.notes || [], ...(f.problem ? { problem: f.problem } : {}) })),
+    files: files.map((f) => ({ path: f.path, kind: f.kind, settings: f.settings.length, notes: productionNotes(f), ...(f.problem ? { problem: f.problem } : {}) })),
     problems: files.filter((f) => f.problem).map((f) => f.problem),
     compared: cmp.compared,
     notCompared: cmp.notCompared,

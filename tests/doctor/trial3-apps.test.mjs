@@ -10,6 +10,7 @@ import '../../guide/engine/index.mjs';
 import { ROOT } from './helpers.mjs';
 import { collect } from '../../guide/check/collect.mjs';
 import { check } from '../../guide/check/index.mjs';
+import { reportText } from '../../guide/check/report-text.mjs';
 
 const TRIAL = join(ROOT, 'tests', 'fixtures', 'trial-apps');
 const lock = (gems) => `GEM\n  remote: https://rubygems.org/\n  specs:\n${gems.map(([n, v]) => `    ${n} (${v})\n`).join('')}\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n${gems.map(([n]) => `  ${n}\n`).join('')}`;
@@ -151,4 +152,15 @@ test('`plugin \'tmp_restart\'` is `plugin :tmp_restart` (Puma loads plugins by n
   const r = real('osem-2026-06');
   assert.deepEqual(r.findings.filter((x) => x.setting === 'plugin'), []);
   assert.ok(r.facts.some((x) => /plugin/.test(x.label ?? x.key ?? JSON.stringify(x))), 'the plugin line was read');
+});
+
+test('"cannot read" notes only where production reads the line; the summary counts the note lines it prints', () => {
+  const db = 'default: &default\n  adapter: postgresql\n  pool: <%= [ENV.fetch("MAX_THREADS", 5), ENV.fetch("DB_POOL", 5)].max %>\n\ndevelopment:\n  <<: *default\n  host: <%= dev_host_for(Dir.pwd) %>\n\ntest:\n  <<: *default\n  database: app_test<%= ENV["TEST_ENV_NUMBER"].presence && "_" + ENV["TEST_ENV_NUMBER"] %>\n\nproduction:\n  <<: *default\n  username: <%= creds.user %>\n';
+  const r = check(app({ 'config/database.yml': db }));
+  // Line 3 is the anchor production merges (hound's pool line, in shape), line 15 production's own; 7 and 11 are development's and test's.
+  assert.deepEqual(r.files[0].notes.map((n) => n.line), [3, 15]);
+  const text = reportText(r);
+  const printed = text.split('\n').filter((l) => l.startsWith('note: ')).length;
+  assert.equal(printed, 2);
+  assert.match(text, /; 0 unreadable input\(s\), 2 reading note\(s\)\.\n$/);
 });
