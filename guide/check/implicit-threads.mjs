@@ -48,6 +48,8 @@ export function implicitThreads(files, answers, env) {
   const fromEnv = gte(v, PUMA_FACTS.maxThreadsEnv.since) && PUMA_FACTS.maxThreadsEnv.names.map((n) => [n, cmd?.procEnv[n] ?? env.get(n)?.value]).find(([, x]) => x !== undefined);
   const where = puma ? { file: puma.path, line: 1 } : { file: cmd.file, line: cmd.line };
   if (fromEnv) return /^\d+$/.test(fromEnv[1]) ? { max: Number(fromEnv[1]), env: null, why: `${fromEnv[0]}=${fromEnv[1]}, read by Puma ${v} when no threads are configured`, ...where, evidence: PUMA_CONFIG } : null;
+  // The table is MRI's (Puma 5+ defaults to 16 on JRuby): another Ruby is not judged.
+  if (answers.ruby && answers.ruby !== 'cruby') return null;
   const d = PUMA_FACTS.defaultMaxThreadsMri.find((r) => inRange(v, r));
   return d ? { max: d.value, env: null, why: `Puma ${v}'s default: ${puma ? `${puma.path} has no threads line` : 'no Puma config'}${gte(v, PUMA_FACTS.maxThreadsEnv.since) ? ' and PUMA_MAX_THREADS/MAX_THREADS unset' : ''}`, ...where, evidence: PUMA_CONFIG } : null;
 }

@@ -58,6 +58,10 @@ test('a puma.rb without a threads line (Puma 4: 16), `puma -t 5:10` in a Procfil
   const r1b = check(app({ 'config/puma.rb': 'port ENV.fetch("PORT") { 3000 }\nworkers 2\npreload_app!\n', 'config/database.yml': db, 'Gemfile.lock': lock([['pg', '1.2.3'], ['puma', '4.3.12'], ['rails', '6.1.7']]) }));
   assert.deepEqual(strong(r1b), ['error pool-below-threads config/database.yml:3']);
   assert.match(r1b.findings[0].message, /Puma 4\.3\.12's default: config\/puma\.rb has no threads line/);
+  // The defaults table is MRI's: on JRuby nothing is claimed.
+  const r1bFiles = app({ 'config/puma.rb': 'workers 2\n', 'config/database.yml': db, 'Gemfile.lock': lock([['pg', '1.2.3'], ['puma', '4.3.12'], ['rails', '6.1.7']]) });
+  assert.deepEqual(strong(check(r1bFiles)), ['error pool-below-threads config/database.yml:3']);
+  assert.deepEqual(strong(check(r1bFiles, { answers: { ruby: 'jruby' } })), []);
   const gems = lock([['pg', '1.5.4'], ['puma', '6.4.2'], ['rails', '7.1.3']]);
   const r1c = check(app({ Procfile: 'web: bundle exec puma -t 5:10 -p $PORT\n', 'config/database.yml': `${db}  pool: 5\n`, 'Gemfile.lock': gems }));
   assert.deepEqual(strong(r1c), ['error pool-below-threads config/database.yml:4']);
