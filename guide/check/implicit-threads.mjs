@@ -3,6 +3,7 @@
 // PUMA_MAX_THREADS/MAX_THREADS), against the production pool (Rails' implicit 5 included). An app on Puma 3 with
 // `web: bundle exec puma -p $PORT` and no config runs 16 threads on 5 connections: an error, as in problems.mjs.
 import { PUMA_FACTS } from '../engine/capabilities/puma.mjs';
+import { RAILS_CONCURRENT_REQUESTS } from '../engine/capabilities/rails.mjs';
 import { inRange, gte } from '../engine/version.mjs';
 import { SRC } from '../engine/evidence.mjs';
 import { envOf } from './crossfile.mjs';
@@ -56,6 +57,8 @@ export function implicitThreads(files, answers, env) {
 
 export function implicitThreadFindings(files, answers) {
   if (answers.server && answers.server !== 'puma') return [];
+  // Rails < 4.0 without config.threadsafe! runs one request at a time (Rack::Lock): the threads share one connection.
+  if (answers.rails && !gte(answers.rails, RAILS_CONCURRENT_REQUESTS.since)) return [];
   const env = envOf(files);
   const yml = files.find((f) => f.kind === 'database-yml' && !f.problem);
   const pool = productionPool(yml, env);

@@ -48,6 +48,8 @@ test('no config/puma.rb, Procfile `puma -p $PORT`, Puma 3.6: Puma’s default 16
   const files = collect([join(TRIAL, 'adopt-a-hydrant-2016-10')], undefined, join(TRIAL, 'adopt-a-hydrant-2016-10'));
   const bump = (v) => files.map((x) => (x.path === 'Gemfile.lock' ? { ...x, text: x.text.replace('    puma (3.6.0)', `    puma (${v})`) } : x));
   for (const v of ['5.6.9', '6.6.1', '7.2.0', '8.0.2']) assert.deepEqual(strong(check(bump(v))), [], v);
+  // The app's 2013 snapshots ran Rails 3.2, whose Rack::Lock serves one request at a time per process: not judged.
+  assert.deepEqual(strong(check(files.map((x) => (x.path === 'Gemfile.lock' ? { ...x, text: x.text.replace('    rails (4.2.7.1)', '    rails (3.2.12)') } : x)))), []);
   // Puma ≥ 5 reads MAX_THREADS for its default: 10 set for the web process is above the pool.
   const env = check(bump('6.6.1').map((x) => (x.path === 'Procfile' ? { ...x, text: 'web: MAX_THREADS=10 bundle exec puma -p $PORT\n' } : x)));
   assert.deepEqual(env.findings.filter((x) => x.rule === 'pool-below-threads').map((x) => x.expected), ['10']);
