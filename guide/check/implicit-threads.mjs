@@ -30,6 +30,12 @@ export function pumaCommand(files) {
 
 const prefixEnv = (words) => Object.fromEntries(words.filter((w) => /^[A-Z][A-Z0-9_]*=\S+$/.test(w)).map((w) => w.split(/=(.*)/s).slice(0, 2)));
 
+/** The web command sets the threads (-t/--threads): Puma's config file's `threads` lines are then not what runs. */
+export function commandSetsThreads(files) {
+  const cmd = pumaCommand(files);
+  return Boolean(cmd && optionValue(cmd.words, '-t', '--threads'));
+}
+
 /** {max, env, why, file, line} for the threads Puma runs when no config line says, or null when the files cannot tell. */
 export function implicitThreads(files, answers, env) {
   const puma = files.find((f) => f.kind === 'puma' && !f.problem);

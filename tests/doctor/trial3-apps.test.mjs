@@ -68,6 +68,10 @@ test('a puma.rb without a threads line (Puma 4: 16), `puma -t 5:10` in a Procfil
   const r1c = check(app({ Procfile: 'web: bundle exec puma -t 5:10 -p $PORT\n', 'config/database.yml': `${db}  pool: 5\n`, 'Gemfile.lock': gems }));
   assert.deepEqual(strong(r1c), ['error pool-below-threads config/database.yml:4']);
   assert.match(r1c.findings.find((x) => x.rule === 'pool-below-threads').message, /Puma runs 10 threads per process \(-t 5:10 on the command line, Procfile:1\)/);
+  // -t wins over the config file's threads line: threads 10, 10 in puma.rb with `-t 5:5` runs 5 (pool 5: nothing), and the other way round 10.
+  assert.deepEqual(strong(check(app({ Procfile: 'web: bundle exec puma -C config/puma.rb -t 5:5\n', 'config/puma.rb': 'threads 10, 10\n', 'config/database.yml': `${db}  pool: 5\n`, 'Gemfile.lock': gems }))), []);
+  assert.deepEqual(check(app({ Procfile: 'web: bundle exec puma -C config/puma.rb -t 10\n', 'config/puma.rb': 'threads 5, 5\n', 'config/database.yml': `${db}  pool: 5\n`, 'Gemfile.lock': gems }))
+    .findings.filter((x) => x.severity === 'error').map((x) => x.expected), ['10']);
   // --threads N means N:N; a pool at or above it, a config that hands itself to a library, or an unknown -C file: nothing.
   assert.deepEqual(strong(check(app({ Procfile: 'web: bundle exec puma --threads 5 -p $PORT\n', 'config/database.yml': `${db}  pool: 5\n`, 'Gemfile.lock': gems }))), []);
   assert.deepEqual(strong(check(app({ 'config/puma.rb': 'require "govuk_app_config/govuk_puma"\nGovukPuma.configure_rails(self)\n', 'config/database.yml': `${db}  pool: 2\n`, 'Gemfile.lock': gems }))), []);
