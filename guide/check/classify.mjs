@@ -1,6 +1,6 @@
 // Which reader a file needs, from its path and (when the name says nothing) its first lines.
 // Kinds: gemfile, gemfile-lock, ruby-version, tool-versions, puma, unicorn, pitchfork, rails-env,
-// database-yml, nginx, apache, caddy, pgconf, pgbouncer, mycnf, systemd, sysctl, env.
+// database-yml, nginx, apache, caddy, pgconf, pgbouncer, mycnf, systemd, sysctl, env, compose, rails-app, rake, binstub.
 
 const BY_NAME = [
   [/(^|\/)Gemfile$/, 'gemfile'],
@@ -18,6 +18,12 @@ const BY_NAME = [
   [/(^|\/)config\/deploy(\.[\w-]+)?\.yml$/, 'kamal'],
   [/(^|\/)Procfile$/, 'procfile'],
   [/(^|\/)Dockerfile$/, 'dockerfile'],
+  // Compose files a production deploy uses; development and override files (docker-compose.dev.yml,
+  // compose.override.yaml, docker-compose-test.yml) describe other environments and are not read.
+  [/(^|\/)(docker-)?compose([.-][\w.-]+)?\.ya?ml$/, (p) => (/(^|\/)(docker-)?compose[.-][\w.-]*(dev|override|test|ci|local)/i.test(p) ? null : 'compose')],
+  [/(^|\/)config\/application\.rb$/, 'rails-app'],
+  [/(^|\/)bin\/jobs$/, 'binstub'],
+  [/(^|\/)lib\/tasks\/([\w-]+\/){0,3}[\w-]+\.rake$|(^|\/)Rakefile$/, 'rake'],
   [/(^|\/)Caddyfile(\.[\w-]+)?$/, 'caddy'],
   [/(^|\/)pgbouncer\.ini$/, 'pgbouncer'],
   [/(^|\/)(postgresql|postgresql\.auto)\.conf$|(^|\/)postgresql\/[^/]+\/[^/]+\/conf\.d\/[^/]+\.conf$/, 'pgconf'],
@@ -33,7 +39,7 @@ const BY_NAME = [
 /** Kind of a file, or null when the doctor has no reader for it. */
 export function classify(path, text = '') {
   const p = String(path).replace(/\\/g, '/');
-  for (const [re, kind] of BY_NAME) if (re.test(p)) return kind;
+  for (const [re, kind] of BY_NAME) if (re.test(p)) return typeof kind === 'function' ? kind(p) : kind;
   return sniff(text);
 }
 
@@ -61,5 +67,6 @@ export const KIND_LABEL = {
   puma: 'Puma config', unicorn: 'Unicorn config', pitchfork: 'Pitchfork config', 'rails-env': 'Rails production environment',
   'database-yml': 'database.yml', nginx: 'nginx config', apache: 'Apache config', caddy: 'Caddyfile', pgconf: 'PostgreSQL config',
   'good-job': 'GoodJob initializer', 'sidekiq-yml': 'sidekiq.yml', 'queue-yml': 'Solid Queue queue.yml', kamal: 'Kamal deploy.yml', procfile: 'Procfile', dockerfile: 'Dockerfile',
+  compose: 'Compose file', 'rails-app': 'config/application.rb', rake: 'Rake tasks', binstub: 'bin/ script',
   pgbouncer: 'PgBouncer config', mycnf: 'MySQL/MariaDB config', systemd: 'systemd unit', sysctl: 'sysctl file', env: 'environment file',
 };

@@ -7,12 +7,17 @@ import { join, relative, sep, resolve, isAbsolute } from 'node:path';
 import { LIMITS, looksBinary, decodeText } from './limits.mjs';
 import { classify } from './classify.mjs';
 import { readFile } from './read.mjs';
-import { serverConfigPaths } from './read-deploy.mjs';
+import { serverConfigPaths, resolveCompose } from './read-deploy.mjs';
 import { sidekiqLines, sidekiqConfigOf } from './jobs.mjs';
 
 const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
   'config/unicorn.rb', 'config/pitchfork.rb', 'config/database.yml', 'config/environments/production.rb', '.env.production',
-  'config/sidekiq.yml', 'config/queue.yml', 'config/deploy.yml', 'Procfile', 'Dockerfile', 'config/initializers/good_job.rb'];
+  'config/sidekiq.yml', 'config/queue.yml', 'config/deploy.yml', 'Procfile', 'Dockerfile', 'config/initializers/good_job.rb',
+  'docker-compose.yml', 'docker-compose.yaml', 'compose.yml', 'compose.yaml', 'docker-compose.production.yml', 'docker-compose.prod.yml',
+  'config/application.rb', 'bin/jobs', 'Rakefile'];
+// Rake files the app defines tasks in (a Procfile's `rake jobs:work` may be the app's own task): lib/tasks and up to
+// two folders below it, at most LIMITS.rakeFiles files (they count toward LIMITS.files and totalBytes like any other).
+const RAKE_DIR = 'lib/tasks';
 
 const problem = (path, code, message, fix) => ({ path, problem: { code, file: path, line: 0, message, fix } });
 
@@ -20,6 +25,25 @@ const problem = (path, code, message, fix) => ({ path, problem: { code, file: pa
 function linkProblem(shown, e, fix) {
   if (e.code === 'ELOOP') return problem(shown, 'unreadable', 'symbolic link loop (the links lead back to themselves)', 'point the link at a file');
   return problem(shown, 'unreadable', `cannot read (${e.code || e.message})`, fix);
+}
+
+/** The .rake files of lib/tasks in an app root (two levels of folders), sorted, without following links to folders. */
+function rakeFiles(abs, max) {
+  const out = [];
+  const walk = (rel, depth) => {
+    let names;
+    try { names = readdirSync(join(abs, rel)).sort(); } catch { return; }
+    for (const n of names) {
+      if (out.length >= max) return;
+      const r = `${rel}/${n}`;
+      let l;
+      try { l = lstatSync(join(abs, r)); } catch { continue; }
+      if (l.isDirectory() && depth < 2) walk(r, depth + 1);
+      else if (!l.isDirectory() && n.endsWith('.rake')) out.push(r);
+    }
+  };
+  walk(RAKE_DIR, 0);
+  return out;
 }
 
 /**
@@ -114,10 +138,11 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
       try { envs = readdirSync(join(abs, 'config')).filter((n) => n.endsWith('.env')).sort().map((n) => `config/${n}`); } catch { /* no config/ */ }
       const start = out.length;
       for (const f of [...APP_FILES, ...envs]) { try { lstatSync(join(abs, f)); } catch { continue; } add(join(abs, f), display(join(abs, f)), root); }
+      for (const f of rakeFiles(abs, limits.rakeFiles ?? LIMITS.rakeFiles)) add(join(abs, f), display(join(abs, f)), root);
       // The Puma config the web command names (`puma -C config/puma.default.rb` in the Procfile, the Dockerfile's
       // CMD, Kamal's cmd) is the one Puma reads: read it as config/puma.rb would be.
-      const deploy = out.slice(start).filter((x) => !x.problem && ['procfile', 'dockerfile', 'kamal'].includes(classify(x.path, x.text))).map((x) => readFile(x));
-      for (const { path: f } of serverConfigPaths(deploy)) {
+      const deploy = out.slice(start).filter((x) => !x.problem && ['procfile', 'dockerfile', 'kamal', 'compose'].includes(classify(x.path, x.text))).map((x) => readFile(x));
+      for (const { path: f } of serverConfigPaths(resolveCompose(deploy))) {
         if (classify(f) !== 'puma') continue;
         try { lstatSync(join(abs, f)); } catch { continue; }
         add(join(abs, f), display(join(abs, f)), root);

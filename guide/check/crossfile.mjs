@@ -30,8 +30,8 @@ export function envOf(files) {
   const units = files.filter((f) => f.kind === 'systemd' && !f.problem && f.settings.some((s) => s.name === 'ExecStart' && /\b(puma|unicorn|pitchfork|passenger|falcon|rails server)\b/.test(String(s.value))));
   const named = new Set(units.flatMap((u) => u.settings.filter((s) => s.name === 'EnvironmentFile').map((s) => String(s.value).replace(/^-/, '').split('/').pop())));
   const envFiles = files.filter((f) => f.kind === 'env' && !f.problem && (named.size ? named.has(f.path.split('/').pop()) : !/job|worker|queue/i.test(f.path.split('/').pop())));
-  // The image's ENV, then Kamal's env (it overrides the image), then env files and units.
-  const deploy = ['dockerfile', 'kamal'].flatMap((k) => files.filter((f) => f.kind === k && !f.problem));
+  // The image's ENV, then Kamal's env and Compose's environment (they override the image), then env files and units.
+  const deploy = ['dockerfile', 'kamal', 'compose'].flatMap((k) => files.filter((f) => f.kind === k && !f.problem));
   for (const f of [...deploy, ...envFiles, ...units]) for (const s of envSettings(f)) env.set(s.name, { value: s.value, file: f.path, line: s.line });
   return env;
 }

@@ -28,9 +28,10 @@ export function cleanVersion(v) {
 export function detect(files, given = {}) {
   const found = {}; // key → {value, file, line, from}
   const facts = [];
-  const set = (key, value, f, line, from) => {
+  // assumed: why a value that is not a fact was taken (a Gemfile requirement's lower bound, config.load_defaults).
+  const set = (key, value, f, line, from, assumed) => {
     if (value === null || value === undefined || found[key]) return;
-    found[key] = { value, file: f.path, line: line || 0, from };
+    found[key] = { value, file: f.path, line: line || 0, from, ...(assumed ? { assumed } : {}) };
   };
   const fact = (name, value, f, line) => facts.push({ name, value, file: f.path, line: line || 0 });
   const ofKind = (k) => files.filter((f) => f.kind === k && !f.problem);
@@ -61,7 +62,7 @@ export function detect(files, given = {}) {
   const gem = (name) => lock?.settings.find((s) => s.name === name);
   const rails = gem('rails') || gem('railties');
   if (rails) set('rails', cleanVersion(rails.value), lock, rails.line, `${rails.name} (${rails.value})`);
-  else if (lowerBound(gemfileGem('rails')?.value)) set('rails', cleanVersion(lowerBound(gemfileGem('rails').value)), gemfile, gemfileGem('rails').line, `gem "rails", "${gemfileGem('rails').value}"`);
+  else if (lowerBound(gemfileGem('rails')?.value)) set('rails', cleanVersion(lowerBound(gemfileGem('rails').value)), gemfile, gemfileGem('rails').line, `gem "rails", "${gemfileGem('rails').value}"`, `the lower bound of Gemfile's gem "rails", "${gemfileGem('rails').value}"`);
   for (const s of SERVERS) {
     const g = inProduction(s) ? gem(s) : null;
     if (g) {
@@ -71,12 +72,30 @@ export function detect(files, given = {}) {
       const g2 = gemfileGem(s);
       set('server', s, gemfile, g2.line, `gem "${s}"${g2.value ? `, "${g2.value}"` : ''}`);
       // Without Gemfile.lock the requirement's lower bound ("~> 5.0") is the best guess of the version.
-      if (found.server?.value === s && lowerBound(g2.value)) set('server_version', cleanVersion(lowerBound(g2.value)), gemfile, g2.line, `gem "${s}", "${g2.value}" (lower bound; Gemfile.lock not given)`);
+      if (found.server?.value === s && lowerBound(g2.value)) set('server_version', cleanVersion(lowerBound(g2.value)), gemfile, g2.line, `gem "${s}", "${g2.value}" (lower bound; Gemfile.lock not given)`, `the lower bound of Gemfile's gem "${s}", "${g2.value}"`);
     }
   }
   // A config file names the server unless the Gemfile has that server only in development/test groups
   // (openstreetmap-website: puma.rb for `rails server` in development, gem "puma" in group :test).
   for (const k of ['puma', 'unicorn', 'pitchfork']) { const f = first(k); if (f && inProduction(k)) set('server', k, f, 1, `${f.path} exists`); else if (f) fact(`${k} only in Gemfile development/test groups`, `${f.path} is not taken as the production server`, gemfile, gemfile.settings.find((s) => s.name === k)?.line); }
+
+  // config/application.rb: config.load_defaults N picks which of Rails' implicit defaults apply; with no
+  // Gemfile.lock or Gemfile requirement naming Rails, the app runs at least that Rails.
+  const app = first('rails-app');
+  const ld = app?.settings.find((s) => s.name === 'config.load_defaults' && !s.branch?.length && /^["']?\d+\.\d+["']?$/.test(String(s.args?.[0]?.text || '')));
+  if (ld) {
+    const v = String(ld.args[0].text).replace(/["']/g, '');
+    fact('config.load_defaults', v, app, ld.line);
+    set('rails', cleanVersion(v), app, ld.line, `config.load_defaults ${v}`, `config.load_defaults ${v} (Rails is at least that version)`);
+  }
+  for (const k of ['dockerfile', 'kamal', 'compose']) {
+    for (const f of ofKind(k)) {
+      const s = f.kind === 'compose' ? (f.services || []).filter((x) => x.production === true).flatMap((x) => [...x.env].filter(([n]) => n === 'DATABASE_URL').map(([, v]) => v))[0] : f.settings.find((x) => (x.name === 'DATABASE_URL' || x.key === 'DATABASE_URL') && x.runtime !== false);
+      // Only what a reviewer needs: the host and database, never the credentials.
+      const u = s && /^[a-z0-9+]+:\/\/(?:[^@/]*@)?([^/:?]+)(?::\d+)?\/([^?]*)/i.exec(String(s.value ?? ''));
+      if (u) fact('DATABASE_URL', `host ${u[1]}, database ${u[2] || '(default)'}`, f, s.line);
+    }
+  }
 
   // database.yml (production): adapter, host, pool; the pooler by port.
   const yml = first('database-yml');
@@ -187,7 +206,7 @@ export function detect(files, given = {}) {
     if (!keys.has(key)) continue;
     if (validateAnswers({ [key]: d.value }, { policy: false }).length) { facts.push({ name: `${key} (not a wizard option)`, value: d.value, file: d.file, line: d.line }); continue; }
     answers[key] = d.value;
-    provenance[key] = { file: d.file, line: d.line, from: d.from };
+    provenance[key] = { file: d.file, line: d.line, from: d.from, ...(d.assumed ? { assumed: d.assumed } : {}) };
   }
   for (const [key, value] of Object.entries(given || {})) {
     if (!keys.has(key)) continue;

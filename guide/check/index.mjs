@@ -14,6 +14,8 @@ import { serverFindings } from './servers.mjs';
 import { implicitThreadFindings } from './implicit-threads.mjs';
 import { jobLossFindings } from './job-loss.mjs';
 import { productionNotes } from './note-scope.mjs';
+import { devEnvFindings, missingTaskFindings } from './deploy.mjs';
+import { resolveCompose } from './read-deploy.mjs';
 import { t } from '../engine/text.mjs';
 
 export const SEVERITIES = ['error', 'warning', 'note'];
@@ -84,6 +86,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   // onRead(path): called before each file is read (the page's worker reports it, to name a file past the deadline).
   const files = inputs.map((x) => (x.problem ? { path: x.path, kind: null, settings: [], notes: [], problem: x.problem } : (onRead?.(x.path), readFile(x))));
   onRead?.(null);
+  resolveCompose(files);
   const det = detect(files, given);
   // What the host already has (an app under /u/apps, a unit with User=root) is compared, not refused.
   const { answers } = parseAnswers(det.answers, { policy: false });
@@ -97,9 +100,9 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
     const kind = generatedSettings(result.files.find((f) => f.path === path)).kind;
     return [...(deps.get(`${kind}|${key}`) || [])];
   } });
-  const ctxAnswers = { ...answers, __ramGiven: 'ram_gb' in given, __given: Object.keys(given) };
+  const ctxAnswers = { ...answers, __ramGiven: 'ram_gb' in given, __given: Object.keys(given), __provenance: det.provenance };
   const findings = [...cmp.findings];
-  for (const f of files) if (!f.problem) findings.push(...obsoleteFindings(f, answers));
+  for (const f of files) if (!f.problem) findings.push(...obsoleteFindings(f, ctxAnswers));
   findings.push(...crossFileFindings(files, ctxAnswers));
   findings.push(...problemFindings(files, ctxAnswers));
   findings.push(...jobFindings(files, ctxAnswers));
@@ -107,6 +110,12 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   findings.push(...implicitThreadFindings(files, ctxAnswers));
   findings.push(...jobLossFindings(files, ctxAnswers));
   findings.push(...gemFindings(files));
+  findings.push(...missingTaskFindings(files));
+  const devEnv = devEnvFindings(files);
+  findings.push(...devEnv);
+  // Rails in development in the production image is that warning, on the line that sets it: not also a
+  // "differs" note on puma.rb's environment line that reads the same variable.
+  if (devEnv.length) for (let k = findings.length - 1; k >= 0; k--) if (findings[k].setting === 'environment' && findings[k].rule === 'differs' && /development/.test(String(findings[k].found))) findings.splice(k, 1);
   for (const x of findings) {
     if (x.dependsOn && undetected.includes(x.dependsOn) && x.severity !== 'note') {
       x.assumes = [x.dependsOn];

@@ -5,6 +5,7 @@ export const LIMITS = Object.freeze({
   totalBytes: 8 * 1024 * 1024,
   files: 300,
   depth: 8, // directory levels below a PATH given on the command line
+  rakeFiles: 100, // lib/tasks/**/*.rake files read from an app root (two folders deep)
   yamlAliases: 100, // `yaml` package maxAliasCount: expanding more aliases than this is refused
   rubyTokens: 200000,
   nesting: 200, // brackets/blocks in Ruby and nginx files

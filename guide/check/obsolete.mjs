@@ -5,6 +5,7 @@ import { PUMA_DSL } from '../engine/capabilities/puma.mjs';
 import { GC_ERAS } from '../engine/capabilities/ruby.mjs';
 import { namesAt } from '../engine/pick.mjs';
 import { gte, inRange } from '../engine/version.mjs';
+import { versionOf } from './assumed.mjs';
 
 const pgNotes = (v) => ({ label: `PostgreSQL ${v} release notes`, url: `https://www.postgresql.org/docs/release/${v}.0/` });
 const NGINX_CHANGES = { label: 'nginx changes', url: 'https://nginx.org/en/CHANGES' };
@@ -40,6 +41,9 @@ export function obsoleteFindings(file, answers) {
   if (file.kind === 'puma') {
     dependsOn = 'server_version';
     const v = answers.server === 'puma' ? answers.server_version : null;
+    // Without Gemfile.lock the version is assumed (assumed.mjs) and the message says from what. A Gemfile lower bound
+    // proves "removed in X" (every allowed version is at least the bound) but not "does not exist before X".
+    const pv = v ? versionOf(answers, 'server_version', 'Puma') : null;
     for (const s of file.settings) {
       const cap = PUMA_DSL[s.name] || PUMA_REMOVED[s.name];
       if (!cap || !v) continue;
@@ -47,19 +51,19 @@ export function obsoleteFindings(file, answers) {
       const arg = (cap.removedArgs || []).find((a) => s.args?.[0]?.text === a.value && gte(v, a.until));
       // `rackup DefaultRackup if defined?(DefaultRackup)`: the guard is false where the constant is gone, so the line
       // never runs there; it is dead code, not a boot failure.
-      if (arg && (s.branch || []).some((b) => new RegExp(`^(if\\s+)?defined\\?\\(?\\s*(::)?${arg.value}\\b`).test(b.cond))) add(s, 'note', `${s.name} ${arg.value}${branchOf(s)}: ${arg.value} was removed in Puma ${arg.until}, so on Puma ${v} the guard is false and the line never runs: it can be deleted`, [{ label: `Puma: ${arg.value} removed in ${arg.until}`, url: arg.url }]);
-      else if (arg) add(s, 'error', `${s.name} ${arg.value}${branchOf(s)}: ${arg.value} was removed in Puma ${arg.until}; Puma ${v} stops at boot with NameError (uninitialized constant ${arg.value}): ${arg.fix}`, [{ label: `Puma: ${arg.value} removed in ${arg.until}`, url: arg.url }, PUMA_HISTORY]);
-      else if (cap.until && gte(v, cap.until)) add(s, 'error', `${s.name} was removed in Puma ${cap.until}; Puma ${v} stops with NoMethodError${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
-      else if (cap.since && !gte(v, cap.since)) add(s, 'error', `${s.name} does not exist before Puma ${cap.since} (detected ${v})`, [PUMA_HISTORY]);
+      if (arg && (s.branch || []).some((b) => new RegExp(`^(if\\s+)?defined\\?\\(?\\s*(::)?${arg.value}\\b`).test(b.cond))) add(s, 'note', `${s.name} ${arg.value}${branchOf(s)}: ${arg.value} was removed in Puma ${arg.until}, so on ${pv.text} the guard is false and the line never runs: it can be deleted`, [{ label: `Puma: ${arg.value} removed in ${arg.until}`, url: arg.url }]);
+      else if (arg) add(s, 'error', `${s.name} ${arg.value}${branchOf(s)}: ${arg.value} was removed in Puma ${arg.until}; ${pv.text} stops at boot with NameError (uninitialized constant ${arg.value}): ${arg.fix}`, [{ label: `Puma: ${arg.value} removed in ${arg.until}`, url: arg.url }, PUMA_HISTORY]);
+      else if (cap.until && gte(v, cap.until)) add(s, 'error', `${s.name} was removed in Puma ${cap.until}; ${pv.text} stops with NoMethodError${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
+      else if (cap.since && !gte(v, cap.since)) add(s, pv.assumed ? 'note' : 'error', `${s.name} does not exist before Puma ${cap.since} (${pv.assumed ? pv.text : `detected ${v}`})`, [PUMA_HISTORY]);
       // A deprecated name still runs (Puma prints a warning at boot): a note, not harm (README "Severity").
-      else if (cap.deprecatedSince && gte(v, cap.deprecatedSince)) add(s, 'note', `${s.name} is deprecated since Puma ${cap.deprecatedSince}${branchOf(s)}; Puma ${v} still runs it and warns at boot${cap.until ? ` that it goes in Puma ${cap.until.replace(/\.0$/, '')}` : ''}${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
+      else if (cap.deprecatedSince && gte(v, cap.deprecatedSince)) add(s, 'note', `${s.name} is deprecated since Puma ${cap.deprecatedSince}${branchOf(s)}; ${pv.text} still runs it and warns at boot${cap.until ? ` that it goes in Puma ${cap.until.replace(/\.0$/, '')}` : ''}${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
     }
   }
   if (file.kind === 'pgconf' && answers.database === 'postgresql') {
     dependsOn = 'database_version';
     for (const s of file.settings) {
       const r = PG_REMOVED.find((x) => x.name === s.name);
-      if (r && gte(answers.database_version, r.until)) add(s, 'error', `${s.name} was removed in PostgreSQL ${r.until}; PostgreSQL ${answers.database_version} refuses to start with it${r.replacement ? ` (use ${r.replacement})` : ''}`, [pgNotes(r.until)], r.replacement);
+      if (r && gte(answers.database_version, r.until)) add(s, 'error', `${s.name} was removed in PostgreSQL ${r.until}; ${versionOf(answers, 'database_version', 'PostgreSQL').text} refuses to start with it${r.replacement ? ` (use ${r.replacement})` : ''}`, [pgNotes(r.until)], r.replacement);
     }
   }
   if (file.kind === 'nginx') {
@@ -92,6 +96,8 @@ export function envSettings(file) {
   if (file.kind === 'env') return file.settings;
   // Dockerfile ENV lines; Kamal's env: clear: (the container's environment).
   if (file.kind === 'dockerfile') return file.settings.filter((s) => s.op === 'ENV' && s.runtime !== false && s.value !== null).map((s) => ({ name: s.name, value: String(s.value), line: s.line }));
+  // Compose: the environment of the production services that run the app (composeWeb), as the container gets it.
+  if (file.kind === 'compose') return composeWeb(file).flatMap((svc) => [...svc.env].filter(([, v]) => v.value !== null).map(([name, v]) => ({ name, value: String(v.value), line: v.line })));
   if (file.kind === 'kamal') return file.settings.filter((s) => s.path?.[0] === 'env' && s.path[1] === 'clear' && s.path.length === 3 && s.known && s.value !== null).map((s) => ({ name: s.key, value: String(s.value), line: s.line }));
   if (file.kind !== 'systemd') return [];
   const out = [];
@@ -100,4 +106,12 @@ export function envSettings(file) {
     for (const m of String(s.value).matchAll(/"?([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S*)"?/g)) out.push({ name: m[1], value: m[2].replace(/^"|"$/g, ''), line: s.line });
   }
   return out;
+}
+
+const WEB_CMD = /\b(puma|unicorn|pitchfork|passenger|falcon|thrust|rails\s+(s|server)|rackup|foreman\s+(start|run)\s+web)\b/;
+/** A Compose file's production services that run the app server: by command, else named web/app/rails. */
+export function composeWeb(file) {
+  const prod = (file.services || []).filter((s) => s.production === true);
+  const byCmd = prod.filter((s) => s.command && WEB_CMD.test(s.command.value));
+  return byCmd.length ? byCmd : prod.filter((s) => !s.command && /^(web|app|rails|puma|server)$/i.test(s.name));
 }

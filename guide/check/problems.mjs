@@ -6,12 +6,15 @@ import { effective, envOf } from './crossfile.mjs';
 import { SRC } from '../engine/evidence.mjs';
 import { webPoolFix, describeFix, ASYNC_EVIDENCE } from './pool-fix.mjs';
 import { commandSetsThreads } from './implicit-threads.mjs';
+import { satisfies } from './read-gems.mjs';
 
 const PUMA_LAUNCHER = { label: 'Puma lib/puma/launcher.rb (prune_bundler? is false with preload_app!)', url: 'https://github.com/puma/puma/blob/master/lib/puma/launcher.rb' };
 const PUMA_RESTART = { label: 'Puma docs: restart (prune_bundler, preload_app!)', url: 'https://github.com/puma/puma/blob/master/docs/restart.md' };
 const PUMA_FORK = { label: 'Puma docs: deployment (preloading, fork hooks)', url: 'https://github.com/puma/puma/blob/master/docs/deployment.md' };
 const RAILS_DEFAULT_POOL = { label: 'Rails HashConfig#max_connections: fetch(:pool, 5)', url: 'https://github.com/rails/rails/blob/main/activerecord/lib/active_record/database_configurations/hash_config.rb' };
-const BUNDLER_RUBY = { label: 'Bundler: gemfile(5), ruby directive and RUBY VERSION', url: 'https://bundler.io/man/gemfile.5.html#RUBY' };
+const BUNDLER_RUBY = { label: 'Bundler: gemfile(5), the ruby directive', url: 'https://bundler.io/man/gemfile.5.html#RUBY' };
+const BUNDLER_RUBY_GUIDE = { label: 'Bundler guide: Specifying a Ruby Version (Bundler raises when the running Ruby does not match the Gemfile)', url: 'https://bundler.io/guides/gemfile_ruby.html' };
+const HEROKU_LOCK_RUBY = { label: 'Heroku: with Bundler 2.4+ the Ruby installed is the one in Gemfile.lock\'s RUBY VERSION', url: 'https://devcenter.heroku.com/changelog-items/2809' };
 
 const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
 const DEV_BRANCH = /\b(development|test)\b/;
@@ -116,17 +119,33 @@ export function problemFindings(files, answers) {
 
   // (Job runners against the pool: jobs.mjs.)
 
-  // 5. .ruby-version and Gemfile.lock's RUBY VERSION name different Rubies.
-  const rv = of('ruby-version')[0]?.ruby;
+  // 5. Two Rubies. The Gemfile's `ruby` requirement is enforced: Bundler raises when the running Ruby does not meet it
+  // ("Your Ruby version is X, but your Gemfile specified Y"). Gemfile.lock's RUBY VERSION only records the Ruby the
+  // bundle was resolved with: Bundler does not refuse another, but buildpacks (Heroku, Google Cloud) install it.
+  const rvFile = of('ruby-version')[0];
+  const rv = rvFile?.ruby;
+  const gemfile = of('gemfile')[0];
+  const req = gemfile?.ruby?.requirement ? gemfile.ruby : null;
   const lock = of('gemfile-lock')[0];
-  if (rv && lock?.ruby && rv.impl === lock.ruby.impl) {
+  // A .ruby-version of "3.3" lets asdf or mise pick any 3.3.x: judged only when it names a full version.
+  const full = rv && rv.impl === 'ruby' && rv.value.split('.').length >= 3;
+  const refuses = full && req && satisfies(rv.value, req.requirement) === false;
+  if (refuses) {
+    out.push({
+      rule: 'ruby-mismatch', severity: 'warning', file: rvFile.path, line: rv.line, setting: 'ruby', found: rv.value, expected: req.requirement,
+      message: `.ruby-version says Ruby ${rv.value}, but ${gemfile.path} requires ruby "${req.requirement}" (line ${req.line}): wherever .ruby-version picks the Ruby (rbenv, asdf, chruby, mise, and the images and CI jobs built from it) Bundler refuses to load the bundle ("Your Ruby version is ${rv.value}, but your Gemfile specified ${req.requirement}") and the app does not start. Make them agree, or write \`ruby file: ".ruby-version"\` in the Gemfile${lock?.ruby ? ` (Gemfile.lock records Ruby ${lock.ruby.value})` : ''}`,
+      evidence: [BUNDLER_RUBY_GUIDE, BUNDLER_RUBY], related: [{ file: gemfile.path, line: req.line }],
+    });
+  }
+  if (!refuses && rv && lock?.ruby && rv.impl === lock.ruby.impl) {
     const a = rv.value.split('.');
     const b = lock.ruby.value.split('.');
     if (a.some((x, k) => b[k] !== undefined && x !== b[k])) {
+      const agrees = req && satisfies(rv.value, req.requirement) === true ? `; the Gemfile's ruby "${req.requirement}" (${gemfile.path}:${req.line}) accepts ${rv.value}` : '';
       out.push({
-        rule: 'ruby-mismatch', severity: 'warning', file: of('ruby-version')[0].path, line: rv.line, setting: 'ruby', found: rv.value, expected: lock.ruby.value,
-        message: `.ruby-version says Ruby ${rv.value} but Gemfile.lock was resolved with Ruby ${lock.ruby.value} (${lock.path}:${lock.ruby.line}): version managers and images install one, Bundler checks the other`,
-        evidence: [BUNDLER_RUBY], related: [{ file: lock.path, line: lock.ruby.line }],
+        rule: 'ruby-mismatch', severity: 'warning', file: rvFile.path, line: rv.line, setting: 'ruby', found: rv.value, expected: lock.ruby.value,
+        message: `.ruby-version says Ruby ${rv.value}, but Gemfile.lock's RUBY VERSION records ${lock.ruby.value} (${lock.path}:${lock.ruby.line})${agrees}: Bundler does not refuse to run on another Ruby for that line (it records the Ruby the bundle was resolved with), but buildpacks install the Ruby it names (Heroku, Google Cloud), so production can run ${lock.ruby.value} while development and CI run ${rv.value}. Run \`bundle update --ruby\` under Ruby ${rv.value} to record it`,
+        evidence: [BUNDLER_RUBY_GUIDE, HEROKU_LOCK_RUBY], related: [{ file: lock.path, line: lock.ruby.line }],
       });
     }
   }

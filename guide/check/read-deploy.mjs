@@ -1,7 +1,9 @@
-// The deployment around the app: Procfile (one process type a line) and Dockerfile (ENV, ARG, CMD).
-// sidekiq.yml, queue.yml and Kamal's deploy.yml are YAML and go through read-yaml.mjs.
-// Nothing is run: commands are kept as text.
+// The deployment around the app: Procfile (one process type a line), Dockerfile (ENV, ARG, CMD), Compose
+// services (through read-yaml.mjs, as sidekiq.yml, queue.yml and Kamal's deploy.yml) and the rake tasks an app
+// defines. Nothing is run: commands are kept as text.
 import { LIMITS } from './limits.mjs';
+import { readYaml } from './read-yaml.mjs';
+import { readRuby } from './read-ruby.mjs';
 
 /** Procfile → settings [{name: process type, value: command, line}] */
 export function readProcfile(src) {
@@ -50,6 +52,7 @@ export function readDockerfile(src) {
     st = stages.slice(0, stages.indexOf(st)).reverse().find((x) => x.name && x.name === from);
   }
   const live = new Set(chain.flatMap((st) => st.settings));
+  const finalStage = stages.length ? stages[stages.length - 1].name : null;
   const args = new Map();
   for (const s of settings) {
     s.runtime = stages.length === 0 || live.has(s);
@@ -60,21 +63,98 @@ export function readDockerfile(src) {
       if (ref) s.value = args.has(ref[1]) ? args.get(ref[1]) : ref[2] ?? null;
     }
   }
-  return { settings, notes: [] };
+  return { settings, notes: [], finalStage };
+}
+
+// Compose's `${VAR:-default}` / `${VAR-default}`: the default (Compose substitutes it when VAR is unset); `${VAR}`
+// alone is unknown (null). Anything else is the literal value.
+const composeValue = (v) => {
+  if (v === null || v === undefined) return null;
+  const m = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}$/.exec(String(v).trim());
+  return m ? (m[2] ?? null) : String(v);
+};
+const DEV_ENV = /^(development|test)$/;
+
+/**
+ * docker-compose.yml / compose.yaml → the YAML settings plus `services`: [{name, line, command: {value, line}|null,
+ * env: Map name → {value, line}, production}]. A service whose RAILS_ENV/RACK_ENV is development or test is not
+ * production's (`production: false`): its command and environment are left out of the checks; one that sets neither
+ * is `production: null` until resolveCompose() looks at the image.
+ */
+export function readCompose(src, path) {
+  const r = readYaml(src, path);
+  const byName = new Map();
+  for (const s of r.settings) {
+    if (s.path?.[0] !== 'services' || s.path.length < 3) continue;
+    const name = s.path[1];
+    if (!byName.has(name)) byName.set(name, { name, line: s.line, command: null, commandParts: [], env: new Map(), production: true });
+    const svc = byName.get(name);
+    svc.line = Math.min(svc.line, s.line);
+    const field = s.path[2];
+    if (field === 'command' || field === 'entrypoint') {
+      if (s.path.length === 3 && typeof s.value === 'string') svc[field === 'command' ? 'command' : 'entrypoint'] = { value: s.value, line: s.line };
+      else if (s.path.length === 4 && field === 'command') svc.commandParts.push({ value: String(s.value ?? ''), line: s.line });
+    }
+    if (field === 'environment' && s.path.length === 4) {
+      const kv = /^\d+$/.test(s.path[3]) ? /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(String(s.value ?? '')) : [null, s.path[3], s.value];
+      if (kv) svc.env.set(kv[1], { value: composeValue(kv[2]), line: s.line });
+    }
+  }
+  const services = [...byName.values()].map((svc) => {
+    if (!svc.command && svc.commandParts.length) svc.command = { value: JSON.stringify(svc.commandParts.map((x) => x.value)), line: svc.commandParts[0].line };
+    delete svc.commandParts;
+    const rails = svc.env.get('RAILS_ENV')?.value ?? svc.env.get('RACK_ENV')?.value;
+    // Unset here: the image decides (resolveCompose); Rails' own default is development.
+    svc.production = rails === undefined || rails === null ? null : !DEV_ENV.test(String(rails).trim());
+    return svc;
+  });
+  return { ...r, services };
+}
+
+/**
+ * A Compose service that sets no RAILS_ENV runs with the image's: production when the Dockerfile's final stage sets
+ * RAILS_ENV (or RACK_ENV) to anything but development or test, else not (Rails defaults to development). In place.
+ */
+export function resolveCompose(files) {
+  const docker = files.find((f) => f.kind === 'dockerfile' && !f.problem && String(f.path).split('/').pop() === 'Dockerfile');
+  const envs = (docker?.settings || []).filter((s) => s.op === 'ENV' && s.runtime && s.value !== null);
+  const image = envs.findLast((s) => s.name === 'RAILS_ENV') || envs.findLast((s) => s.name === 'RACK_ENV');
+  const production = Boolean(image && !DEV_ENV.test(String(image.value).trim()));
+  for (const f of files) if (f.kind === 'compose' && !f.problem) for (const svc of f.services || []) if (svc.production === null) svc.production = production;
+  return files;
+}
+
+/**
+ * lib/tasks/*.rake, Rakefile → the tasks they define: settings [{name: 'task', value: 'jobs:work', line}], each name
+ * prefixed by the namespace block around it. `dynamic` when a task's name is not a literal (a loop, a variable):
+ * then any task may exist and nothing is claimed missing.
+ */
+export function readRake(src) {
+  const r = readRuby(src);
+  const settings = [];
+  let dynamic = false;
+  const literal = (t) => /^\s*(?::(\w+)|["']([\w:]+)["'])\s*$/.exec(t || '');
+  for (const c of r.calls) {
+    if (c.name !== 'task' || c.receiver) continue;
+    const head = String(c.args[0]?.text || '');
+    // task :work, task "a:b", task work: :environment, task :work => [...], task "a:b" => :env
+    const m = literal(head) || literal(head.split('=>')[0]) || /^\s*(\w+):\s/.exec(head) || /^\s*["']([\w:]+)["']:\s/.exec(head);
+    const name = m ? (m[1] || m[2]) : null;
+    if (!name) { dynamic = true; continue; }
+    const ns = c.inBlock === 'namespace' ? literal(String(c.blockArgs || '').split(',')[0])?.slice(1).find(Boolean) : null;
+    if (c.inBlock && c.inBlock !== 'namespace') { dynamic = true; continue; }
+    settings.push({ name: 'task', value: ns ? `${ns}:${name}` : name, line: c.line, nested: Boolean(ns) });
+  }
+  return { settings, notes: r.notes, dynamic };
 }
 
 /**
  * The Puma config files the deployment's web command names with `-C FILE`/`--config FILE`: the Procfile's web line,
- * the Dockerfile's final-stage CMD/ENTRYPOINT and Kamal's cmd. → [{path, file, line}], paths relative to the app
+ * the Dockerfile's final-stage CMD/ENTRYPOINT, Kamal's cmd and production Compose services' command. → [{path, file, line}], paths relative to the app
  * root (a leading ./ dropped); absolute paths and paths that climb out (..) are not followed.
  */
 export function serverConfigPaths(files) {
-  const cmds = [];
-  for (const f of files.filter((x) => !x.problem)) {
-    if (f.kind === 'procfile') for (const s of f.settings) if (s.name === 'web') cmds.push({ cmd: s.value, file: f.path, line: s.line });
-    if (f.kind === 'dockerfile') for (const s of f.settings) if ((s.op === 'CMD' || s.op === 'ENTRYPOINT') && s.runtime) cmds.push({ cmd: s.value, file: f.path, line: s.line });
-    if (f.kind === 'kamal') for (const s of f.settings) if (s.key === 'cmd' && typeof s.value === 'string') cmds.push({ cmd: s.value, file: f.path, line: s.line });
-  }
+  const cmds = deployCommands(files).filter((c) => c.from !== 'procfile' || c.role === 'web');
   const out = [];
   for (const c of cmds) {
     const words = commandWords(c.cmd);
@@ -91,8 +171,23 @@ export function serverConfigPaths(files) {
   return out;
 }
 
+/**
+ * Every command the deployment runs: Procfile lines (role = process type), the Dockerfile's final-stage CMD and
+ * ENTRYPOINT, Kamal's `servers.ROLE.cmd` and production Compose services' `command`. → [{cmd, file, line, role, from}]
+ */
+export function deployCommands(files) {
+  const cmds = [];
+  for (const f of files.filter((x) => !x.problem)) {
+    if (f.kind === 'procfile') for (const s of f.settings) cmds.push({ cmd: s.value, file: f.path, line: s.line, role: s.name, from: 'procfile' });
+    if (f.kind === 'dockerfile') for (const s of f.settings) if ((s.op === 'CMD' || s.op === 'ENTRYPOINT') && s.runtime) cmds.push({ cmd: s.value, file: f.path, line: s.line, role: s.op, from: 'dockerfile' });
+    if (f.kind === 'kamal') for (const s of f.settings) if (s.key === 'cmd' && typeof s.value === 'string') cmds.push({ cmd: s.value, file: f.path, line: s.line, role: s.path?.[1] || 'web', from: 'kamal' });
+    if (f.kind === 'compose') for (const svc of f.services || []) if (svc.production === true && svc.command) cmds.push({ cmd: svc.command.value, file: f.path, line: svc.command.line, role: svc.name, from: 'compose' });
+  }
+  return cmds;
+}
+
 // A command as words: Docker's exec form (a JSON array) or a shell line split on blanks (quotes dropped).
-function commandWords(cmd) {
+export function commandWords(cmd) {
   const t = String(cmd).trim();
   if (t.startsWith('[')) { try { const a = JSON.parse(t); if (Array.isArray(a)) return a.map(String).flatMap((w) => w.split(/\s+/)); } catch { /* shell form */ } }
   return t.split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ''));

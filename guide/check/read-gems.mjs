@@ -1,5 +1,6 @@
 // Ruby and gem versions from Gemfile.lock, Gemfile, .ruby-version and .tool-versions.
 import { readRuby } from './read-ruby.mjs';
+import { cmp } from '../engine/version.mjs';
 
 /** Gemfile.lock → {settings: [{name: gem, value: version, line}], ruby: {value, line}|null} */
 export function readGemfileLock(src) {
@@ -36,7 +37,8 @@ export function readGemfile(src) {
         groups, devOnly: groups.length > 0 && groups.every((g) => DEV_GROUPS.has(g)),
       });
     }
-    if (c.name === 'ruby' && !c.receiver && c.args[0]?.known && typeof c.args[0].value === 'string') ruby = { impl: 'ruby', value: c.args[0].value.replace(/^[~>=<\s]+/, ''), line: c.line };
+    // requirement: every string argument (`ruby ">= 3.2", "< 3.5"`), as Bundler reads them; `ruby file: …` has none.
+    if (c.name === 'ruby' && !c.receiver && c.args[0]?.known && typeof c.args[0].value === 'string') ruby = { impl: 'ruby', value: c.args[0].value.replace(/^[~>=<\s]+/, ''), line: c.line, requirement: c.args.filter((a) => a.known && typeof a.value === 'string' && /^[~>=<!\s]*\d/.test(a.value)).map((a) => a.value).join(', ') };
   }
   return { settings, ruby, notes: r.notes };
 }
@@ -55,6 +57,27 @@ export function lowerBound(req) {
     if (m && !best) best = m[2];
   }
   return best;
+}
+
+/**
+ * Does `version` meet a RubyGems requirement ("3.3.0", "~> 3.3.0", ">= 3.2, < 3.5")? A bare version means "=";
+ * "~> 3.3.0" is ">= 3.3.0, < 3.4", "~> 3.3" is ">= 3.3, < 4". → true, false, or null when a part is not readable.
+ */
+export function satisfies(version, requirement) {
+  const parts = String(requirement || '').split(',').map((x) => x.trim()).filter(Boolean);
+  if (!parts.length) return null;
+  for (const part of parts) {
+    const m = /^(~>|>=|<=|!=|=|>|<)?\s*(\d+(?:\.\d+)*)$/.exec(part);
+    if (!m) return null;
+    const [op, v] = [m[1] || '=', m[2]];
+    const c = cmp(version, v);
+    if (op === '~>') {
+      const seg = v.split('.');
+      const upper = seg.length > 1 ? [...seg.slice(0, -2), Number(seg[seg.length - 2]) + 1].join('.') : String(Number(seg[0]) + 1);
+      if (c < 0 || cmp(version, upper) >= 0) return false;
+    } else if (!({ '=': c === 0, '!=': c !== 0, '>=': c >= 0, '<=': c <= 0, '>': c > 0, '<': c < 0 })[op]) return false;
+  }
+  return true;
 }
 
 /** .ruby-version: "3.3.0", "ruby-3.3.0", "jruby-9.4.5.0", "truffleruby-24.0.0" */

@@ -7,10 +7,10 @@ import { readNginx } from './read-nginx.mjs';
 import { readApache, readCaddy } from './read-apache.mjs';
 import { readPgConf, readIni, readSysctl, readEnv } from './read-flat.mjs';
 import { readGemfileLock, readGemfile, readRubyVersion, readToolVersions } from './read-gems.mjs';
-import { readProcfile, readDockerfile } from './read-deploy.mjs';
+import { readProcfile, readDockerfile, readCompose, readRake } from './read-deploy.mjs';
 import { inputProblem } from './errors.mjs';
 
-const RUBY_KINDS = new Set(['puma', 'unicorn', 'pitchfork', 'rails-env', 'good-job']);
+const RUBY_KINDS = new Set(['puma', 'unicorn', 'pitchfork', 'rails-env', 'good-job', 'rails-app']);
 const LAST_WINS = ['threads', 'workers'];
 
 /** Text of a resolved Ruby value, for comparison: the value when known, else the source text. */
@@ -40,6 +40,16 @@ function rubySettings(src) {
   return { settings, assigns: r.assigns, notes: r.notes, requires };
 }
 
+// config/application.rb: the `config.…` calls and assignments of the Application class (a class body, which the
+// Ruby reader counts as a definition, so rubySettings would skip them): config.load_defaults and the like.
+function railsAppSettings(src) {
+  const r = readRuby(src);
+  const settings = [];
+  for (const c of r.calls) if (c.receiver === 'config') settings.push({ name: `config.${c.name}`, args: c.args, value: c.args.map(valueText).join(', '), text: c.text, line: c.line, branch: c.branch });
+  for (const a of r.attrs) if (a.name.startsWith('config.')) settings.push({ name: a.name, args: [a.value], value: valueText(a.value), text: a.value.text, line: a.line, branch: a.branch });
+  return { settings, notes: r.notes };
+}
+
 // Sidekiq reads `:concurrency:` and `concurrency:` alike (it symbolizes the keys): one name for both.
 function symbolKeys(r) {
   const strip = (k) => String(k).replace(/^:/, '');
@@ -65,13 +75,17 @@ function sidekiqProduction(r) {
 }
 
 const READERS = {
-  puma: rubySettings, unicorn: rubySettings, pitchfork: rubySettings, 'rails-env': rubySettings, 'good-job': rubySettings,
+  puma: rubySettings, unicorn: rubySettings, pitchfork: rubySettings, 'rails-env': rubySettings, 'good-job': rubySettings, 'rails-app': railsAppSettings,
   'database-yml': (src, path) => readYaml(src, path),
   'sidekiq-yml': (src, path) => sidekiqProduction(symbolKeys(readYaml(src, path))),
   'queue-yml': (src, path) => readYaml(src, path),
   kamal: (src, path) => readYaml(src, path),
   procfile: readProcfile,
   dockerfile: readDockerfile,
+  compose: (src, path) => readCompose(src, path),
+  rake: readRake,
+  // bin/jobs: kept as text (deploy.mjs asks whether it loads Solid Queue); nothing in it is run or parsed.
+  binstub: () => ({ settings: [], notes: [] }),
   nginx: (src, path) => readNginx(src, path),
   apache: (src, path) => readApache(src, path),
   caddy: (src, path) => readCaddy(src, path),

@@ -4,6 +4,7 @@
 import { effective, envOf } from './crossfile.mjs';
 import { inDevBranch, together } from './problems.mjs';
 import { SRC } from '../engine/evidence.mjs';
+import { versionOf } from './assumed.mjs';
 
 const PUMA_SIZING = { label: 'Puma docs: deployment ("CPU-core-to-worker ratios should be around 1")', url: 'https://github.com/puma/puma/blob/master/docs/deployment.md' };
 const PUMA_WEB_CONCURRENCY = { label: 'Puma lib/puma/configuration.rb: workers default from WEB_CONCURRENCY', url: 'https://github.com/puma/puma/blob/master/lib/puma/configuration.rb' };
@@ -95,10 +96,12 @@ export function serverFindings(files, answers) {
     // set in the files, no problem; read by the workers line but not set in the files, production may set it.
     const wcSet = env.has('WEB_CONCURRENCY') || procEnv.WEB_CONCURRENCY !== undefined;
     const wcMaybe = w?.s?.args?.[0]?.env === 'WEB_CONCURRENCY';
+    // An assumed Puma version (no Gemfile.lock: a lower bound or the wizard's default) may be 7, which preloads: a note.
+    const pv = versionOf(answers, 'server_version', 'Puma');
     if (active && w && w.n > 1 && !w.viaEnv && !wcSet && !preload && !loadsApp && pumaMajor !== null && pumaMajor < 7) {
       out.push({
-        rule: 'jobs-not-run', severity: wcMaybe ? 'note' : 'error', ...(wcMaybe ? { assumes: ['WEB_CONCURRENCY unset'] } : {}), file: puma.path, line: plugin.line, setting: 'plugin', found: 'plugin :solid_queue', expected: 'preload_app!',
-        message: `plugin :solid_queue runs in Puma's master, but ${w.n} workers (line ${w.line}) without preload_app! on Puma ${answers.server_version} leave the app unloaded there: the Solid Queue supervisor does not start and jobs are never run. Add preload_app! (Puma 7 preloads by default) or run bin/jobs as its own process`,
+        rule: 'jobs-not-run', severity: wcMaybe || pv.assumed ? 'note' : 'error', ...(wcMaybe ? { assumes: ['WEB_CONCURRENCY unset'] } : {}), file: puma.path, line: plugin.line, setting: 'plugin', found: 'plugin :solid_queue', expected: 'preload_app!',
+        message: `plugin :solid_queue runs in Puma's master, but ${w.n} workers (line ${w.line}) without preload_app! on ${pv.text} leave the app unloaded there: the Solid Queue supervisor does not start and jobs are never run. Add preload_app! (Puma 7 preloads by default) or run bin/jobs as its own process`,
         evidence: [SQ_PLUGIN_77, SQ_PLUGIN_563, PUMA_7_PRELOAD], related: [{ file: puma.path, line: w.line }],
       });
     }
@@ -111,9 +114,10 @@ export function serverFindings(files, answers) {
     if (!pre || !rails || major(rails) >= 4) continue;
     const hook = f.settings.find((s) => s.name === 'after_fork');
     if (hook && /establish_connection|reconnect!/.test(hookBody(f.text, hook.line))) continue;
+    const rv = versionOf(answers, 'rails', 'Rails');
     out.push({
-      rule: 'fork-reconnect', severity: 'error', file: f.path, line: pre.line, setting: 'after_fork', found: 'preload_app true', expected: 'after_fork { ActiveRecord::Base.establish_connection }',
-      message: `preload_app true on Rails ${rails} with no after_fork that calls establish_connection: every worker inherits the master's database socket (Rails before 4.0 does not key pools by process), so their queries interleave on one connection and fail or return another worker's results`,
+      rule: 'fork-reconnect', severity: rv.assumed ? 'note' : 'error', file: f.path, line: pre.line, setting: 'after_fork', found: 'preload_app true', expected: 'after_fork { ActiveRecord::Base.establish_connection }',
+      message: `preload_app true on ${rv.text} with no after_fork that calls establish_connection: every worker inherits the master's database socket (Rails before 4.0 does not key pools by process), so their queries interleave on one connection and fail or return another worker's results`,
       evidence: [UNICORN_EXAMPLE, RAILS_4_POOL],
     });
   }

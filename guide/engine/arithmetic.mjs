@@ -38,10 +38,13 @@ export function queuePoolSum(ctx) {
  * that every product shows its factors and the sum stays one clause.
  */
 export function memorySum(memory) {
-  const what = (x) => t(x.kind === 'master' && x.template ? `sum.mem.template.${x.template}` : x.pct ? 'sum.mem.workers.private' : `sum.mem.${x.kind}`);
+  const what = (x) => t(x.kind === 'master' && x.template ? `sum.mem.template.${x.template}` : x.pct ? 'sum.mem.workers.private' : x.jobPct ? 'sum.mem.jobs-forked' : `sum.mem.${x.kind}`, { runner: x.runner });
   const terms = memory.filter((x) => x.mb > 0).map((x) => t(x.n ? 'sum.mem.each' : 'sum.mem', { mb: x.mb, n: x.n, each: x.each, what: what(x) }));
   const total = t('sum.mem.total', { terms: terms.join(' + '), total: memory.reduce((s, x) => s + x.mb, 0) });
   const shared = memory.find((x) => x.pct && x.n);
   const template = memory.find((x) => x.kind === 'master' && x.template)?.template;
-  return shared ? `${total}; ${t('sum.mem.private', { pct: shared.pct, of: shared.of, each: shared.each, template })}` : total;
+  // Solid Queue's workers, forked from its supervisor (memory-budget.mjs): their share after the servers', likewise.
+  const jobs = memory.find((x) => x.jobPct && x.n);
+  return [total, shared ? t('sum.mem.private', { pct: shared.pct, of: shared.of, each: shared.each, template }) : '',
+    jobs ? t('sum.mem.jobs-private', { runner: jobs.runner, pct: jobs.jobPct, of: jobs.of, each: jobs.each }) : ''].filter(Boolean).join('; ');
 }

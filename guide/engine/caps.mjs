@@ -14,6 +14,7 @@ const lazy = (id) => new Proxy({}, {
 });
 
 export const RAILS_API = lazy('rails-api');
+export const RESTART_ONLY = lazy('restart-only');
 export const RAILS_MIN_RUBY = lazy('rails-min-ruby');
 export const RAILS_PUMA_THREADS = lazy('rails-puma-threads');
 export const RAILS_RUBY_BREAKS = lazy('rails-ruby-breaks');
@@ -45,6 +46,8 @@ export const EDGE_LIMITS = lazy('edge-limits');
 export const LB_ROTATION = lazy('lb-rotation'); // issue 23: rolling deploys behind a balancer
 export const JOB_RUNNERS = lazy('job-runners');
 export const SERVER_PROCESS = lazy('server-process');
+export const SERVER_RAILS = lazy('server-rails');
+export const LAB_PROOFS = lazy('lab-proofs'); // issue 24: which choices the lab boots, per README // issue 24: the Rails versions a server can run
 // Issue 24: what a forking server's processes share (memory-budget.mjs).
 export const FORK_MEMORY = lazy('fork-memory');
 export const HARDENING = lazy('hardening');

@@ -12,7 +12,7 @@ export const QUESTION_HELP = {
   "q.ruby.help": "CRuby is MRI (1.8) and YARV (1.9 and later).",
   "q.ruby_version.help": "The implementation’s own version: CRuby 1.8.7 â¦ 4.0, REE 1.8.7, JRuby 1.7 â¦ 10.0, TruffleRuby 22 â¦ 25, Rubinius 2 â¦ 5.",
   "q.rails.help": "From 2.3 to the current release, e.g. 2.3.5, 4.2, 7.2.2, 8.1.",
-  "q.server.help": "Thin and Mongrel are unmaintained; you still get a configuration and a migration path.",
+  "q.server.help": "Thin and Mongrel are unmaintained; you still get a configuration and a migration path. Mongrel runs Rails up to 4.2 only (Rack 2, which Rails 5.0 requires, has no Mongrel handler): with a later Rails it is an error.",
   "q.server_version.help": "e.g. Puma 6.4, Unicorn 6.1, Passenger 6.0, Pitchfork 0.18.",
   "q.workload.help": "I/O-bound apps spend most request time waiting on the database or HTTP APIs; CPU-bound apps render and compute.",
   "q.downloads.help": "If yes, the proxy sends the files (X-Accel-Redirect / X-Sendfile) instead of a Ruby process.",

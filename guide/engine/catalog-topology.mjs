@@ -72,7 +72,7 @@ export const TOPOLOGY_CATALOG = {
   "pg.idle-in-tx": "End sessions that sit inside an open transaction for 60 s: they hold locks and block VACUUM.",
   "pg.statement-timeout": "statement_timeout is set for the app role only (setup/postgresql-roles.sql): in postgresql.conf it would also cut off migrations, pg_dump and maintenance.",
   "pg.statement-timeout.why": "The PostgreSQL docs advise against statement_timeout in postgresql.conf, since it would affect all sessions; a role setting limits only the app's queries.",
-  "pg.roles": "Run once as the postgres superuser (psql < this file); replace the password and put the same one into DATABASE_PASSWORD.",
+  "pg.roles": "Run as the postgres superuser (psql < this file); replace the password and put the same one into DATABASE_PASSWORD. Safe to run again: the role and each database are created only when missing (psql's \\gexec runs the CREATE a query returns), so an existing role keeps its password.",
   "pg.listen": "Listen on loopback and on {addr}, the address the app hosts use; pg_hba.conf decides who may connect.",
   "pg.listen.bouncer": "Only PgBouncer on this host talks to PostgreSQL; the app hosts connect to PgBouncer on {addr}.",
   "pg.ssl": "The app hosts' passwords and data cross the network: TLS on (pg_hba.conf accepts them only with hostssl).",

@@ -12,6 +12,7 @@ import { PASSENGER_APACHE, PASSENGER_STANDALONE } from './capabilities/passenger
 import { DISTRO_FAMILIES, OS_FAMILIES } from './capabilities/distros.mjs';
 import { FAMILY_COMMANDS, DISTRO_RELEASES } from './capabilities/family-commands.mjs';
 import { CHOICE_VERSIONS } from './capabilities/choice-versions.mjs';
+import { RESTART_ONLY } from './capabilities/restart-only.mjs';
 
 export const VERSIONS_CATALOG = {
   "cap.lifecycle": LIFECYCLE,
@@ -35,6 +36,7 @@ export const VERSIONS_CATALOG = {
   "cap.family-commands": FAMILY_COMMANDS,
   "cap.distro-releases": DISTRO_RELEASES,
   "cap.choice-versions": CHOICE_VERSIONS,
+  "cap.restart-only": RESTART_ONLY,
   "w.end-of-life.m": "{name} {v} is past its end of life (support ended by {eol}): no more fixes, including security fixes.",
   "w.end-of-life.s": "Plan the upgrade to a supported series. The settings in this bundle are the right ones for the version you run.",
   "w.security-only.m": "{name} {v} receives security fixes only (since {security}) until {eol}.",

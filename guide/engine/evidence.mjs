@@ -31,13 +31,13 @@ export const SRC = {
 // Issue 10 (production edge, processes, jobs): words and URLs in catalog-prod.mjs.
 const PROD = 'hsts mozillaTls letsencryptOcsp certbot nginxSsl nginxHttp2 nginxWebsocket nginxMap nginxRewrite nginxLog apacheSsl apacheHeaders apacheLog apacheAlias apacheHttp2 apacheWstunnel caddyHttps caddyTls caddyHeader thruster kamalProxy railsHealth railsSsl railsMultiDb railsDbTemplate actionCable solidQueue solidCable sidekiq goodJob delayedJob pumaSystemd pumaRestart unicornSignals unicornSystemd pitchforkSignals passengerRestart passengerOptimization passengerDebian systemdKill systemdAnalyze logrotate';
 // Issue 23 (balancers and edges that trust no client header, small hosts): words and URLs in catalog-edge.mjs.
-const EDGE = 'railsHosts railsForwardedHost haproxyDebian nginxDefaultServer certbotHooks journaldRate solidQueuePuma';
+const EDGE = 'railsHosts railsForwardedHost haproxyDebian nginxDefaultServer certbotHooks journaldRate solidQueuePuma nginxGeo';
 // Issue 24 (parity with nginxconfig.io and Mozilla): words and URLs in catalog-parity.mjs.
 const PARITY = 'nginxGzip rackRequest';
 // Issue 24 (every offered server and job backend booted in the lab): words and URLs in catalog-prod.mjs.
-const SERVERS = 'asyncContainer falconDeploy';
+const SERVERS = 'asyncContainer falconDeploy rackMongrelRemoved actionpackRack2 mongrelReleases railsServerUsing mysqlRepo';
 // Issue 24 (the memory model of forking servers): words and URLs in catalog-memory.mjs.
-const MEMORY = 'pumaPreload unicornPreload passengerSpawn';
+const MEMORY = 'pumaPreload unicornPreload passengerSpawn solidQueueFork';
 for (const k of `${PLAIN} ${PROD} ${EDGE} ${PARITY} ${SERVERS} ${MEMORY}`.split(' ')) SRC[k] = ext(k);
 
 export const DS = {

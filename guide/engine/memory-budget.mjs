@@ -27,9 +27,24 @@ export function perWorkerMb(ctx) {
 export function forkSharing(ctx) {
   const row = FORK_MEMORY.servers?.[ctx.server];
   if (!row || !ctx.canFork || ctx.mode !== 'cluster' || (row.mode && row.mode !== ctx.mode)) return null;
+  return { template: row.template, monitorMb: row.monitorMb || 0, privatePct: privatePct(ctx) };
+}
+
+/** A forked process's own share of the copy in %: 100 where the Ruby's GC writes to shared pages. */
+function privatePct(ctx) {
   const since = FORK_MEMORY.copyOnWrite?.[ctx.a.ruby];
   const cow = since !== undefined && !lt(ctx.a.ruby_version, since); // REE: since '0', every release
-  return { template: row.template, monitorMb: row.monitorMb || 0, privatePct: cow ? Math.round(FORK_MEMORY.privateShare * 100) : 100 };
+  return cow ? Math.round(FORK_MEMORY.privateShare * 100) : 100;
+}
+
+/**
+ * How the job runner's processes hold the app where its supervisor boots it and forks the rest (FORK_MEMORY.jobs:
+ * Solid Queue's fork mode): {template, forked, privatePct, sources}, or null (every job process a whole copy).
+ */
+export function jobForkSharing(ctx) {
+  const row = ctx.jobRunner && !ctx.jobsInPuma ? FORK_MEMORY.jobs?.[ctx.jobs] : null;
+  if (!row || !ctx.canFork) return null;
+  return { template: row.template, forked: ctx.jobProcesses, privatePct: privatePct(ctx), sources: row.sources };
 }
 
 function fixedItems(ctx, ramMb) {
@@ -46,12 +61,21 @@ function fixedItems(ctx, ramMb) {
   // Redis for Sidekiq (generators/redis.mjs): its maxmemory, 5 % of the RAM within 128 MB–1 GB, is in the budget.
   ctx.redisMb = ctx.jobs === 'sidekiq' ? Math.min(1024, Math.max(128, Math.round(ramMb / 20))) : 0;
   if (ctx.redisMb) fixed.push({ label: 'Redis', mb: ctx.redisMb, kind: 'redis' });
+  ctx.jobForkSharing = jobForkSharing(ctx);
   if (ctx.jobsInPuma) {
     // Threads of the Puma process (async mode): no process, no booted copy of the app of their own.
     ctx.jobMemoryProcesses = 0;
     fixed.push({ label: t('mem.jobs.puma', { runner: ctx.jobRunner.label }), mb: 0, kind: 'jobs' });
+  } else if (ctx.jobForkSharing) {
+    // Solid Queue: one booted copy in the supervisor (with its dispatcher and scheduler), then each worker's own pages.
+    const share = ctx.jobForkSharing;
+    const copy = ctx.perWorkerMb;
+    const each = Math.round((copy * share.privatePct) / 100);
+    ctx.jobMemoryProcesses = 1 + share.forked;
+    fixed.push({ label: t('mem.jobs.template', { runner: ctx.jobRunner.label, mb: copy }), mb: copy, kind: 'jobs-template', runner: ctx.jobRunner.label });
+    fixed.push({ label: t('mem.jobs.forked', { n: share.forked, workers: ctx.jobProcesses, runner: ctx.jobRunner.label, each, pct: share.privatePct, mb: copy }), mb: share.forked * each, kind: 'jobs', n: share.forked, each, jobPct: share.privatePct, of: copy, workers: ctx.jobProcesses, runner: ctx.jobRunner.label });
   } else if (ctx.jobRunner) {
-    // Job processes are full Rails processes; Solid Queue adds its supervisor.
+    // Job processes that load the app themselves (Sidekiq, GoodJob, Delayed Job; Solid Queue where nothing forks).
     ctx.jobMemoryProcesses = ctx.jobProcesses + ctx.jobRunner.extraProcesses;
     fixed.push({ label: t('mem.jobs', { n: ctx.jobMemoryProcesses, runner: ctx.jobRunner.label, mb: ctx.perWorkerMb }), mb: ctx.jobMemoryProcesses * ctx.perWorkerMb, kind: 'jobs', n: ctx.jobMemoryProcesses, each: ctx.perWorkerMb });
   }

@@ -2,8 +2,8 @@
 // substitutions: every substitution made in derive.mjs has a rule here that explains it and the alternative.
 // Words come from the catalog (ids "w.<id>.m" message, "w.<id>.s" suggestion).
 import { SRC, DS } from './evidence.mjs';
-import { PUMA_FACTS, LIFECYCLE } from './caps.mjs';
-import { firstSince } from './pick.mjs';
+import { PUMA_FACTS, LIFECYCLE, FEATURES, SERVER_RAILS } from './caps.mjs';
+import { firstSince, has } from './pick.mjs';
 import { gte, lt } from './version.mjs';
 import { connectionSum, memorySum } from './arithmetic.mjs';
 import { distroRubyMismatch, distroVersionMismatches } from './generators/family-steps.mjs';
@@ -85,8 +85,20 @@ export const RULES = [
     const s = ctx.a.server;
     if (s === 'thin') return W('dead-server-thin', 'warning', {}, [SRC.thin, DS.thinThreaded, DS.thinUnicorn]);
     if (s === 'mongrel') return W('dead-server-mongrel', 'warning', {}, [SRC.pumaDeploy]);
-    if (s === 'webrick') return W('webrick-in-production', 'warning', {}, [SRC.rubyNews('3.0.0'), SRC.pumaDeploy]);
+    // Ruby 3.0 took WEBrick out of the standard library (NEWS-3.0.0) and Rails' generated Gemfile does not list it:
+    // without `gem "webrick"` the unit's `rails server -u webrick` stops with "Could not load server".
+    if (s === 'webrick') {
+      const gem = has(FEATURES.webrickBundled, ctx.lang) ? '' : t('w.webrick-in-production.gem', { lang: ctx.lang });
+      return W('webrick-in-production', 'warning', { gem }, [SRC.rubyNews('3.0.0'), SRC.pumaDeploy]);
+    }
     return null;
+  },
+  // A server that cannot run the chosen Rails at all (capabilities/server-rails.mjs): an error, so the CLI exits 3.
+  function serverCannotRunRails(ctx) {
+    const row = SERVER_RAILS[ctx.server];
+    if (!row || lt(ctx.a.rails, row.railsBefore)) return null;
+    const vars = { server: SERVER_NAMES[ctx.server], rails: ctx.a.rails, until: row.railsBefore };
+    return W('server-cannot-run-rails', 'error', { ...vars, why: t(`w.server-cannot-run-rails.${row.reason}`, vars) }, row.sources.map((k) => SRC[k]));
   },
   function deadProxy(ctx) {
     if (ctx.a.proxy !== 'cherokee') return null;

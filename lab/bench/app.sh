@@ -71,3 +71,15 @@ rb_puma_env_cell() { # NAME OUTPREFIX MEASUREMENTS ENV…
   rb_measure_pages "http://127.0.0.1:$APP_PORT" "$ms" "$out" "$RB_CONNECTIONS" "$RB_SERVER_PID"
   rb_stop "$RB_SERVER_PID"
 }
+
+# The wizard's bundle (written into DIR by scripts/lib/rebench/experiments/bundle.mjs with guide/cli.mjs) as the lab
+# runs it: its config/puma.rb with the deploy paths and the Unix socket pointed at the lab's app on TCP
+# (RAW/wizard-puma.rb.txt), and its config/ruby.env without the app's own RAILS_ENV and secrets (RAW/wizard-ruby.env).
+rb_wizard_bundle() { # DIR
+  [ -f "$1/config/puma.rb" ] || { rb_log "no wizard bundle in $1"; return 1; }
+  sed -e "s|^directory .*|directory \"$APP\"|" -e "s|^bind .*|bind \"tcp://127.0.0.1:$APP_PORT\"|" \
+      -e '/^pidfile /d' -e '/^state_path /d' "$1/config/puma.rb" > "$RAW/wizard-puma.rb.txt"
+  # KEY=VALUE lines only; the app's own RAILS_ENV and secrets stay as lab-app sets them.
+  grep -E '^[A-Z_][A-Z0-9_]*=' "$1/config/ruby.env" | grep -vE '^(RAILS_ENV|SECRET_KEY_BASE)=' > "$RAW/wizard-ruby.env"
+  return 0
+}

@@ -47,9 +47,15 @@ rb_versions() {
 
 # Start CMD in DIR in its own process group (setsid), output to RAW/server-NAME.log. Sets RB_LAST_PID (= the
 # process group id) and remembers it, so rb_stop_all stops it on every exit path.
+# RB_SERVER_STDOUT=FILE sends the server's standard output there instead (appended; the logging experiment: Rails'
+# production logger writes to STDOUT), its standard error still to RAW/server-NAME.log.
 rb_start() { # NAME DIR CMD…
   local name=$1 dir=$2; shift 2
-  ( cd "$dir" && exec setsid "$@" ) >> "$RAW/server-$name.log" 2>&1 < /dev/null &
+  if [ -n "${RB_SERVER_STDOUT:-}" ]; then
+    ( cd "$dir" && exec setsid "$@" ) >> "$RB_SERVER_STDOUT" 2>> "$RAW/server-$name.log" < /dev/null &
+  else
+    ( cd "$dir" && exec setsid "$@" ) >> "$RAW/server-$name.log" 2>&1 < /dev/null &
+  fi
   RB_LAST_PID=$!
   RB_PIDS+=("$RB_LAST_PID")
 }
@@ -84,9 +90,13 @@ rb_warmup() { # URL OUT
 }
 
 rb_wrk() { # OUT URL CONNECTIONS DURATION_S
-  local out=$1 url=$2 c=$3 d=$4 t=2
+  rb_measured "$1" rb_wrk_run "$2" "$3" "$4"
+}
+# The measured wrk command alone (its report on standard output), for experiments that wrap it (exp/logging.sh).
+rb_wrk_run() { # URL CONNECTIONS DURATION_S
+  local url=$1 c=$2 d=$3 t=2
   [ "$c" -lt 2 ] && t=1
-  rb_measured "$out" "${RB_LOAD_PIN[@]}" wrk -t"$t" -c"$c" -d"${d}s" --timeout 10s --latency -s "$WRK_LUA" "$url"
+  "${RB_LOAD_PIN[@]}" wrk -t"$t" -c"$c" -d"${d}s" --timeout 10s --latency -s "$WRK_LUA" "$url"
 }
 
 # The open-loop phase: after a page's closed-loop run (OUT.txt from rb_wrk), a fixed arrival rate at each of

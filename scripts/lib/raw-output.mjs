@@ -9,11 +9,12 @@ import { join, extname, relative } from 'node:path';
 
 // Extensions and why: tool output (.txt, .log), data (.json, .csv, .tsv, .dat), and the per-run files
 // scripts/rebench writes (.load, .status, .warmup, .env, .skip, .jemalloc-maps; the
-// measurement protocol's .gate, .protocol and .processes; .ruby naming the Ruby that served a run). GitHub Pages serves the
+// measurement protocol's .gate, .protocol and .processes; .ruby naming the Ruby that served a run; the logging
+// experiment's .logbytes, how much the Rails log grew in a run, and .logsample, its first lines). GitHub Pages serves the
 // first six as text/plain, application/json or text/csv and the rest as application/octet-stream:
 // none of them is a page, an image or a script.
 export const RAW_EXTENSIONS = Object.freeze(['.txt', '.log', '.json', '.csv', '.tsv', '.dat', '.load', '.status', '.warmup', '.env', '.skip', '.jemalloc-maps',
-  '.gate', '.protocol', '.processes', '.ruby']);
+  '.gate', '.protocol', '.processes', '.ruby', '.logbytes', '.logsample']);
 export const RAW_LIMITS = Object.freeze({ fileBytes: 4 * 1024 * 1024, files: 5000 });
 const ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,199}$/;

@@ -40,13 +40,16 @@ test('every reader on every hostile input: bounded time, settings or a named pro
   assert.deepEqual(slow, [], `slowest: ${worst.name} as ${worst.path}, ${Math.round(worst.ms)} ms`);
 });
 
-test('the issue\'s reproductions: nginx ${ without }, 1 MB of <%, 40,000 ERB tags, 20,000 keys, 900 levels of YAML', () => {
+test('the issue\'s reproductions: nginx ${ without }, 1 MB of <%, 40,000 ERB tags, 20,000 keys, 900 levels of YAML, 20,000 services and tasks', () => {
   const cases = [
     ['nginx.conf', `server {\n  set $x "\${a";\n  return 200 \${oops;\n}\n`, 'nginx-syntax'],
     ['config/database.yml', `production:\n  pool: ${'<%'.repeat(512 * 1024)}`, 'erb-syntax'],
     ['config/database.yml', `production:\n  adapter: postgresql\n${Array.from({ length: 40000 }, (_, k) => `  k${k}: <%= ENV.fetch("V${k}") { ${k} } %>`).join('\n')}\n`, null],
     ['config/database.yml', `production:\n${Array.from({ length: 20000 }, (_, k) => `  key${k}: ${k}`).join('\n')}\n`, null],
     ['config/database.yml', `${Array.from({ length: 900 }, (_, k) => `${' '.repeat(k)}k${k}:`).join('\n')} 1\n`, 'yaml-depth'],
+    // The second trial's readers: 20,000 Compose services, 20,000 rake tasks in namespaces.
+    ['docker-compose.yml', `services:\n${Array.from({ length: 20000 }, (_, k) => `  s${k}:\n    environment:\n      - RAILS_ENV=\${E${k}:-production}`).join('\n')}\n`, null],
+    ['lib/tasks/many.rake', `namespace :jobs do\n${Array.from({ length: 20000 }, (_, k) => `  task t${k}: :environment`).join('\n')}\nend\n`, null],
   ];
   for (const [path, text, code] of cases) {
     const started = performance.now();

@@ -65,4 +65,5 @@ export function hostileInputs(size = 256 * 1024) {
  */
 export const READER_PATHS = ['config/puma.rb', 'config/unicorn.rb', 'config/pitchfork.rb', 'config/environments/production.rb', 'Gemfile', 'Gemfile.lock',
   '.ruby-version', '.tool-versions', 'config/database.yml', 'nginx.conf', 'apache2.conf', 'Caddyfile', 'postgresql.conf', 'pgbouncer.ini', 'my.cnf',
-  'app.service', 'sysctl.d/60-app.conf', 'app.env', 'config/sidekiq.yml', 'config/queue.yml', 'config/deploy.yml', 'Procfile', 'Dockerfile'];
+  'app.service', 'sysctl.d/60-app.conf', 'app.env', 'config/sidekiq.yml', 'config/queue.yml', 'config/deploy.yml', 'Procfile', 'Dockerfile',
+  'docker-compose.yml', 'config/application.rb', 'lib/tasks/jobs.rake', 'bin/jobs'];

@@ -70,14 +70,14 @@ export function parseDbRestart(stdout, tag) {
   };
 }
 
-// Scenario 5: README step 4's migrate command as a script (its `cd` line, then its db:prepare line as db:migrate,
-// the command deploy.sh runs), with FAULT_HOST=$1 for the migration below. STEP4: the step's shell blocks.
+// Scenario 5: README step 4's migrate command as a script (its db:prepare line, a subshell that enters the app and
+// reads the secrets, as db:migrate, the command deploy.sh runs), with FAULT_HOST=$1 for the migration below.
+// STEP4: the step's shell blocks.
 export function migrateScript(step4) {
   const lines = step4.join('\n').split('\n');
-  const prepare = lines.find((l) => /RAILS_DB_MIGRATE=1 .*db:prepare$/.test(l));
-  const cd = lines.find((l) => l.startsWith('cd '));
-  if (!prepare || !cd) throw new Error('README step 4 has no `cd` line or no RAILS_DB_MIGRATE=1 … db:prepare line');
-  return [cd, 'export FAULT_HOST=$1', prepare.replace(/db:prepare$/, 'db:migrate')].join('\n');
+  const prepare = lines.find((l) => /^\(cd .*RAILS_DB_MIGRATE=1 .*db:prepare\)$/.test(l));
+  if (!prepare) throw new Error('README step 4 has no (cd … RAILS_DB_MIGRATE=1 … db:prepare) line');
+  return ['export FAULT_HOST=$1', prepare.replace(/db:prepare\)$/, 'db:migrate)')].join('\n');
 }
 
 // Scenario 5: writes a migration that sleeps SLEEP_S seconds (longer than the app role's statement_timeout) into

@@ -13,13 +13,15 @@ const ROOT = DEFAULTS.app_root;
 // the proofs: version_ru (a version constant config.ru reads at boot, answered in x-lab-release: v1 to start with),
 // get/load_start/load_stop (4 clients on /up until stopped, counted per version), new_release (a second release with
 // v2, switched as deploy.sh does), until_v2, run_job (a job enqueued by POST /jobs, polled until a runner ran it).
-export function readmeScript(bundle, B, { domain, secretsExtra = '' }) {
+// `prepare`: shell lines for what the bundle's warnings ask of the app before step 1 (WEBrick: the gem in the Gemfile).
+export function readmeScript(bundle, B, { domain, secretsExtra = '', prepare = '' }) {
   const DOMAIN = domain;
   const steps = readmeSteps(bundle.files.find((f) => f.path === 'README.md').content);
   for (const n of [1, 2, 3, 4, 5, 6]) assert.ok(steps.has(n), `README has a shell block for step ${n}`);
   const run = [1, 2, 3, 4, 5, 6].map((n) => stepScript(steps, n, { cd: B })).join('\n');
   return String.raw`
 ${appPrecondition({ root: ROOT, domain: DOMAIN })}
+${prepare}
 export README_SECRETS_EXTRA="${secretsExtra}"
 # The app's version: a constant read when a worker boots config.ru, returned by every response.
 version_ru() { printf '%s\n' "LAB_RELEASE = \"$1\"" 'use(Class.new { def initialize(app) = (@app = app); def call(env) = @app.call(env).tap { |r| r[1]["x-lab-release"] = LAB_RELEASE } })' "$(grep -v '^LAB_RELEASE\|^use(Class' "$2")" > "$2.new" && mv "$2.new" "$2"; }

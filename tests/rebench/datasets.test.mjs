@@ -22,6 +22,7 @@ function metricsFor(i, k, tool, n, mi) {
   const jitter = [0.97, 1.0, 1.03, 0.99, 1.01][k % 5];
   if (tool === 'hyperfine') return { time_s: (1.2 / factor) * jitter, cpu_s: (1 / factor) * jitter, errors: 0 };
   if (tool === 'warm') return { cpu_ms: (10 / factor) * jitter, wall_ms: (12 / factor) * jitter, warmup_drift: 0.01, errors: 0 };
+  if (tool === 'replica') return { p50_ms: (10 / factor) * jitter, p99_ms: (30 / factor) * jitter, rps: 10, requests: 240, errors: 0, replica: { write_p50_ms: 12 * jitter, read_found_pct: 100, read_on_reading_pct: factor === 2 ? 100 : 0, lag_p50_ms: 2 * jitter, lag_p99_ms: 8 * jitter, lag_max_ms: 9 * jitter } };
   if (tool === 'jobs') return { jps: 100 * factor * jitter, p50_ms: (10 / factor) * jitter, p99_ms: (30 / factor) * jitter, requests: 300, errors: 0, jobs: { pg_connections_max: 6, pg_connections_queue_max: 3, pg_active_max: 2, pg_cpu_ms_queue: 150 / factor } };
   return { rps: 100 * factor * jitter, p50_ms: (10 / factor) * jitter, p99_ms: (30 / factor) * jitter, requests: 500, errors: 0 };
 }
@@ -72,6 +73,8 @@ test('each experiment builds valid, renderable datasets from known runs, with ve
     const verdicts = main.rows.map((r) => r[col('verdict')]);
     assert.ok(verdicts.includes('better') || exp.name === 'patterns', `${exp.name}: a better verdict in ${verdicts}`);
     assert.ok(!verdicts.includes('worse'), `${exp.name}: nothing is worse in ${verdicts}`);
+    // Replica: the lag and read-your-writes columns come from each run's own figures.
+    if (exp.name === 'replica') assert.ok(main.rows.filter((r) => !r.includes('NOT-INSTALLED')).every((r) => typeof r[col('lag_p50_ms')] === 'number' && r[col('read_found_pct')] === 100), 'replica: lag and read-your-writes columns filled');
     // The skipped (last) cell is a NOT-INSTALLED marker, not a missing row.
     const last = cells[cells.length - 1];
     if (cells.length > 2) {

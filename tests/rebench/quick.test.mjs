@@ -37,7 +37,11 @@ test('every experiment at --quick size: valid datasets with raw outputs and prov
   // bundle) is tested in tests/rebench/bundle.test.mjs.
   // jobs and timeouts are left out too: each boots its runners per cell (about 4 minutes at --quick size on this
   // 2-core machine), over this test's budget; their readers are tested in tests/rebench/jobs-timeouts.test.mjs.
-  const chosen = EXPERIMENTS.filter((e) => !['bundle-vs-defaults', 'jobs', 'timeouts'].includes(e.name));
+  // logging as well: its pipeline is bundle-vs-defaults' (the wizard's bundle, wrk on one page); its own part, the
+  // log bytes per request, is tested in tests/rebench/logging.test.mjs against real wrk.
+  // replica: a second PostgreSQL per cell (about 3 minutes at --quick size); its reader is tested in
+  // tests/rebench/replica-read.test.mjs on a real client report.
+  const chosen = EXPERIMENTS.filter((e) => !['bundle-vs-defaults', 'jobs', 'timeouts', 'logging', 'replica'].includes(e.name));
   const r = await run(REBENCH, [...chosen.map((e) => e.name), '--quick', '--then-and-now', '--seed', '42', '--out', out], { timeoutMs: 840000 });
   assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
   const expected = chosen.flatMap((e) => e.datasetIds());

@@ -8,6 +8,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generate } from '../../guide/engine/index.mjs';
 import { requireTool } from './validators.mjs';
 
@@ -47,7 +50,7 @@ test('deploy.sh: ShellCheck and dash accept it for every kind of bundle; each co
     // Atomic switch: a new link renamed over `current`.
     assert.match(sh, /^switch_to\(\) \{ ln -sfn "releases\/\$1" "\$ROOT\/current\.new" && mv -T "\$ROOT\/current\.new" "\$ROOT\/current"; \}$/m);
     // Boot check before the switch; the switch only after it.
-    assert.ok(sh.indexOf('bin/rails runner') < sh.indexOf('switch_to "$r" && restart_app'), 'the preflight boot comes before the switch');
+    assert.ok(sh.indexOf('bin/rails runner') < sh.indexOf('switch_to "$r" ||'), 'the preflight boot comes before the switch');
   }
 });
 
@@ -62,7 +65,7 @@ test('deploy.sh restarts per the server\'s documented semantics and says why', (
   assert.match(falcon, /`systemctl reload` \(HUP\) loads new code/);
   // …but keeps the gems its controller loaded: a changed Gemfile.lock restarts.
   assert.match(falcon, /^restart_app\(\) \{ if cmp -s "\$ROOT\/releases\/\$\{1:-none\}\/Gemfile\.lock" "\$ROOT\/current\/Gemfile\.lock"; then systemctl reload rails-app; else systemctl restart rails-app; fi; \}$/m);
-  assert.match(falcon, /^  switch_to "\$r" && restart_app "\$old"$/m);
+  assert.match(falcon, /^  went_live "\$old" \|\| switch_back "\$old" "\$r" "release \$r: \$why after the switch"$/m);
   const thin = file(gen({ server: 'thin', server_version: '2.0', jobs: 'none' }), 'deploy.sh');
   assert.match(thin, /no reload that loads new code, so `systemctl restart`/);
   assert.match(thin, /^restart_app\(\) \{ systemctl restart rails-app; \}$/m);
@@ -70,6 +73,56 @@ test('deploy.sh restarts per the server\'s documented semantics and says why', (
   const multi = gen({ app_hosts: 2, lb: 'haproxy', db_host: 'separate', pooler: 'pgbouncer', tls: 'upstream' });
   assert.match(file(multi, 'deploy.sh'), /^check_up\(\) \{ curl .* -H 'Host: app\.test' -H 'X-Forwarded-Proto: https' http:\/\/127\.0\.0\.1\/up >\/dev\/null; \}$/m);
   assert.match(file(multi, 'README.md'), /^sh deploy\.sh deploy \/path\/to\/checkout --no-migrate$/m);
+});
+
+// Issue 23 (SRE review): the secrets file was sourced before bundle install and assets:precompile. The two functions
+// are taken out of the generated script and run with dash (as root, the service user being root here): the
+// variables of the secrets file never reach as_app's command, even when the calling shell exported them.
+test('deploy.sh: only the preflight boot and the migrations get the secrets; assets:precompile a throw-away secret_key_base', () => {
+  for (const [a, env] of [[{}, 'SECRET_KEY_BASE_DUMMY=1'], [{ rails: '7.0' }, 'SECRET_KEY_BASE=assets-precompile-only']]) {
+    const sh = file(gen(a), 'deploy.sh');
+    const uses = (re) => sh.split('\n').filter((l) => re.test(l)).map((l) => /(as_app(?:_secrets)?) "\$new"/.exec(l)?.[1]);
+    assert.deepEqual(uses(/"\$BUNDLE" (config set|install)/), ['as_app', 'as_app', 'as_app', 'as_app'], JSON.stringify(a));
+    assert.deepEqual(uses(/assets:precompile \|\|/), ['as_app']);
+    assert.match(sh, new RegExp(`as_app "\\$new" ${env} "\\$BUNDLE" exec bin/rails assets:precompile`));
+    assert.deepEqual(uses(/bin\/rails (runner|db:migrate)/), ['as_app_secrets', 'as_app_secrets']);
+  }
+  const sh = file(gen({}), 'deploy.sh');
+  const dir = mkdtempSync(join(tmpdir(), 'deploy-env-'));
+  try {
+    mkdirSync(join(dir, 'config'));
+    writeFileSync(join(dir, 'secrets.env'), '# the secrets\nDATABASE_PASSWORD=from-file\nRAILS_MASTER_KEY=key-from-file\n');
+    writeFileSync(join(dir, 'config/ruby.env'), 'MALLOC_ARENA_MAX=2\n');
+    const fn = (name) => sh.split('\n').find((l) => l.startsWith(`${name}() {`));
+    const script = [`APP_USER=root SECRETS=${dir}/secrets.env`, fn('as_app'), fn('as_app_secrets'), `as_app ${dir} env`, 'echo ---', `as_app_secrets ${dir} env`].join('\n');
+    const r = spawnSync('dash', ['-c', script], { encoding: 'utf8', timeout: 20000, env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', DATABASE_PASSWORD: 'exported-by-the-shell' } });
+    assert.equal(r.status, 0, r.stderr);
+    const [plain, withSecrets] = r.stdout.split('---\n');
+    assert.doesNotMatch(plain, /DATABASE_PASSWORD|RAILS_MASTER_KEY/, 'as_app: no secret, not even one the shell exported');
+    assert.match(plain, /^MALLOC_ARENA_MAX=2$/m);
+    assert.match(plain, /^RAILS_ENV=production$/m);
+    assert.match(withSecrets, /^DATABASE_PASSWORD=from-file$/m);
+    assert.match(withSecrets, /^RAILS_MASTER_KEY=key-from-file$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Issue 23 (SRE review): a failed `systemctl reload` after the switch aborted the switch-back under set -e. Every
+// failure after the switch (the restart, /up) goes through switch_back, in deploy and rollback alike; the lab proof
+// (a reload that fails after the switch) is faults-deploys.test.mjs.
+test('deploy.sh: a failed restart or /up check after the switch switches back and exits 1, in deploy and rollback', () => {
+  const sh = file(gen({}), 'deploy.sh');
+  assert.match(sh, /^went_live\(\) \{ why=""; restart_app "\$1" \|\| \{ why="the restart failed \(exit \$\?\)"; return 1; \}; check_up \|\| \{ why="\/up failed"; return 1; \}; \}$/m);
+  assert.match(sh, /^  if switch_to "\$1" && went_live "\$2"; then fail "\$3; switched back to \$1, which answers \/up"; fi$/m);
+  assert.match(sh, /^  fail "\$3; switching back to \$1 failed too: \$why; current -> \$\(current_release\), release \$2 kept/m);
+  assert.match(sh, /^  went_live "\$old" \|\| switch_back "\$old" "\$r" "release \$r: \$why after the switch"$/m);
+  assert.match(sh, /^  went_live "\$cur" \|\| switch_back "\$cur" "\$prev" "rollback to \$prev: \$why"$/m);
+  // No command after the switch whose failure set -e would turn into an exit before the switch-back.
+  const after = sh.slice(sh.indexOf('  switch_to "$r" ||'), sh.indexOf('  trap - EXIT'));
+  assert.doesNotMatch(after, /^\s*(restart_app|check_up|systemctl)/m);
+  // The release being switched from a failed way back is kept (a process may run it); otherwise removed on exit.
+  assert.match(sh, /^  keep="" && trap '\[ -n "\$keep" \] \|\| rm -rf "\$new"' EXIT$/m);
 });
 
 test('the app is read through current; sockets, PID files, logs and the sandbox\'s writable paths stay shared', () => {
@@ -87,7 +140,7 @@ test('the app is read through current; sockets, PID files, logs and the sandbox\
   assert.match(file(gen({ server: 'unicorn', server_version: '6.1' }), 'config/unicorn.rb'), new RegExp(`^working_directory "${ROOT}/current"$`, 'm'));
   const readme = file(r, 'README.md');
   assert.match(readme, new RegExp(`^test -e ${ROOT}/current \\|\\| sh deploy\\.sh init$`, 'm'));
-  assert.match(readme, new RegExp(`^cd ${ROOT}/current && set -a`, 'm'));
+  assert.match(readme, new RegExp(`^\\(cd ${ROOT}/current && set -a && \\. /etc/rails-app/secrets\\.env && set \\+a && exec runuser `, 'm'));
   assert.match(readme, /^sh deploy\.sh rollback$/m);
   // No systemd (FreeBSD rc.d, another init): no release layout, no deploy.sh.
   const bsd = gen({ os: 'freebsd' });
@@ -131,7 +184,10 @@ test('lb-rotation.sh: ShellCheck and dash accept it; it drains through the balan
           return x.stdout;
         };
         const down = sed('drain', conf);
-        assert.deepEqual([...down.matchAll(/^\s*server (\S+) down /gm)].map((m) => m[1]), [`${addrs[1]}:80`]);
+        // In every upstream that lists the host (the HTTP one and, with WebSockets, rails_cable), and no other host.
+        const lines = [...conf.matchAll(new RegExp(`^\\s*server ${addrs[1].replace(/\./g, '\\.')}:80 `, 'gm'))].length;
+        assert.ok(lines >= 1);
+        assert.deepEqual([...down.matchAll(/^\s*server (\S+) down /gm)].map((m) => m[1]), Array(lines).fill(`${addrs[1]}:80`));
         assert.equal(sed('drain', down), down, 'draining twice changes nothing');
         assert.equal(sed('ready', down), conf, 'ready restores the file');
         assert.match(sh, /^snapshot\(\) \{ pgrep -d " " -P "\$\(cat \/run\/nginx\.pid\)"; \}$/m);

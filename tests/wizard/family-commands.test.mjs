@@ -36,6 +36,8 @@ export function commands(line) {
   return out.map((c) => c.trim().replace(/^[{(]\s*/, '').replace(/\s*[})]$/, '').trim()).filter((c) => c && c !== '}' && c !== ')');
 }
 
+const SHELL_WORDS = ['if', 'then', 'else', 'elif', 'fi', '!'];
+
 function check(r) {
   const ctx = derive(r.answers);
   const fam = FAMILY_COMMANDS[ctx.family.id];
@@ -46,11 +48,14 @@ function check(r) {
   const fill = (s) => s.replace(/\{major\}/g, major).replace(/\{bin\}/g, ctx.rubyBin);
   const programs = new Set([...COMMON_PROGRAMS, ...fam.programs].map(fill));
   const units = new Set(Object.values(fam.services).map(fill));
-  const packages = new Set(Object.values(fam.packages).map(fill).flatMap((p) => p.split(' ')));
+  const packages = new Set([...Object.values(fam.packages), fam.mysqlRepo?.package || ''].map(fill).flatMap((p) => p.split(' ')));
   const problems = [];
   for (const line of lines) {
     for (const cmd of commands(line)) {
+      // Shell keywords (if, then, fi, …) and variable assignments are not programs: the program is what follows them.
       const words = cmd.split(/\s+/);
+      while (words.length && (SHELL_WORDS.includes(words[0]) || /^[A-Za-z_][A-Za-z0-9_]*=\S*$/.test(words[0]))) words.shift();
+      if (!words.length) continue;
       const prog = words[0];
       if (!programs.has(prog)) problems.push(`${ctx.family.id}: "${prog}" (in: ${line}) is not in the family's table`);
       if (prog === 'systemctl' && ['restart', 'reload', 'start', 'stop', 'enable'].includes(words[1])) {
@@ -59,7 +64,8 @@ function check(r) {
         }
       }
       if ((prog === 'apt-get' || prog === 'dnf') && words[1] === 'install') {
-        for (const p of words.slice(2).filter((w) => !w.startsWith('-') && !w.startsWith('https://') && w !== 'epel-release' && w !== 'postgresql-common')) {
+        // A local release package (MySQL's mysql-apt-config, fetched by the line before) is not a package name.
+        for (const p of words.slice(2).filter((w) => !w.startsWith('-') && !w.startsWith('https://') && !w.startsWith('/tmp/') && w !== 'epel-release' && w !== 'postgresql-common')) {
           if (!packages.has(p)) problems.push(`${ctx.family.id}: package "${p}" (in: ${line}) is not in the family's package table`);
         }
       }
@@ -90,6 +96,9 @@ test('every README command of every bundle comes from its family\'s table', () =
     }
   }
   answers.push({ distro: 'almalinux-9', pooler: 'pgbouncer', app_root: '/srv/rails/current', ruby_path: '/home/deploy/.rbenv/versions/3.4.7/bin' });
+  // MySQL from the vendor's repository: Debian (none shipped), Ubuntu 24.04 and RHEL 9 (8.0 shipped) with 8.4.
+  for (const distro of ['debian-13', 'debian-12', 'ubuntu-24.04', 'rocky-9']) for (const v of ['8.0', '8.4']) answers.push({ distro, database: 'mysql', database_version: v, adapter: 'trilogy' });
+  for (const database of ['mysql', 'mariadb']) answers.push({ database, database_version: database === 'mysql' ? '8.4' : '11.8', adapter: 'trilogy', db_host: 'separate', app_hosts: 2, lb: 'haproxy' });
   const byFamily = {};
   const problems = [];
   for (const a of answers) {
@@ -120,4 +129,48 @@ test('RHEL: useradd, dnf with PGDG and initdb, postgresql-NN, the conf.d include
   const apache = generate({ distro: 'debian-13', proxy: 'apache' }, { date: DATE });
   const site = apache.files.find((f) => f.path === 'etc/apache2/sites-available/rails-app.conf');
   assert.match(apache.files.find((f) => f.path === 'README.md').content, new RegExp(`^a2enmod ${site.meta.modules.join(' ')}\\na2ensite rails-app\\napache2ctl configtest`, 'm'));
+});
+
+// MySQL (issue 24): Debian's archive has no MySQL server, Ubuntu 24.04 and RHEL 9 ship 8.0. README step 1 adds
+// MySQL's own repository for a series the release lacks and installs that repository's server; nothing of it can be
+// booted in the lab, so the README says which parts were booted there and that MySQL was checked by structure only.
+test('MySQL: the vendor repository steps where the release lacks the series, each command from the family table; README says MySQL was not booted', () => {
+  const readmeOf = (a) => generate({ database: 'mysql', adapter: 'trilogy', ...a }, { date: DATE }).files.find((f) => f.path === 'README.md').content;
+  const cases = [
+    { distro: 'debian-13', v: '8.4', repo: /^test -e \/etc\/apt\/sources\.list\.d\/mysql\.list \|\| echo "mysql-apt-config mysql-apt-config\/select-server select mysql-8\.4-lts" \| debconf-set-selections$/m, server: /^command -v mysqld >\/dev\/null \|\| DEBIAN_FRONTEND=noninteractive apt-get install -y mysql-server$/m },
+    { distro: 'debian-12', v: '8.0', repo: /select-server select mysql-8\.0"/, server: /DEBIAN_FRONTEND=noninteractive apt-get install -y mysql-server$/m },
+    { distro: 'ubuntu-24.04', v: '8.4', repo: /select-server select mysql-8\.4-lts"/, server: /DEBIAN_FRONTEND=noninteractive apt-get install -y mysql-server$/m },
+    { distro: 'ubuntu-24.04', v: '8.0', repo: null, server: /^command -v mysqld >\/dev\/null \|\| apt-get install -y mysql-server$/m },
+    { distro: 'rocky-9', v: '8.4', repo: /^rpm -q mysql84-community-release >\/dev\/null \|\| dnf install -y https:\/\/repo\.mysql\.com\/mysql84-community-release-el9\.rpm$/m, server: /dnf install -y mysql-community-server$/m },
+    { distro: 'rocky-9', v: '8.0', repo: null, server: /^command -v mysqld >\/dev\/null \|\| dnf install -y mysql-server$/m },
+  ];
+  for (const c of cases) {
+    const a = { distro: c.distro, database_version: c.v };
+    const readme = readmeOf(a);
+    const r = generate({ database: 'mysql', adapter: 'trilogy', ...a }, { date: DATE });
+    assert.deepEqual(check(r).problems, [], `${c.distro} MySQL ${c.v}`);
+    if (c.repo) {
+      assert.match(readme, c.repo, `${c.distro} ${c.v}: repository step`);
+      // The repository comes before the server it provides, in step 1.
+      const step1 = readme.split('### 2.')[0];
+      assert.ok(step1.search(c.repo) >= 0 && step1.search(c.repo) < step1.search(c.server), `${c.distro} ${c.v}: repository, then server`);
+      assert.ok(r.warnings.some((w) => w.id === 'distro-database' && w.severity === 'info' && /the README adds MySQL's own repository \(mysql/.test(w.message)), `${c.distro} ${c.v}: ${r.warnings.map((w) => w.id)}`);
+    } else {
+      assert.doesNotMatch(readme, /mysql-apt-config|community-release/, `${c.distro} ${c.v}: the release's own MySQL`);
+    }
+    assert.match(readme, c.server, `${c.distro} ${c.v}: server package`);
+    // Never a boot claim for MySQL: Debian bundles say what the lab booted and that MySQL was checked by structure;
+    // RHEL bundles that the whole README was.
+    assert.match(readme, c.distro.startsWith('rocky') ? /These steps were checked by structure only/ : /checked by structure only[^\n]*not booted: the database MySQL/, c.distro);
+    assert.doesNotMatch(readme, /\(tests\/wizard\/lab-default-bundle\.test\.mjs\)\.$/m);
+  }
+  // A database host of its own (Debian): its block installs the server the same way before its files.
+  const sep = readmeOf({ distro: 'debian-13', database_version: '8.4', db_host: 'separate', app_hosts: 2, lb: 'haproxy' });
+  assert.match(sep, /select mysql-8\.4-lts" \| debconf-set-selections\n[^`]*apt-get install -y mysql-server\ninstall -D -m 0644 db-host\/etc\/mysql\/conf\.d\/60-rails\.cnf/);
+  const deb = readmeOf({ distro: 'debian-13', database_version: '8.4' });
+  assert.match(deb, /booted on Debian 13 \(trixie\)[^\n]*the server Puma \(tests\/wizard\/lab-default-bundle\.test\.mjs\); the job backend Solid Queue/);
+  assert.match(deb, /Debian's archive has no MySQL server[^\n]*lab-mariadb-bundle\.test\.mjs/);
+  // MariaDB names its own proof; RHEL claims no boot at all.
+  assert.match(generate({ distro: 'debian-13', database: 'mariadb', database_version: '11.8', adapter: 'mysql2' }, { date: DATE }).files.find((f) => f.path === 'README.md').content, /the database MariaDB \(tests\/wizard\/lab-mariadb-bundle\.test\.mjs\)/);
+  assert.doesNotMatch(readmeOf({ distro: 'rocky-9', database_version: '8.4' }), /were booted/);
 });

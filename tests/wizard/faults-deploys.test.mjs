@@ -3,6 +3,8 @@
 // first release. Then, while four clients ask /faults/release (the REVISION the answering process booted with)
 // over HTTPS without pause, the bundle's deploy.sh:
 //   a. deploys a good release (v2): exit 0, the answers move from v1 to v2, no request fails;
+//   r. deploys v4 while the first `systemctl reload rails-app` fails (a systemctl in front of the shim's, the reload
+//      after the switch): deploy.sh switches back to v2 and reloads it, exits 1 saying both; every answer v2, none fails;
 //   b. deploys a release that fails to boot (an initializer raises): exit 1 with a message, `current` unchanged,
 //      every answer still v2, no request fails;
 //   c. rolls back: exit 0, the answers move back to v1, no request fails.
@@ -77,21 +79,26 @@ trap stop_all EXIT
 ${[1, 2, 3, 4, 5, 6].map((n) => stepScript(steps, n, { cd: B })).join('\n')}
 echo "layout current=$(readlink ${root}/current) tmp=$(readlink ${root}/current/tmp) owner=$(stat -c %U ${root}/current/) answer=$(curl -sS --max-time 10 https://${DOMAIN}/faults/release)"
 # Two checkouts of the app: v2, and v3 whose initializer raises (a release that cannot boot).
-for v in v2 v3; do mkdir -p /tmp/src-$v && cp -a /repo/lab/app/. /tmp/src-$v/ && rm -rf /tmp/src-$v/log/* /tmp/src-$v/tmp/* && echo $v > /tmp/src-$v/REVISION; done
+for v in v2 v3 v4; do mkdir -p /tmp/src-$v && cp -a /repo/lab/app/. /tmp/src-$v/ && rm -rf /tmp/src-$v/log/* /tmp/src-$v/tmp/* && echo $v > /tmp/src-$v/REVISION; done
 echo 'raise "this release fails to boot (faults-deploys test)"' > /tmp/src-v3/config/initializers/zz_fails_to_boot.rb
+# The reload that fails after the switch: the first systemctl reload rails-app exits 1 and signals nothing.
+mkdir -p /tmp/failing-reload && printf '%s\n' '#!/bin/sh' 'if [ "$1 $2" = "reload rails-app" ] && [ ! -e /tmp/reload-failed ]; then touch /tmp/reload-failed; echo "Job for rails-app.service failed (made to fail by the test)" >&2; exit 1; fi' 'exec /repo/tests/wizard/lab/readme-shims/systemctl "$@"' > /tmp/failing-reload/systemctl && chmod +x /tmp/failing-reload/systemctl
 ${phase}
 cd ${B}
 phase good sh deploy.sh deploy /tmp/src-v2
 sleep 1
+phase reloadfail env PATH=/tmp/failing-reload:$PATH sh deploy.sh deploy /tmp/src-v4 --no-migrate
+echo "reloadfail injected=$([ -e /tmp/reload-failed ] && echo yes || echo no) reloads=$(grep -c '^systemctl reload rails-app' /var/log/readme-shims.log)"
+sleep 1
 phase broken sh deploy.sh deploy /tmp/src-v3
 phase rollback sh deploy.sh rollback
 echo "releases=$(ls ${root}/releases | wc -l)"
-for n in good broken rollback; do tail -12 /tmp/$n.out | sed "s/^/$n-out: /"; done
+for n in good reloadfail broken rollback; do tail -12 /tmp/$n.out | sed "s/^/$n-out: /"; done
 `;
     const r = await labScript(script, { timeout: 2300 });
     const out = `${r.stdout}\n${r.stderr}`;
     assert.equal(r.code, 0, out);
-    console.log(r.stdout.split('\n').filter((l) => /^(layout|good|broken|rollback|releases)[ =]/.test(l)).join('\n'));
+    console.log(r.stdout.split('\n').filter((l) => /^(layout|good|reloadfail|broken|rollback|releases)[ =]/.test(l)).join('\n'));
     assert.match(r.stdout, /^layout current=releases\/\d{14} tmp=\/var\/www\/app\/tmp owner=deploy answer=v1$/m, out);
     const m = (name) => {
       const x = new RegExp(`^${name} rc=(\\d+) requests=(\\d+) failed=(\\d+) p99-ms=(\\d+) seconds=([\\d.]+) versions=(\\S*)$`, 'm').exec(r.stdout);
@@ -100,6 +107,7 @@ for n in good broken rollback; do tail -12 /tmp/$n.out | sed "s/^/$n-out: /"; do
       return { rc: Number(x[1]), requests: Number(x[2]), failed: Number(x[3]), versions: x[6], last: line('last'), current: line('current'), message: line('message') };
     };
     const good = m('good');
+    const reloadFail = m('reloadfail');
     const broken = m('broken');
     const back = m('rollback');
     // a. The good release: deployed, answers moved from v1 to v2, nothing failed.
@@ -108,6 +116,15 @@ for n in good broken rollback; do tail -12 /tmp/$n.out | sed "s/^/$n-out: /"; do
     assert.ok(good.requests >= 20, out);
     assert.equal(good.versions, 'v1,v2,', out);
     assert.equal(good.last, 'v2,', out);
+    // r. The reload after the switch failed (set -e used to abort before the switch-back): current is back on v2,
+    // which answered every request, and deploy.sh exits 1 naming the failure and the way back.
+    assert.match(r.stdout, /^reloadfail injected=yes reloads=\d+$/m, out);
+    assert.equal(reloadFail.rc, 1, out);
+    assert.match(reloadFail.message, new RegExp(`^deploy.sh: release \\d{14}: the restart failed \\(exit 1\\) after the switch; switched back to ${good.current}, which answers /up$`), out);
+    assert.equal(reloadFail.current, good.current, out);
+    assert.equal(reloadFail.failed, 0, `failed reload: failed requests\n${out}`);
+    assert.ok(reloadFail.requests >= 20, out);
+    assert.equal(reloadFail.versions, 'v2,', out);
     // b. The broken release: never switched to, the deploy says so and exits 1, v2 kept answering.
     assert.equal(broken.rc, 1, out);
     // It stops at the first step that boots the app (assets:precompile loads it), before anything switches.

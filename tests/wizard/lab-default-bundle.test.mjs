@@ -2,7 +2,10 @@
 // over HTTPS by following the bundle's own README: the test takes the shell blocks of README steps 1–6 out of the
 // generated README.md and runs them as written, in order, as root. Only the operator's domain is answered
 // (README's warning says the placeholder cannot get a certificate). If a README step drifts from what the files
-// need, this test fails. Then, in the same boot, fault scenarios 6, 7, 8, 2 and 5 of issue 23 (see the constants below).
+// need, this test fails. Then, in the same boot: steps 1–6 a second time while clients ask /up (issue 23: the steps
+// are safe to re-run: nothing stops or restarts, no second certificate, no request fails), step 3 with a changed
+// setting PostgreSQL reloads and then one it must restart for, and fault scenarios 6, 7, 8, 2 and 5 of issue 23
+// (see the constants below).
 //
 // What the harness supplies, because a namespace is not a booted host (tests/wizard/lab/readme-shims/):
 //   systemctl  runs a unit's ExecStart as its User with its Environment/EnvironmentFile lines (no systemd as PID 1;
@@ -20,7 +23,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureLab, labScript, writeBundle } from '../helpers/lab.mjs';
 import { generate, DEFAULTS } from '../../guide/engine/index.mjs';
-import { readmeSteps, stepScript } from '../helpers/readme.mjs';
+import { readmeSteps, stepScript, loadAround } from '../helpers/readme.mjs';
 import { wsLoadScript, parseWsLoad, dbRestartScript, parseDbRestart, migrateScript, slowMigrationScript, parseSlowMigration } from '../helpers/fault-load.mjs';
 import { pssPeak } from '../../scripts/lib/pss-csv.mjs';
 
@@ -46,6 +49,8 @@ test('lab: the default bundle, applied by its own README steps 1–6, serves the
   const { dir, inLab: B } = writeBundle(bundle, '.wizard-default-');
   try {
     const run = [1, 2, 3, 4, 5, 6].map((n) => stepScript(steps, n, { cd: B })).join('\n');
+    const rerun = [1, 2, 3, 4, 5, 6].map((n) => stepScript(steps, n, { cd: B }).replace(`step${n}=ok`, `rerun${n}=ok`)).join('\n');
+    const pgConf = `${B}/etc/postgresql/17/main/conf.d/60-rails.conf`;
     writeFileSync(join(dir, 'migrate.sh'), migrateScript(steps.get(4)));
     const script = String.raw`
 # The README's precondition: the app in place with its gems (the lab's bundle, recorded in the app's own
@@ -77,6 +82,23 @@ echo "job=$R"
 (cd ${root}/current && bundle exec ruby /repo/tests/wizard/lab/ws-client.rb /etc/readme-ca/ca.pem ${DOMAIN} hello-readme "curl $H -o /dev/null -X POST 'https://${DOMAIN}/broadcasts?message=hello-readme'")
 echo "owner=$(stat -c %U ${root}/log) secrets=$(stat -c %a /etc/rails-app/secrets.env)"
 echo "socket=$(stat -c '%a %U:%G' ${root}/tmp/sockets/puma.sock) nginx-worker=$(ps -o user= -C nginx | sort -u | tr '\n' ' ')"
+# README steps 1–6 again, as an operator re-running them on the serving host, while four clients ask /up over HTTPS.
+# The main PIDs of nginx, PostgreSQL and Puma before and after: a stop or restart would change them.
+pids() { echo "nginx=$(cat /run/nginx.pid) postgres=$(head -1 /var/lib/postgresql/17/main/postmaster.pid) puma=$(cat /run/readme-shims/rails-app.pid)"; }
+echo "rerun before $(pids)"
+R0=$(wc -l < /var/log/readme-shims.log) RS=$(date +%s)
+${loadAround({ tag: 'rerun', url: `https://${DOMAIN}/up`, cmd: rerun, maxS: 600, timeoutS: 20 })}
+echo "rerun after $(pids)"
+echo "rerun seconds=$(( $(date +%s) - RS ))"
+tail -n +$((R0 + 1)) /var/log/readme-shims.log | sed 's/^/rerun-call: /'
+# Step 3 with a setting PostgreSQL applies on reload (work_mem), then with one it reads only at start (shared_buffers).
+PGPID() { head -1 /var/lib/postgresql/17/main/postmaster.pid; }
+P0=$(PGPID); sed -i "s/^work_mem = .*/work_mem = '5MB'/" ${pgConf}
+${stepScript(steps, 3, { cd: B })}
+echo "pg-reload work_mem=$(runuser -u postgres -- psql -Atc 'SHOW work_mem') same-postmaster=$([ "$P0" = "$(PGPID)" ] && echo yes || echo no)"
+P0=$(PGPID); sed -i "s/^shared_buffers = .*/shared_buffers = '200MB'/" ${pgConf}
+${stepScript(steps, 3, { cd: B })}
+echo "pg-restart shared_buffers=$(runuser -u postgres -- psql -Atc 'SHOW shared_buffers') same-postmaster=$([ "$P0" = "$(PGPID)" ] && echo yes || echo no)"
 # Fault scenarios (issue 23). 6: a forged X-Forwarded-Host, an unknown Host over HTTPS (SNI app.test), over
 # HTTP, and over HTTPS without SNI.
 F0=$(date +%s)
@@ -116,8 +138,24 @@ echo "--- shim calls"; cat /var/log/readme-shims.log
     assert.match(r.stdout, /^owner=deploy secrets=600$/m, out);
     // The README really drove the services: the units were started through systemctl, the certificate through certbot.
     assert.match(r.stdout, /^systemctl enable --now rails-app\.service rails-jobs\.service$/m, out);
-    assert.match(r.stdout, new RegExp(`^certbot certonly --standalone -d ${DOMAIN.replace('.', '\\.')}$`, 'm'), out);
-    console.log(r.stdout.split('\n').filter((l) => /^(step\d|up|redirect|page|job|received|owner|socket)=|^f\d /.test(l)).join('\n'));
+    assert.match(r.stdout, new RegExp(`^certbot certonly --webroot -w /var/www/letsencrypt -d ${DOMAIN.replace('.', '\\.')} --deploy-hook systemctl reload nginx$`, 'm'), out);
+    assert.doesNotMatch(r.stdout, /^systemctl stop /m, 'no README step stops a service');
+    // The second run (issue 23): every step exits 0, the main PIDs are the same, nothing was stopped or restarted, no
+    // second certificate, and no request failed.
+    for (const n of [1, 2, 3, 4, 5, 6]) assert.match(r.stdout, new RegExp(`^rerun${n}=ok$`, 'm'), out);
+    const before = /^rerun before (.*)$/m.exec(r.stdout)?.[1];
+    assert.match(before || '', /^nginx=\d+ postgres=\d+ puma=\d+$/, out);
+    assert.match(r.stdout, new RegExp(`^rerun after ${before}$`, 'm'), `the second run restarted nothing\n${out}`);
+    const calls = r.stdout.split('\n').filter((l) => l.startsWith('rerun-call: ')).map((l) => l.slice(12));
+    assert.ok(calls.includes('systemctl reload-or-restart postgresql'), `PostgreSQL reloaded\n${calls.join('\n')}`);
+    assert.deepEqual(calls.filter((c) => /^systemctl (stop|restart)|^certbot certonly/.test(c)), [], 'no stop, restart or second certificate');
+    const load = /^rerun requests=(\d+) failed=(\d+) slowest-s=([\d.]+)$/m.exec(r.stdout);
+    assert.ok(load && Number(load[1]) >= 20, `clients ran through the second run\n${out}`);
+    assert.equal(Number(load[2]), 0, `no request failed during the second run\n${out}`);
+    // A changed setting PostgreSQL reloads is applied without a restart; one it reads only at start restarts it.
+    assert.match(r.stdout, /^pg-reload work_mem=5MB same-postmaster=yes$/m, out);
+    assert.match(r.stdout, /^pg-restart shared_buffers=200MB same-postmaster=no$/m, out);
+    console.log(r.stdout.split('\n').filter((l) => /^(step\d|rerun\d|up|redirect|page|job|received|owner|socket)=|^f\d |^rerun (requests|before|after|seconds)|^pg-re/.test(l)).join('\n'));
     // 6: Rails builds URLs for the served domain only; nginx's default server refuses other Hosts (421 when the
     // TLS name and Host differ, the connection closed by 444 otherwise).
     assert.match(r.stdout, new RegExp(`^f6 url-with-forged-xfh=https://${DOMAIN.replace('.', '\\.')}/$`, 'm'), out);

@@ -64,8 +64,10 @@ test('(a) the default answers (2 cores, 4 GB, nginx + Puma + Solid Queue + Postg
   for (const url of ['https://github.com/puma/puma#clustered-mode', '/datasets/rebench-2026-bundle-vs-defaults/']) {
     assert.ok(adv.evidence.some((e) => e.url === url), url);
   }
-  // Before the model: master and workers each a whole copy, 512 + 2 × 512 MB; that did not fit these 4 GB.
-  const before = m.memory_total_mb - mb(r, 'master') - mb(r, 'workers') + 3 * copy;
+  // Before the model: master and workers each a whole copy, 512 + 2 × 512 MB, and Solid Queue's supervisor and
+  // worker too; that did not fit these 4 GB.
+  const oldJobs = (r.answers.job_processes + 1) * copy;
+  const before = m.memory_total_mb - mb(r, 'master') - mb(r, 'workers') - mb(r, 'jobs-template') - mb(r, 'jobs') + 3 * copy + oldJobs;
   assert.ok(before > m.ram_mb, `${before} MB under the old count`);
 });
 
@@ -208,4 +210,32 @@ test('where the RAM caps the workers, the finding shows the whole budget with ev
   // One worker more would not fit: the cap is the largest count that does.
   assert.ok(total + each > r.model.ram_mb, `${total} + ${each} MB`);
   assert.match(w.message, new RegExp(`only ${r.model.processes} fit`));
+});
+
+// Job runners (issue 24): Solid Queue's bin/jobs requires config/environment before SolidQueue::Cli.start, and its
+// supervisor forks the workers from itself (capabilities/memory.mjs cites the template and README); Sidekiq, GoodJob
+// and Delayed Job run one process per unit that loads the app itself.
+test('Solid Queue: one copy in the supervisor and each worker\'s private share, with the source; the other runners count whole copies', () => {
+  const r = gen({ job_processes: 2, ram_gb: 8 });
+  const copy = mb(r, 'jobs-template');
+  assert.equal(copy, 512);
+  assert.equal(mb(r, 'jobs'), 2 * Math.round(copy * FORK_MEMORY.privateShare));
+  const row = /^\| Estimated memory per host \| (.*) \|$/m.exec(file(r, 'README.md'))[1];
+  const sums = sumsAddUp(row, 'README memory row');
+  assert.equal(sums[0], r.model.memory_total_mb);
+  assert.match(row, /512 MB copy of the app in the Solid Queue supervisor \+ 2 × 384 MB Solid Queue worker\(s\) forked from it \+/);
+  assert.match(row, /; each Solid Queue worker 75 % × 512 MB = 384 MB$/);
+  const adv = r.advice.find((a) => a.id === 'job-memory');
+  assert.ok(adv, 'the job-memory advice');
+  assert.deepEqual(sumsAddUp(adv.body, 'job-memory advice'), [384]);
+  assert.match(adv.body, /config\/environment/);
+  assert.ok(adv.evidence.some((e) => e.url === 'https://github.com/rails/solid_queue#fork-vs-async-mode'), adv.evidence.map((e) => e.url).join(' '));
+  // Whole copies of a measured worker_mb: 2 processes for the runners that fork nothing; on JRuby (no fork) Solid
+  // Queue's supervisor and 2 workers are 3 copies, as before.
+  for (const [jobs, extra, copies] of [['sidekiq', {}, 2], ['good_job', {}, 2], ['delayed_job', {}, 2], ['solid_queue', { ruby: 'jruby', ruby_version: '9.4', rails: '7.1' }, 3]]) {
+    const o = gen({ jobs, job_processes: 2, ram_gb: 32, worker_mb: 600, ...extra });
+    assert.equal(mb(o, 'jobs-template'), 0, jobs);
+    assert.ok(!o.advice.some((a) => a.id === 'job-memory'), jobs);
+    assert.equal(mb(o, 'jobs'), copies * 600, `${jobs}: ${copies} whole copies`);
+  }
 });

@@ -302,7 +302,7 @@ test('migrations (issue 23): their own timeouts, PgBouncer session-mode aliases,
   const readme = file(r, 'README.md');
   assert.match(readme, /RAILS_DB_MIGRATE=1 \/usr\/bin\/bundle exec bin\/rails db:prepare/);
   // deploy.sh migrates as the migrations role, on the first host only (the others pass --no-migrate).
-  assert.match(file(r, 'deploy.sh'), /\[ "\$migrate" = no \] \|\| as_app "\$new" RAILS_DB_MIGRATE=1 "\$BUNDLE" exec bin\/rails db:migrate/);
+  assert.match(file(r, 'deploy.sh'), /\[ "\$migrate" = no \] \|\| as_app_secrets "\$new" RAILS_DB_MIGRATE=1 "\$BUNDLE" exec bin\/rails db:migrate/);
   // Behind the bundle's balancer the hosts go one at a time, each drained first (lb-rotation.sh, faults-rolling.test.mjs).
   assert.match(readme, /# Migrate on the first app host only.*\n# On the balancer: .*\nsh lb-host\/lb-rotation\.sh drain app1\n# On app1.*\nsh deploy\.sh deploy \/path\/to\/checkout\n(.*\n){4}# On app2.*\nsh deploy\.sh deploy \/path\/to\/checkout --no-migrate$/m);
   // Without PgBouncer the database name stays; the timeouts still apply. No PostgreSQL, no variables.
@@ -386,3 +386,4 @@ test('a 1 GB host whose plan does not fit: error-level finding, and the command 
   assert.match(JSON.stringify(w), /SOLID_QUEUE_IN_PUMA/, 'the finding names the smaller plan');
   assert.equal(spawnSync(process.execPath, [cli, '--answers', '-', '--format', 'json', '--date', '2026-11-25'], { input: JSON.stringify({ ram_gb: 4 }), encoding: 'utf8' }).status, 0);
 });
+

@@ -171,10 +171,11 @@ test('the load balancer: haproxy -c / nginx -t accept every distinct lb-host con
     const haproxy = file.path.endsWith('haproxy.cfg');
     if (haproxy) V.haproxyTest(file.content); else V.nginxLbTest(file.content);
     seen[haproxy ? 'haproxy' : 'nginx']++;
-    // The WebSocket backend's servers follow the HTTP backend's (track): each app host is listed once with its own check.
-    const servers = [...file.content.matchAll(/^\s*server (?:app\d+ )?(\d+\.\d+\.\d+\.\d+):80\b(.*)$/gm)].filter((m) => !/ track /.test(m[2])).map((m) => m[1]);
+    // The WebSocket backend's servers follow the HTTP backend's (track), and nginx's WebSocket upstream caps each host
+    // (max_conns): each app host is listed once among the HTTP servers.
+    const servers = [...file.content.matchAll(/^\s*server (?:app\d+ )?(\d+\.\d+\.\d+\.\d+):80\b(.*)$/gm)].filter((m) => !/ track |max_conns=/.test(m[2])).map((m) => m[1]);
     assert.deepEqual(servers, appAddresses(bundle.answers), file.path);
-    assert.match(file.content, haproxy ? /^\s*option redispatch 1$/m : /^\s*proxy_next_upstream error timeout/m);
+    assert.match(file.content, haproxy ? /^\s*option redispatch 1$/m : /^\s*proxy_next_upstream error;$/m);
   }
   assert.ok(seen.haproxy >= 2 && seen.nginx >= 2, JSON.stringify(seen));
   // No balancer file for one app host, or for a cloud balancer.
@@ -255,7 +256,7 @@ test('systemd-analyze security rates every distinct app and job unit "OK" or bet
 });
 
 test('units: Type=notify only where the server speaks sd_notify, graceful stop signals, absolute ExecStart, secrets file', () => {
-  const seen = { units: 0, notify: 0, sigquit: 0 };
+  const seen = { units: 0, notify: 0, sigquit: 0, webrick: 0 };
   for (const b of bundles) {
     const unit = b.byPath['etc/systemd/system/rails-app.service'];
     if (!unit) continue;
@@ -282,6 +283,11 @@ test('units: Type=notify only where the server speaks sd_notify, graceful stop s
       const pid = /^pid: (\S+)\.pid$/m.exec(b.byPath['config/thin.yml'].content)?.[1];
       assert.match(c, new RegExp(`^PIDFile=${pid}\\.(0|\\d{4,5})\\.pid$`, 'm'));
     }
+    // WEBrick through `rails server`, named (Rails would start Puma, also in the Gemfile): -u from Rails 6.0.
+    if (m.server === 'webrick') {
+      assert.match(c, vcmp(b.answers.rails, '6.0') >= 0 ? /^ExecStart=\S+ exec \S*rails server -u webrick -e production /m : /^ExecStart=\S+ exec \S*(rails )?server webrick -e production /m, JSON.stringify(b.answers));
+      seen.webrick++;
+    }
     if (['unicorn', 'pitchfork'].includes(m.server)) {
       assert.match(c, /^KillSignal=SIGQUIT$/m, 'graceful stop for Unicorn/Pitchfork');
       seen.sigquit++;
@@ -296,7 +302,22 @@ test('units: Type=notify only where the server speaks sd_notify, graceful stop s
     assert.equal(/^Environment=SOLID_QUEUE_IN_PUMA=1$/m.test(c), Boolean(m.jobs_in_puma), 'SOLID_QUEUE_IN_PUMA only for the small-host plan');
   }
   // The checks above only mean something if the matrix produced units of each kind.
-  assert.ok(seen.units >= bundles.length / 2 && seen.notify > 0 && seen.sigquit > 0, JSON.stringify({ ...seen, bundles: bundles.length }));
+  assert.ok(seen.units >= bundles.length / 2 && seen.notify > 0 && seen.sigquit > 0 && seen.webrick > 0, JSON.stringify({ ...seen, bundles: bundles.length }));
+});
+
+// Over every answer set: a server outside the Rails versions it can run (capabilities/server-rails.mjs: Mongrel from
+// Rails 5.0) is an error-level finding, and no other bundle has it.
+test('server-cannot-run-rails exactly where the capability table says, at error level', async () => {
+  const { SERVER_RAILS } = await import('../../guide/engine/capabilities/server-rails.mjs');
+  const seen = { refused: 0, kept: 0 };
+  for (const b of bundles) {
+    const row = SERVER_RAILS[b.r.model.server];
+    const want = Boolean(row) && vcmp(b.answers.rails, row.railsBefore) >= 0;
+    const w = b.r.warnings.find((x) => x.id === 'server-cannot-run-rails');
+    assert.equal(Boolean(w), want, JSON.stringify(b.answers));
+    if (w) { assert.equal(w.severity, 'error'); seen.refused++; } else if (row) seen.kept++;
+  }
+  assert.ok(seen.refused > 0 && seen.kept > 0, JSON.stringify(seen));
 });
 
 test('logrotate -d accepts every distinct logrotate file', () => {

@@ -29,3 +29,23 @@ export const QUEUE_ADAPTER_GEMS = {
   backburner: ['backburner'],
   queue_classic: ['queue_classic'],
 };
+
+// Commands a Procfile, Dockerfile, Kamal role or Compose service runs to work jobs, and the gem that defines them
+// (read by guide/check/deploy.mjs; only judged when Gemfile.lock is read). `task` is the rake task (a task of that
+// name in lib/tasks/*.rake or the Rakefile counts as defined by the app); `bin` an executable the gem installs.
+// Sources: delayed_job lib/delayed/tasks.rb (`namespace :jobs … task :work`, loaded by its Railtie), resque
+// lib/resque/tasks.rb (`namespace :resque … task :work`, `:workers`), resque-scheduler lib/resque/scheduler/tasks.rb
+// (`resque:scheduler`), solid_queue lib/solid_queue/tasks.rb (`solid_queue:start`) and its generated bin/jobs
+// (`require "solid_queue/cli"`), the sidekiq, good_job and resque-pool gems' executables.
+export const JOB_COMMANDS = [
+  { task: 'jobs:work', gems: ['delayed_job'], runner: 'Delayed Job' },
+  { task: 'jobs:workoff', gems: ['delayed_job'], runner: 'Delayed Job' },
+  { task: 'resque:work', gems: ['resque'], runner: 'Resque' },
+  { task: 'resque:workers', gems: ['resque'], runner: 'Resque' },
+  { task: 'resque:scheduler', gems: ['resque-scheduler'], runner: 'resque-scheduler' },
+  { task: 'solid_queue:start', gems: ['solid_queue'], runner: 'Solid Queue' },
+  { bin: 'bin/jobs', gems: ['solid_queue'], runner: 'Solid Queue', binRequires: /solid_queue/ },
+  { bin: 'sidekiq', gems: ['sidekiq'], runner: 'Sidekiq' },
+  { bin: 'good_job', gems: ['good_job'], runner: 'GoodJob' },
+  { bin: 'resque-pool', gems: ['resque-pool'], runner: 'resque-pool' },
+];

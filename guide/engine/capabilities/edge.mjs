@@ -56,3 +56,21 @@ export const EDGE_LIMITS = {
   unknownHostStatus: 421, // Misdirected Request (RFC 9110 §15.5.20); nginx closes instead (444) where it can
   websocketsPerHost: 1000, // open /cable connections per app host (each a socket, not a Puma thread: Action Cable hijacks it)
 };
+
+// The request timeout chain, browser → balancer → app host's proxy → app server (issue 23), in seconds. Each hop
+// waits longer than the hop behind it (by marginS), so the innermost one gives up first: the app server's own
+// timeout, or the app host's proxy answering 504 where the slow request ran. A balancer then never times out
+// itself, which nginx counts against the host (a timeout always counts towards max_fails, listed in
+// proxy_next_upstream or not: ngx_http_upstream_module, "max_fails") so that one URL slower than the proxy's wait
+// took every host out; HAProxy would answer its own 504 without saying which host was slow.
+// generators/timeouts.mjs derives every file's value from this table; tests/wizard/timeout-chain.test.mjs checks
+// the order over every proxy.
+export const TIMEOUT_CHAIN = {
+  serverOwnS: { unicorn: 30, pitchfork: 30 }, // the app servers with a request timeout of their own (`timeout 30`)
+  edgeReadS: 60, // the app host's proxy waits this long for an answer (nginx's and Apache's 60 s default)
+  marginS: 30, // each hop outwards waits this much longer than the hop behind it
+  connectS: 5, // balancer → app host connect: a host that does not accept within 5 s is down (retried elsewhere)
+  clientIdleS: 10, // browser ↔ balancer keep-alive idle time (nginxconfig.io's and HAProxy's example value)
+  clientHeaderS: 10, // HAProxy: the whole request head must arrive within this (slowloris)
+  queueS: 30, // HAProxy: a request waits this long for a free app-host slot, then 503
+};

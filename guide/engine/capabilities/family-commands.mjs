@@ -46,6 +46,22 @@ export const FAMILY_COMMANDS = {
     dbStart: [],
     apacheTest: 'apache2ctl configtest',
     apacheEnable: ['a2enmod {mods}', 'a2ensite rails-app'],
+    // MySQL's own APT repository (MySQL Reference Manual 8.4 §2.5.2 "Installing MySQL on Linux Using the MySQL APT
+    // Repository": its release package mysql-apt-config writes /etc/apt/sources.list.d/mysql.list for the series
+    // chosen in its debconf question select-server; repo.mysql.com/mysql-apt-config.deb is the current one), for a
+    // series the release does not ship: Debian ships no MySQL at all (only MariaDB), Ubuntu 24.04 ships 8.0.
+    // `series`: the question's value per MySQL series; a series not listed has no repository step (a warning says so).
+    mysqlRepo: {
+      series: { '8.0': 'mysql-8.0', '8.4': 'mysql-8.4-lts' },
+      lines: [
+        'test -e /etc/apt/sources.list.d/mysql.list || curl --fail -sSLo /tmp/mysql-apt-config.deb https://repo.mysql.com/mysql-apt-config.deb',
+        'test -e /etc/apt/sources.list.d/mysql.list || echo "mysql-apt-config mysql-apt-config/select-server select {series}" | debconf-set-selections',
+        'test -e /etc/apt/sources.list.d/mysql.list || DEBIAN_FRONTEND=noninteractive apt-get install -y /tmp/mysql-apt-config.deb',
+        'apt-get update',
+      ],
+      // The repository's server package (mysql-server depends on mysql-community-server).
+      package: 'command -v mysqld >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y mysql-server',
+    },
     // The PostgreSQL project's repository, for a major version the release does not ship.
     pgRepo: ['test -d /usr/lib/postgresql/{major} || apt-get install -y postgresql-common', 'test -d /usr/lib/postgresql/{major} || /usr/share/postgresql-common/pgdg/apt.postgresql.org.sh -y'],
     pgInit: [],
@@ -55,7 +71,7 @@ export const FAMILY_COMMANDS = {
     security: {},
     logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/' },
     // Programs a README line for this family may start with, besides the shared ones (COMMON_PROGRAMS).
-    programs: ['apt-get', 'adduser', 'editor', 'apache2ctl', 'a2enmod', 'a2ensite', '/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh', '/usr/bin/passenger-config'],
+    programs: ['apt-get', 'adduser', 'editor', 'apache2ctl', 'a2enmod', 'a2ensite', '/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh', '/usr/bin/passenger-config', 'debconf-set-selections'],
   },
   rhel: {
     systemUser: 'useradd --system --user-group --home-dir {home} --no-create-home --shell /sbin/nologin {user}',
@@ -89,6 +105,14 @@ export const FAMILY_COMMANDS = {
     dbStart: ['systemctl enable --now {service}'],
     apacheTest: 'apachectl configtest',
     apacheEnable: [],
+    // MySQL's own Yum repository (MySQL Reference Manual 8.4 §2.5.1 "Installing MySQL on Linux Using the MySQL Yum
+    // Repository": the release package mysqlNN-community-release-elN enables that series; its server package is
+    // mysql-community-server, unit mysqld), for a series the release does not ship (RHEL 9 ships 8.0).
+    mysqlRepo: {
+      series: { '8.0': 'mysql80', '8.4': 'mysql84' },
+      lines: ['rpm -q {series}-community-release >/dev/null || dnf install -y https://repo.mysql.com/{series}-community-release-el{el}.rpm'],
+      package: 'command -v mysqld >/dev/null || dnf install -y mysql-community-server',
+    },
     pgRepo: ['test -x /usr/pgsql-{major}/bin/postgres || dnf install -y https://download.postgresql.org/pub/repos/yum/reporpms/EL-{el}-{arch}/pgdg-redhat-repo-latest.noarch.rpm', 'test -x /usr/pgsql-{major}/bin/postgres || dnf -qy module disable postgresql'],
     pgInit: ['test -e /var/lib/pgsql/{major}/data/PG_VERSION || /usr/pgsql-{major}/bin/postgresql-{major}-setup initdb'],
     // initdb's postgresql.conf leaves include_dir commented out: the conf.d file of step 3 needs it.
@@ -110,7 +134,7 @@ export const FAMILY_COMMANDS = {
 };
 
 // Programs every family's README may use (coreutils, util-linux, systemd, the servers' own checkers).
-export const COMMON_PROGRAMS = ['test', '[', 'sh', 'command', 'grep', 'umask', 'openssl', 'rm', 'id', 'install', 'cd', 'set', '.', 'runuser', 'systemctl', 'sysctl', 'curl', 'certbot', 'nginx', 'caddy', 'kamal-proxy', 'chown', 'chmod', 'cat', 'systemd-analyze', 'haproxy', 'mysql', 'command', 'echo', 'exit', '{bin}/bundle'];
+export const COMMON_PROGRAMS = ['test', '[', 'sh', 'command', 'grep', 'umask', 'openssl', 'rm', 'id', 'install', 'cd', 'set', '.', 'runuser', 'systemctl', 'sysctl', 'curl', 'certbot', 'nginx', 'caddy', 'kamal-proxy', 'chown', 'chmod', 'cat', 'systemd-analyze', 'haproxy', 'mysql', 'command', 'echo', 'exit', '{bin}/bundle', 'cmp', 'exec'];
 
 // What each release ships (the version `apt-get`/`dnf install` gives without another repository), for the versions
 // the README installs: a chosen version the release lacks gets the vendor's repository step, or a warning when

@@ -13,7 +13,8 @@
 // "server"). What an SRE does instead: mark the server `down` in the upstream block and reload. A reload is graceful
 // (nginx docs, "Controlling nginx"): new workers start with the new file and send nothing to the host, and the old
 // workers stop accepting connections and exit once their requests are served, so "in flight" is the old workers
-// still alive. Relying on proxy_next_upstream instead would leave the host in rotation during Puma's hot restart,
+// still alive. The sed marks the host's line `down` in every upstream that lists it (HTTP and /cable alike).
+// Relying on proxy_next_upstream instead would leave the host in rotation during Puma's hot restart,
 // where its requests wait in the socket's backlog while the new release boots (tens of seconds on a small host), and
 // would not retry a POST that fails half-way; draining keeps every request on the hosts that answer at once.
 export const LB_ROTATION = {

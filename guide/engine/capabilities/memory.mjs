@@ -28,6 +28,18 @@
 // into a bitmap (bitmap marking, Ruby 2.0.0); before it a worker's first GC wrote to every page it marked,
 // so a worker was a whole copy again (privateShare 1). REE had its own copy-on-write-friendly GC
 // (GC.copy_on_write_friendly, which the Unicorn bundle turns on).
+//
+// Job runners are counted the same way only where their own source says the app is booted before the fork:
+// - Solid Queue's `bin/jobs start` in its default fork mode: bin/jobs requires config/environment (the whole app,
+//   eager-loaded in production) before SolidQueue::Cli.start (lib/generators/solid_queue/install/templates/bin/jobs),
+//   and the supervisor then forks each worker, the dispatcher and the scheduler from itself (README "Fork vs. async
+//   mode": "the supervisor will fork a separate process for each supervised worker/dispatcher/scheduler"; "Lifecycle
+//   hooks": `start` runs "after the supervisor has finished booting and right before it forks workers and
+//   dispatchers"; checked in rails/solid_queue v1.5.0). So the supervisor holds one copy and each of the job_processes
+//   workers its private share. The dispatcher and the scheduler are forked too but poll and run no jobs: they are
+//   counted with the supervisor's copy, as the whole-copy count did before (their PSS was not measured separately).
+// - Sidekiq (`sidekiq`), GoodJob (`good_job start`) and Delayed Job (`rake jobs:work`) run one process per unit that
+//   loads the app itself and forks nothing: each is a whole copy, as before.
 export const FORK_MEMORY = {
   privateShare: 0.75,
   copyOnWrite: { cruby: '2.0', ree: '0' },
@@ -36,5 +48,8 @@ export const FORK_MEMORY = {
     unicorn: { template: 'master' },
     pitchfork: { template: 'mold', monitorMb: 64 },
     passenger: { template: 'preloader' },
+  },
+  jobs: {
+    solid_queue: { template: 'supervisor', sources: ['solidQueueFork'] },
   },
 };

@@ -6,6 +6,9 @@ export const NGINX = {
   upstreamKeepalive: [{ since: '1.1.4' }],
   proxyHttpVersion: [{ since: '1.1.4' }],
   keepaliveByDefault: [{ since: '1.29.7' }], // upstream keepalive on and proxy_http_version 1.1 by default
+  workerShutdownTimeout: [{ since: '1.11.11' }], // old workers of a reload are stopped after it (WebSockets keep them)
+  upstreamMaxConns: [{ since: '1.11.5' }], // server … max_conns= in open-source nginx (with `zone`: for all workers)
+  realipRemoteAddr: [{ since: '1.9.7' }], // $realip_remote_addr: the connection's own address after real_ip rewrote it
 };
 
 // The main nginx.conf each family's package ships loads the dynamic modules (libnginx-mod-*, nginx-mod-*) through

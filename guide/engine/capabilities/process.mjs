@@ -67,7 +67,10 @@ export const SERVER_PROCESS = {
   // bootWait = seconds the README's and deploy.sh's /up checks retry (the lab measured 10–20 s on a busy machine).
   // tests/wizard/lab-falcon-thin.test.mjs boots Thin 2.0.1 this way in the lab.
   thin: { type: 'forking', pidFile: 'tmp/pids/thin.{first}.pid', bootWait: 60, reload: null, deploy: 'restart', ownWords: true, stopSignal: 'SIGQUIT', stopTimeout: 35, killMode: 'control-group' },
-  webrick: { type: 'exec', reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
+  // WEBrick through `rails server -u webrick`: Type=exec returns once the command is started, while Rails still boots
+  // (WEBrick speaks no sd_notify), so the README's and deploy.sh's /up checks retry bootWait seconds, as for Thin
+  // (tests/wizard/lab-webrick-bundle.test.mjs: the default 5 retries failed before the app answered).
+  webrick: { type: 'exec', bootWait: 60, reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
   // mongrel_rails cluster::start daemonizes every member; there is no single main process to follow.
   mongrel: { type: 'forking', reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
 };

@@ -24,8 +24,13 @@ export const RAILS_API = {
   poolPerPid: { since: '4.0' },
   maxConnectionsKey: { since: '8.1' }, // database.yml `max_connections:` (pool: still read)
   sqliteWalDefault: { since: '7.1' },
+  secretKeyBaseDummy: { since: '7.1' }, // SECRET_KEY_BASE_DUMMY=1: a throw-away secret_key_base for assets:precompile (rails/rails#46760)
   binRails: { since: '4.0' }, // bin/rails (3.x: script/rails, 2.3: script/server)
   rackBased: { since: '2.3' },
+  // `rails server -u SERVER` (rails/rails#32058, Rails 6.0; the server name as a plain argument was deprecated then).
+  // Before 6.0 the name is the first argument (`rails server webrick`, Rails 2.x `script/server webrick`). Without a
+  // name Rails picks the first Rack handler it can load (puma before webrick), so a Gemfile with Puma boots Puma.
+  serverUsingOption: { since: '6.0' },
 };
 
 // Minimum Ruby (language level) per Rails series (config-facts §9; 2.3 from its gemspec era).

@@ -37,5 +37,11 @@ export function generate(ctx) {
     const body = share.privatePct < 100 ? t('a.memory-model', m) : t('a.memory-model.nocow', m);
     advice.push(A('memory-model', body, m, [own, DS.bundleVsDefaults, DS.appServers2026, SRC.pitchforkRefork, SRC.pumaDeploy].filter((e, i, all) => all.indexOf(e) === i)));
   }
+  // Solid Queue's supervisor boots the app and forks its workers, dispatcher and scheduler: the same model (memory-budget.mjs).
+  const jobs = ctx.jobForkSharing;
+  if (jobs) {
+    const m = { runner: ctx.jobRunner.label, mb: ctx.perWorkerMb, n: jobs.forked, workers: ctx.jobProcesses, pct: jobs.privatePct, each: Math.round((ctx.perWorkerMb * jobs.privatePct) / 100) };
+    advice.push(A('job-memory', t(jobs.privatePct < 100 ? 'a.job-memory' : 'a.job-memory.nocow', m), m, [...jobs.sources.map((k) => SRC[k]), SRC.solidQueue, DS.bundleVsDefaults]));
+  }
   return { advice };
 }

@@ -6,7 +6,7 @@ import { t } from '../text.mjs';
 import { SERVER_LABEL, behindBalancer } from './util.mjs';
 import { APACHE_TLS, MOZILLA } from '../caps.mjs';
 import { has } from '../pick.mjs';
-import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, cableEnabled } from './edge.mjs';
+import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, cableEnabled, EDGE_CLEARED } from './edge.mjs';
 import { APPLIES } from './applies.mjs';
 import { W } from '../rules.mjs';
 
@@ -79,6 +79,16 @@ export function siteBody(ctx) {
     // mod_proxy appends the real Host to X-Forwarded-Host; a client's own value is removed first (issue 23).
     if (v24) vhost.push(D('RequestHeader', ['unset', 'X-Forwarded-Host', 'early'], t('apache.forwarded-host'), [SRC.apacheHeaders, SRC.railsForwardedHost]));
     if (v24) vhost.push(D('RequestHeader', ['unset', 'Forwarded', 'early'], t('edge.forwarded'), [SRC.apacheHeaders, SRC.rackRequest]));
+    if (v24) vhost.push(...EDGE_CLEARED.map((h, i) => D('RequestHeader', ['unset', h, 'early'], i === 0 ? t('edge.cleared') : undefined, i === 0 ? [SRC.apacheHeaders, SRC.rackRequest] : [])));
+    // X-Forwarded-Proto and -Port: the balancer's only (CONN_REMOTE_ADDR: the connection's address, which
+    // mod_remoteip leaves alone); without a balancer mod_proxy sets no port, so a client's would reach Rails.
+    const trustLb = ctx.tls === 'upstream' && behindBalancer(ctx) && v24;
+    if (trustLb) {
+      const cond = `expr=%{CONN_REMOTE_ADDR} != '${ctx.hosts.lb}' && %{CONN_REMOTE_ADDR} != '127.0.0.1'`;
+      vhost.push(D('RequestHeader', ['unset', 'X-Forwarded-Proto', cond], t('apache.trust-lb', { lb: ctx.hosts.lb }), [SRC.apacheHeaders, SRC.apacheRemoteIp]), D('RequestHeader', ['unset', 'X-Forwarded-Port', cond]));
+    } else if (v24) {
+      vhost.push(D('RequestHeader', ['unset', 'X-Forwarded-Port', 'early'], t('apache.port'), [SRC.apacheHeaders, SRC.rackRequest]));
+    }
     if (ctx.tls === 'upstream' && !gte(ctx.proxyVersion, '2.4.7')) vhost.push({ comment: t('apache.proto.upstream-old') });
     else vhost.push(ctx.tls === 'upstream'
       ? D('RequestHeader', ['setifempty', 'X-Forwarded-Proto', 'http'], t('apache.proto.upstream'), [SRC.apacheHeaders, SRC.railsSsl])

@@ -4,8 +4,8 @@ import { SRC } from '../evidence.mjs';
 import { CADDY_EDGE } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
-import { SERVER_LABEL } from './util.mjs';
-import { hstsValue, HEALTH_PATH } from './edge.mjs';
+import { SERVER_LABEL, behindBalancer } from './util.mjs';
+import { hstsValue, HEALTH_PATH, EDGE_CLEARED, proxyReadTimeout } from './edge.mjs';
 import { APPLIES } from './applies.mjs';
 import { W } from '../rules.mjs';
 import { gte } from '../version.mjs';
@@ -22,9 +22,17 @@ export function caddyBody(ctx) {
     { d: 'header_up', args: ['X-Request-Start', 't={time.now.unix_ms}'] },
     { d: 'header_up', args: ['-Forwarded'], why: t('edge.forwarded'), evidence: [SRC.caddyProxy, SRC.rackRequest] },
   ];
+  proxy.push(...EDGE_CLEARED.map((h, i) => ({ d: 'header_up', args: [`-${h}`], ...(i === 0 ? { why: t('edge.cleared'), evidence: [SRC.caddyProxy, SRC.rackRequest] } : {}) })));
+  proxy.push({ d: 'header_up', args: ['-X-Forwarded-Port'], why: t('caddy.port'), evidence: [SRC.caddyProxy, SRC.rackRequest] });
   if (ctx.tls === 'upstream' && has(CADDY_EDGE.trustedProxies, ctx.proxyVersion)) {
-    proxy.push({ d: 'trusted_proxies', args: ['private_ranges'], why: t('caddy.trusted'), evidence: [SRC.caddyProxy, SRC.railsConfiguring] });
+    // Behind the bundle's balancer its address only; otherwise (a balancer the bundle does not know) private ranges.
+    proxy.push(behindBalancer(ctx)
+      ? { d: 'trusted_proxies', args: [ctx.hosts.lb], why: t('caddy.trusted.lb', { lb: ctx.hosts.lb }), evidence: [SRC.caddyProxy, SRC.railsConfiguring] }
+      : { d: 'trusted_proxies', args: ['private_ranges'], why: t('caddy.trusted'), evidence: [SRC.caddyProxy, SRC.railsConfiguring] });
   }
+  // The app host's link of the timeout chain (TIMEOUT_CHAIN): Caddy waits for the app without limit by default,
+  // so a balancer in front would time out first; answer 504 here after the same wait as nginx and Apache.
+  proxy.push({ d: 'transport', args: ['http'], why: t('caddy.timeout', { s: proxyReadTimeout(ctx) }), evidence: [SRC.caddyProxy], children: [{ d: 'response_header_timeout', args: [`${proxyReadTimeout(ctx)}s`] }] });
   if (https) proxy.push({ d: 'header_down', args: ['-Strict-Transport-Security'], why: t('nginx.hide-hsts'), evidence: [SRC.caddyProxy, SRC.railsSsl] });
   const site = [{ d: 'root', args: ['*', `${ctx.appDir}/public`] }];
   if (https) {

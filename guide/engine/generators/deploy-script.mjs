@@ -3,12 +3,15 @@
 // shared/bundle, precompiles assets, boots the release once (`bin/rails runner` answering /up in-process), runs the
 // migrations (one host), then switches the `current` symlink atomically (ln -sfn + mv -T: rename(2) replaces the
 // link in one step) and restarts the server the way capabilities/process.mjs says it loads new code. A release that
-// fails to build or boot is never switched to; one that fails its /up check after the switch is switched back.
-// `rollback` switches to the release before `current`. POSIX sh with `set -eu`; the sweep checks it with
+// fails to build or boot is never switched to; after the switch, a restart that fails or an /up check that fails
+// switches back (restarting and checking the old release again; the message names both failures when that fails too),
+// and the script exits 1. `rollback` switches to the release before `current` and goes back the same way when the
+// restart or /up fails. Only the preflight boot and the migrations get the secrets file: Bundler, the gems' build
+// scripts and assets:precompile run without it (Rails 7.1+: SECRET_KEY_BASE_DUMMY, capabilities/rails.mjs). POSIX sh with `set -eu`; the sweep checks it with
 // `sh -n` and shellcheck, the lab proves it (tests/wizard/faults-deploys.test.mjs). Words: catalog-deploy.mjs.
 import { SECRETS_FILE } from './systemd.mjs';
 import { jobUnitNames } from './readme-ops.mjs';
-import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, switchMode } from './releases.mjs';
+import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, switchMode, precompileEnv } from './releases.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { t } from '../text.mjs';
 import { SERVER_PROCESS } from '../caps.mjs';
@@ -30,6 +33,10 @@ function restartCommand(ctx, mode) {
   if (!(mode.reloads && keepsGems(ctx))) return mode.command;
   return `if cmp -s "$ROOT/releases/\${1:-none}/Gemfile.lock" "$ROOT/current/Gemfile.lock"; then ${mode.command}; else systemctl restart rails-app; fi`;
 }
+
+// The variables the secrets file sets, removed from the environment of the steps that must not see them even when
+// the operator's shell exported them (README step 4 sources the file).
+const UNSET_SECRETS = 'for v in $(sed -n \'s/^\\([A-Za-z_][A-Za-z0-9_]*\\)=.*/\\1/p\' "$SECRETS"); do unset "$v"; done';
 
 export function deployScript(ctx, files) {
   const config = files.map((f) => f.path).filter((p) => p.startsWith('config/')).map((p) => p.slice('config/'.length));
@@ -55,14 +62,27 @@ export function deployScript(ctx, files) {
     c('fail'),
     'fail() { echo "deploy.sh: $*" >&2; exit 1; }',
     c('as-app'),
+    // SC2013: the loop reads names (one word a line), which is what it splits into.
+    '# shellcheck source=/dev/null disable=SC2013',
+    `as_app() { (cd "$1" && shift && ${UNSET_SECRETS} && set -a && . ./config/ruby.env && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env RAILS_ENV=production "$@"); }`,
+    c('as-app-secrets'),
     '# shellcheck source=/dev/null',
-    'as_app() { (cd "$1" && shift && set -a && . "$SECRETS" && . ./config/ruby.env && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env RAILS_ENV=production "$@"); }',
+    'as_app_secrets() { (cd "$1" && shift && set -a && . "$SECRETS" && . ./config/ruby.env && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env RAILS_ENV=production "$@"); }',
     c('switch'),
     'switch_to() { ln -sfn "releases/$1" "$ROOT/current.new" && mv -T "$ROOT/current.new" "$ROOT/current"; }',
     c('restart', { why: restartWhy(ctx, mode) }),
     `restart_app() { ${[restartCommand(ctx, mode), ...(jobs.length ? [`systemctl restart ${jobs.join(' ')}`] : [])].join(' && ')}; }`,
     c('up'),
     `check_up() { ${upCheck(ctx)} >/dev/null; }`,
+    c('went-live'),
+    'went_live() { why=""; restart_app "$1" || { why="the restart failed (exit $?)"; return 1; }; check_up || { why="/up failed"; return 1; }; }',
+    c('switch-back'),
+    'switch_back() {',
+    '  why="pointing current at $1 failed"',
+    '  if switch_to "$1" && went_live "$2"; then fail "$3; switched back to $1, which answers /up"; fi',
+    '  keep=yes',
+    '  fail "$3; switching back to $1 failed too: $why; current -> $(current_release), release $2 kept (a process may still run it): see journalctl -u rails-app"',
+    '}',
     c('releases'),
     'releases() { find "$ROOT/releases" -mindepth 1 -maxdepth 1 -type d -printf \'%f\\n\'; }',
     c('current'),
@@ -87,7 +107,7 @@ export function deployScript(ctx, files) {
     '  r=$(date -u +%Y%m%d%H%M%S) && new="$ROOT/releases/$r" && old=$(current_release)',
     '  [ ! -e "$new" ] || fail "$new exists already"',
     c('cleanup'),
-    '  trap \'rm -rf "$new"\' EXIT',
+    '  keep="" && trap \'[ -n "$keep" ] || rm -rf "$new"\' EXIT',
     c('copy'),
     '  install -d -o "$APP_USER" -g "$APP_USER" "$new"',
     `  (cd "$src" && tar -cf - ${['.git', ...SHARED_DIRS].map((n) => `--exclude=./${n}`).join(' ')} .) | tar -xf - --no-same-owner -C "$new"`,
@@ -99,17 +119,14 @@ export function deployScript(ctx, files) {
     '  as_app "$new" "$BUNDLE" config set --local deployment true || fail "bundle config failed; current stays at $old"',
     '  as_app "$new" "$BUNDLE" config set --local without "development test" || fail "bundle config failed; current stays at $old"',
     '  as_app "$new" "$BUNDLE" install --quiet || fail "bundle install failed; current stays at $old"',
-    '  as_app "$new" "$BUNDLE" exec bin/rails assets:precompile || fail "assets:precompile failed; current stays at $old"',
+    `  as_app "$new" ${precompileEnv(ctx)} "$BUNDLE" exec bin/rails assets:precompile || fail "assets:precompile failed; current stays at $old"`,
     c('preflight'),
-    `  as_app "$new" "$BUNDLE" exec bin/rails runner '${preflight}' || fail "release $r does not boot or /up fails; current stays at $old"`,
+    `  as_app_secrets "$new" "$BUNDLE" exec bin/rails runner '${preflight}' || fail "release $r does not boot or /up fails; current stays at $old"`,
     c('migrate'),
-    `  [ "$migrate" = no ] || as_app "$new" ${migrate}"$BUNDLE" exec bin/rails db:migrate || fail "db:migrate failed; current stays at $old"`,
+    `  [ "$migrate" = no ] || as_app_secrets "$new" ${migrate}"$BUNDLE" exec bin/rails db:migrate || fail "db:migrate failed; current stays at $old"`,
     c('switch-now'),
-    '  switch_to "$r" && restart_app "$old"',
-    '  if ! check_up; then',
-    '    switch_to "$old" && restart_app "$r"',
-    '    fail "release $r failed its /up check after the switch; switched back to $old"',
-    '  fi',
+    '  switch_to "$r" || fail "pointing current at $r failed; current stays at $old"',
+    '  went_live "$old" || switch_back "$old" "$r" "release $r: $why after the switch"',
     c('kept'),
     '  trap - EXIT',
     c('prune'),
@@ -122,8 +139,8 @@ export function deployScript(ctx, files) {
     '  cur=$(current_release)',
     '  prev=$(releases | sort | awk -v c="$cur" \'$0 < c\' | tail -n 1)',
     '  [ -n "$prev" ] || fail "no release before $cur"',
-    '  switch_to "$prev" && restart_app "$cur"',
-    '  check_up || fail "rolled back to $prev, but /up fails"',
+    '  switch_to "$prev" || fail "pointing current at $prev failed; current stays at $cur"',
+    '  went_live "$cur" || switch_back "$cur" "$prev" "rollback to $prev: $why"',
     '  echo "deploy.sh: rolled back from $cur to $prev"',
     '}',
     '',

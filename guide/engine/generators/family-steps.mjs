@@ -25,6 +25,19 @@ export function distroDbMismatch(ctx) {
 }
 
 /**
+ * The vendor repository's value for the answered MySQL series ({series} of the family's mysqlRepo) when the README
+ * must add MySQL's own repository on the database's host (step 1, or the database host's block): a MySQL the known
+ * release does not ship (Debian ships none, Ubuntu 24.04 and RHEL 9 ship 8.0). '' where the release ships it;
+ * null where no repository step exists.
+ */
+export function mysqlRepoSeries(ctx) {
+  if (ctx.a.database !== 'mysql') return '';
+  const r = releaseOf(ctx);
+  if (!r || r.mysql === minor(ctx.a.database_version)) return '';
+  return commandsOf(ctx)?.mysqlRepo?.series?.[minor(ctx.a.database_version)] || null;
+}
+
+/**
  * Answered versions the release does not ship, as {id, shipped, v}: nginx (the edge and a balancer run the
  * release's nginx: a newer answer emits directives `nginx -t` rejects), PostgreSQL (README adds PGDG) and the kernel.
  */
@@ -72,11 +85,13 @@ export function packageLines(ctx) {
   const shipped = releaseOf(ctx)?.postgresql;
   const extra = { service: db && fam(ctx, `services.${db}`) };
   // RHEL's PGDG packages are the only ones named postgresqlNN-server; Debian needs PGDG only for a major it lacks.
+  const mysqlRepo = db === 'mysql' && mysqlRepoSeries(ctx);
   return [
     ...(pg && (c.pgInit.length || (shipped && shipped !== pgMajor(ctx.a.database_version))) ? fam(ctx, 'pgRepo') : []),
+    ...(mysqlRepo ? fam(ctx, 'mysqlRepo.lines', { series: mysqlRepo }) : []),
     ...(keys.some((k) => c.epel?.includes(k)) ? [c.epelInstall] : []),
     ...(ctx.server === 'passenger' ? fam(ctx, 'passengerRepo') : []),
-    ...keys.map((k) => fam(ctx, `packages.${k}`)),
+    ...keys.map((k) => (k === 'mysql' && mysqlRepo ? fam(ctx, 'mysqlRepo.package') : fam(ctx, `packages.${k}`))),
     ...(pg ? fam(ctx, 'pgInit') : []),
     ...(db ? fam(ctx, 'dbStart', extra) : []),
   ];

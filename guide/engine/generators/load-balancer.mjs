@@ -8,7 +8,7 @@ import { gte } from '../version.mjs';
 import { has } from '../pick.mjs';
 import { choiceDefault } from '../version-defaults.mjs';
 import { NGINX_TLS, MOZILLA, HAPROXY_DEBIAN, EDGE_LIMITS } from '../caps.mjs';
-import { CABLE_PATH, cableEnabled, ACME_WEBROOT, ACME_PORT, hstsValue } from './edge.mjs';
+import { CABLE_PATH, cableEnabled, ACME_WEBROOT, ACME_PORT, hstsValue, timeoutChain, EDGE_CLEARED } from './edge.mjs';
 import { t } from '../text.mjs';
 import { S, BLANK, LB_PREFIX } from './util.mjs';
 import { nginxHas } from './nginx.mjs';
@@ -43,6 +43,7 @@ export function haproxyBody(ctx) {
   const tls = ctx.tls === 'upstream';
   const vars = { n: hosts.length, per: perHost, ws, busy, floor, sum: busy + ws * hosts.length, wsAll: ws * hosts.length, health, domain: ctx.domain, total, mb: EDGE_LIMITS.bodyMb, status: EDGE_LIMITS.unknownHostStatus, port: ACME_PORT };
   const H = HAPROXY_DEBIAN;
+  const T = timeoutChain(ctx);
   const front = [
     S('bind', [':::80', 'v4v6'], t('lb.bind'), [SRC.haproxy]),
     ...(tls ? [S('bind', [':::443', 'v4v6', 'ssl', 'crt', `/etc/haproxy/certs/${ctx.domain}.pem`, 'alpn', 'h2,http/1.1'], t('lb.haproxy.tls', vars), [SRC.haproxy, SRC.mozillaTls])] : []),
@@ -57,6 +58,7 @@ export function haproxyBody(ctx) {
     S('http-request', ['set-header', 'X-Forwarded-Host', '%[req.hdr(host)]'], t('lb.forwarded-host'), [SRC.haproxy, SRC.railsHosts]),
     S('http-request', ['set-header', 'X-Forwarded-Port', '%[dst_port]']),
     S('http-request', ['del-header', 'Forwarded'], t('edge.forwarded'), [SRC.haproxy, SRC.rackRequest]),
+    ...EDGE_CLEARED.map((h, i) => S('http-request', ['del-header', h], i === 0 ? t('edge.cleared') : undefined, i === 0 ? [SRC.haproxy, SRC.rackRequest] : [])),
     ...(tls ? [S('http-response', ['set-header', 'Strict-Transport-Security', `max-age=${MOZILLA.hstsMaxAge}`, 'if', '{', 'ssl_fc', '}'], t('lb.hsts'), [SRC.hsts, SRC.mozillaTls])] : []),
     ...(tls ? [S('use_backend', ['acme', 'if', 'acme'])] : []),
     ...(ws ? [S('use_backend', ['rails_cable', 'if', '{', 'path_beg', CABLE_PATH, '}'], t('lb.cable', vars), [SRC.haproxy, SRC.actionCable])] : []),
@@ -93,12 +95,12 @@ export function haproxyBody(ctx) {
       S('option', ['redispatch', '1'], t('lb.redispatch'), [SRC.haproxy]),
       S('retries', 2),
       S('retry-on', ['conn-failure', 'empty-response', '502'], t('lb.retry-on'), [SRC.haproxy]),
-      S('timeout', ['connect', '5s'], t('lb.timeouts'), [SRC.haproxy, SRC.nginxconfig]),
-      S('timeout', ['client', '60s']),
-      S('timeout', ['server', '60s']),
-      S('timeout', ['http-request', '10s']),
-      S('timeout', ['http-keep-alive', '10s']),
-      S('timeout', ['queue', '30s']),
+      S('timeout', ['server', `${T.lb}s`], t('lb.timeouts', T), [SRC.haproxy, SRC.nginxProxy]),
+      S('timeout', ['client', `${T.lb}s`], t('lb.haproxy.timeout-client'), [SRC.haproxy]),
+      S('timeout', ['connect', `${T.connect}s`], t('lb.timeouts.rest', T), [SRC.haproxy, SRC.nginxconfig]),
+      S('timeout', ['http-request', `${T.clientHeader}s`]),
+      S('timeout', ['http-keep-alive', `${T.clientIdle}s`]),
+      S('timeout', ['queue', `${T.queue}s`]),
     ] },
     BLANK,
     { section: 'frontend', args: ['www'], children: front },
@@ -127,28 +129,46 @@ export function nginxLbBody(ctx) {
   const { hosts, perHost, health } = backends(ctx);
   const v = ctx.a.proxy === 'nginx' ? ctx.proxyVersion : choiceDefault('proxy_version', { ...ctx.a, proxy: 'nginx' }) || '1.26';
   const tls = ctx.tls === 'upstream';
-  const vars = { n: hosts.length, per: perHost, health, domain: ctx.domain, mb: EDGE_LIMITS.bodyMb };
+  const T = timeoutChain(ctx);
+  const cable = cableEnabled(ctx) && has(NGINX_TLS.websocketProxy, v);
+  const cableCap = cable && nginxHas('upstreamMaxConns', v);
+  const vars = { n: hosts.length, per: perHost, health, domain: ctx.domain, mb: EDGE_LIMITS.bodyMb, ws: EDGE_LIMITS.websocketsPerHost, ...T };
   const keepaliveDefault = nginxHas('keepaliveByDefault', v);
-  const proxy = [
-    S('proxy_pass', 'http://rails_hosts'),
-    ...(keepaliveDefault ? [] : [S('proxy_http_version', '1.1', t('lb.nginx.keepalive'), [SRC.nginxUpstream]), S('proxy_set_header', ['Connection', ''])]),
+  const headers = [
     S('proxy_set_header', ['Host', '$host']),
     S('proxy_set_header', ['X-Forwarded-For', '$proxy_add_x_forwarded_for'], t('lb.forwardfor'), [SRC.nginxProxy, SRC.nginxRealIp]),
     S('proxy_set_header', ['X-Forwarded-Proto', '$scheme'], t('lb.proto'), [SRC.nginxProxy, SRC.railsSsl]),
     S('proxy_set_header', ['X-Forwarded-Host', '$host'], t('lb.nginx.forwarded'), [SRC.nginxProxy, SRC.railsForwardedHost]),
     S('proxy_set_header', ['X-Forwarded-Port', '$server_port']),
     S('proxy_set_header', ['Forwarded', ''], t('edge.forwarded'), [SRC.nginxProxy, SRC.rackRequest]),
-    S('proxy_next_upstream', ['error', 'timeout', 'http_502'], t('lb.nginx.next'), [SRC.nginxProxy]),
-    S('proxy_next_upstream_tries', 2),
-    S('proxy_connect_timeout', '5s', t('lb.timeouts'), [SRC.nginxProxy, SRC.nginxconfig]),
-    S('proxy_read_timeout', '60s'),
-    // The 10 s idle limit lb.timeouts promises browsers (nginx's own default is 75 s), as HAProxy's `timeout client`.
-    S('keepalive_timeout', '10s', null, [SRC.nginxCore]),
+    ...EDGE_CLEARED.map((h, i) => S('proxy_set_header', [h, ''], i === 0 ? t('edge.cleared') : undefined, i === 0 ? [SRC.nginxProxy, SRC.rackRequest] : [])),
   ];
-  // Action Cable through the balancer: the location / above drops the hop-by-hop Upgrade header, so /cable passes it.
-  const cable = cableEnabled(ctx) && has(NGINX_TLS.websocketProxy, v);
-  const cableLocation = cable ? [BLANK, { block: 'location', args: [CABLE_PATH], why: t('nginx.cable'), evidence: [SRC.nginxWebsocket, SRC.actionCable], children: [
-    ...proxy.filter((d) => d.d !== 'proxy_http_version' && !(d.d === 'proxy_set_header' && d.args?.[0] === 'Connection')),
+  // Only a failed connection marks a host failed and moves a request on (never a timeout: see timeouts below).
+  const retries = [
+    S('proxy_next_upstream', 'error', t('lb.nginx.next'), [SRC.nginxProxy, SRC.nginxUpstream]),
+    S('proxy_next_upstream_tries', 2),
+  ];
+  const timeouts = [
+    S('proxy_connect_timeout', `${T.connect}s`, t('lb.nginx.timeouts', T), [SRC.nginxProxy, SRC.nginxUpstream]),
+    S('proxy_send_timeout', `${T.lb}s`),
+    S('proxy_read_timeout', `${T.lb}s`),
+  ];
+  const proxy = [
+    S('proxy_pass', 'http://rails_hosts'),
+    ...(keepaliveDefault ? [] : [S('proxy_http_version', '1.1', t('lb.nginx.keepalive'), [SRC.nginxUpstream]), S('proxy_set_header', ['Connection', ''])]),
+    ...headers,
+    ...retries,
+    ...timeouts,
+    // The idle limit lb.timeouts.rest promises browsers (nginx's own default is 75 s), as HAProxy's `timeout http-keep-alive`.
+    S('keepalive_timeout', `${T.clientIdle}s`, null, [SRC.nginxCore]),
+  ];
+  // Action Cable through the balancer: its own upstream (a WebSocket never shares the HTTP connections' budget),
+  // and the Upgrade header, which the location / above drops (hop-by-hop).
+  const cableLocation = cable ? [BLANK, { block: 'location', args: [CABLE_PATH], why: t('lb.nginx.cable', vars), evidence: [SRC.nginxWebsocket, SRC.actionCable], children: [
+    S('proxy_pass', `http://${cableCap ? 'rails_cable' : 'rails_hosts'}`),
+    ...headers.filter((d) => d.d === 'proxy_set_header'),
+    ...retries,
+    ...timeouts,
     S('proxy_http_version', '1.1', t('nginx.cable.http11'), [SRC.nginxWebsocket]),
     S('proxy_set_header', ['Upgrade', '$http_upgrade']),
     S('proxy_set_header', ['Connection', '$connection_upgrade']),
@@ -193,6 +213,7 @@ export function nginxLbBody(ctx) {
     S('worker_processes', 'auto'),
     S('pid', '/run/nginx.pid'),
     S('worker_rlimit_nofile', 65536),
+    ...(nginxHas('workerShutdownTimeout', v) ? [S('worker_shutdown_timeout', `${T.shutdown}s`, t('lb.nginx.shutdown', T), [SRC.nginxCore])] : []),
     { block: 'events', children: [S('worker_connections', 16384, t('lb.nginx.connections'), [SRC.nginxCore])] },
     BLANK,
     { block: 'http', children: [
@@ -203,6 +224,11 @@ export function nginxLbBody(ctx) {
         S('keepalive', 32),
       ] },
       BLANK,
+      ...(cableCap ? [{ block: 'upstream', args: ['rails_cable'], why: t('lb.nginx.upstream-cable', vars), evidence: [SRC.nginxUpstream, SRC.actionCable], children: [
+        S('zone', ['rails_cable', '64k']),
+        S('least_conn', []),
+        ...hosts.map((h) => S('server', [`${h.addr}:80`, `max_conns=${EDGE_LIMITS.websocketsPerHost}`, 'max_fails=2', 'fail_timeout=10s'])),
+      ] }, BLANK] : []),
       ...servers,
     ] },
   ];

@@ -7,7 +7,7 @@ import { dbPrefix } from './util.mjs';
 import { connectionSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
-import { distroDbMismatch } from './family-steps.mjs';
+import { distroDbMismatch, mysqlRepoSeries, releaseOf } from './family-steps.mjs';
 
 export const id = 'mysql';
 
@@ -83,8 +83,16 @@ export function generate(ctx) {
   const files = [{ path, format: 'ini', body: mysqlSettings(ctx) }];
   files.push({ path: `${pre}setup/mysql-grants.sql`, format: 'sql', body: grantsSql(ctx) });
   // A version the distribution release does not ship: the README's package line would install another one.
+  // MySQL from its vendor's repository (family-steps.mjs mysqlRepoSeries): README step 1 adds it, so the finding is an
+  // info; a series without a repository step on a release that lacks it is a warning, as for any other version.
+  const repo = mysqlRepoSeries(ctx);
   const shipped = distroDbMismatch(ctx);
-  const vars = { distro: ctx.a.distro, shipped, db: maria ? 'MariaDB' : 'MySQL', v: ctx.a.database_version };
-  const warnings = shipped ? [{ id: 'distro-database', severity: 'warning', message: t('w.distro-database.m', vars), suggestion: t('w.distro-database.s', vars), evidence: [maria ? SRC.mariadbMaintenance : SRC.mysqlReleases] }] : [];
+  const none = t('w.distro-database.none');
+  const has = releaseOf(ctx)?.mysql ? `MySQL ${releaseOf(ctx).mysql}` : none;
+  const vars = { distro: ctx.a.distro, shipped, has, db: maria ? 'MariaDB' : 'MySQL', v: ctx.a.database_version, series: repo, family: ctx.family.id };
+  const W = (severity, m, s, evidence) => [{ id: 'distro-database', severity, message: t(m, vars), suggestion: t(s, vars), evidence }];
+  const warnings = repo ? W('info', 'w.mysql-vendor-repository.m', 'w.mysql-vendor-repository.s', [SRC.mysqlRepo, SRC.mysqlReleases])
+    : shipped ? W('warning', 'w.distro-database.m', 'w.distro-database.s', [maria ? SRC.mariadbMaintenance : SRC.mysqlReleases])
+      : repo === null ? W('warning', 'w.distro-database.none.m', 'w.distro-database.s', [SRC.mysqlReleases]) : [];
   return { files, warnings };
 }

@@ -3,9 +3,10 @@ import { SRC, DS, ART } from '../evidence.mjs';
 import { gte, lt, inRange } from '../version.mjs';
 import { NGINX, NGINX_TLS, MOZILLA, NGINX_MODULES_INCLUDE } from '../caps.mjs';
 import { has } from '../pick.mjs';
-import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled } from './edge.mjs';
+import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled, EDGE_CLEARED } from './edge.mjs';
 import { behindBalancer, S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
+import { forwardedMaps } from './nginx-forwarded.mjs';
 
 export const id = 'nginx';
 
@@ -44,6 +45,8 @@ function forwardHeaders(ctx, { explain = false } = {}) {
     // Rack reads RFC 7239 Forwarded before X-Forwarded-* (Rack::Request.forwarded_priority): a client's own header
     // would set request.ip and the scheme Rails sees. An empty value keeps nginx from passing it on.
     S('proxy_set_header', ['Forwarded', ''], explain ? t('edge.forwarded') : undefined, explain ? [SRC.rackRequest, SRC.nginxProxy] : []),
+    // Rack's scheme (request.ssl?) reads X-Forwarded-Ssl and X-Forwarded-Scheme too: a client's own never passes.
+    ...EDGE_CLEARED.map((h, i) => S('proxy_set_header', [h, ''], explain && i === 0 ? t('edge.cleared') : undefined, explain && i === 0 ? [SRC.rackRequest, SRC.nginxProxy] : [])),
     ...(nginxHas('msecVariable', ctx.proxyVersion) ? [S('proxy_set_header', ['X-Request-Start', 't=${msec}'], explain ? t('nginx.request-start') : undefined, explain ? [SRC.pumaNginx, ART.observability] : [])] : []),
   ];
 }
@@ -107,7 +110,7 @@ export function siteBody(ctx) {
       [SRC.nginxUpstream, DS.keepalive]));
   }
   const own = serverRequestTimeout(ctx);
-  const readTimeout = S('proxy_read_timeout', `${proxyReadTimeout(ctx)}s`, t(own ? 'nginx.read-timeout.server' : 'nginx.read-timeout', { server: SERVER_LABEL[ctx.server], own }), [SRC.nginxProxy]);
+  const readTimeout = S('proxy_read_timeout', `${proxyReadTimeout(ctx)}s`, t(own ? 'nginx.read-timeout.server' : 'nginx.read-timeout', { server: SERVER_LABEL[ctx.server], own, s: proxyReadTimeout(ctx) }), [SRC.nginxProxy]);
   const proxied = [
     S('proxy_pass', 'http://rails_app'),
     ...forwardHeaders(ctx, { explain: true }),
@@ -174,15 +177,7 @@ export function siteBody(ctx) {
       children: [S('default', 'upgrade'), { d: '""', args: ['close'] }],
     }, BLANK);
   }
-  if (ctx.tls === 'upstream') {
-    top.push({
-      block: 'map', args: ['$http_x_forwarded_proto', '$forwarded_proto'], why: t('nginx.map-proto'), evidence: [SRC.nginxMap, SRC.railsConfiguring],
-      children: [S('default', '$http_x_forwarded_proto'), { d: '""', args: ['$scheme'] }],
-    }, {
-      block: 'map', args: ['$http_x_forwarded_port', '$forwarded_port'], why: t('nginx.map-port'), evidence: [SRC.nginxMap],
-      children: [S('default', '$http_x_forwarded_port'), { d: '""', args: ['$server_port'] }],
-    }, BLANK);
-  }
+  if (ctx.tls === 'upstream') top.push(...forwardedMaps(ctx), BLANK);
   top.push(upstream, BLANK);
   if (!https) {
     top.push({ block: 'server', children: [...listen(ctx, 80), ...common, BLANK, ...locations] }, BLANK, defaultServer(ctx, false));

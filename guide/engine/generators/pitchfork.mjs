@@ -5,6 +5,7 @@ import { has } from '../pick.mjs';
 import { listenArg } from './unicorn.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
+import { serverRequestTimeout } from './edge.mjs';
 import { W } from '../rules.mjs';
 import { lt } from '../version.mjs';
 
@@ -26,7 +27,7 @@ export function generate(ctx) {
   const body = [
     { call: 'worker_processes', args: [ctx.processes], why: t('pitchfork.workers', { processes: ctx.processes }), evidence: [SRC.pitchfork] },
     { call: 'listen', args: [listenArg(u), { hash: { backlog: 1024 } }], why: t('pitchfork.listen'), evidence: [SRC.pitchfork] },
-    { call: 'timeout', args: [30] },
+    { call: 'timeout', args: [serverRequestTimeout(ctx)] },
   ];
   if (refork) body.push({ call: 'refork_after', args: [[50, 100, 1000]], why: t('pitchfork.refork'), evidence: [SRC.pitchforkRefork] });
   else body.push({ comment: t('pitchfork.norefork') });

@@ -76,13 +76,26 @@ export function generate(ctx) {
   return { files };
 }
 
+/**
+ * The role and the databases (Rails 8: also cache, queue and cable), safe to run again from 9.6 (psql's \gexec): the
+ * role only when missing (a DO block), each database only when missing (CREATE DATABASE cannot run inside DO;
+ * \gexec runs the statement the query returns, none when the database exists). Older servers: plain statements.
+ */
+function createOnce(ctx) {
+  const dbs = databaseNames(ctx);
+  if (!gte(ctx.a.database_version, '9.6')) return ["CREATE ROLE app LOGIN PASSWORD 'change-me';", ...dbs.map((db) => `CREATE DATABASE ${db} OWNER app;`)];
+  return [
+    "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'app') THEN CREATE ROLE app LOGIN PASSWORD 'change-me'; END IF; END $$;",
+    ...dbs.map((db) => `SELECT 'CREATE DATABASE ${db} OWNER app' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '${db}')\\gexec`),
+  ];
+}
+
 /** The application role with its per-role timeouts (postgresql.conf would also hit migrations, pg_dump and VACUUM). */
 function roleSql(ctx) {
   const lines = [
     `-- ${t('pg.roles')}`,
     `-- see: ${SRC.pgClient.url}`,
-    "CREATE ROLE app LOGIN PASSWORD 'change-me';",
-    ...databaseNames(ctx).map((db) => `CREATE DATABASE ${db} OWNER app;`), // Rails 8: also the cache, queue and cable databases
+    ...createOnce(ctx),
     `-- ${t('pg.statement-timeout.why')}`,
     "ALTER ROLE app SET statement_timeout = '30s';",
   ];

@@ -6,13 +6,15 @@
 // has a size budget. It runs as a finishing step just before readme's and leaves its blocks on the summary.
 import { LB_PREFIX, behindBalancer, UP_CHECK } from './util.mjs';
 import { pgMajor } from './postgresql.mjs';
-import { fam, releaseOf } from './family-steps.mjs';
+import { fam, releaseOf, mysqlRepoSeries } from './family-steps.mjs';
 import { t } from '../text.mjs';
 import { HAPROXY_DEBIAN } from '../caps.mjs';
-import { ACME_WEBROOT, ACME_PORT } from './edge.mjs';
+import { ACME_PORT } from './edge.mjs';
+import { pgApply, pgbouncerCompare, certLines, restartOnly } from './readme-apply.mjs';
 
 import { APPLIES } from './applies.mjs';
 import { rolls, rollingLines, rotationScript, ROTATION_SCRIPT } from './lb-rotation.mjs';
+import { backends } from './load-balancer.mjs';
 
 export const id = 'readme-hosts';
 
@@ -34,6 +36,8 @@ export function finish(summary) {
 const sh = (lines) => ({ code: lines.join('\n'), lang: 'sh' });
 const installAll = (files, prefix) => files.map((f) => f.path).filter((p) => p.startsWith(`${prefix}etc/`))
   .map((p) => `install -D -m 0644 ${p} /${p.slice(prefix.length)}`);
+// A bundle file and where step 0 installs it, for the comparisons before a reload or restart.
+const placed = (files, prefix, re) => files.map((f) => f.path).filter((p) => re.test(p)).map((p) => ({ src: p, dest: `/${p.slice(prefix.length)}` }))[0];
 
 export function dbHostBlocks(ctx, files) {
   const { a } = ctx;
@@ -46,20 +50,27 @@ export function dbHostBlocks(ctx, files) {
     const pgdg = releaseOf(ctx)?.postgresql && releaseOf(ctx).postgresql !== major;
     lines.push(...(pgdg ? fam(ctx, 'pgRepo') : []), fam(ctx, 'packages.postgresql'));
     if (ctx.pooler === 'pgbouncer') lines.push(fam(ctx, 'packages.pgbouncer'));
-    lines.push(...installAll(files.filter((f) => !f.path.includes('/pgbouncer/')), 'db-host/'), 'systemctl restart postgresql',
+    // Before anything is installed: does PgBouncer need a restart, or will a reload do (readme-apply.mjs)?
+    const bouncer = ctx.pooler === 'pgbouncer' && placed(files, 'db-host/', /^db-host\/etc\/pgbouncer\/pgbouncer\.ini$/);
+    if (bouncer) lines.push(...pgbouncerCompare(bouncer, placed(files, 'db-host/', /^db-host\/etc\/systemd\/system\/pgbouncer\.service\.d\//)));
+    lines.push(...installAll(files.filter((f) => !f.path.includes('/pgbouncer/')), 'db-host/'), ...pgApply('postgresql', a.database_version),
       'editor db-host/setup/postgresql-roles.sql', 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < db-host/setup/postgresql-roles.sql');
     if (ctx.pooler === 'pgbouncer') {
       // PgBouncer checks SCRAM passwords against the role's stored secret, copied from PostgreSQL (never the plain text).
       lines.push(...installAll(files.filter((f) => f.path.includes('/pgbouncer/')), 'db-host/'),
         `runuser -u postgres -- psql -Atc "SELECT format('\\"%s\\" \\"%s\\"', rolname, rolpassword) FROM pg_authid WHERE rolname = 'app'" > /etc/pgbouncer/userlist.txt`,
         'chown postgres:postgres /etc/pgbouncer/userlist.txt && chmod 0640 /etc/pgbouncer/userlist.txt',
-        'systemctl daemon-reload', 'systemctl restart pgbouncer');
+        'systemctl daemon-reload', 'systemctl "$PGB" pgbouncer');
     }
   } else {
     const svc = a.database === 'mariadb' ? 'mariadb' : 'mysql';
+    // The server first, from the family table (MySQL's own repository where the release lacks the series), as step 1.
+    const repo = mysqlRepoSeries(ctx);
+    lines.push(...(repo ? [...fam(ctx, 'mysqlRepo.lines', { series: repo }), fam(ctx, 'mysqlRepo.package')] : [fam(ctx, `packages.${a.database}`)]));
     lines.push(...installAll(files, 'db-host/'), `systemctl restart ${svc}`, 'editor db-host/setup/mysql-grants.sql', 'mysql < db-host/setup/mysql-grants.sql');
   }
-  return [{ h: 3, text: t('ops.readme.dbhost') }, { p: t(ctx.pooler === 'pgbouncer' ? 'ops.readme.dbhost.pgb' : 'ops.readme.dbhost.p', { addr: ctx.hosts.db }) }, sh(lines)];
+  const again = a.database === 'postgresql' ? ` ${t(ctx.pooler === 'pgbouncer' ? 'ops.readme.dbhost.again.pgb' : 'ops.readme.dbhost.again', { keys: restartOnly('pgbouncer').join(', ') })}` : '';
+  return [{ h: 3, text: t('ops.readme.dbhost') }, { p: t(ctx.pooler === 'pgbouncer' ? 'ops.readme.dbhost.pgb' : 'ops.readme.dbhost.p', { addr: ctx.hosts.db }) + again }, sh(lines)];
 }
 
 export function lbBlocks(ctx, files) {
@@ -78,11 +89,12 @@ export function lbBlocks(ctx, files) {
     const vars = { pem: `/etc/haproxy/certs/${domain}.pem`, domain, port: ACME_PORT };
     lines.push('install -d -m 0700 /etc/haproxy/certs', t('cmd.lb.haproxy-cert', vars), `${check} && systemctl reload haproxy`, fam(ctx, 'packages.certbot'), t('cmd.lb.haproxy-certbot', vars));
   } else if (tls) {
-    // The first certificate before nginx can load a site that needs it: standalone, with nginx stopped once (nothing
-    // is served yet, and no stop is stored as a hook); renewals then use the webroot and only reload nginx.
-    lines.push(fam(ctx, 'packages.certbot'), ...t('cmd.lb.nginx-certbot', { webroot: ACME_WEBROOT, domain, check }).split('\n'));
+    // The first certificate through the webroot nginx serves on a throw-away certificate (readme-apply.mjs): nginx
+    // never stops; certbot's deploy hook reloads it at the first issue and every renewal.
+    // …then the configuration as installed above, with the certificate certbot keeps (a second run: the new config).
+    lines.push(fam(ctx, 'packages.certbot'), ...certLines({ domain, svc: 'nginx', check }), `${check} && systemctl reload-or-restart nginx`);
   }
   if (!tls) lines.push(`${check} && systemctl reload ${svc}`);
   lines.push(`curl ${UP_CHECK} ${tls ? 'https' : 'http'}://${domain}/up`);
-  return [{ h: 3, text: t('ops.readme.lb') }, { p: t(tls ? `ops.readme.lb.tls.${svc}` : 'ops.readme.lb.p', { lb: svc, n: a.app_hosts, domain }) }, sh(lines), ...(svc === 'haproxy' ? [{ p: t('ops.readme.lb.drain') }] : [])];
+  return [{ h: 3, text: t('ops.readme.lb') }, { p: t(tls ? `ops.readme.lb.tls.${svc}` : 'ops.readme.lb.p', { lb: svc, n: a.app_hosts, domain }) }, sh(lines), { p: t(svc === 'haproxy' ? 'ops.readme.lb.drain' : `ops.readme.lb.nginx-health${rolls(ctx) ? '' : '.manual'}`, { health: backends(ctx).health }) }];
 }

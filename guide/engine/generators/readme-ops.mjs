@@ -1,20 +1,40 @@
 // The operations part of the bundle README: the commands that take the files to a running, HTTPS-serving app,
 // then restart, roll back and read logs. Shell blocks are exact (tests run them in the lab); words are in
 // catalog-prod.mjs ("ops.readme.*").
-import { SERVER_PROCESS, HARDENING } from '../caps.mjs';
+import { SERVER_PROCESS, HARDENING, LAB_PROOFS } from '../caps.mjs';
 import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL } from './util.mjs';
-import { DEPLOY_SCRIPT, SHARED_BUNDLE, switchMode, upCheck } from './releases.mjs';
+import { DEPLOY_SCRIPT, SHARED_BUNDLE, switchMode, upCheck, precompileEnv } from './releases.mjs';
 import { familyDestination } from './readme.mjs';
 import { commandsOf, packageLines, securityLines, fam } from './family-steps.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
+import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
+import { pgSettings } from './postgresql.mjs';
 import { t } from '../text.mjs';
 
 export function jobUnitNames(ctx) {
   if (!ctx.jobRunner || ctx.jobsInPuma) return []; // inside Puma (small hosts): rails-app runs the jobs
   if (ctx.jobs === 'solid_queue') return ['rails-jobs.service'];
   return Array.from({ length: ctx.jobProcesses }, (_, i) => `rails-jobs@${i + 1}.service`);
+}
+
+/**
+ * What the lab booted of this bundle, part by part (capabilities/lab-proofs.mjs): the server, the database and the
+ * job backend each with the test that booted it, and a part the lab cannot boot (MySQL, Mongrel) named with its reason.
+ */
+function labProof(ctx, row) {
+  const parts = [['server', ctx.server, SERVER_LABEL[ctx.server]], ['database', ctx.a.database, { postgresql: 'PostgreSQL', mysql: 'MySQL', mariadb: 'MariaDB', sqlite: 'SQLite' }[ctx.a.database]],
+    ...(ctx.jobRunner ? [['jobs', ctx.jobs, ctx.jobRunner.label]] : [])];
+  const booted = [];
+  const unbooted = [];
+  for (const [kind, id, name] of parts) {
+    const what = t(`ops.readme.part.${kind}`);
+    const test = LAB_PROOFS[kind]?.[id];
+    if (test) booted.push(t('ops.readme.booted.part', { what, name, test }));
+    else if (LAB_PROOFS.unbooted?.[id]) unbooted.push(t('ops.readme.unbooted.part', { what, name, family: ctx.family.id, why: t(`ops.readme.unbooted.${LAB_PROOFS.unbooted[id]}`) }));
+  }
+  return [booted.length ? t('ops.readme.booted.parts', { release: row.booted, booted: booted.join('; ') }) : '', ...unbooted].filter(Boolean).join(' ');
 }
 
 /** The variable that makes database.yml connect as migrations (PostgreSQL; see database-yml.mjs). */
@@ -30,8 +50,12 @@ export function opsBlocks(ctx, files, hosts = {}) {
   if (!row) return [{ h: 2, text: t('ops.readme.title') }, { p: t('ops.readme.no-table', { family: ctx.family.id }) }];
   const { root, user, rubyBin, domain } = ctx;
   const has = (p) => files.some((f) => f.path === p);
-  const proof = row.booted ? t('ops.readme.booted', { release: row.booted, test: ctx.server === 'passenger' ? 'tests/wizard/lab-passenger-bundle.test.mjs' : 'tests/wizard/lab-default-bundle.test.mjs' }) : t('ops.readme.structure', { family: ctx.family.id });
-  const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: `${t('ops.readme.intro', { family: ctx.family.id })} ${proof}` }, ...(hosts.db || [])];
+  const proof = row.booted ? labProof(ctx, row) : t('ops.readme.structure', { family: ctx.family.id });
+  // Safe to run again (readme-apply.mjs), proven by a second run in the lab where the steps are booted. Not said where
+  // a step still restarts a service every time: MySQL/MariaDB on this host, Redis, Apache with Passenger inside, kamal-proxy.
+  const restartsAlways = ['mysql', 'mariadb'].includes(ctx.a.database) && ctx.a.db_host === 'same' || (hosts.redis || []).length || ctx.passengerIntegrated || (hosts.kamal || []).length;
+  const again = row.booted && !restartsAlways ? ` ${t('ops.readme.idempotent', { test: 'tests/wizard/lab-default-bundle.test.mjs', proxy: ctx.proxy })}` : '';
+  const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: `${t('ops.readme.intro', { family: ctx.family.id })} ${proof}${again}` }, ...(hosts.db || [])];
   const sh = (code) => ({ code, lang: 'sh' });
   // 1. User and directories.
   // Debian 13's ruby3.3 package ships only bundle3.3; the distribution's `bundler` package adds /usr/bin/bundle
@@ -48,11 +72,11 @@ export function opsBlocks(ctx, files, hosts = {}) {
     ...(ctx.releases && has(DEPLOY_SCRIPT) ? [`test -e ${ctx.appDir} || sh ${DEPLOY_SCRIPT} init`] : []),
   ].join('\n')));
   if (ctx.releases) blocks.push({ p: t('ops.readme.releases.p') });
-  // 2. Secrets.
+  // 2. Secrets. The template goes in only when there is no file yet: a second run keeps the values filled in.
   const secretNames = ctx.a.database === 'sqlite' ? 'RAILS_MASTER_KEY' : 'RAILS_MASTER_KEY, DATABASE_PASSWORD';
   blocks.push({ h: 3, text: t('ops.readme.secrets') }, { p: t('ops.readme.secrets.p', { file: SECRETS_FILE, names: secretNames }) }, sh([
     'install -d -m 0700 /etc/rails-app',
-    `install -m 0600 etc/rails-app/secrets.env ${SECRETS_FILE}`,
+    `test -e ${SECRETS_FILE} || install -m 0600 etc/rails-app/secrets.env ${SECRETS_FILE}`,
     fam(ctx, 'edit', { file: SECRETS_FILE }),
   ].join('\n')));
   // 3. System files (everything under etc/ except the secrets template, which step 2 installed).
@@ -60,9 +84,11 @@ export function opsBlocks(ctx, files, hosts = {}) {
   const sys = etc.map((p) => `install -D -m 0644 ${p} ${familyDestination(ctx, p) || `/${p}`}`);
   if (etc.some((p) => p.startsWith('etc/sysctl.d/'))) sys.push('sysctl --system');
   sys.push(...(hosts.redis || []));
-  if (etc.some((p) => p.startsWith('etc/postgresql/'))) sys.push(...fam(ctx, 'pgConfD'), `systemctl restart ${fam(ctx, 'services.postgresql')}`);
+  // PostgreSQL reloads, and restarts only when it says a changed setting needs it (readme-apply.mjs).
+  const pg = etc.some((p) => p.startsWith('etc/postgresql/'));
+  if (pg) sys.push(...fam(ctx, 'pgConfD'), ...pgApply(fam(ctx, 'services.postgresql'), ctx.a.database_version));
   if (etc.some((p) => p.startsWith('etc/mysql/'))) sys.push(`systemctl restart ${fam(ctx, `services.${ctx.a.database}`)}`);
-  blocks.push({ h: 3, text: t('ops.readme.system') }, { p: t('ops.readme.system.p') }, sh(sys.join('\n')));
+  blocks.push({ h: 3, text: t('ops.readme.system') }, { p: `${t('ops.readme.system.p')}${pg ? ` ${t('ops.readme.system.pg', { settings: restartOnly('postgresql').filter((k) => pgSettings(ctx).some((e) => e.key === k)).join(', ') })}` : ''}` }, sh(sys.join('\n')));
   // 4. App configuration and databases.
   const conf = files.map((f) => f.path).filter((p) => /^config\/[^/]+$/.test(p));
   const asUser = (cmd) => `runuser -u ${user} --preserve-environment -- env RAILS_ENV=production ${cmd}`;
@@ -75,19 +101,18 @@ export function opsBlocks(ctx, files, hosts = {}) {
   if (has('setup/mysql-grants.sql')) db.push(fam(ctx, 'edit', { file: 'setup/mysql-grants.sql' }), 'mysql < setup/mysql-grants.sql');
   // Schema loads and migrations connect as migrations (database.yml: their own timeouts, PgBouncer's session-mode aliases).
   const migrating = migrateEnv(ctx);
-  db.push(`cd ${app} && set -a && . ${SECRETS_FILE} && set +a`, asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:prepare`));
+  // In a subshell: the secrets stay out of the reader's shell, and its directory stays the bundle's (step 7 runs deploy.sh from it).
+  db.push(`(cd ${app} && set -a && . ${SECRETS_FILE} && set +a && exec ${asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:prepare`)})`);
   blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : has('setup/mysql-grants.sql') ? 'ops.readme.app.my' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
   // 5. Certificates.
   blocks.push({ h: 3, text: t('ops.readme.certs') });
   if (ctx.tls === 'proxy' && (ctx.proxy === 'nginx' || ctx.proxy === 'apache')) {
     const svc = fam(ctx, `services.${ctx.proxy}`);
-    blocks.push({ p: t('ops.readme.certs.certbot', { domain }) }, sh([
-      `install -d ${ACME_WEBROOT}`,
-      `systemctl stop ${svc}`,
-      `certbot certonly --standalone -d ${domain}`,
-      `systemctl start ${svc}`,
-      `certbot reconfigure --cert-name ${domain} --webroot -w ${ACME_WEBROOT} --deploy-hook "systemctl reload ${svc}"`,
-    ].join('\n')));
+    // Apache serves the site only once its modules and the site are enabled (step 6 does it again, harmlessly).
+    const site = files.find((f) => f.path.startsWith('etc/apache2/sites-available/'));
+    const enable = ctx.proxy === 'apache' ? fam(ctx, 'apacheEnable', { mods: (site?.meta?.modules || []).join(' ') }) : [];
+    const check = ctx.proxy === 'apache' ? fam(ctx, 'apacheTest') : 'nginx -t';
+    blocks.push({ p: t('ops.readme.certs.certbot', { domain, webroot: ACME_WEBROOT, proxy: ctx.proxy }) }, sh(certLines({ domain, svc, check, enable }).join('\n')));
   } else if (ctx.tls === 'proxy') {
     blocks.push({ p: t(`ops.readme.certs.auto`, { proxy: ctx.proxy, domain }) });
   } else {
@@ -123,13 +148,14 @@ export function opsBlocks(ctx, files, hosts = {}) {
   const many = ctx.a.app_hosts > 1;
   if (!ctx.releases) {
     // The app root is a release tool's own `current` link (Capistrano, Mina): that tool keeps the releases.
+    // Gems and assets without the secrets (assets:precompile: a throw-away secret_key_base); the migration gets them in a subshell.
     blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: restart }, sh([
-      `cd ${root} && set -a && . ${SECRETS_FILE} && set +a`,
+      `cd ${root}`,
       asUser(`${rubyBin}/bundle config set --local deployment true`),
       asUser(`${rubyBin}/bundle install`),
-      asUser(`${rubyBin}/bundle exec bin/rails assets:precompile`),
+      asUser(`${precompileEnv(ctx)} ${rubyBin}/bundle exec bin/rails assets:precompile`),
       ...(many ? [`# ${t('ops.readme.migrate-once')}`] : []),
-      asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:migrate`),
+      `(set -a && . ${SECRETS_FILE} && set +a && exec ${asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:migrate`)})`,
       mode.command,
       ...(jobUnitNames(ctx).length ? [`systemctl restart ${jobUnitNames(ctx).join(' ')}`] : []),
     ].join('\n')), { h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.p') });

@@ -1,6 +1,7 @@
 // The release layout's names and the two facts README and deploy.sh share (the /up check, what a deploy does to
 // the running server), used by README steps 1, 6 and 7 (readme-ops.mjs) and by deploy-script.mjs.
-import { SERVER_PROCESS } from '../caps.mjs';
+import { SERVER_PROCESS, RAILS_API } from '../caps.mjs';
+import { has } from '../pick.mjs';
 import { behindBalancer, UP_CHECK } from './util.mjs';
 import { passengerRestart } from './commands.mjs';
 
@@ -29,3 +30,8 @@ export function switchMode(ctx) {
   const reload = ctx.passengerIntegrated ? passengerRestart(ctx) : 'systemctl reload rails-app';
   return { reloads, command: reloads ? reload : 'systemctl restart rails-app', signal: reloads ? p.reload.signal || p.reload.command : '' };
 }
+
+/** What assets:precompile gets instead of the app's secrets (deploy.sh, README step 7 without releases): Rails 7.1+
+ * makes up a throw-away secret_key_base for SECRET_KEY_BASE_DUMMY; older versions read SECRET_KEY_BASE from the
+ * environment first, so a placeholder that only this one process sees. */
+export const precompileEnv = (ctx) => (has(RAILS_API.secretKeyBaseDummy, ctx.a.rails) ? 'SECRET_KEY_BASE_DUMMY=1' : 'SECRET_KEY_BASE=assets-precompile-only');

@@ -3,7 +3,7 @@
 // capabilities/process.mjs; secrets come from a root-only EnvironmentFile; the sandbox is checked with
 // `systemd-analyze security` by the sweep test.
 import { SRC, DS } from '../evidence.mjs';
-import { SERVER_PROCESS, SANDBOX } from '../caps.mjs';
+import { SERVER_PROCESS, SANDBOX, RAILS_API } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
 import { railsServerCommand, SERVER_LABEL } from './util.mjs';
@@ -28,7 +28,9 @@ export function execStart(ctx) {
     case 'mongrel': return 'mongrel_rails cluster::start -C config/mongrel_cluster.yml';
     case 'falcon': return falconCommand(ctx);
     case 'passenger': return standaloneCommand(ctx);
-    default: return `bundle exec ${railsServerCommand(ctx.a.rails)} -e production -b ${u.host} -p ${u.port}`;
+    // WEBrick through `rails server`, named: unnamed, Rails starts the first handler it can load (Puma in a Gemfile
+    // that has it), not WEBrick.
+    default: return `bundle exec ${railsServerCommand(ctx.a.rails)} ${has(RAILS_API.serverUsingOption, ctx.a.rails) ? '-u ' : ''}${ctx.server} -e production -b ${u.host} -p ${u.port}`;
   }
 }
 
@@ -145,7 +147,7 @@ export function webUnit(ctx) {
     ...(ctx.jobsInPuma ? [E('Environment', 'SOLID_QUEUE_IN_PUMA=1', t('systemd.jobs-in-puma'), [SRC.solidQueuePuma, SRC.railsPumaTemplate])] : []),
     ...thrusterEnv,
     ...(ctx.server === 'passenger' ? [E('RuntimeDirectory', PASSENGER_REGISTRY.replace('/run/', ''), t('systemd.passenger.registry', { dir: PASSENGER_REGISTRY }), [SRC.systemdExec, SRC.passengerStandalone])] : []),
-    E('ExecStart', cmd, t(p.daemonize && !thruster ? 'systemd.exec.daemon' : 'systemd.exec', { bin: ctx.rubyBin }), [SRC.systemdService]),
+    E('ExecStart', cmd, t(p.daemonize && !thruster ? 'systemd.exec.daemon' : 'systemd.exec', { bin: ctx.rubyBin }), [SRC.systemdService, ...(ctx.server === 'webrick' ? [SRC.railsServerUsing] : [])]),
     reloadEntry(ctx),
     E('KillSignal', p.stopSignal, t(`systemd.kill.${ctx.server}`, { server: SERVER_LABEL[ctx.server], graceful: p.gracefulStop }), [SRC.systemdKill, ...(['unicorn', 'pitchfork'].includes(ctx.server) ? [SRC.unicornSignals, SRC.unicornSystemd] : p.reload?.sources ? p.reload.sources.map((k) => SRC[k]) : [SRC.pumaConfig])]),
     E('KillMode', p.killMode, t(`systemd.killmode.${p.killMode}`), [SRC.systemdKill]),

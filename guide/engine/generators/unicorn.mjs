@@ -4,6 +4,7 @@ import { RAILS_API } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
+import { serverRequestTimeout } from './edge.mjs';
 
 export const id = 'unicorn';
 
@@ -33,7 +34,7 @@ export function generate(ctx) {
     { call: 'worker_processes', args: [ctx.processes], why: t('unicorn.workers', vars), evidence: [SRC.unicornConf, DS.serverMemory] },
     { call: 'working_directory', args: [ctx.appDir], why: t('unicorn.wd'), evidence: [SRC.unicornConf] },
     { call: 'listen', args: [listenArg(u), { hash: { backlog: 1024 } }], why: t('unicorn.listen', vars), evidence: [SRC.unicornConf, SRC.ipSysctl] },
-    { call: 'timeout', args: [30], why: t('unicorn.timeout'), evidence: [SRC.unicornConf] },
+    { call: 'timeout', args: [serverRequestTimeout(ctx)], why: t('unicorn.timeout'), evidence: [SRC.unicornConf] },
     { call: 'pid', args: [`${ctx.root}/tmp/pids/unicorn.pid`], why: t('unicorn.pid'), evidence: [SRC.unicornConf] },
     { call: 'stderr_path', args: [`${ctx.root}/log/unicorn.stderr.log`] },
     { call: 'stdout_path', args: [`${ctx.root}/log/unicorn.stdout.log`] },

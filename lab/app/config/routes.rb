@@ -21,6 +21,7 @@ Rails.application.routes.draw do
   get "faults/url" => "faults#url"
   post "faults/upload" => "faults#upload"
   get "faults/release" => "faults#release"
+  get "faults/slow" => "faults#slow"
 
   # Synthetic load for the concurrency sweep
   get "io" => "load#io"
@@ -29,6 +30,10 @@ Rails.application.routes.draw do
 
   # The background-jobs experiment (scripts/rebench jobs): enqueue N timestamped jobs
   post "bench/jobs" => "bench_jobs#create"
+
+  # The replica experiment (scripts/rebench replica): a write, then a read of it through automatic role switching
+  post "bench/replica" => "bench_replica#create"
+  get "bench/replica/:id" => "bench_replica#show"
 
   root "pages#regular"
 end

@@ -9,12 +9,8 @@ BUNDLE_DIR="$WORK/bundle"
 
 exp_setup() {
   rb_app_prepare "${RB_DB:-postgresql}" "$APP" && rb_app_env "$APP" || return 1
-  [ -f "$BUNDLE_DIR/config/puma.rb" ] || { rb_log "no wizard bundle in $BUNDLE_DIR"; return 1; }
-  # The wizard's puma.rb names the deploy paths and a Unix socket: the lab serves the app from $APP on TCP.
-  sed -e "s|^directory .*|directory \"$APP\"|" -e "s|^bind .*|bind \"tcp://127.0.0.1:$APP_PORT\"|" \
-      -e '/^pidfile /d' -e '/^state_path /d' "$BUNDLE_DIR/config/puma.rb" > "$RAW/wizard-puma.rb.txt"
-  # Its environment file: KEY=VALUE lines; the app's own RAILS_ENV and secrets stay as lab-app sets them.
-  grep -E '^[A-Z_][A-Z0-9_]*=' "$BUNDLE_DIR/config/ruby.env" | grep -vE '^(RAILS_ENV|SECRET_KEY_BASE)=' > "$RAW/wizard-ruby.env"
+  # The wizard's puma.rb names the deploy paths and a Unix socket: the lab serves the app from $APP on TCP (app.sh).
+  rb_wizard_bundle "$BUNDLE_DIR" || return 1
   cp "$APP/config/puma.rb" "$RAW/defaults-puma.rb.txt"
 }
 

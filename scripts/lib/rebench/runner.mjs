@@ -14,6 +14,7 @@ import { parse as parseHyperfine } from '../importers/hyperfine.mjs';
 import { readWarm } from './warm.mjs';
 import { readJobs } from './jobs-read.mjs';
 import { readOverload } from './overload-read.mjs';
+import { readReplica } from './replica-read.mjs';
 import { machineFacts, loadAverage } from './machine.mjs';
 import { stageRaw, discardStage, commitDataset } from './output.mjs';
 import { driverParams, protocolSize, httpFailure, parseProtocolFile, cellTimeoutS } from './protocol.mjs';
@@ -122,6 +123,7 @@ export function readMeasurement(tool, file, measurement = {}) {
     if (tool === 'warm') return readWarm(text, { yjit: measurement.yjit });
     if (tool === 'jobs') return readJobs(text);
     if (tool === 'overload') return readOverload(text);
+    if (tool === 'replica') return readReplica(text);
     if (tool === 'hyperfine') {
       const [r] = parseHyperfine(text);
       const bad = r.exitCodes.filter((c) => c !== 0).length;

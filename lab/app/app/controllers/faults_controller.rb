@@ -19,6 +19,12 @@ class FaultsController < ActionController::API
     render plain: "#{root_url}\n"
   end
 
+  # GET /faults/slow?s=SECONDS: answers after SECONDS (at most 120), slower than a proxy's wait when asked to be.
+  def slow
+    sleep params[:s].to_f.clamp(0, 120)
+    render plain: "slept\n"
+  end
+
   # POST /faults/upload: reads the whole body and answers with its size in bytes.
   def upload
     render plain: "#{request.body.read.bytesize}\n"

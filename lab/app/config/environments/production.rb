@@ -53,6 +53,14 @@ Rails.application.configure do
     }
   end
 
+  # Automatic role switching (the replica experiment): GET and HEAD requests read from the replica unless this
+  # session wrote less than LAB_REPLICA_DELAY_S seconds ago (Rails' default resolver and its session context).
+  if ENV["LAB_REPLICA_PORT"].present? && ENV["LAB_REPLICA_DELAY_S"].present?
+    config.active_record.database_selector = { delay: Float(ENV["LAB_REPLICA_DELAY_S"]).seconds }
+    config.active_record.database_resolver = ActiveRecord::Middleware::DatabaseSelector::Resolver
+    config.active_record.database_resolver_context = ActiveRecord::Middleware::DatabaseSelector::Resolver::Session
+  end
+
   # Skip http-to-https redirect for the default health check endpoint.
   # config.ssl_options = { redirect: { exclude: ->(request) { request.path == "/up" } } }
 

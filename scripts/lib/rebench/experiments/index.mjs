@@ -11,6 +11,8 @@ import caching from './caching.mjs';
 import bundleVsDefaults from './bundle.mjs';
 import jobs from './jobs.mjs';
 import timeouts from './timeouts.mjs';
+import logging from './logging.mjs';
+import replica from './replica.mjs';
 
-export const EXPERIMENTS = [staticFiles, appservers, proxies, interpreters, allocators, gc, patterns, concurrency, caching, bundleVsDefaults, jobs, timeouts];
+export const EXPERIMENTS = [staticFiles, appservers, proxies, interpreters, allocators, gc, patterns, concurrency, caching, bundleVsDefaults, jobs, timeouts, logging, replica];
 export const byName = (name) => EXPERIMENTS.find((e) => e.name === name);
