@@ -33,7 +33,7 @@ function sidekiqTimeout(files, cmd, env) {
   const sq = files.find((f) => f.kind === 'sidekiq-yml' && !f.problem && (named ? f.path.endsWith(named) : true));
   const s = sq && (sq.settings.find((x) => x.path.join('.') === 'production.timeout') || sq.settings.find((x) => x.path.join('.') === 'timeout'));
   const v = s && Number(effective(s, env));
-  return Number.isFinite(v) ? { value: v, file: sq.path, line: s.line } : null;
+  return Number.isFinite(v) ? { value: v, file: sq.path, line: s.line, unset: s.env && !env.has(s.env) ? s.env : null } : null;
 }
 
 export function sidekiqTimeoutFindings(files) {
@@ -46,7 +46,7 @@ export function sidekiqTimeoutFindings(files) {
     const at = timeout.file ? { file: timeout.file, line: timeout.line } : where;
     out.push({
       rule: 'jobs-lost', severity: 'warning', ...at, setting: 'timeout', found: String(timeout.value), expected: String(Math.max(1, deadline - MARGIN)),
-      message: `Sidekiq waits up to ${timeout.value} s for running jobs after TERM, but ${what} kills the process ${deadline} s after TERM (${where.file}:${where.line}): a job still running then is killed before Sidekiq pushes it back to Redis, and with basic fetch it is lost. Set the timeout to ${Math.max(1, deadline - MARGIN)} or less (Sidekiq asks for timeout + ${MARGIN} s before KILL)`,
+      message: `Sidekiq waits up to ${timeout.value} s for running jobs after TERM${timeout.unset ? ` (the default of ${timeout.unset}, which nothing in these files sets)` : ''}, but ${what} kills the process ${deadline} s after TERM (${where.file}:${where.line}): a job still running then is killed before Sidekiq pushes it back to Redis, and with basic fetch it is lost. Set the timeout to ${Math.max(1, deadline - MARGIN)} or less (Sidekiq asks for timeout + ${MARGIN} s before KILL)`,
       evidence: [SIDEKIQ_DEPLOY, evidence], related: timeout.file ? [where] : [],
     });
   };

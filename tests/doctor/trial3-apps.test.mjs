@@ -152,6 +152,9 @@ test('Sidekiq timeout against a systemd unit’s TimeoutStopSec (90 s by default
   const lost = (files) => check(app(files)).findings.filter((x) => x.rule === 'jobs-lost').map((x) => `${x.severity} ${x.file}:${x.line} ${x.found}`);
   assert.deepEqual(lost({ ...base, 'etc/systemd/system/sidekiq.service': unit('TimeoutStopSec=30s\n') }), ['warning config/sidekiq.yml:2 60']);
   assert.deepEqual(lost({ ...base, 'etc/systemd/system/sidekiq.service': unit('') }), []);
+  // hound's 2019 form, `:timeout: <%= ENV.fetch("JOB_TIMEOUT", 120).to_i %>`: its default, and the message says so.
+  const envForm = check(app({ ...base, 'config/sidekiq.yml': ':timeout: <%= ENV.fetch("JOB_TIMEOUT", 120).to_i %>\n', 'etc/systemd/system/sidekiq.service': unit('TimeoutStopSec=30s\n') }));
+  assert.match(envForm.findings.find((x) => x.rule === 'jobs-lost')?.message ?? '', /up to 120 s for running jobs after TERM \(the default of JOB_TIMEOUT, which nothing in these files sets\)/);
   assert.deepEqual(lost({ ...base, 'etc/systemd/system/sidekiq.service': unit('TimeoutStopSec=infinity\n') }), []);
   assert.deepEqual(lost({ ...base, 'etc/systemd/system/sidekiq.service': unit('TimeoutStopSec=1min\n').replace('-e production', '-e production -t 25') }), []);
   // Sidekiq Pro (super_fetch recovers jobs): not judged.
