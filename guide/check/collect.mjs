@@ -8,6 +8,7 @@ import { LIMITS, looksBinary, decodeText } from './limits.mjs';
 import { classify } from './classify.mjs';
 import { readFile } from './read.mjs';
 import { serverConfigPaths, resolveCompose } from './read-deploy.mjs';
+import { sidekiqLines, sidekiqConfigOf } from './jobs.mjs';
 
 const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
   'config/unicorn.rb', 'config/pitchfork.rb', 'config/database.yml', 'config/environments/production.rb', '.env.production',
@@ -122,7 +123,7 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
     }
   }
   // Files of a folder walk that no reader knows are left out quietly (a config folder holds many).
-  return out.filter((x) => x.problem || classify(x.path, x.text) || paths.includes(x.path));
+  return out.filter((x) => x.problem || x.kind || classify(x.path, x.text) || paths.includes(x.path));
 
   function collectPath(p) {
     const abs = resolve(p);
@@ -145,6 +146,13 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
         if (classify(f) !== 'puma') continue;
         try { lstatSync(join(abs, f)); } catch { continue; }
         add(join(abs, f), display(join(abs, f)), root);
+      }
+      // `sidekiq -C config/workers/default.yml` in the Procfile: that file is Sidekiq's config, whatever its name.
+      for (const f of deploy.filter((x) => x.kind === 'procfile').flatMap((x) => sidekiqLines([x]).map((l) => sidekiqConfigOf(l.s.value))).filter(Boolean)) {
+        try { lstatSync(join(abs, f)); } catch { continue; }
+        const n = out.length;
+        add(join(abs, f), display(join(abs, f)), root);
+        if (out.length > n && !out[n].problem) out[n].kind = 'sidekiq-yml';
       }
     } else {
       walk(abs, root, abs, 0);

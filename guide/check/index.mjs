@@ -11,6 +11,9 @@ import { crossFileFindings } from './crossfile.mjs';
 import { problemFindings } from './problems.mjs';
 import { jobFindings } from './jobs.mjs';
 import { serverFindings } from './servers.mjs';
+import { implicitThreadFindings } from './implicit-threads.mjs';
+import { jobLossFindings } from './job-loss.mjs';
+import { productionNotes } from './note-scope.mjs';
 import { devEnvFindings, missingTaskFindings } from './deploy.mjs';
 import { resolveCompose } from './read-deploy.mjs';
 import { t } from '../engine/text.mjs';
@@ -104,6 +107,8 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   findings.push(...problemFindings(files, ctxAnswers));
   findings.push(...jobFindings(files, ctxAnswers));
   findings.push(...serverFindings(files, ctxAnswers));
+  findings.push(...implicitThreadFindings(files, ctxAnswers));
+  findings.push(...jobLossFindings(files, ctxAnswers));
   findings.push(...gemFindings(files));
   findings.push(...missingTaskFindings(files));
   const devEnv = devEnvFindings(files);
@@ -132,7 +137,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
     undetected: undetected.map((k) => ({ key: k, assumed: answers[k] })),
     conflicts: det.conflicts,
     facts: det.facts,
-    files: files.map((f) => ({ path: f.path, kind: f.kind, settings: f.settings.length, notes: f.notes || [], ...(f.problem ? { problem: f.problem } : {}) })),
+    files: files.map((f) => ({ path: f.path, kind: f.kind, settings: f.settings.length, notes: productionNotes(f), ...(f.problem ? { problem: f.problem } : {}) })),
     problems: files.filter((f) => f.problem).map((f) => f.problem),
     compared: cmp.compared,
     notCompared: cmp.notCompared,

@@ -10,6 +10,7 @@ import { inRange } from '../engine/version.mjs';
 import { evaluate } from './read-ruby.mjs';
 import { tokenize } from './ruby-tokens.mjs';
 import { webPoolFix, sharedPoolFix, describeFix, ASYNC_EVIDENCE } from './pool-fix.mjs';
+import { shellValue } from './shell-words.mjs';
 
 const SIDEKIQ_POOL = { label: 'Sidekiq wiki: Advanced options (concurrency and the database pool)', url: 'https://github.com/sidekiq/sidekiq/wiki/Advanced-Options#concurrency' };
 const SOLID_QUEUE = { label: 'Solid Queue README: workers (threads ≤ the queue database pool − 2)', url: 'https://github.com/rails/solid_queue#configuration' };
@@ -23,20 +24,38 @@ const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Nu
  * RAILS_MAX_THREADS as the Sidekiq process gets it (Sidekiq cli.rb: only when concurrency is unset).
  * `procEnv`: the VAR=value prefix of the Procfile line that runs Sidekiq.
  */
-export function sidekiqConcurrency(files, env) {
-  const line = files.filter((x) => x.kind === 'procfile' && !x.problem).flatMap((f) => f.settings.map((s) => ({ f, s })))
-    .find(({ s }) => /\bsidekiq\b/.test(s.value) && !/\bsidekiq(-|_)?(web|cron|scheduler)\b/i.test(s.value));
+/** The Procfile lines that run Sidekiq (not its web UI, cron or scheduler): [{f, s}]. */
+export function sidekiqLines(files) {
+  return files.filter((x) => x.kind === 'procfile' && !x.problem).flatMap((f) => f.settings.map((s) => ({ f, s })))
+    .filter(({ s }) => /\bsidekiq\b/.test(s.value) && !/\bsidekiq(-|_)?(web|cron|scheduler)\b/i.test(s.value));
+}
+
+export function sidekiqConcurrency(files, env, line = sidekiqLines(files)[0]) {
   const procEnv = line ? prefixEnv(line.s.value) : {};
-  const sq = files.find((f) => f.kind === 'sidekiq-yml' && !f.problem);
+  // `sidekiq -C FILE` reads that file instead of config/sidekiq.yml (collect.mjs reads it): unknown when not given.
+  const named = line && sidekiqConfigOf(line.s.value);
+  const sq = named ? files.find((f) => f.kind === 'sidekiq-yml' && !f.problem && f.path.replace(/^(\.\/)+/, '').endsWith(named))
+    : files.find((f) => f.kind === 'sidekiq-yml' && !f.problem && !sidekiqLines(files).some((l) => sidekiqConfigOf(l.s.value) && f.path.endsWith(sidekiqConfigOf(l.s.value))));
+  if (named && !sq) return null;
   if (sq) {
     const pick = (path) => sq.settings.find((s) => s.path.join('.') === path);
     const s = pick('production.:concurrency') || pick('production.concurrency') || pick(':concurrency') || pick('concurrency');
     const v = s && num(effective(s, env));
-    if (v !== null && v !== undefined) return { value: v, env: s.env && !env.has(s.env) ? s.env : null, file: sq.path, line: s.line, procEnv };
+    // Sidekiq 7 capsules (`:capsules:` with their own `:concurrency:`) run threads of their own in the same process.
+    const caps = sq.settings.filter((c) => c.key === 'concurrency' && (c.path[0] === 'capsules' || (c.path[0] === 'production' && c.path[1] === 'capsules')));
+    const extra = caps.map((c) => num(effective(c, env)));
+    if (v !== null && v !== undefined && !extra.includes(null)) {
+      const sum = extra.reduce((a, b) => a + b, 0);
+      return { value: v + sum, env: s.env && !env.has(s.env) && !caps.length ? s.env : null, file: sq.path, line: s.line, procEnv, ...(caps.length ? { why: `${v} + ${extra.join(' + ')} in ${caps.length} capsule${caps.length === 1 ? '' : 's'} (${sq.path}:${caps.map((c) => c.line).join(', ')})` } : {}) };
+    }
   }
   if (line) {
     const m = /(?:-c|--concurrency)[\s=](\d+)\b/.exec(line.s.value);
     if (m) return { value: Number(m[1]), env: null, file: line.f.path, line: line.s.line, procEnv };
+    // `--concurrency $RAILS_MAX_THREADS`: that variable, the same symbolic value as a pool read from it (shell-words.mjs).
+    const v = /(?:-c|--concurrency)[\s=](\$\S+)/.exec(line.s.value);
+    const sv = v && shellValue(v[1], env, procEnv);
+    if (sv) return { value: sv.value, env: sv.env, file: line.f.path, line: line.s.line, procEnv };
     const rmt = procEnv.RAILS_MAX_THREADS ?? env.get('RAILS_MAX_THREADS')?.value;
     if (num(rmt) !== null) return { value: num(rmt), env: null, file: line.f.path, line: line.s.line, procEnv, fromRailsMaxThreads: true };
   }
@@ -57,7 +76,13 @@ function sidekiqDefault(files, env, line, sq, procEnv) {
   if (rmt !== null) return { value: rmt, env: null, ...at, procEnv, fromRailsMaxThreads: true };
   const d = JOB_RUNNERS.sidekiq.defaultConcurrency.find((r) => inRange(gem.value, r));
   if (!d) return null;
-  return { value: d.value, env: null, ...at, procEnv, why: `Sidekiq ${gem.value.split('.')[0]}'s default, sidekiq ${gem.value} at ${lock.path}:${gem.line}; RAILS_MAX_THREADS unset` };
+  return { value: d.value, env: null, ...at, procEnv, fromDefault: true, why: `Sidekiq ${gem.value.split('.')[0]}'s default, sidekiq ${gem.value} at ${lock.path}:${gem.line}; RAILS_MAX_THREADS unset` };
+}
+
+/** The file a Sidekiq command names with -C/--config, relative (a leading ./ dropped), or null. */
+export function sidekiqConfigOf(cmd) {
+  const m = /(?:^|\s)(?:-C|--config)[\s=]+(?:\.\/)*([^\s$`*?]+)/.exec(String(cmd));
+  return m && !m[1].startsWith('/') && !m[1].split('/').includes('..') ? m[1] : null;
 }
 
 // VAR=value words before the command of a Procfile line: that process's own environment.
@@ -84,8 +109,10 @@ export function jobFindings(files, answers) {
   const yml = of('database-yml')[0];
   const pool = productionPool(yml, env);
 
-  // 1. Sidekiq: every job thread needs a connection.
-  const conc = sidekiqConcurrency(files, env);
+  // 1. Sidekiq: every job thread needs a connection (each Procfile line that runs it, with its own -C config).
+  const lines = sidekiqLines(files);
+  for (const sl of lines.length ? lines : [undefined]) {
+  const conc = sidekiqConcurrency(files, env, sl);
   if (conc && pool) {
     const own = pool.env && conc.procEnv[pool.env] !== undefined ? num(conc.procEnv[pool.env]) : null;
     const size = own ?? pool.value;
@@ -94,13 +121,14 @@ export function jobFindings(files, answers) {
       // as for Puma's threads (problems.mjs), an error under load.
       // One pool line serves the web process and the Sidekiq process: the larger of their needs (pool-fix.mjs).
       const fix = sharedPoolFix(files, yml, pool, webPuma(files, answers), appEnv, { value: conc.value, label: `${conc.value} Sidekiq threads (${conc.file}:${conc.line})` });
-      const assume = [conc.env && `${conc.env} unset`, pool.env && own === null && !(conc.why && pool.env === 'RAILS_MAX_THREADS') && `${pool.env} unset`].filter(Boolean);
+      const assume = [conc.env && `${conc.env} unset`, pool.env && own === null && !(conc.fromDefault && pool.env === 'RAILS_MAX_THREADS') && `${pool.env} unset`].filter(Boolean);
       out.push({
         rule: 'pool-below-concurrency', severity: 'error', file: conc.file, line: conc.line, setting: 'concurrency', found: String(conc.value), expected: String(size),
         message: `Sidekiq runs ${conc.value} threads${conc.why ? ` (${conc.why})` : ''} but production's pool is ${size} (${yml.path}:${pool.line}, ${pool.from})${assume.length ? ` with ${assume.join(' and ')} (nothing in these files sets ${[conc.env, pool.env].filter(Boolean).join(' or ')} for the Sidekiq process)` : ''}: under load jobs wait for a connection and fail with ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
         evidence: [SIDEKIQ_POOL, SRC.railsPool], related: [{ file: yml.path, line: pool.line }], diff: fix.diff, replacement: fix.text,
       });
     }
+  }
   }
 
   // 2. Solid Queue: each worker's threads plus two (polling, heartbeat) from the queue database's pool.

@@ -40,6 +40,8 @@ export function normalize(kind, name, value) {
   if (kind === 'pgbouncer' || kind === 'mycnf' || kind === 'sysctl') return /^-?\d+(\.\d+)?$/.test(v) ? String(Number(v)) : v.toLowerCase();
   // PostGIS's adapter is the PostgreSQL adapter with spatial types (activerecord-postgis-adapter); wrappers name theirs.
   if (kind === 'database-yml' && name === 'adapter') { const b = baseAdapter(v); return b === 'postgis' ? 'postgresql' : b; }
+  // Puma loads a plugin by name.to_s (lib/puma/plugin.rb): `plugin 'tmp_restart'` and `plugin :tmp_restart` are the same.
+  if (kind === 'puma' && name === 'plugin') return v.replace(/^(["'])(.*)\1$/, '$2').replace(/^:/, '');
   if (kind === 'database-yml') return /^-?\d+(\.\d+)?$/.test(v) ? String(Number(v)) : v;
   return v;
 }

@@ -49,7 +49,10 @@ export function obsoleteFindings(file, answers) {
       if (!cap || !v) continue;
       // A value the version no longer knows (rackup DefaultRackup on Puma ≥ 6): the line raises at boot.
       const arg = (cap.removedArgs || []).find((a) => s.args?.[0]?.text === a.value && gte(v, a.until));
-      if (arg) add(s, 'error', `${s.name} ${arg.value}${branchOf(s)}: ${arg.value} was removed in Puma ${arg.until}; ${pv.text} stops at boot with NameError (uninitialized constant ${arg.value}): ${arg.fix}`, [{ label: `Puma: ${arg.value} removed in ${arg.until}`, url: arg.url }, PUMA_HISTORY]);
+      // `rackup DefaultRackup if defined?(DefaultRackup)`: the guard is false where the constant is gone, so the line
+      // never runs there; it is dead code, not a boot failure.
+      if (arg && (s.branch || []).some((b) => new RegExp(`^(if\\s+)?defined\\?\\(?\\s*(::)?${arg.value}\\b`).test(b.cond))) add(s, 'note', `${s.name} ${arg.value}${branchOf(s)}: ${arg.value} was removed in Puma ${arg.until}, so on ${pv.text} the guard is false and the line never runs: it can be deleted`, [{ label: `Puma: ${arg.value} removed in ${arg.until}`, url: arg.url }]);
+      else if (arg) add(s, 'error', `${s.name} ${arg.value}${branchOf(s)}: ${arg.value} was removed in Puma ${arg.until}; ${pv.text} stops at boot with NameError (uninitialized constant ${arg.value}): ${arg.fix}`, [{ label: `Puma: ${arg.value} removed in ${arg.until}`, url: arg.url }, PUMA_HISTORY]);
       else if (cap.until && gte(v, cap.until)) add(s, 'error', `${s.name} was removed in Puma ${cap.until}; ${pv.text} stops with NoMethodError${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
       else if (cap.since && !gte(v, cap.since)) add(s, pv.assumed ? 'note' : 'error', `${s.name} does not exist before Puma ${cap.since} (${pv.assumed ? pv.text : `detected ${v}`})`, [PUMA_HISTORY]);
       // A deprecated name still runs (Puma prints a warning at boot): a note, not harm (README "Severity").

@@ -5,6 +5,7 @@
 import { effective, envOf } from './crossfile.mjs';
 import { SRC } from '../engine/evidence.mjs';
 import { webPoolFix, describeFix, ASYNC_EVIDENCE } from './pool-fix.mjs';
+import { commandSetsThreads } from './implicit-threads.mjs';
 import { satisfies } from './read-gems.mjs';
 
 const PUMA_LAUNCHER = { label: 'Puma lib/puma/launcher.rb (prune_bundler? is false with preload_app!)', url: 'https://github.com/puma/puma/blob/master/lib/puma/launcher.rb' };
@@ -71,7 +72,8 @@ export function problemFindings(files, answers) {
   const pool = productionPool(yml, env);
 
   // 1. Every Puma thread needs a connection: the pool (written or Rails' implicit 5) below the threads.
-  if (puma && pool) {
+  // A web command's -t/--threads wins over the config file: implicit-threads.mjs judges that one.
+  if (puma && pool && !commandSetsThreads(files)) {
     for (const t of pumaThreads(puma, env)) {
       // One variable for both (RAILS_MAX_THREADS) agrees when production sets it; unset, each file's default counts.
       if (t.max <= pool.value) continue;

@@ -33,6 +33,8 @@ export function reportText(r) {
     if (f.diff) out.push(f.diff.split('\n').map((l) => `    ${l}`).join('\n'));
   }
   const n = (s) => r.findings.filter((f) => f.severity === s).length;
-  out.push('', `${n('error')} error(s), ${n('warning')} warning(s), ${n('note')} note(s); ${r.problems.length} unreadable input(s).`);
+  // The "note:" lines above (values the readers could not read) are counted too, so the summary matches what is printed.
+  const unread = r.files.reduce((a, f) => a + f.notes.length, 0);
+  out.push('', `${n('error')} error(s), ${n('warning')} warning(s), ${n('note')} note(s); ${r.problems.length} unreadable input(s)${unread ? `, ${unread} reading note(s)` : ''}.`);
   return `${terminalSafe(out.join('\n').split('\n').map(cut).join('\n'))}\n`;
 }

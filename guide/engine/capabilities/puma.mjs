@@ -33,7 +33,10 @@ export const PUMA_DSL = {
 };
 
 export const PUMA_FACTS = {
+  // Threads when neither a config's `threads` nor `-t` sets them (lib/puma/configuration.rb: 0:16 up to 4.3, 0:5 on MRI
+  // since 5.0 through 8.0); since 5.0 the default max comes from PUMA_MAX_THREADS or MAX_THREADS when set.
   defaultMaxThreadsMri: [{ until: '5.0', value: 16 }, { since: '5.0', value: 5 }],
+  maxThreadsEnv: { since: '5.0', names: ['PUMA_MAX_THREADS', 'MAX_THREADS'] },
   preloadDefaultInCluster: { since: '7.0' },
   requiredRuby: [{ since: '7.0', ruby: '3.0' }, { since: '6.0', ruby: '2.4' }, { since: '5.0', ruby: '2.2' }],
   webConcurrencyAuto: { since: '6.5' }, // History.md 6.5.0: "Set the worker process count automatically when using WEB_CONCURRENCY=auto" (#3439)

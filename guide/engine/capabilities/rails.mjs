@@ -47,5 +47,9 @@ export const RAILS_MIN_RUBY = [
 export const RAILS_CURRENT = '8.1';
 
 // Threads in the generated config/puma.rb per Rails version.
+// Before 4.0 a production app serves one request at a time per process unless config.threadsafe! is set (Rack::Lock
+// in the middleware; Rails 4.0 dropped it when cache_classes and eager_load are on): threads then never hold
+// connections at once, so the pool is not compared with them.
+export const RAILS_CONCURRENT_REQUESTS = { since: '4.0' };
 export const RAILS_PUMA_THREADS = [{ since: '7.2', value: 3 }, { since: '5.0', value: 5 }];
 
