@@ -38,11 +38,16 @@ const dbName = (ctx, name) => (ctx.pooler === 'pgbouncer' ? { raw: `<%= ENV[${JS
 
 /** database.yml carries per-process PostgreSQL session settings (migrations, job processes). */
 export const sessionVariablesApply = (ctx) => ctx.a.database === 'postgresql' && gte(ctx.a.rails, '2.3');
+/** The job process's own statement timeout is a session SET: through PgBouncer's transaction pooling the server
+ *  connection, and the setting with it, passes to web requests (PgBouncer's features page: SET is unsupported in
+ *  transaction mode), so behind PgBouncer jobs keep the role's 30 s. Migrations use the session-mode alias. */
+export const jobsTimeoutApplies = (ctx) => sessionVariablesApply(ctx) && ctx.pooler !== 'pgbouncer';
 
 /** PostgreSQL session settings for migrations only (Rails skips a variable whose value is empty). */
 function migrationVariables(ctx) {
-  return { key: 'variables', why: t('db.migrate-variables', { env: MIGRATE_ENV, jobsEnv: JOBS_TIMEOUT_ENV, jobs: JOBS_STATEMENT_TIMEOUT }), evidence: [SRC.railsConfiguring, SRC.pgClient], children: [
-    { key: 'statement_timeout', value: { raw: `<%= ENV[${JSON.stringify(MIGRATE_ENV)}] ? 0 : ENV[${JSON.stringify(JOBS_TIMEOUT_ENV)}] %>` } },
+  const jobs = jobsTimeoutApplies(ctx);
+  return { key: 'variables', why: t(jobs ? 'db.session-variables' : 'db.migrate-variables', { env: MIGRATE_ENV, jobsEnv: JOBS_TIMEOUT_ENV, jobs: JOBS_STATEMENT_TIMEOUT }), evidence: [SRC.railsConfiguring, SRC.pgClient, ...(jobs ? [] : [SRC.pgbouncer])], children: [
+    { key: 'statement_timeout', value: jobs ? { raw: `<%= ENV[${JSON.stringify(MIGRATE_ENV)}] ? 0 : ENV[${JSON.stringify(JOBS_TIMEOUT_ENV)}] %>` } : whenMigrating(0) },
     { key: 'lock_timeout', value: whenMigrating('5s') },
   ] };
 }

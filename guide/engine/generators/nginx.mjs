@@ -3,7 +3,7 @@ import { SRC, DS, ART } from '../evidence.mjs';
 import { gte, lt, inRange } from '../version.mjs';
 import { NGINX, NGINX_TLS, MOZILLA, NGINX_MODULES_INCLUDE } from '../caps.mjs';
 import { has } from '../pick.mjs';
-import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled, EDGE_CLEARED } from './edge.mjs';
+import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled, EDGE_CLEARED, timeoutChain } from './edge.mjs';
 import { behindBalancer, S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
 import { forwardedMaps } from './nginx-forwarded.mjs';
@@ -239,6 +239,9 @@ export function mainBody(ctx) {
     S('worker_rlimit_nofile', String(nofile), t('nginx.nofile'), [SRC.nginxCore, DS.sysctl]),
     S('pid', '/run/nginx.pid'),
     S('error_log', ['/var/log/nginx/error.log', 'warn']),
+    // WebSockets end here: without a bound, every reload (a renewal, a re-run of README) leaves old workers for as
+    // long as their sockets live. Longer than any request the timeout chain lets this proxy wait.
+    ...(cableEnabled(ctx) && nginxHas('workerShutdownTimeout', ctx.proxyVersion) ? [S('worker_shutdown_timeout', `${timeoutChain(ctx).edge + timeoutChain(ctx).margin}s`, t('nginx.shutdown', { shutdown: timeoutChain(ctx).edge + timeoutChain(ctx).margin, edge: timeoutChain(ctx).edge }), [SRC.nginxCore])] : []),
     BLANK,
     {
       block: 'events',

@@ -4,7 +4,7 @@ import { FREEBSD_SECRETS } from './util.mjs';
 import { SRC } from '../evidence.mjs';
 import { t } from '../text.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
-import { queuePoolPlus, sessionVariablesApply, JOBS_TIMEOUT_ENV, JOBS_STATEMENT_TIMEOUT } from './database-yml.mjs';
+import { queuePoolPlus, jobsTimeoutApplies, JOBS_TIMEOUT_ENV, JOBS_STATEMENT_TIMEOUT } from './database-yml.mjs';
 
 export const id = 'operations';
 
@@ -17,7 +17,7 @@ function jobsEnv(ctx) {
   ];
   if (ctx.jobs === 'solid_queue') out.push({ key: 'JOB_CONCURRENCY', value: ctx.jobProcesses, why: t('ops.job-concurrency', { n: ctx.jobProcesses }), evidence: [SRC.solidQueue, SRC.railsDbTemplate] });
   // database.yml's variables read it: the job process's queries get their own bound, not the web's 30 s.
-  if (sessionVariablesApply(ctx)) out.push({ key: JOBS_TIMEOUT_ENV, value: JOBS_STATEMENT_TIMEOUT, why: t('ops.jobs-statement-timeout', { v: JOBS_STATEMENT_TIMEOUT }), evidence: [SRC.pgClient, SRC.railsConfiguring] });
+  if (jobsTimeoutApplies(ctx)) out.push({ key: JOBS_TIMEOUT_ENV, value: JOBS_STATEMENT_TIMEOUT, why: t('ops.jobs-statement-timeout', { v: JOBS_STATEMENT_TIMEOUT }), evidence: [SRC.pgClient, SRC.railsConfiguring] });
   if (ctx.jobs === 'good_job') {
     out.push({ key: 'GOOD_JOB_MAX_THREADS', value: ctx.jobThreads, why: t('ops.good-job-threads'), evidence: [SRC.goodJob] });
     out.push({ key: 'GOOD_JOB_SHUTDOWN_TIMEOUT', value: ctx.jobRunner.stopTimeout, why: t('ops.good-job-shutdown', { s: ctx.jobRunner.stopTimeout, stop: ctx.jobRunner.stopTimeout + 10 }), evidence: [SRC.goodJob] });
