@@ -117,6 +117,18 @@ head -c 10485760 /dev/zero > /tmp/10m; head -c 27262976 /dev/zero > /tmp/26m
 ${scenarios}
 scen haproxy ${NET}.${HOSTS.lb}
 scen nginx ${NET}.${HOSTS.lb2}
+# The app server on app1 stops: its nginx closes the connection instead of answering 502 (nginx.app-down), so each
+# balancer retries every GET on app2 and no client sees the outage; then it starts again and app1 answers /up.
+on app1 systemctl stop rails-app
+for b in haproxy:${NET}.${HOSTS.lb} nginx:${NET}.${HOSTS.lb2}; do
+  n=\${b%%:*}; a=\${b#*:}; ok=0
+  for i in $(seq 1 30); do [ "$(curl -sS --max-time 20 --resolve ${DOMAIN}:443:$a -o /dev/null -w '%{http_code}' "https://${DOMAIN}/regular?down=$n")" = 200 ] && ok=$((ok+1)); done
+  echo "appdown $n=$ok/30 app2=$(grep -c "down=$n " /hosts/app2/log/nginx/access.log || true) closed-at-app1=$(grep "down=$n " /hosts/app1/log/nginx/access.log | grep -c '" 444 ' || true)"
+done
+on app1 systemctl start rails-app
+t0=$(date +%s); back=no
+while [ $(( $(date +%s) - t0 )) -lt 180 ]; do [ "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' -H 'Host: ${DOMAIN}' http://${NET}.${HOSTS.app1}/up)" = 200 ] && { back=yes; break; }; sleep 1; done
+echo "appdown app1-back=$back after=$(( $(date +%s) - t0 ))s"
 # The app hosts themselves: an unknown Host is closed (444), a forged X-Forwarded-Host is replaced.
 echo "apphost unknown-host=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' -H 'Host: evil.example' http://${NET}.${HOSTS.app1}/faults/url || true)"
 echo "apphost url-with-forged-xfh=$(curl -sS --max-time 10 -H 'Host: ${DOMAIN}' -H 'X-Forwarded-Host: evil.example' -H 'X-Forwarded-Proto: https' http://${NET}.${HOSTS.app1}/faults/url)"
@@ -144,7 +156,7 @@ echo "chain slow-at-apphosts=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/
     const r = await labScript(script, { timeout: 1200 });
     const out = `${r.stdout}\n${r.stderr}`;
     assert.equal(r.code, 0, out);
-    console.log(r.stdout.split('\n').filter((l) => /^(haproxy|nginx|apphost|migrate|dbrestart(-nginx)?|chain) /.test(l)).join('\n'));
+    console.log(r.stdout.split('\n').filter((l) => /^(haproxy|nginx|apphost|appdown|migrate|dbrestart(-nginx)?|chain) /.test(l)).join('\n'));
     for (const b of ['haproxy', 'nginx']) {
       const line = (k) => (new RegExp(`^${b} ${k}=(.*)$`, 'm').exec(r.stdout) || [null, ''])[1];
       // 1: the failing URL's 500s reach the client as 500s; no host is taken out: 40 of 40 pages, both hosts serving.
@@ -181,6 +193,14 @@ echo "chain slow-at-apphosts=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/
       assert.ok(ws.p99Ms < P99_BOUND_MS, `${b}: HTTP p99 ${ws.p99Ms} ms with 100 open WebSockets (bound ${P99_BOUND_MS} ms)`);
       assert.equal(ws.errors, '', `${b}: no socket error, timeout or non-2xx under wrk\n${out}`);
     }
+    // The app server down on one host: every GET through either balancer answered, and the host came back.
+    // app2 served all 30; app1's nginx closed (444) at least one attempt, so the outage was real and the close did it.
+    for (const b of ['haproxy', 'nginx']) {
+      const down = new RegExp(`^appdown ${b}=(\\d+)/30 app2=(\\d+) closed-at-app1=(\\d+)$`, 'm').exec(r.stdout);
+      assert.ok(down && down[1] === '30' && down[2] === '30', `${b}: every GET answered, by app2\n${out}`);
+      if (b === 'nginx') assert.ok(Number(down[3]) >= 1, `the nginx balancer met app1's closed connection first\n${out}`);
+    }
+    assert.match(r.stdout, /^appdown app1-back=yes /m, out);
     assert.match(r.stdout, /^apphost unknown-host=000$/m, out);
     assert.match(r.stdout, new RegExp(`^apphost url-with-forged-xfh=https://${DOMAIN}/$`, 'm'), out);
     assert.match(r.stdout, /^apphost upload-413s=0$/m, 'the over-limit uploads never reached an app host');

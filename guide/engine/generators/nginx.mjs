@@ -11,6 +11,9 @@ import { forwardedMaps } from './nginx-forwarded.mjs';
 export const id = 'nginx';
 
 /** Does nginx version v have feature `name` (capabilities/nginx.mjs)? */
+/** Behind the bundle's own balancer (nginx or HAProxy), which retries a closed connection on the other host. */
+const appDownCloses = (ctx) => behindBalancer(ctx) && ['nginx', 'haproxy'].includes(ctx.a.lb);
+
 export function nginxHas(name, v) {
   return (NGINX[name] || []).some((r) => inRange(v, r)); // absent before the catalog is installed
 }
@@ -155,6 +158,12 @@ export function siteBody(ctx) {
     BLANK,
     { block: 'location', args: ['@rails'], children: proxied },
   );
+  // Behind the bundle's own balancer: when this host's app server is down, close the connection instead of
+  // answering 502, so the balancer sees a failed host (nginx: an error, retried elsewhere and counted; HAProxy:
+  // an empty response, retried) rather than an answer it passes on. The app's own 5xx pass through untouched.
+  if (appDownCloses(ctx)) {
+    locations.push(BLANK, { block: 'location', args: ['@app_down'], children: [S('return', '444')] });
+  }
   if (a.downloads) {
     locations.push(BLANK, {
       block: 'location', args: ['/private-files/'],
@@ -169,6 +178,7 @@ export function siteBody(ctx) {
     S('client_max_body_size', '25m', t('nginx.body-size'), [SRC.nginxCore]),
     // Behind the balancer (issue 11): the client's address, not the balancer's, in logs, Rails and rate limits.
     ...(behindBalancer(ctx) ? [S('set_real_ip_from', ctx.hosts.lb, t('edge.real-ip', { lb: ctx.hosts.lb }), [SRC.nginxRealIp, SRC.nginxconfig]), S('real_ip_header', 'X-Forwarded-For')] : []),
+    ...(appDownCloses(ctx) ? [S('error_page', ['502', '=', '@app_down'], t('nginx.app-down'), [SRC.nginxHttpCore, SRC.nginxUpstream])] : []),
   ];
   const top = [];
   if (cable) {
