@@ -89,6 +89,7 @@ export const TOPOLOGY_CATALOG = {
   "pgb.listen-net": "One PgBouncer on the database host ({addr}) for all {n} app host(s): the pool is the global budget. Per-app-host PgBouncers would each open default_pool_size backends.",
   "pgb.auth-hba": "Client addresses and methods come from the HBA file next to this one: TLS and SCRAM, app host addresses only.",
   "pgb.tls": "Clients must use TLS (PgBouncer 1.7+); the distribution's self-signed certificate stands in for yours.",
+  "pgb.network-online": "PgBouncer also listens on {addr}: Debian's unit starts it after network.target, when that address may not be configured yet (DHCP, allow-hotplug); it then logs the failed bind, runs on loopback only, and every app host is refused until a restart. Starting after network-online.target waits for the address.",
   "pgb.nofile": "PgBouncer's open-files limit: every client ({max} at most) and every server connection is a file descriptor; Debian's unit leaves systemd's default soft limit of 1024, below what pgbouncer.ini allows.",
   "pgb.max": "All app connections ({needed} from {hosts} host(s)) plus admin headroom; bounded by the 65536 file descriptors of the service.",
   "pgb.max-user": "default_pool_size counts per database and user, and the app uses {dbs} databases: the app role gets at most {n} server connections over all of them, the budget max_connections was sized for.",

@@ -58,6 +58,9 @@ test('PgBouncer: the unit\'s open-files limit matches what pgbouncer.ini relies 
   assert.match(file(same, 'etc/pgbouncer/pgbouncer.ini').replace(/\n;\s*/g, ' '), /65536 file descriptors/);
   const sep = gen({ pooler: 'pgbouncer', db_host: 'separate', app_hosts: 2, lb: 'haproxy' });
   assert.match(file(sep, 'db-host/etc/systemd/system/pgbouncer.service.d/limits.conf'), /^LimitNOFILE=65536$/m);
+  // Listening on the private address: ordered after network-online.target (SRE review: else loopback only after a boot).
+  assert.match(file(sep, 'db-host/etc/systemd/system/pgbouncer.service.d/limits.conf'), /^\[Unit\]\n(?:#.*\n)*Wants=network-online\.target\nAfter=network-online\.target$/m);
+  assert.doesNotMatch(file(same, 'etc/systemd/system/pgbouncer.service.d/limits.conf'), /network-online/);
   assert.match(file(sep, 'README.md'), /install -D -m 0644 db-host\/etc\/systemd\/system\/pgbouncer\.service\.d\/limits\.conf \/etc\/systemd\/system\/pgbouncer\.service\.d\/limits\.conf[\s\S]*systemctl daemon-reload\nsystemctl "\$PGB" pgbouncer/);
   // Restarted only when the drop-in or a setting PgBouncer reads at start changed (compared before the installs).
   assert.match(file(sep, 'README.md'), /^PGB=reload-or-restart\nK='\^\(listen_addr\|listen_port\|.*\)\\b'\ncmp -s db-host\/etc\/systemd\/system\/pgbouncer\.service\.d\/limits\.conf \/etc\/systemd\/system\/pgbouncer\.service\.d\/limits\.conf \|\| PGB=restart\n\[ "\$\(grep -E "\$K" db-host\/etc\/pgbouncer\/pgbouncer\.ini\)" = "\$\(grep -sE "\$K" \/etc\/pgbouncer\/pgbouncer\.ini\)" \] \|\| PGB=restart\ninstall /m);

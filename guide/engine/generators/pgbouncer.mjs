@@ -74,7 +74,15 @@ export function generate(ctx) {
   if (ctx.a.init === 'systemd' && ctx.linux) {
     files.push({
       path: `${dir.replace(/pgbouncer$/, 'systemd/system/pgbouncer.service.d')}/limits.conf`, format: 'systemd',
-      body: [{ section: 'Service', entries: [{ key: 'LimitNOFILE', value: 65536, why: t('pgb.nofile', { max: ctx.pgbouncerMaxClient }), evidence: [SRC.pgbouncer, SRC.fdLimits] }] }],
+      body: [
+        // Listening on the private address too: start once the network is up, or PgBouncer comes up on loopback only
+        // (it logs the failed bind and runs on) and every app host is refused until someone restarts it.
+        ...(net ? [{ section: 'Unit', entries: [
+          { key: 'Wants', value: 'network-online.target', why: t('pgb.network-online', { addr: ctx.hosts.db }), evidence: [SRC.systemdService, SRC.pgbouncer] },
+          { key: 'After', value: 'network-online.target' },
+        ] }] : []),
+        { section: 'Service', entries: [{ key: 'LimitNOFILE', value: 65536, why: t('pgb.nofile', { max: ctx.pgbouncerMaxClient }), evidence: [SRC.pgbouncer, SRC.fdLimits] }] },
+      ],
     });
   }
   return { files };
