@@ -8,7 +8,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from '../../guide/engine/index.mjs';
@@ -202,4 +202,36 @@ test('lb-rotation.sh: ShellCheck and dash accept it; it drains through the balan
   }
   // No balancer of the bundle's own (one host, a cloud balancer) or no release layout (FreeBSD): no rotation script.
   for (const a of [{}, { app_hosts: 2, lb: 'cloud' }, { app_hosts: 2, lb: 'haproxy', os: 'freebsd' }]) assert.equal(file(gen(a), 'lb-host/lb-rotation.sh'), undefined, JSON.stringify(a));
+});
+
+// SRE re-review: each release compiled only its own assets, so pages the old processes rendered during the switch
+// asked for digests the new release lacked (404s). The bridging line, taken from the generated script and run with
+// dash: the current release's assets land in the new one (also when the new tree already has public/assets, without
+// nesting), and without a current release nothing happens.
+test('deploy.sh: the current release\'s compiled assets are copied into the new release before assets:precompile', () => {
+  const sh = file(gen({}), 'deploy.sh');
+  const lines = sh.split('\n');
+  const at = lines.findIndex((l) => l.includes('"$ROOT/current/public/assets/."'));
+  assert.ok(at > 0 && lines.slice(at + 1).findIndex((l) => l.includes('assets:precompile')) === 0, 'the copy comes right before assets:precompile');
+  const dir = mkdtempSync(join(tmpdir(), 'deploy-assets-'));
+  try {
+    const run = (newHasAssets) => {
+      rmSync(join(dir, 'new'), { recursive: true, force: true });
+      mkdirSync(join(dir, 'new/public', newHasAssets ? 'assets' : ''), { recursive: true });
+      const script = ['set -eu', `ROOT=${dir} new=${dir}/new old=r1 APP_USER=root`, 'fail() { echo "FAIL: $*"; exit 1; }', lines[at]].join('\n');
+      return spawnSync('dash', ['-c', script], { encoding: 'utf8', timeout: 20000 });
+    };
+    let r = run(false);
+    assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+    mkdirSync(join(dir, 'current/public/assets'), { recursive: true });
+    writeFileSync(join(dir, 'current/public/assets/application-0ld.css'), 'old');
+    for (const newHasAssets of [false, true]) {
+      r = run(newHasAssets);
+      assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+      assert.equal(readFileSync(join(dir, 'new/public/assets/application-0ld.css'), 'utf8'), 'old');
+      assert.ok(!existsSync(join(dir, 'new/public/assets/assets')), 'no nested assets/assets');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
