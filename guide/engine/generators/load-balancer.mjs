@@ -66,7 +66,9 @@ export function haproxyBody(ctx) {
   ];
   const check = [
     S('option', 'httpchk', t('lb.health', vars), [SRC.haproxy, SRC.railsHealth]),
-    S('http-check', ['send', 'meth', 'GET', 'uri', health, 'ver', 'HTTP/1.1', 'hdr', 'Host', ctx.domain]),
+    // As the balancer's own requests arrive: with TLS here the app hosts' Rails sees https, so an app with force_ssl
+    // and no assume_ssl answers /up 200, not a 301 that would mark every host down.
+    S('http-check', ['send', 'meth', 'GET', 'uri', health, 'ver', 'HTTP/1.1', 'hdr', 'Host', ctx.domain, ...(tls ? ['hdr', 'X-Forwarded-Proto', 'https'] : [])]),
     S('http-check', ['expect', 'status', '200']),
   ];
   return [
