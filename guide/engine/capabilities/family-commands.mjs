@@ -134,7 +134,7 @@ export const FAMILY_COMMANDS = {
 };
 
 // Programs every family's README may use (coreutils, util-linux, systemd, the servers' own checkers).
-export const COMMON_PROGRAMS = ['test', '[', 'sh', 'command', 'grep', 'umask', 'openssl', 'rm', 'id', 'install', 'cd', 'set', '.', 'runuser', 'systemctl', 'sysctl', 'curl', 'certbot', 'nginx', 'caddy', 'kamal-proxy', 'chown', 'chmod', 'cat', 'systemd-analyze', 'haproxy', 'mysql', 'command', 'echo', 'exit', '{bin}/bundle', 'cmp', 'exec'];
+export const COMMON_PROGRAMS = ['test', '[', 'sh', 'command', 'grep', 'umask', 'openssl', 'rm', 'id', 'install', 'cd', 'set', '.', 'runuser', 'systemctl', 'sysctl', 'curl', 'certbot', 'nginx', 'caddy', 'kamal-proxy', 'chown', 'chmod', 'cat', 'systemd-analyze', 'haproxy', 'mysql', 'command', 'echo', 'exit', '{bin}/bundle', 'cmp', 'exec', 'mv', 'false'];
 
 // What each release ships (the version `apt-get`/`dnf install` gives without another repository), for the versions
 // the README installs: a chosen version the release lacks gets the vendor's repository step, or a warning when

@@ -52,8 +52,10 @@ export function certLines({ domain, svc, check, enable = [] }) {
     `  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN=${domain}" -keyout ${live}/privkey.pem -out ${live}/fullchain.pem 2>/dev/null`,
     ...enable.map((l) => `  ${l}`),
     `  ${check} && systemctl reload-or-restart ${svc}`,
-    `  rm -r ${live}`,
-    `  certbot certonly --webroot -w ${ACME_WEBROOT} -d ${domain} --deploy-hook "systemctl reload ${svc}"`,
+    // Set aside, not deleted: if certbot fails (DNS, port 80), the proxy's next reload still finds a certificate.
+    `  mv ${live} ${live}.selfsigned`,
+    `  certbot certonly --webroot -w ${ACME_WEBROOT} -d ${domain} --deploy-hook "systemctl reload ${svc}" || { rm -rf ${live}; mv ${live}.selfsigned ${live}; echo "certbot failed: ${svc} keeps the throw-away certificate (2 days); fix DNS or port 80, then run this step again" >&2; false; }`,
+    `  rm -r ${live}.selfsigned`,
     'fi',
   ];
 }
