@@ -207,7 +207,8 @@ test('lb-rotation.sh: ShellCheck and dash accept it; it drains through the balan
 // SRE re-review: each release compiled only its own assets, so pages the old processes rendered during the switch
 // asked for digests the new release lacked (404s). The bridging line, taken from the generated script and run with
 // dash: the current release's assets land in the new one (also when the new tree already has public/assets, without
-// nesting), and without a current release nothing happens.
+// nesting) owned by the app user (the lab found a root-owned .manifest.json from the first release stopping
+// assets:precompile), and without a current release nothing happens.
 test('deploy.sh: the current release\'s compiled assets are copied into the new release before assets:precompile', () => {
   const sh = file(gen({}), 'deploy.sh');
   const lines = sh.split('\n');

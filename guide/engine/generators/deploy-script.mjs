@@ -120,7 +120,7 @@ export function deployScript(ctx, files) {
     '  as_app "$new" "$BUNDLE" config set --local without "development test" || fail "bundle config failed; current stays at $old"',
     '  as_app "$new" "$BUNDLE" install --quiet || fail "bundle install failed; current stays at $old"',
     c('assets-bridge'),
-    '  [ ! -d "$ROOT/current/public/assets" ] || { install -d -o "$APP_USER" -g "$APP_USER" "$new/public/assets" && cp -a "$ROOT/current/public/assets/." "$new/public/assets/"; } || fail "copying the current release\'s assets failed; current stays at $old"',
+    '  [ ! -d "$ROOT/current/public/assets" ] || { install -d -o "$APP_USER" -g "$APP_USER" "$new/public/assets" && cp -a "$ROOT/current/public/assets/." "$new/public/assets/" && chown -R -h "$APP_USER:$APP_USER" "$new/public/assets"; } || fail "copying the current release\'s assets failed; current stays at $old"',
     `  as_app "$new" ${precompileEnv(ctx)} "$BUNDLE" exec bin/rails assets:precompile || fail "assets:precompile failed; current stays at $old"`,
     c('preflight'),
     `  as_app_secrets "$new" "$BUNDLE" exec bin/rails runner '${preflight}' || fail "release $r does not boot or /up fails; current stays at $old"`,
