@@ -145,7 +145,7 @@ export const PROD_CATALOG = {
   "systemd.exec": "Started in the foreground so systemd supervises it, with bundle from {bin} (an absolute path: rbenv, chruby or Debian's Ruby, whatever the answer names).",
   "systemd.exec.daemon": "Started with bundle from {bin} (an absolute path: rbenv, chruby or Debian's Ruby, whatever the answer names); -D daemonizes once the workers run, which is when systemd (Type=forking) counts the service as started.",
   "systemd.user": "Run as the unprivileged user {user}, in the application root.",
-  "nginx.server-name": "The site's host name ({domain}); with a single server block it also answers other names.",
+  "nginx.server-name": "The site's host name ({domain}); a request for any other name reaches the default server below, which refuses it, so a forged Host never reaches Rails' URLs and redirects.",
   "readme.root": "Application root: {root}. Every file uses this path — the proxy upstream and the server bind must stay identical.",
 
   // ---- nginx edge ----
