@@ -152,7 +152,7 @@ export const RULES = [
     // Already the smaller plan (Solid Queue inside Puma, small-host.mjs): what is left is RAM, the database or a measurement.
     const fix = ctx.jobsInPuma ? 'memory-over-budget-puma' : ctx.jobs === 'solid_queue' && ctx.server === 'puma' ? 'memory-over-budget-jobs' : ctx.a.db_host === 'same' ? 'memory-over-budget-same' : 'memory-over-budget-separate';
     const jobs = fix === 'memory-over-budget-jobs' || fix === 'memory-over-budget-puma';
-    return W('memory-over-budget', 'error', { total: ctx.memoryTotalMb, ram: ctx.ramMb, sum: memorySum(ctx.memory), mb: ctx.perWorkerMb }, [SRC.pumaDeploy, DS.serverMemory, ...(jobs ? [SRC.solidQueuePuma] : []), ...(fix === 'memory-over-budget-puma' ? [DS.yjitPuma2026] : [])], 'memory-over-budget', fix);
+    return W('memory-over-budget', 'error', { total: ctx.memoryTotalMb, ram: ctx.ramMb, sum: memorySum(ctx.memory), mb: ctx.perWorkerMb, mbWhy: ctx.workerMbMeasured ? `${ctx.perWorkerMb} MB per process is your worker_mb answer` : `${ctx.perWorkerMb} MB per process is Puma's documented estimate for a typical app` }, [SRC.pumaDeploy, DS.serverMemory, ...(jobs ? [SRC.solidQueuePuma] : []), ...(fix === 'memory-over-budget-puma' ? [DS.yjitPuma2026] : [])], 'memory-over-budget', fix);
   },
   function jobsInPuma(ctx) {
     if (!ctx.jobsInPuma || ctx.memoryOver) return null;
