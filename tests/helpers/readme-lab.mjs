@@ -12,7 +12,8 @@ const ROOT = DEFAULTS.app_root;
 // trusted CA for the domain) and the shims on PATH; then README steps 1–6 and /up over HTTPS. Shell functions for
 // the proofs: version_ru (a version constant config.ru reads at boot, answered in x-lab-release: v1 to start with),
 // get/load_start/load_stop (4 clients on /up until stopped, counted per version), new_release (a second release with
-// v2, switched as deploy.sh does), until_v2, run_job (a job enqueued by POST /jobs, polled until a runner ran it).
+// v2, switched as deploy.sh does), until_v2, switch_under_load (both, then a restart or reload, timed), run_job (a
+// job enqueued by POST /jobs, polled until a runner ran it).
 // `prepare`: shell lines for what the bundle's warnings ask of the app before step 1 (WEBrick: the gem in the Gemfile).
 export function readmeScript(bundle, B, { domain, secretsExtra = '', prepare = '' }) {
   const DOMAIN = domain;
@@ -40,6 +41,9 @@ load_stop() { touch /tmp/stop; wait; cat /tmp/load.* > /tmp/all; echo "load v1=$
 new_release() { cur=$(readlink ${ROOT}/current); cp -a ${ROOT}/$cur ${ROOT}/releases/next && version_ru v2 ${ROOT}/releases/next/config.ru && chown -R -h deploy:deploy ${ROOT}/releases/next && ln -sfn releases/next ${ROOT}/current.new && mv -T ${ROOT}/current.new ${ROOT}/current; }
 run_job() { local t r i; t=$(curl $H -X POST https://${DOMAIN}/jobs | ruby -rjson -e 'print JSON.parse(STDIN.read)["token"]'); for i in $(seq 1 240); do r=$(curl $H https://${DOMAIN}/jobs/$t); case "$r" in *executed_by\":\"*) break;; esac; sleep 0.5; done; echo "job=$r"; }
 until_v2() { for i in $(seq 1 240); do [ "$(get)" = "200 v2" ] && return 0; sleep 0.5; done; echo "no v2 answer within 120 s"; return 1; }
+# New code under the four clients: new_release, then COMMAND (a restart or reload); prints LABEL-ms (to the first v2
+# answer), the load per version after SETTLE seconds, and which versions answer afterwards.
+switch_under_load() { local label=$1 settle=$2; shift 2; load_start; sleep 2; new_release; T0=$(date +%s%N); "$@"; until_v2; echo "$label-ms=$(( ($(date +%s%N) - T0) / 1000000 ))"; sleep "$settle"; load_stop; echo "after=$(for i in 1 2 3 4 5 6; do get; done | sort -u | tr '\n' ' ')"; }
 `;
 }
 

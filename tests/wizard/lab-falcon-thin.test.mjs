@@ -38,12 +38,7 @@ test('lab: the Falcon bundle, applied by its README steps 1–6, serves the app;
   try {
     const script = `${readmeScript(bundle, B, { domain: DOMAIN })}
 grep -q '^READY=1' /run/readme-shims/rails-app.notify.log && echo "notify=ready"
-load_start; sleep 2
-new_release
-T0=$(date +%s%N); systemctl reload rails-app
-until_v2; echo "reload-ms=$(( ($(date +%s%N) - T0) / 1000000 ))"
-sleep 3; load_stop
-echo "after=$(for i in 1 2 3 4 5 6; do get; done | sort -u | tr '\\n' ' ')"
+switch_under_load reload 3 systemctl reload rails-app
 echo "falcon-log=$(grep -c 'Restarting container' /var/log/rails-app.log) $(grep -c 'Stopping old container' /var/log/rails-app.log)"
 grep -c '^RELOADING=1' /run/readme-shims/rails-app.notify.log | sed 's/^/notify-reloading=/'
 echo "--- shim calls"; cat /var/log/readme-shims.log
@@ -90,12 +85,7 @@ test('lab: the Thin bundle, applied by its README steps 1–6, serves the app fr
     const script = `${readmeScript(bundle, B, { domain: DOMAIN })}
 alive() { n=0; for f in ${ROOT}/tmp/pids/thin.*.pid; do kill -0 "$(cat "$f")" 2>/dev/null && n=$((n + 1)); done; echo $n; }
 echo "servers-before=$(alive) main=$(cat /run/readme-shims/rails-app.pid) user=$(ps -o user= -p "$(cat /run/readme-shims/rails-app.pid)" | tr -d ' ')"
-load_start; sleep 2
-new_release
-T0=$(date +%s%N); systemctl restart rails-app
-until_v2; echo "restart-ms=$(( ($(date +%s%N) - T0) / 1000000 ))"
-sleep 2; load_stop
-echo "after=$(for i in 1 2 3 4 5 6; do get; done | sort -u | tr '\\n' ' ')"
+switch_under_load restart 2 systemctl restart rails-app
 echo "servers-after=$(alive) main=$(cat /run/readme-shims/rails-app.pid)"
 echo "--- shim calls"; cat /var/log/readme-shims.log
 `;

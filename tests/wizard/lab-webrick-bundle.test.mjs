@@ -53,12 +53,7 @@ echo "gemfile=$(grep -c '^    webrick ' ${ROOT}/Gemfile.lock) webrick-$V"
 # Server header the app's port answers with (WEBrick names itself; nginx's edge hides it).
 servers() { echo "webrick=$(ps -eo comm=,args= | grep -v '^runuser' | grep -c '[b]in/rails server -u webrick' || true) puma=$(ps -eo args= | grep -c '^[p]uma ' || true) pid=$(ps -eo pid=,comm=,args= | grep -v ' runuser ' | grep '[b]in/rails server -u webrick' | awk '{ print $1 }' | head -1) server=$(curl -s --max-time 10 -o /dev/null -w '%header{server}' http://127.0.0.1:${port}/up | cut -d' ' -f1)"; }
 echo "before $(servers)"
-load_start; sleep 2
-new_release
-T0=$(date +%s%N); systemctl restart rails-app
-until_v2; echo "restart-ms=$(( ($(date +%s%N) - T0) / 1000000 ))"
-sleep 2; load_stop
-echo "after=$(for i in 1 2 3 4 5 6; do get; done | sort -u | tr '\\n' ' ')"
+switch_under_load restart 2 systemctl restart rails-app
 echo "after-restart $(servers)"
 echo "--- shim calls"; cat /var/log/readme-shims.log
 `;
