@@ -2,7 +2,8 @@
 // stage, Kamal's deploy.yml, production Compose services): a production image that runs Rails in development, and
 // a job process whose task or executable no gem in Gemfile.lock provides. Severity as in problems.mjs.
 import { JOB_COMMANDS } from '../engine/capabilities/adapter-gems.mjs';
-import { deployCommands, commandWords } from './read-deploy.mjs';
+import { deployCommands } from './read-deploy.mjs';
+import { commandWords } from './shell-words.mjs';
 import { envSettings } from './obsolete.mjs';
 
 const RAILS_DEV = { label: 'Rails generated config/environments/development.rb (enable_reloading, eager_load false, consider_all_requests_local, server timing)', url: 'https://github.com/rails/rails/blob/main/railties/lib/rails/generators/rails/app/templates/config/environments/development.rb.tt' };

@@ -4,6 +4,7 @@
 import { LIMITS } from './limits.mjs';
 import { readYaml } from './read-yaml.mjs';
 import { readRuby } from './read-ruby.mjs';
+import { commandWords } from './shell-words.mjs';
 
 /** Procfile → settings [{name: process type, value: command, line}] */
 export function readProcfile(src) {
@@ -184,11 +185,4 @@ export function deployCommands(files) {
     if (f.kind === 'compose') for (const svc of f.services || []) if (svc.production === true && svc.command) cmds.push({ cmd: svc.command.value, file: f.path, line: svc.command.line, role: svc.name, from: 'compose' });
   }
   return cmds;
-}
-
-// A command as words: Docker's exec form (a JSON array) or a shell line split on blanks (quotes dropped).
-export function commandWords(cmd) {
-  const t = String(cmd).trim();
-  if (t.startsWith('[')) { try { const a = JSON.parse(t); if (Array.isArray(a)) return a.map(String).flatMap((w) => w.split(/\s+/)); } catch { /* shell form */ } }
-  return t.split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ''));
 }
