@@ -11,6 +11,12 @@ import { forwardedMaps } from './nginx-forwarded.mjs';
 export const id = 'nginx';
 
 /** Does nginx version v have feature `name` (capabilities/nginx.mjs)? */
+/** How long a reload lets old workers live: longer than this proxy waits for any answer (the timeout chain). */
+function workerShutdown(ctx) {
+  const { edge, margin } = timeoutChain(ctx);
+  return S('worker_shutdown_timeout', `${edge + margin}s`, t('nginx.shutdown', { shutdown: edge + margin, edge }), [SRC.nginxCore]);
+}
+
 /** Behind the bundle's own balancer (nginx or HAProxy), which retries a closed connection on the other host. */
 const appDownCloses = (ctx) => behindBalancer(ctx) && ['nginx', 'haproxy'].includes(ctx.a.lb);
 
@@ -251,7 +257,7 @@ export function mainBody(ctx) {
     S('error_log', ['/var/log/nginx/error.log', 'warn']),
     // WebSockets end here: without a bound, every reload (a renewal, a re-run of README) leaves old workers for as
     // long as their sockets live. Longer than any request the timeout chain lets this proxy wait.
-    ...(cableEnabled(ctx) && nginxHas('workerShutdownTimeout', ctx.proxyVersion) ? [S('worker_shutdown_timeout', `${timeoutChain(ctx).edge + timeoutChain(ctx).margin}s`, t('nginx.shutdown', { shutdown: timeoutChain(ctx).edge + timeoutChain(ctx).margin, edge: timeoutChain(ctx).edge }), [SRC.nginxCore])] : []),
+    ...(cableEnabled(ctx) && nginxHas('workerShutdownTimeout', ctx.proxyVersion) ? [workerShutdown(ctx)] : []),
     BLANK,
     {
       block: 'events',
