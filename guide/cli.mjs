@@ -25,7 +25,8 @@ const USAGE = `usage: node guide/cli.mjs --answers FILE.json [--format json|file
   --force          replace files of an earlier bundle in --out (default: exit 5 and write nothing)
   --date DATE      date written into file headers (YYYY-MM-DD; default today)
   --permalink-base URL  site URL prefix for the permalink in file headers (e.g. https://example.org)
-  --allow-errors   exit 0 even when the bundle has error-level findings (default: exit 3)
+  --allow-errors   exit 0 and write the bundle even when it has error-level findings (default: exit 3, and
+                   --format files writes nothing)
 exit status: 0 ok, 1 (--check) findings at or above --fail-on, 2 invalid answers or (--check) unreadable input,
   3 error-level findings (see "warnings" with severity "error"), 4 --out refused (symbolic link, not a directory, /),
   5 a bundle file exists in --out (use --force), 6 writing failed (permissions, disk full), 64 usage`;
@@ -94,6 +95,9 @@ if (errors.length) {
 }
 
 const result = generate(answers, { date: opts.date, base: opts.base });
+const errorFindings = result.warnings.filter((w) => w.severity === 'error');
+// A bundle with error-level findings is printed for reading (json) but never written where an operator deploys it.
+const refuse = errorFindings.length > 0 && !opts.allowErrors;
 if (format === 'json') {
   const out = {
     files: result.files.map(({ path, content }) => ({ path, content })),
@@ -102,6 +106,8 @@ if (format === 'json') {
     model: result.model,
   };
   process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+} else if (refuse) {
+  process.stderr.write(`nothing written to ${resolve(opts.out)}: the bundle has error-level findings\n`);
 } else {
   // No link followed, nothing overwritten without --force, every failure one line with its exit status.
   const { writeBundle, WriteError } = await import('./bundle-writer.mjs');
@@ -114,8 +120,7 @@ if (format === 'json') {
   }
   for (const w of result.warnings) process.stderr.write(`${w.severity}: ${w.message}\n`);
 }
-const errorFindings = result.warnings.filter((w) => w.severity === 'error');
-if (errorFindings.length && !opts.allowErrors) {
+if (refuse) {
   for (const w of errorFindings) process.stderr.write(`error [${w.id}]: ${w.message} ${w.suggestion || ''}\n`);
   process.stderr.write(`${errorFindings.length} error-level finding(s): exit status 3 (--allow-errors to accept them)\n`);
   process.exitCode = 3;

@@ -1,7 +1,7 @@
 // Problems of what the deployment runs, read from its commands and environment (Procfile, the Dockerfile's final
 // stage, Kamal's deploy.yml, production Compose services): a production image that runs Rails in development, and
-// a job process whose task or executable no gem in Gemfile.lock provides. Severity as in problems.mjs.
-import { JOB_COMMANDS } from '../engine/capabilities/adapter-gems.mjs';
+// a job process or app server whose task or executable no gem in Gemfile.lock provides. Severity as in problems.mjs.
+import { JOB_COMMANDS, SERVER_COMMANDS } from '../engine/capabilities/adapter-gems.mjs';
 import { deployCommands } from './read-deploy.mjs';
 import { commandWords } from './shell-words.mjs';
 import { envSettings } from './obsolete.mjs';
@@ -114,6 +114,19 @@ export function missingTaskFindings(files) {
         rule: 'task-missing', severity: 'warning', file: c.file, line: c.line, setting: row.bin, found: word, expected: row.gems[0],
         message: `${where} runs \`${word}\`, ${row.binRequires ? `${binstub.path} loads ${row.runner}` : `the executable of the ${row.gems[0]} gem`}, but ${lock.path} has no \`${row.gems[0]}\` gem: the process stops at start (${row.binRequires ? 'LoadError' : `bundler: command not found: ${row.bin}`}) and its jobs are never worked${instead}`,
         evidence: [...(EVIDENCE[row.runner] || []), BUNDLER_EXEC], related: [{ file: lock.path, line: 1 }],
+      });
+    }
+    // The app server a command starts through `bundle exec` (without it, an image may have the gem installed apart).
+    const exec = words.findIndex((w, k) => /(^|\/)bundle$/.test(w) && words[k + 1] === 'exec');
+    const bin = exec >= 0 ? base(words[exec + 2] || '') : '';
+    const server = SERVER_COMMANDS.find((r) => r.bin === bin);
+    if (server && !server.gems.some((g) => inLock.has(g)) && !seen.has(`${c.file}:${c.line}:${bin}`)) {
+      seen.add(`${c.file}:${c.line}:${bin}`);
+      const servers = [...new Set(SERVER_COMMANDS.flatMap((r) => r.gems).filter((g) => inLock.has(g)))];
+      out.push({
+        rule: 'task-missing', severity: 'warning', file: c.file, line: c.line, setting: bin, found: `bundle exec ${bin}`, expected: server.gems[0],
+        message: `${where} runs \`bundle exec ${bin}\`, the executable of the ${server.gems[0]} gem, but ${lock.path} has no \`${server.gems[0]}\` gem: the process stops at start (bundler: command not found: ${bin}) and serves no request${servers.length ? ` (${lock.path} has ${servers.map((g) => `\`${g}\``).join(', ')}: start that server instead, or remove the stale line)` : ''}`,
+        evidence: [BUNDLER_EXEC], related: [{ file: lock.path, line: 1 }],
       });
     }
   }

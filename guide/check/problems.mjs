@@ -16,6 +16,7 @@ const BUNDLER_RUBY = { label: 'Bundler: gemfile(5), the ruby directive', url: 'h
 const BUNDLER_RUBY_GUIDE = { label: 'Bundler guide: Specifying a Ruby Version (Bundler raises when the running Ruby does not match the Gemfile)', url: 'https://bundler.io/guides/gemfile_ruby.html' };
 const HEROKU_LOCK_RUBY = { label: 'Heroku: with Bundler 2.4+ the Ruby installed is the one in Gemfile.lock\'s RUBY VERSION', url: 'https://devcenter.heroku.com/changelog-items/2809' };
 
+const RUBY_COMPARABLE = { label: 'Ruby: Array#max compares elements with <=>; String#<=> compares text, and String <=> Integer is nil (ArgumentError)', url: 'https://docs.ruby-lang.org/en/3.4/Array.html#method-i-max' };
 const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
 const DEV_BRANCH = /\b(development|test)\b/;
 const branchName = (s) => (s?.branch?.length ? s.branch.map((b) => `\`${b.cond}\` (line ${b.line})`).join(' › ') : '');
@@ -115,6 +116,17 @@ export function problemFindings(files, answers) {
         evidence: [PUMA_FORK],
       });
     }
+  }
+
+  // 4. ENV Strings compared with Integers in database.yml (env-compare.mjs): fails or picks the wrong value once set.
+  for (const s of (yml?.settings || []).filter((x) => x.compare && x.path?.[0] === 'production')) {
+    if (out.some((f) => f.rule === 'env-compare' && f.line === s.line)) continue;
+    const { op, raw } = s.compare;
+    out.push({
+      rule: 'env-compare', severity: 'warning', file: yml.path, line: s.line, setting: s.key, found: s.text, expected: null,
+      message: `${s.key} takes the .${op} of ${raw.map((v) => `ENV ${v}`).join(' and ')} (a String when set) and Integer defaults: with the variables unset it is ${s.value ?? 'the defaults’ ' + op}, but with one of them set Ruby raises ArgumentError (comparison of String with Integer failed) while Rails reads database.yml and the app does not boot, and with all of them set the Strings compare as text ("10" is less than "5"). Convert each value: ${raw.map((v) => `ENV.fetch("${v}", …).to_i`).join(', ')}`,
+      evidence: [RUBY_COMPARABLE, RAILS_DEFAULT_POOL],
+    });
   }
 
   // (Job runners against the pool: jobs.mjs.)

@@ -261,7 +261,9 @@ export function evaluate(toks, locals = new Map(), src = '') {
         const env = parts[0][0].v;
         const dflt = block ? (ifElse(block, locals, src) || evaluate(block, locals, src)) : parts[1] ? evaluate(parts[1], locals, src) : null;
         if (!dflt) return { known: true, value: null, env, text, required: true };
-        return { ...dflt, env, text };
+        // The variable's value, when set, is a String whatever the default is (no `cast` until .to_i/Integer()).
+        const { cast: _cast, ...value } = dflt;
+        return { ...value, env, text };
       }
     }
   }
@@ -294,7 +296,7 @@ function convert(v, to, text) {
   if (!v.known || v.value === null) return { ...v, text };
   if (to === 'int') {
     const num = typeof v.value === 'number' ? Math.trunc(v.value) : /^\s*-?\d+/.test(String(v.value)) ? Number.parseInt(v.value, 10) : null;
-    return num === null ? unknown(text, v.env ? { env: v.env } : {}) : { ...v, value: num, text };
+    return num === null ? unknown(text, v.env ? { env: v.env } : {}) : { ...v, value: num, text, cast: 'int' };
   }
-  return { ...v, value: String(v.value), text };
+  return { ...v, value: String(v.value), text, cast: 'str' };
 }

@@ -8,6 +8,7 @@ import { evaluate } from './read-ruby.mjs';
 import { LIMITS } from './limits.mjs';
 import { InputError } from './errors.mjs';
 import { checkYamlDepth } from './yaml-depth.mjs';
+import { envCompare } from './env-compare.mjs';
 
 // Code that would run a command is refused (exit 2). Reading files (File.exist?, Dir.glob) or requiring
 // libraries is merely unreadable here: the value becomes unknown with a note, the rest of the file is read.
@@ -80,7 +81,11 @@ export function stripErb(src, path) {
     }
     let v;
     try {
-      v = largerOf(code.trim()) || evaluate(tokenize(code.trim()), new Map(), code.trim());
+      // ENV Strings compared with Integers (problems.mjs env-compare): the defaults' value, and the hazard.
+      const cmp = envCompare(code.trim());
+      const floor = largerOf(code.trim());
+      if (floor) v = cmp ? { ...floor, compare: cmp } : floor;
+      else v = cmp ? { known: cmp.value !== null, value: cmp.value, env: cmp.raw[0], compare: cmp, text: code.trim() } : evaluate(tokenize(code.trim()), new Map(), code.trim());
     } catch {
       v = { known: false, value: null, text: code.trim() };
     }
@@ -173,7 +178,7 @@ export function readYaml(src, path = 'database.yml') {
     const line = lineOf(node);
     if (m) {
       const v = values[Number(m[1])];
-      return { name: p.join('.'), path: p, key: p[p.length - 1], value: v.value, known: v.known, env: v.env, ...(v.offset ? { offset: v.offset } : {}), ...(v.floor ? { floor: v.floor } : {}), text: v.text, line };
+      return { name: p.join('.'), path: p, key: p[p.length - 1], value: v.value, known: v.known, env: v.env, ...(v.offset ? { offset: v.offset } : {}), ...(v.floor ? { floor: v.floor } : {}), ...(v.compare ? { compare: v.compare } : {}), text: v.text, line };
     }
     if (typeof raw === 'string' && raw.includes('__erb_')) {
       return { name: p.join('.'), path: p, key: p[p.length - 1], value: null, known: false, text: raw.replace(/__erb_(\d+)__/g, (_, k) => values[k].text), line };

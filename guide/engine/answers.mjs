@@ -27,6 +27,16 @@ const MAX_NOTES = 25;
 const CHOICE_VERSION_KEYS = ['server_version', 'proxy_version', 'database_version', 'kernel'];
 const versionMessage = (key, p) => `${key} "${p.v}" was never released for ${p.label} (released series: ${p.known}; current ${p.current})`;
 
+/** Keys whose default follows other answers: the version questions and those with `defaultBy` (questions.mjs). */
+export const FOLLOWING_KEYS = [...CHOICE_VERSION_KEYS, ...QUESTIONS.filter((q) => q.defaultBy).map((q) => q.key)];
+
+/** The default of `key` under answers `a` when it follows other answers (else null). */
+export function dependentDefault(key, a) {
+  if (CHOICE_VERSION_KEYS.includes(key)) return choiceDefault(key, a);
+  for (const [k, table] of Object.entries(BY_KEY.get(key)?.defaultBy || {})) if (Object.hasOwn(table, a[k])) return table[a[k]];
+  return null;
+}
+
 export function question(key) {
   return BY_KEY.get(key);
 }
@@ -134,6 +144,8 @@ export function parseAnswers(raw, { policy = true } = {}) {
     if (p) push({ key, message: `${versionMessage(key, p)}, so ${choiceDefault(key, answers)} is used.` });
     answers[key] = choiceDefault(key, answers) || answers[key];
   }
+  // An adapter left out is the database's own (mysql2 for MySQL), not PostgreSQL's pg with an error.
+  for (const q of QUESTIONS) if (q.defaultBy && !seen.has(q.key)) answers[q.key] = dependentDefault(q.key, answers) ?? answers[q.key];
   if (dropped > 0) notes.push({ key: null, message: `${dropped} more problem(s) with the parameters were ignored.` });
   return { answers, notes, unknown };
 }
@@ -177,8 +189,9 @@ export function toQuery(answers) {
   const a = normalize(answers);
   const p = new URLSearchParams();
   for (const q of QUESTIONS) {
-    // A version equal to its choice's default (Unicorn 6.1 for server=unicorn) is left out like any other default.
-    const def = CHOICE_VERSION_KEYS.includes(q.key) ? choiceDefault(q.key, a) || q.default : q.default;
+    // A version or adapter equal to its choice's default (Unicorn 6.1 for server=unicorn, mysql2 for MySQL) is left
+    // out like any other default.
+    const def = FOLLOWING_KEYS.includes(q.key) ? dependentDefault(q.key, a) || q.default : q.default;
     if (a[q.key] !== def) p.set(q.key, String(a[q.key]));
   }
   return p.toString();

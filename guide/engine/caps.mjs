@@ -47,6 +47,7 @@ export const LB_ROTATION = lazy('lb-rotation'); // issue 23: rolling deploys beh
 export const JOB_RUNNERS = lazy('job-runners');
 export const SERVER_PROCESS = lazy('server-process');
 export const SERVER_RAILS = lazy('server-rails');
+export const SERVER_RUBY = lazy('server-ruby');
 export const LAB_PROOFS = lazy('lab-proofs'); // issue 24: which choices the lab boots, per README // issue 24: the Rails versions a server can run
 // Issue 24: what a forking server's processes share (memory-budget.mjs).
 export const FORK_MEMORY = lazy('fork-memory');

@@ -4,7 +4,7 @@
 import { NGINX_TLS, APACHE_TLS, CADDY_EDGE, MOZILLA, HAPROXY_DEBIAN, EDGE_LIMITS } from './capabilities/edge.mjs';
 import { JOB_RUNNERS } from './capabilities/jobs.mjs';
 import { SERVER_PROCESS, HARDENING, SYSTEMD_SANDBOX } from './capabilities/process.mjs';
-import { SERVER_RAILS } from './capabilities/server-rails.mjs';
+import { SERVER_RAILS, SERVER_RUBY } from './capabilities/server-rails.mjs';
 import { LAB_PROOFS } from './capabilities/lab-proofs.mjs';
 
 export const PROD_CATALOG = {
@@ -17,6 +17,7 @@ export const PROD_CATALOG = {
   "cap.job-runners": JOB_RUNNERS,
   "cap.server-process": SERVER_PROCESS,
   "cap.server-rails": SERVER_RAILS,
+  "cap.server-ruby": SERVER_RUBY,
   "cap.lab-proofs": LAB_PROOFS,
   "cap.hardening": HARDENING,
   "cap.systemd-sandbox": SYSTEMD_SANDBOX,
@@ -236,6 +237,7 @@ export const PROD_CATALOG = {
   "systemd.reload.unicorn": "`systemctl reload` sends {signal}: Unicorn starts a new master on the same listening socket, which loads the new application code (preload_app true); the before_fork hook in config/unicorn.rb sends QUIT to the old master once the new workers are forked, and systemd follows unicorn.pid to the new master. If the new code fails to boot, the old master keeps serving. (HUP would only re-read unicorn.rb and keep the old code.)",
   "systemd.reload.handover-thruster": "No reload under Thruster: {server}'s reload re-executes a new master and stops the old one, and Thruster exits with its child. Deploy with `systemctl restart`.",
   "systemd.forking.thin": "`thin start -C` runs Thin's cluster controller, which starts every server as a daemon and exits: systemd follows server 0's PID file as the main process (the other servers are watched only as members of the service; if one dies, restart the service).",
+  "systemd.forking.mongrel": "`mongrel_rails cluster::start` starts every member as a daemon (each writes mongrel.PORT.pid) and exits: systemd follows the first member's PID file as the main process (the others are watched only as members of the service; if one dies, restart the service).",
   "systemd.forking.unicorn": "Unicorn daemonizes (-D) once its workers run, and writes unicorn.pid: systemd follows that file, so after a reload the new master (a child of the old one) becomes the service's main process when the old master exits.",
   "systemd.pidfile": "Where {server} writes its master's PID (the `pid` line of its config); systemd reads it after start and again whenever the main process exits.",
   "systemd.reload.passenger": "Passenger restarts the application processes one by one (rolling restart in Enterprise, otherwise a quick restart).",
@@ -262,6 +264,14 @@ export const PROD_CATALOG = {
   "url.mysqlRepo": "https://dev.mysql.com/doc/refman/8.4/en/linux-installation-apt-repo.html",
   "w.server-cannot-run-rails.m": "{server} cannot run Rails {rails}: {why}",
   "w.server-cannot-run-rails.rack2": "Rails {until} and later require Rack 2 or newer, and Rack 2.0 removed Rack's Mongrel handler; Mongrel's last release is 1.1.5 (2008; the 1.2.0.pre2 prerelease of 2010 never became final), and Rack's maintainers dropped it in 2017 because it no longer built on the Rubies Rack supported.",
+  "w.server-cannot-run-rails.dispatcher": "mongrel_cluster starts mongrel_rails, whose Rails handler loads the dispatcher of Rails 2, which Rails 3.0 removed, so every member dies at boot; from Rails 3.0 Mongrel runs only through Rack's handler (one `rails server mongrel` process on the 2010 prerelease 1.2.0.pre2), not as a cluster a service can supervise.",
+  "w.server-needs-older-ruby.m": "{server} {version} does not build on Ruby {lang}: {why}",
+  "w.server-needs-older-ruby.mongrel": "Mongrel 1.1.5's parser uses Ruby 1.8's string internals, so `gem install mongrel` fails to compile on Ruby 1.9 and later; only the 2010 prerelease 1.2.0.pre2 builds there.",
+  "w.server-needs-older-ruby.s": "Run this Mongrel bundle on Ruby 1.8.7 (the Ruby of the Rails 2 apps it serves), or move the app to Puma (migrate-to/config/puma.rb).",
+  "ev.mongrelDispatcher": "evan/mongrel#9: Mongrel requires dispatcher, which has been removed from Rails 3",
+  "url.mongrelDispatcher": "https://github.com/evan/mongrel/issues/9",
+  "ev.mongrelRuby19": "evan/mongrel#26: gem install mongrel fails on Ruby 1.9 (RString has no member ptr/len)",
+  "url.mongrelRuby19": "https://github.com/evan/mongrel/issues/26",
   "w.server-cannot-run-rails.s": "Choose Puma (the server Rails has generated since 5.0) or another server the wizard offers for Rails {rails}; {server} bundles are generated for Rails before {until} only.",
   "ev.falconDeploy": "Falcon deployment guide (systemd Type=notify)",
   "url.falconDeploy": "https://github.com/socketry/falcon/blob/main/guides/deployment/readme.md",
@@ -354,7 +364,9 @@ export const PROD_CATALOG = {
   "ops.readme.part.server": "the server",
   "ops.readme.part.database": "the database",
   "ops.readme.part.jobs": "the job backend",
-  "ops.readme.idempotent": "Every step is safe to run again on a host that already serves the app: packages, the service user, the secrets file, the role and the databases are created only when missing; PostgreSQL and PgBouncer are reloaded and restarted only when a setting they read at start changed; a certificate the proxy needs is issued once, through the webroot {proxy} already serves, never stopping it, and certbot's renewals reload it. Tested in the lab on the default bundle ({test}): steps 1–6 run a second time while clients ask /up, exit 0, stop or restart nothing (nginx, PostgreSQL and Puma keep their main PIDs), issue no second certificate, and no request fails.",
+  "ops.readme.idempotent.same": "on this stack (Puma, nginx and PostgreSQL on Debian 13)",
+  "ops.readme.idempotent.other": "on the default bundle (Puma, nginx and PostgreSQL on Debian 13), not on this stack",
+  "ops.readme.idempotent": "Every step is safe to run again on a host that already serves the app: packages, the service user, the secrets file, the role and the databases are created only when missing; PostgreSQL and PgBouncer are reloaded and restarted only when a setting they read at start changed; a certificate the proxy needs is issued once, through the webroot {proxy} already serves, never stopping it, and certbot's renewals reload it. Tested in the lab {which} ({test}): there steps 1–6 run a second time while clients ask /up, exit 0, stop or restart nothing (nginx, PostgreSQL and Puma keep their main PIDs), issue no second certificate, and no request fails.",
   "ops.readme.structure": "These steps were checked by structure only (every command against the {family} table, tests/wizard/family-commands.test.mjs), not booted: only Debian can be booted in the project's lab.",
   "ops.readme.no-table": "The wizard has no command table for the {family} family yet: the file table above says where each file goes; install, user and service commands are yours to adapt.",
   "ops.readme.dbhost": "0. Database host (first)",
@@ -396,6 +408,7 @@ export const PROD_CATALOG = {
   "ops.readme.deploy.reload.passenger": "After updating the code: `systemctl reload rails-app` runs passenger-config restart-app. Open-source Passenger stops the app's processes and boots the new code (Enterprise's rolling restart is not in the open-source edition): requests wait in Passenger's queue meanwhile and none fail, but they wait as long as the app takes to boot (in the project's lab, tests/wizard/lab-passenger-bundle.test.mjs, up to about 20 s on a busy 2-core machine). `systemctl stop` sends {stop}, Passenger's graceful stop.",
   "ops.readme.deploy.reload.passenger-apache": "After updating the code: passenger-config restart-app (no unit of ours: Apache runs the app). Open-source Passenger stops the app's processes and boots the new code: requests wait in Passenger's queue meanwhile and none fail, but they wait as long as the app takes to boot (in the project's lab, tests/wizard/lab-passenger-bundle.test.mjs). `systemctl restart {apache}` restarts Apache and the app with it.",
   "ops.readme.logs.p.passenger-apache": "Passenger writes the app's output (Rails 7.1+ logs to STDOUT) to Apache's error log, {logs}error.log; `journalctl -u 'rails-jobs*' -f` shows the jobs' output. Files under {root}/log are rotated by etc/logrotate.d/rails-app.",
+  "ops.readme.logs.p.daemon": "{server} writes the app's output (Rails 7.1+ logs to STDOUT) to its own files, {root}/log/{files}: `tail -f` them. `journalctl -u rails-app` shows only what systemd saw (starts, stops, exit status); `journalctl -u 'rails-jobs*' -f` shows the job runner's output. The files under {root}/log are rotated by etc/logrotate.d/rails-app (copytruncate, since the server keeps them open).",
   "ops.readme.logs.p": "`journalctl -u rails-app -u 'rails-jobs*' -f` shows the app's output (Rails 7.1+ logs to STDOUT); journald limits its own size (SystemMaxUse, by default 10 % of the file system, at most 4 GB). Files under {root}/log are rotated by etc/logrotate.d/rails-app.",
   "ops.readme.sandbox": "10. Sandbox check",
   "ops.readme.sandbox.p": "The units run sandboxed. `systemd-analyze security` rates each generated unit below {max} (\"OK\" or better; measured with {analyzer} by the project's tests). If a gem needs more (e.g. writing outside tmp, log and storage), extend ReadWritePaths rather than removing the sandbox.",

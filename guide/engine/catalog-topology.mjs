@@ -123,6 +123,7 @@ export const TOPOLOGY_CATALOG = {
   // Bundle README
   "readme.install.db-host": "On the database host: install without the leading db-host/ (e.g. db-host/etc/… → /etc/…), then reload the service.",
   "readme.install.setup": "Run once on the database host as its superuser (psql < / mysql <); replace the placeholder password first.",
+  "readme.install.pgbouncer-hba": "PgBouncer's own access rules (auth_hba_file in pgbouncer.ini): replaces /etc/pgbouncer/pg_hba.conf; reload PgBouncer (`systemctl reload pgbouncer`), not PostgreSQL.",
   "readme.install.pg-hba": "Replaces the host's pg_hba.conf (keep a copy of the old one); reload PostgreSQL.",
   "readme.hosts": "Addresses (app hosts, first … last; database; load balancer)",
   "readme.hosts.value": "{app}; {db}; {lb} (\"auto\" answers use these defaults: change them in the answers, not in the files)",

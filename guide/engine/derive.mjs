@@ -6,6 +6,7 @@ import { SINGLE_TARGET_PROXIES } from './generators/edge.mjs';
 import { firstSince, has } from './pick.mjs';
 import { gte, inRange, lt } from './version.mjs';
 import { choiceDefault } from './version-defaults.mjs';
+import { QUESTIONS } from './questions.mjs';
 import { t } from './text.mjs';
 import { LIMITS, placeHosts } from './topology.mjs';
 import { autovacuumWorkers, pgParallelWorkers, rawWorkMemKb } from './pgtune.mjs';
@@ -18,7 +19,8 @@ export const APP_USER = 'deploy';
 /** Action Cable's default worker pool (ActionCable::Server::Configuration#worker_pool_size). */
 export const CABLE_WORKER_POOL = 4;
 const FORKING = new Set(['unicorn', 'pitchfork', 'mongrel']);
-const DEFAULT_ADAPTER = { postgresql: 'pg', mysql: 'mysql2', mariadb: 'mysql2', sqlite: 'sqlite3' };
+// The database's own adapter: the table the adapter question's default follows (questions.mjs defaultBy).
+const DEFAULT_ADAPTER = QUESTIONS.find((q) => q.key === 'adapter').defaultBy.database;
 const ADAPTER_DBS = { pg: ['postgresql'], mysql2: ['mysql', 'mariadb'], trilogy: ['mysql', 'mariadb'], mysql: ['mysql', 'mariadb'], sqlite3: ['sqlite'], jdbc: ['postgresql', 'mysql', 'mariadb', 'sqlite'] };
 
 /** Language level of the chosen implementation/version. */

@@ -48,7 +48,10 @@ export const QUESTIONS = [
   { key: 'database', group: 'Database', type: 'enum', default: 'postgresql',
     options: [o('postgresql'), o('mysql'), o('mariadb'), o('sqlite')] },
   { key: 'database_version', group: 'Database', type: 'string', format: 'version', default: '17' },
+  // defaultBy: left unanswered, the adapter follows the Ruby and the database (first table with a row wins): what
+  // `rails new -d mysql|postgresql|sqlite3` puts in database.yml, and the activerecord-jdbc adapters on JRuby.
   { key: 'adapter', group: 'Database', type: 'enum', default: 'pg',
+    defaultBy: { ruby: { jruby: 'jdbc' }, database: { postgresql: 'pg', mysql: 'mysql2', mariadb: 'mysql2', sqlite: 'sqlite3' } },
     options: [o('pg'), o('mysql2'), o('trilogy'), o('mysql'),
       o('sqlite3'), o('jdbc')] },
   { key: 'pooler', group: 'Database', type: 'enum', default: 'none',

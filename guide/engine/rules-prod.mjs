@@ -2,7 +2,9 @@
 import { SRC } from './evidence.mjs';
 import { gte } from './version.mjs';
 import { t } from './text.mjs';
+import { SERVER_PROCESS } from './caps.mjs';
 
+const PAGE_CACHE_MB = 256;
 const W = (id, severity, vars, evidence = []) => ({ id, severity, message: t(`w.${id}.m`, vars), suggestion: t(`w.${id}.s`, vars), evidence });
 const sub = (ctx, key, reason) => ctx.subs.find((s) => s.key === key && s.reason === reason);
 
@@ -34,6 +36,23 @@ export const PROD_RULES = [
   function websocketsWithoutCable(ctx) {
     if (!ctx.websockets || gte(ctx.a.rails, '5.0')) return null;
     return W('websockets-before-action-cable', 'info', { rails: ctx.a.rails }, [SRC.actionCable]);
+  },
+  // A deploy (deploy.sh) boots the app beside the running plan: the preflight `bin/rails runner` and
+  // assets:precompile, one after the other (one more copy of the app), and Unicorn's USR2 handover runs a second
+  // master with its workers until the old one exits (the whole server again). The plan fits the RAM at rest; a warning
+  // when it does not fit during a deploy (SRE re-review, issue 23).
+  function deployMemory(ctx) {
+    if (!ctx.releases || ctx.memoryOver || !ctx.memory) return null;
+    const handover = ctx.proxy !== 'thruster' && SERVER_PROCESS[ctx.server]?.deploy === 'reload' && SERVER_PROCESS[ctx.server]?.reload?.handover;
+    const server = ctx.memory.filter((x) => ['monitor', 'master', 'workers', 'jit'].includes(x.kind)).reduce((n, x) => n + x.mb, 0);
+    const extra = handover ? server : ctx.perWorkerMb;
+    const peak = ctx.memoryTotalMb + extra;
+    if (peak <= ctx.ramMb) return null;
+    const what = t(handover ? 'w.deploy-memory.handover' : 'w.deploy-memory.boot', { mb: extra, server: ctx.server });
+    // Half of the budget's 512 MB for the OS and page cache is page cache the kernel gives back under pressure (a
+    // minimal Debian server runs in about 200–250 MB): a peak within it is information, beyond it a warning.
+    const severe = peak > ctx.ramMb + PAGE_CACHE_MB;
+    return W(severe ? 'deploy-memory' : 'deploy-memory-cache', severe ? 'warning' : 'info', { total: ctx.memoryTotalMb, extra, what, peak, ram: ctx.ramMb, cache: PAGE_CACHE_MB }, [SRC.pumaDeploy, ...(handover ? [SRC.unicornSignals] : [])]);
   },
   function kamalProxyBinary(ctx) {
     if (ctx.proxy !== 'kamal-proxy') return null;

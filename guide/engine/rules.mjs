@@ -2,7 +2,7 @@
 // substitutions: every substitution made in derive.mjs has a rule here that explains it and the alternative.
 // Words come from the catalog (ids "w.<id>.m" message, "w.<id>.s" suggestion).
 import { SRC, DS } from './evidence.mjs';
-import { PUMA_FACTS, LIFECYCLE, FEATURES, SERVER_RAILS } from './caps.mjs';
+import { PUMA_FACTS, LIFECYCLE, FEATURES, SERVER_RAILS, SERVER_RUBY } from './caps.mjs';
 import { firstSince, has } from './pick.mjs';
 import { gte, lt } from './version.mjs';
 import { connectionSum, memorySum } from './arithmetic.mjs';
@@ -97,8 +97,16 @@ export const RULES = [
   function serverCannotRunRails(ctx) {
     const row = SERVER_RAILS[ctx.server];
     if (!row || lt(ctx.a.rails, row.railsBefore)) return null;
+    const r = row.reasons.filter((x) => gte(ctx.a.rails, x.since)).pop();
     const vars = { server: SERVER_NAMES[ctx.server], rails: ctx.a.rails, until: row.railsBefore };
-    return W('server-cannot-run-rails', 'error', { ...vars, why: t(`w.server-cannot-run-rails.${row.reason}`, vars) }, row.sources.map((k) => SRC[k]));
+    return W('server-cannot-run-rails', 'error', { ...vars, why: t(`w.server-cannot-run-rails.${r.reason}`, { ...vars, until: r.since }) }, r.sources.map((k) => SRC[k]));
+  },
+  // A server release that does not build on the answered Ruby (capabilities/server-rails.mjs SERVER_RUBY).
+  function serverNeedsOlderRuby(ctx) {
+    const row = SERVER_RUBY[ctx.server];
+    if (!row || ctx.server !== ctx.a.server || !lt(ctx.serverVersion, row.serverBefore) || lt(ctx.lang, row.rubyBefore)) return null;
+    const vars = { server: SERVER_NAMES[ctx.server], version: ctx.serverVersion, lang: ctx.lang, before: row.rubyBefore };
+    return W('server-needs-older-ruby', 'error', { ...vars, why: t(`w.server-needs-older-ruby.${ctx.server}`) }, row.sources.map((k) => SRC[k]));
   },
   function deadProxy(ctx) {
     if (ctx.a.proxy !== 'cherokee') return null;

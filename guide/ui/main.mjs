@@ -9,7 +9,7 @@ import { GENERATOR_VERSION, QUESTIONS, parseAnswers, generateWith, generateSteps
 import * as registry from './generators.mjs';
 import { h, basePath, slicer } from './dom.mjs';
 import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
-import { choiceDefault } from '../engine/version-defaults.mjs';
+import { FOLLOWING_KEYS, dependentDefault } from '../engine/answers.mjs';
 import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText, useHighlighter } from './output.mjs';
 import { bundleFiles } from './readme.mjs';
 
@@ -267,12 +267,12 @@ export async function start(root) {
     });
   }
 
-  // A version field still at the previous choice's default follows a new choice (Unicorn's 6.1, not Puma's 8.0).
-  const VERSION_KEYS = ['server_version', 'proxy_version', 'database_version', 'kernel'];
+  // A version or adapter field still at the previous choice's default follows a new choice (Unicorn's 6.1, not
+  // Puma's 8.0; MySQL's mysql2, not PostgreSQL's pg).
   let formAnswers = null;
   function fromForm() {
     const raw = readForm(form, QUESTIONS);
-    const follow = formAnswers ? VERSION_KEYS.filter((k) => raw[k] === choiceDefault(k, formAnswers)) : [];
+    const follow = formAnswers ? FOLLOWING_KEYS.filter((k) => raw[k] === dependentDefault(k, formAnswers)) : [];
     for (const k of follow) delete raw[k];
     const { answers, notes } = parseAnswers(raw);
     for (const k of follow) {

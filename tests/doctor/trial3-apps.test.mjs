@@ -4,13 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import '../../guide/engine/index.mjs';
 import { ROOT } from './helpers.mjs';
 import { collect } from '../../guide/check/collect.mjs';
 import { check } from '../../guide/check/index.mjs';
 import { reportText } from '../../guide/check/report-text.mjs';
+import { readYaml } from '../../guide/check/read-yaml.mjs';
 
 const TRIAL = join(ROOT, 'tests', 'fixtures', 'trial-apps');
 const lock = (gems) => `GEM\n  remote: https://rubygems.org/\n  specs:\n${gems.map(([n, v]) => `    ${n} (${v})\n`).join('')}\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n${gems.map(([n]) => `  ${n}\n`).join('')}`;
@@ -136,7 +137,7 @@ test('`sidekiq -C config/workers/default.yml` in the Procfile: that file is read
 
 test('Sidekiq `:timeout: 120` on Heroku (a Procfile release: phase, 30 s to SIGKILL): a warning, jobs in flight are lost (hound 2023-06)', () => {
   const r = real('hound-2023-06');
-  assert.deepEqual(strong(r), ['warning jobs-lost config/sidekiq.yml:1']);
+  assert.deepEqual(strong(r), ['warning env-compare config/database.yml:13', 'warning jobs-lost config/sidekiq.yml:1']);
   const f = r.findings.find((x) => x.rule === 'jobs-lost');
   assert.deepEqual([f.found, f.expected], ['120', '25']);
   assert.match(f.message, /Heroku \(the Procfile has a release: phase, line 4\) kills the process 30 s after TERM/);
@@ -170,10 +171,47 @@ test('`plugin \'tmp_restart\'` is `plugin :tmp_restart` (Puma loads plugins by n
 test('"cannot read" notes only where production reads the line; the summary counts the note lines it prints', () => {
   const db = 'default: &default\n  adapter: postgresql\n  pool: <%= [ENV.fetch("MAX_THREADS", 5), ENV.fetch("DB_POOL", 5)].max %>\n\ndevelopment:\n  <<: *default\n  host: <%= dev_host_for(Dir.pwd) %>\n\ntest:\n  <<: *default\n  database: app_test<%= ENV["TEST_ENV_NUMBER"].presence && "_" + ENV["TEST_ENV_NUMBER"] %>\n\nproduction:\n  <<: *default\n  username: <%= creds.user %>\n';
   const r = check(app({ 'config/database.yml': db }));
-  // Line 3 is the anchor production merges (hound's pool line, in shape), line 15 production's own; 7 and 11 are development's and test's.
-  assert.deepEqual(r.files[0].notes.map((n) => n.line), [3, 15]);
+  // Line 15 is production's own; 7 and 11 are development's and test's. Line 3 (hound's pool line, in shape, in the
+  // anchor production merges) is read now: the defaults' max, with the env-compare warning (next test).
+  assert.deepEqual(r.files[0].notes.map((n) => n.line), [15]);
   const text = reportText(r);
   const printed = text.split('\n').filter((l) => l.startsWith('note: ')).length;
-  assert.equal(printed, 2);
-  assert.match(text, /; 0 unreadable input\(s\), 2 reading note\(s\)\.\n$/);
+  assert.equal(printed, 1);
+  assert.match(text, /; 0 unreadable input\(s\), 1 reading note\(s\)\.\n$/);
+});
+
+// hound's production pool, `[ENV.fetch("MAX_THREADS", 5), ENV.fetch("DB_POOL", 5)].max` (judged by the third trial: a
+// warning that depends on ENV, missed as "cannot read"): ENV values are Strings, so with one variable set Ruby's
+// Array#max raises ArgumentError while Rails loads database.yml, and with both set they compare as text. Read as the
+// defaults' max (5) with a warning; `.to_i` on every element, or no ENV in the list, is not judged.
+test('`[ENV.fetch(A, 5), ENV.fetch(B, 5)].max` in database.yml: a warning (Strings once set), the pool read as 5 (hound 2023-06)', () => {
+  const r = real('hound-2023-06');
+  const f = r.findings.filter((x) => x.rule === 'env-compare');
+  assert.deepEqual(f.map((x) => `${x.severity} ${x.file}:${x.line} ${x.setting}`), ['warning config/database.yml:13 pool']);
+  assert.match(f[0].message, /with one of them set Ruby raises ArgumentError \(comparison of String with Integer failed\)/);
+  assert.match(f[0].message, /ENV\.fetch\("MAX_THREADS", …\)\.to_i, ENV\.fetch\("DB_POOL", …\)\.to_i$/);
+  const pool = readYaml(readFileSync(join(TRIAL, 'hound-2023-06', 'config', 'database.yml'), 'utf8')).settings.find((x) => x.name === 'production.pool');
+  assert.deepEqual([pool.value, pool.known, pool.compare.raw], [5, true, ['MAX_THREADS', 'DB_POOL']], 'the pool is read as the defaults\' max');
+  const db = (pool) => `production:\n  adapter: postgresql\n  pool: ${pool}\n`;
+  const cmp = (pool) => check(app({ 'config/database.yml': db(pool) })).findings.filter((x) => x.rule === 'env-compare').length;
+  assert.equal(cmp('<%= [ENV.fetch("MAX_THREADS", 5).to_i, ENV.fetch("DB_POOL", 5).to_i].max %>'), 0);
+  assert.equal(cmp('<%= [ENV.fetch("RAILS_MAX_THREADS") { 5 }, 10].max %>'), 1);
+  assert.equal(cmp('<%= [3, 10].max %>'), 0);
+  // Development's pool line with the same shape is not production's: not judged.
+  assert.equal(check(app({ 'config/database.yml': `development:\n  pool: <%= [ENV.fetch("A", 5), 2].max %>\nproduction:\n  adapter: postgresql\n` })).findings.filter((x) => x.rule === 'env-compare').length, 0);
+});
+
+// email-alert-api 2023-04 (judged by the third trial: a warning, missed): the Procfile's web line still ran
+// `bundle exec unicorn` after the Gemfile had moved to Puma (the Dockerfile runs puma). Bundler would refuse the
+// command, so that process never serves. The Dockerfile's `CMD ["puma"]` (Puma in the lockfile) is not judged.
+test('Procfile `web: bundle exec unicorn` with no unicorn in Gemfile.lock: a warning naming the server the lockfile has (email-alert-api 2023-04)', () => {
+  const r = real('email-alert-api-2023-04');
+  const f = r.findings.filter((x) => x.rule === 'task-missing');
+  assert.deepEqual(f.map((x) => `${x.severity} ${x.file}:${x.line} ${x.found}`), ['warning Procfile:1 bundle exec unicorn']);
+  assert.match(f[0].message, /bundler: command not found: unicorn\) and serves no request \(Gemfile\.lock has `puma`: start that server instead/);
+  // With the gem in the lockfile, or without `bundle exec` (an image's own gem), nothing is said.
+  const files = collect([join(TRIAL, 'email-alert-api-2023-04')], undefined, join(TRIAL, 'email-alert-api-2023-04'));
+  const procfile = (text) => files.map((x) => (x.path === 'Procfile' ? { ...x, text } : x));
+  assert.deepEqual(check(procfile('web: bundle exec puma -C config/puma.rb\n')).findings.filter((x) => x.rule === 'task-missing'), []);
+  assert.deepEqual(check(procfile('web: unicorn -c config/unicorn.rb\n')).findings.filter((x) => x.rule === 'task-missing'), []);
 });

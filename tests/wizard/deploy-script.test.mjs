@@ -59,7 +59,9 @@ test('deploy.sh restarts per the server\'s documented semantics and says why', (
   assert.match(puma, /^# .*hot restart \(USR2, `systemctl reload`\): this bundle preloads the app in cluster mode \(preload_app!\), and a phased restart \(USR1\) cannot load new code then/m);
   assert.match(puma, /^restart_app\(\) \{ systemctl reload rails-app && systemctl restart rails-jobs\.service; \}$/m);
   const unicorn = file(gen({ server: 'unicorn', server_version: '6.1', jobs: 'none' }), 'deploy.sh');
-  assert.match(unicorn, /^restart_app\(\) \{ systemctl reload rails-app; \}$/m);
+  // Unicorn's USR2 returns at once while the old master answers /up: wait for the handover (reload-new-code.test.mjs).
+  assert.match(unicorn, /^restart_app\(\) \{ o=\$\(cat "\$PIDFILE"\) && systemctl reload rails-app && wait_handover "\$o"; \}$/m);
+  assert.match(unicorn, /^PIDFILE=\/var\/www\/app\/tmp\/pids\/unicorn\.pid$/m);
   // Falcon's HUP forks a new set of workers that load the new code (tests/wizard/lab-falcon-thin.test.mjs); Thin has none.
   const falcon = file(gen({ server: 'falcon', jobs: 'none' }), 'deploy.sh');
   assert.match(falcon, /`systemctl reload` \(HUP\) loads new code/);
@@ -94,13 +96,17 @@ test('deploy.sh: only the preflight boot and the migrations get the secrets; ass
     writeFileSync(join(dir, 'secrets.env'), '# the secrets\nDATABASE_PASSWORD=from-file\nRAILS_MASTER_KEY=key-from-file\n');
     writeFileSync(join(dir, 'config/ruby.env'), 'MALLOC_ARENA_MAX=2\n');
     const fn = (name) => sh.split('\n').find((l) => l.startsWith(`${name}() {`));
-    const script = [`APP_USER=root SECRETS=${dir}/secrets.env`, fn('as_app'), fn('as_app_secrets'), `as_app ${dir} env`, 'echo ---', `as_app_secrets ${dir} env`].join('\n');
+    const home = sh.split('\n').find((l) => l.startsWith('APP_HOME='));
+    const script = [`APP_USER=root SECRETS=${dir}/secrets.env`, home, fn('as_app'), fn('as_app_secrets'), `as_app ${dir} env`, 'echo ---', `as_app_secrets ${dir} env`].join('\n');
     const r = spawnSync('dash', ['-c', script], { encoding: 'utf8', timeout: 20000, env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', DATABASE_PASSWORD: 'exported-by-the-shell' } });
     assert.equal(r.status, 0, r.stderr);
     const [plain, withSecrets] = r.stdout.split('---\n');
     assert.doesNotMatch(plain, /DATABASE_PASSWORD|RAILS_MASTER_KEY/, 'as_app: no secret, not even one the shell exported');
     assert.match(plain, /^MALLOC_ARENA_MAX=2$/m);
     assert.match(plain, /^RAILS_ENV=production$/m);
+    // HOME is the service user's (root's here), not whatever the calling shell had (none in this environment).
+    assert.match(plain, /^HOME=\/root$/m);
+    assert.match(withSecrets, /^HOME=\/root$/m);
     assert.match(withSecrets, /^DATABASE_PASSWORD=from-file$/m);
     assert.match(withSecrets, /^RAILS_MASTER_KEY=key-from-file$/m);
   } finally {
@@ -235,4 +241,58 @@ test('deploy.sh: the current release\'s compiled assets are copied into the new 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// Issue 23 (SRE re-review): two deploys at once interleaved their switches and restarts, and a release kept after a
+// double failure (the restart failed, and so did the way back) could later be picked by `rollback`. The functions are
+// taken from the generated script and run with dash: the second `lock` fails at once while the first holds it, and
+// rollback's choice skips a release marked .deploy-failed.
+test('deploy.sh: one deploy or rollback at a time; rollback never picks a release that failed to go live', () => {
+  const sh = file(gen({}), 'deploy.sh');
+  assert.match(sh, /^  deploy\) .*; lock; deploy /m);
+  assert.match(sh, /^  rollback\) lock; rollback ;;$/m);
+  const dir = mkdtempSync(join(tmpdir(), 'deploy-lock-'));
+  try {
+    const line = (start) => sh.split('\n').find((l) => l.startsWith(start));
+    const lock = line('lock() {').replace('/run/lock/rails-app-deploy.lock', `${dir}/deploy.lock`);
+    const fail = line('fail() {');
+    // The first holds the lock for 2 s; the second, started meanwhile, stops at once with the message.
+    const both = spawnSync('dash', ['-c', `${fail}\n${lock}\n(lock; echo first-held; sleep 2) & sleep 0.5; ( lock; echo second-held ); echo "second-exit=$?"; wait`], { encoding: 'utf8', timeout: 20000 });
+    assert.match(both.stdout, /first-held/);
+    assert.doesNotMatch(both.stdout, /second-held/);
+    assert.match(both.stdout, /second-exit=1/);
+    assert.match(both.stderr, /another deploy\.sh deploy or rollback is running on this host/);
+    // After the first exits, the lock is free again.
+    const again = spawnSync('dash', ['-c', `${fail}\n${lock}\nlock && echo held-again`], { encoding: 'utf8', timeout: 20000 });
+    assert.match(again.stdout, /held-again/);
+    // Rollback's choice: the newest release before current that has no .deploy-failed marker.
+    for (const r of ['20261101000000', '20261102000000', '20261103000000', '20261104000000']) mkdirSync(join(dir, 'releases', r), { recursive: true });
+    writeFileSync(join(dir, 'releases', '20261103000000', '.deploy-failed'), '');
+    const prev = line('  prev=$(').trim();
+    const pick = spawnSync('dash', ['-c', `ROOT=${dir}\n${line('releases() {')}\ncur=20261104000000\n${prev}\necho "$prev"`], { encoding: 'utf8', timeout: 20000 });
+    assert.equal(pick.stdout.trim(), '20261102000000', pick.stderr);
+    assert.match(sh, /keep=yes && touch "\$ROOT\/releases\/\$2\/\.deploy-failed"/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Issue 23 (SRE re-review): the memory a deploy needs was not in the budget. deploy.sh boots the new release once
+// for its preflight and once for assets:precompile (one after the other: one more copy of the app), and Unicorn's
+// USR2 handover runs the whole server twice until the old master exits. A peak above the RAM plus the page cache the
+// kernel can give back is a warning; within it, information; within the RAM, nothing.
+test('a deploy\'s memory peak: one more app copy (Unicorn: the server twice), judged against RAM and page cache', () => {
+  const of = (a) => generate({ worker_mb: 300, ...a }, { date: '2026-11-25' }).warnings.filter((w) => /^deploy-memory/.test(w.id));
+  assert.deepEqual(of({ ram_gb: 8, cores: 4 }), []);
+  const puma = of({ ram_gb: 2, jobs: 'none' });
+  const uni = of({ ram_gb: 2, jobs: 'none', server: 'unicorn', server_version: '6.1' });
+  // Puma 2 GB with one more 300 MB copy; Unicorn the same host with its master and workers twice.
+  for (const [w, re] of [[puma, /A deploy needs 300 MB more .*preflight check and once for assets:precompile/], [uni, /Unicorn's USR2 starts a second master and its workers/]]) {
+    assert.equal(w.length, 1, JSON.stringify(w));
+    assert.match(w[0].message, re);
+    const [, extra, total, peak, ram] = /needs (\d+) MB more .*plan's (\d+) MB plus that is (\d+) MB.* host's (\d+) MB/.exec(w[0].message).map(Number);
+    assert.equal(total + extra, peak, 'the sum adds up');
+    assert.equal(w[0].severity, peak > ram + 256 ? 'warning' : 'info');
+  }
+  assert.ok(Number(/needs (\d+) MB/.exec(uni[0].message)[1]) > 300, 'Unicorn counts its whole server again');
 });

@@ -106,6 +106,29 @@ test('unicorn: systemctl reload (the unit\'s ExecReload) loads new code under lo
     assert.ok(answers.includes('v1') && answers.at(-1) === 'v2', 'the version changed from v1 to v2 during the run');
     console.log(`unicorn reload: ${answers.length} requests under 4 clients, ${answers.filter((a) => a === 'v1').length} v1 then v2, 0 failed; main PID moved ${[...pids].join(' → ')}`);
 
+    // deploy.sh's restart_app for Unicorn (reload, then wait_handover): returns 0 once a new master replaced the old
+    // one, and 1 when the new code cannot boot (the old master takes its PID file back and keeps serving), instead
+    // of trusting an /up check the old master would answer.
+    const deploy = file('deploy.sh');
+    const fn = ['PIDFILE=', 'wait_handover() '].map((k) => deploy.split('\n').find((line) => line.startsWith(k))).join('\n');
+    assert.match(deploy, /^restart_app\(\) \{ o=\$\(cat "\$PIDFILE"\) && systemctl reload rails-app && wait_handover "\$o"; \}$/m);
+    const handover = () => spawnSync('sh', ['-c', `${fn}\no=$(cat "$PIDFILE") && kill -USR2 "$o" && wait_handover "$o"`], { encoding: 'utf8', timeout: 150000 });
+    writeFileSync(join(root, 'VERSION'), 'v3\n');
+    const good = handover();
+    assert.equal(good.status, 0, `good code: ${good.stderr}`);
+    assert.ok(!alive(main), 'the old master is gone when wait_handover returns 0');
+    main = pidOf();
+    pids.add(main);
+    assert.equal(await get(sock), 'v3');
+    writeFileSync(join(root, 'config/environment.rb'), 'raise "this release does not boot"\n');
+    const t0 = Date.now();
+    const broken = handover();
+    assert.equal(broken.status, 1, 'code that cannot boot is a failed restart');
+    assert.equal(pidOf(), main, 'the old master took its PID file back');
+    assert.ok(alive(main) && !existsSync(`${unit.PIDFile[0]}.oldbin`));
+    assert.equal(await get(sock), 'v3', 'the old code keeps answering');
+    console.log(`unicorn deploy.sh handover: good code replaced the master; broken code detected in ${((Date.now() - t0) / 1000).toFixed(1)} s, old master (PID ${main}) still serving v3`);
+
     // Graceful stop through the unit's KillSignal to the (new) main PID.
     process.kill(main, unit.KillSignal[0]);
     await until('the master to stop', () => !alive(main), Number(unit.TimeoutStopSec[0]) * 1000);

@@ -49,3 +49,18 @@ export const JOB_COMMANDS = [
   { bin: 'good_job', gems: ['good_job'], runner: 'GoodJob' },
   { bin: 'resque-pool', gems: ['resque-pool'], runner: 'resque-pool' },
 ];
+
+// App servers a deployment command starts through `bundle exec` (Procfile web:, a Dockerfile CMD, Kamal, Compose), and
+// the gem whose executable it is: under `bundle exec`, Bundler runs only executables of gems in the bundle ("bundler:
+// command not found"), so the web process never starts (alphagov/email-alert-api 2023-04: a Procfile still ran
+// Unicorn after the Gemfile moved to Puma). Sources: each gem's gemspec `executables`.
+export const SERVER_COMMANDS = [
+  { bin: 'unicorn', gems: ['unicorn'], runner: 'Unicorn' },
+  { bin: 'unicorn_rails', gems: ['unicorn'], runner: 'Unicorn' },
+  { bin: 'puma', gems: ['puma'], runner: 'Puma' },
+  { bin: 'pitchfork', gems: ['pitchfork'], runner: 'Pitchfork' },
+  { bin: 'thin', gems: ['thin'], runner: 'Thin' },
+  { bin: 'falcon', gems: ['falcon'], runner: 'Falcon' },
+  { bin: 'passenger', gems: ['passenger'], runner: 'Passenger' },
+  { bin: 'thrust', gems: ['thruster'], runner: 'Thruster' },
+];

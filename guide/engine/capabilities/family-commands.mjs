@@ -48,8 +48,10 @@ export const FAMILY_COMMANDS = {
     apacheEnable: ['a2enmod {mods}', 'a2ensite rails-app'],
     // MySQL's own APT repository (MySQL Reference Manual 8.4 §2.5.2 "Installing MySQL on Linux Using the MySQL APT
     // Repository": its release package mysql-apt-config writes /etc/apt/sources.list.d/mysql.list for the series
-    // chosen in its debconf question select-server; repo.mysql.com/mysql-apt-config.deb is the current one), for a
-    // series the release does not ship: Debian ships no MySQL at all (only MariaDB), Ubuntu 24.04 ships 8.0.
+    // chosen in its debconf question select-server), for a series the release does not ship: Debian ships no MySQL at
+    // all (only MariaDB), Ubuntu 24.04 ships 8.0. The unversioned repo.mysql.com/mysql-apt-config.deb is the newest
+    // release package; Mroonga's Debian install guide (mroonga/mroonga doc/source/install/debian.rst, "trixie with
+    // the Oracle MySQL 8.4 package") installs MySQL 8.4 on Debian 13 from it the same way (series mysql-8.4-lts).
     // `series`: the question's value per MySQL series; a series not listed has no repository step (a warning says so).
     mysqlRepo: {
       series: { '8.0': 'mysql-8.0', '8.4': 'mysql-8.4-lts' },

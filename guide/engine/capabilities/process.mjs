@@ -8,7 +8,8 @@
 // (the main process is not re-executed: deploy.sh restarts instead when Gemfile.lock changed), sources?}
 // or null (no reload:
 // deploy = `systemctl restart`, connections are refused while the server boots). `deploy`: what README step 7 does;
-// `ownWords`: README explains it with ops.readme.deploy.<deploy>.<server> instead of the general text.
+// `ownWords`: README explains it with ops.readme.deploy.<deploy>.<server> instead of the general text. `ownLogs`: a
+// daemonizing server writes the app's STDOUT/STDERR to these files under log/ (its config), not to journald.
 //
 // Sources: Puma docs/systemd.md and docs/restart.md; Unicorn SIGNALS ("USR2 — reexecute the running binary… QUIT the
 // old master once the new one is up"; HUP with preload_app true does not reload application code) and
@@ -30,8 +31,9 @@ export const SERVER_PROCESS = {
   // code fails to boot, the old master keeps serving and renames the file back (Unicorn SIGNALS).
   unicorn: {
     type: 'forking', daemonize: '-D', pidFile: 'tmp/pids/unicorn.pid',
-    reload: { signal: 'USR2', newCode: true, handover: 'before_fork QUIT to the .oldbin master' }, deploy: 'reload', ownWords: true,
-    stopSignal: 'SIGQUIT', stopTimeout: 62, killMode: 'mixed',
+    // handoverWait: seconds deploy.sh waits for the new master to replace the old one (its app boot included).
+    reload: { signal: 'USR2', newCode: true, handover: 'before_fork QUIT to the .oldbin master', handoverWait: 120 }, deploy: 'reload', ownWords: true,
+    stopSignal: 'SIGQUIT', stopTimeout: 62, killMode: 'mixed', ownLogs: 'unicorn.stdout.log and unicorn.stderr.log',
   },
   // No reload: USR2 reforks from a warm worker (the same code); Pitchfork's docs say to remove ExecReload. Its only
   // side-by-side option, `reuseport` (TCP only), may drop connections when an instance stops (docs/CONFIGURATION.md),
@@ -66,13 +68,16 @@ export const SERVER_PROCESS = {
   // server writes its PID file before it loads the app, so `systemctl start` returns while Rails still boots:
   // bootWait = seconds the README's and deploy.sh's /up checks retry (the lab measured 10–20 s on a busy machine).
   // tests/wizard/lab-falcon-thin.test.mjs boots Thin 2.0.1 this way in the lab.
-  thin: { type: 'forking', pidFile: 'tmp/pids/thin.{first}.pid', bootWait: 60, reload: null, deploy: 'restart', ownWords: true, stopSignal: 'SIGQUIT', stopTimeout: 35, killMode: 'control-group' },
+  thin: { type: 'forking', pidFile: 'tmp/pids/thin.{first}.pid', bootWait: 60, reload: null, deploy: 'restart', ownWords: true, stopSignal: 'SIGQUIT', stopTimeout: 35, killMode: 'control-group', ownLogs: 'thin.N.log (one per server)' },
   // WEBrick through `rails server -u webrick`: Type=exec returns once the command is started, while Rails still boots
   // (WEBrick speaks no sd_notify), so the README's and deploy.sh's /up checks retry bootWait seconds, as for Thin
   // (tests/wizard/lab-webrick-bundle.test.mjs: the default 5 retries failed before the app answered).
   webrick: { type: 'exec', bootWait: 60, reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
-  // mongrel_rails cluster::start daemonizes every member; there is no single main process to follow.
-  mongrel: { type: 'forking', reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group' },
+  // Mongrel (Rails 2.x only, server-rails.mjs): `mongrel_rails cluster::start` runs `mongrel_rails start -d` per port
+  // and exits; each member writes its PID file with the port inserted (mongrel_cluster's port_pid_file:
+  // mongrel.pid → mongrel.8000.pid). As for Thin, systemd follows the first member's file and the others are members
+  // of the cgroup (KillMode=control-group: TERM to every one, Mongrel's graceful stop). No reload: a deploy restarts.
+  mongrel: { type: 'forking', pidFile: 'tmp/pids/mongrel.{first}.pid', bootWait: 60, reload: null, deploy: 'restart', stopSignal: 'SIGTERM', stopTimeout: 35, killMode: 'control-group', ownLogs: 'mongrel.PORT.log (one per member)' },
 };
 
 // Exposure score that `systemd-analyze security` gives the generated web unit (systemd 252, Debian 12), checked by

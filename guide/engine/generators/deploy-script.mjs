@@ -9,13 +9,14 @@
 // restart or /up fails. Only the preflight boot and the migrations get the secrets file: Bundler, the gems' build
 // scripts and assets:precompile run without it (Rails 7.1+: SECRET_KEY_BASE_DUMMY, capabilities/rails.mjs). POSIX sh with `set -eu`; the sweep checks it with
 // `sh -n` and shellcheck, the lab proves it (tests/wizard/faults-deploys.test.mjs). Words: catalog-deploy.mjs.
-import { SECRETS_FILE } from './systemd.mjs';
+import { SECRETS_FILE, pidFilePath } from './systemd.mjs';
 import { jobUnitNames } from './readme-ops.mjs';
 import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, switchMode, precompileEnv } from './releases.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { t } from '../text.mjs';
 import { SERVER_PROCESS } from '../caps.mjs';
 import { SERVER_LABEL } from './util.mjs';
+import { APP_NAME } from '../derive.mjs';
 
 export const id = 'deploy-script';
 // Why the restart is what it is, per server: Puma in this bundle always preloads (cluster mode) or runs one process,
@@ -29,7 +30,12 @@ function restartWhy(ctx, mode) {
 // A reload that does not re-execute the main process (Falcon's HUP) keeps the gems it loaded at start: restart_app
 // gets the release being left and restarts instead when its Gemfile.lock differs from the one under current.
 const keepsGems = (ctx) => Boolean((SERVER_PROCESS[ctx.server] || {}).reload?.keepsGems);
+// A reload that hands over to a new master (Unicorn's USR2) returns at once while the old master keeps answering
+// /up: restart_app waits until the PID file names a new, living master and the .oldbin file is gone, and fails when
+// the old master takes its file back (the new code did not boot: Unicorn SIGNALS) or the wait runs out.
+const handover = (ctx, mode) => (mode.reloads && (SERVER_PROCESS[ctx.server] || {}).reload?.handover ? SERVER_PROCESS[ctx.server].reload : null);
 function restartCommand(ctx, mode) {
+  if (handover(ctx, mode)) return `o=$(cat "$PIDFILE") && ${mode.command} && wait_handover "$o"`;
   if (!(mode.reloads && keepsGems(ctx))) return mode.command;
   return `if cmp -s "$ROOT/releases/\${1:-none}/Gemfile.lock" "$ROOT/current/Gemfile.lock"; then ${mode.command}; else systemctl restart rails-app; fi`;
 }
@@ -46,6 +52,12 @@ export function deployScript(ctx, files) {
   // The preflight request: the app's full middleware stack (host authorization, SSL redirect) for its own domain.
   const preflight = `status, = Rails.application.call(Rack::MockRequest.env_for("https://${ctx.domain}/up", "HTTP_HOST" => "${ctx.domain}")); exit(status == 200)`;
   const c = (key, vars) => `# ${t(`deploy.sh.${key}`, vars)}`;
+  const h = handover(ctx, mode);
+  const handoverLines = h ? [
+    `PIDFILE=${pidFilePath(ctx)}`,
+    c('handover', { wait: h.handoverWait }),
+    `wait_handover() { i=0 seen=""; while [ "$i" -lt ${h.handoverWait} ]; do i=$((i + 1)); sleep 1; if [ -e "$PIDFILE.oldbin" ]; then seen=yes; continue; fi; p=$(cat "$PIDFILE" 2>/dev/null) || continue; if [ "$p" != "$1" ] && kill -0 "$p" 2>/dev/null; then return 0; fi; [ -z "$seen" ] || return 1; done; return 1; }`,
+  ] : [];
   return [
     c('usage'),
     'set -eu',
@@ -53,6 +65,8 @@ export function deployScript(ctx, files) {
     c('vars'),
     `ROOT=${ctx.root}`,
     `APP_USER=${ctx.user}`,
+    c('home'),
+    'APP_HOME=$(getent passwd "$APP_USER" | cut -d: -f6) && [ -n "$APP_HOME" ] || { echo "deploy.sh: no user $APP_USER" >&2; exit 1; }',
     `BUNDLE=${ctx.rubyBin}/bundle`,
     `SECRETS=${SECRETS_FILE}`,
     `KEEP=${KEEP_RELEASES}`,
@@ -64,12 +78,13 @@ export function deployScript(ctx, files) {
     c('as-app'),
     // SC2013: the loop reads names (one word a line), which is what it splits into.
     '# shellcheck source=/dev/null disable=SC2013',
-    `as_app() { (cd "$1" && shift && ${UNSET_SECRETS} && set -a && . ./config/ruby.env && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env RAILS_ENV=production "$@"); }`,
+    `as_app() { (cd "$1" && shift && ${UNSET_SECRETS} && set -a && . ./config/ruby.env && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env HOME="$APP_HOME" RAILS_ENV=production "$@"); }`,
     c('as-app-secrets'),
     '# shellcheck source=/dev/null',
-    'as_app_secrets() { (cd "$1" && shift && set -a && . "$SECRETS" && . ./config/ruby.env && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env RAILS_ENV=production "$@"); }',
+    'as_app_secrets() { (cd "$1" && shift && set -a && . "$SECRETS" && . ./config/ruby.env && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env HOME="$APP_HOME" RAILS_ENV=production "$@"); }',
     c('switch'),
     'switch_to() { ln -sfn "releases/$1" "$ROOT/current.new" && mv -T "$ROOT/current.new" "$ROOT/current"; }',
+    ...handoverLines,
     c('restart', { why: restartWhy(ctx, mode) }),
     `restart_app() { ${[restartCommand(ctx, mode), ...(jobs.length ? [`systemctl restart ${jobs.join(' ')}`] : [])].join(' && ')}; }`,
     c('up'),
@@ -80,7 +95,7 @@ export function deployScript(ctx, files) {
     'switch_back() {',
     '  why="pointing current at $1 failed"',
     '  if switch_to "$1" && went_live "$2"; then fail "$3; switched back to $1, which answers /up"; fi',
-    '  keep=yes',
+    '  keep=yes && touch "$ROOT/releases/$2/.deploy-failed" || true',
     '  fail "$3; switching back to $1 failed too: $why; current -> $(current_release), release $2 kept (a process may still run it): see journalctl -u rails-app"',
     '}',
     c('releases'),
@@ -139,17 +154,20 @@ export function deployScript(ctx, files) {
     c('rollback'),
     'rollback() {',
     '  cur=$(current_release)',
-    '  prev=$(releases | sort | awk -v c="$cur" \'$0 < c\' | tail -n 1)',
+    '  prev=$(releases | sort | awk -v c="$cur" \'$0 < c\' | while read -r x; do [ -e "$ROOT/releases/$x/.deploy-failed" ] || echo "$x"; done | tail -n 1)',
     '  [ -n "$prev" ] || fail "no release before $cur"',
     '  switch_to "$prev" || fail "pointing current at $prev failed; current stays at $cur"',
     '  went_live "$cur" || switch_back "$cur" "$prev" "rollback to $prev: $why"',
     '  echo "deploy.sh: rolled back from $cur to $prev"',
     '}',
     '',
+    c('lock'),
+    `lock() { exec 9>"/run/lock/${APP_NAME}-deploy.lock" && flock -n 9 || fail "another deploy.sh deploy or rollback is running on this host"; }`,
+    '',
     'case "${1:-}" in',
     '  init) init ;;',
-    '  deploy) [ $# -ge 2 ] || fail "usage: deploy.sh deploy SOURCE_DIR [--no-migrate]"; deploy "$2" "$([ "${3:-}" = --no-migrate ] && echo no || echo yes)" ;;',
-    '  rollback) rollback ;;',
+    '  deploy) [ $# -ge 2 ] || fail "usage: deploy.sh deploy SOURCE_DIR [--no-migrate]"; lock; deploy "$2" "$([ "${3:-}" = --no-migrate ] && echo no || echo yes)" ;;',
+    '  rollback) lock; rollback ;;',
     '  *) fail "usage: deploy.sh init | deploy SOURCE_DIR [--no-migrate] | rollback" ;;',
     'esac',
   ];

@@ -54,7 +54,9 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // Safe to run again (readme-apply.mjs), proven by a second run in the lab where the steps are booted. Not said where
   // a step still restarts a service every time: MySQL/MariaDB on this host, Redis, Apache with Passenger inside, kamal-proxy.
   const restartsAlways = ['mysql', 'mariadb'].includes(ctx.a.database) && ctx.a.db_host === 'same' || (hosts.redis || []).length || ctx.passengerIntegrated || (hosts.kamal || []).length;
-  const again = row.booted && !restartsAlways ? ` ${t('ops.readme.idempotent', { test: 'tests/wizard/lab-default-bundle.test.mjs', proxy: ctx.proxy })}` : '';
+  // The second run was proven on the default stack: another stack's README says it was not run on that one.
+  const same = ctx.server === 'puma' && ctx.proxy === 'nginx' && ctx.a.database === 'postgresql' ? 'same' : 'other';
+  const again = row.booted && !restartsAlways ? ` ${t('ops.readme.idempotent', { test: 'tests/wizard/lab-default-bundle.test.mjs', proxy: ctx.proxy, which: t(`ops.readme.idempotent.${same}`) })}` : '';
   const blocks = [{ h: 2, text: t('ops.readme.title') }, { p: `${t('ops.readme.intro', { family: ctx.family.id })} ${proof}${again}` }, ...(hosts.db || [])];
   const sh = (code) => ({ code, lang: 'sh' });
   // 1. User and directories.
@@ -173,7 +175,10 @@ export function opsBlocks(ctx, files, hosts = {}) {
     sh(rolling ? rolling.rollback.join('\n') : `sh ${DEPLOY_SCRIPT} rollback`));
   }
   // 7. Logs and sandbox.
-  blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t(ctx.passengerIntegrated ? 'ops.readme.logs.p.passenger-apache' : 'ops.readme.logs.p', { root, logs: fam(ctx, 'logs.apache') }) });
+  // Unicorn (stdout_path), Thin and Mongrel (daemons) send the app's output to their own files, not to journald.
+  const ownLogs = (SERVER_PROCESS[ctx.server] || {}).ownLogs;
+  const logs = ctx.passengerIntegrated ? 'ops.readme.logs.p.passenger-apache' : ownLogs ? 'ops.readme.logs.p.daemon' : 'ops.readme.logs.p';
+  blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t(logs, { root, logs: fam(ctx, 'logs.apache'), files: ownLogs, server: SERVER_LABEL[ctx.server] }) });
   if (units.length) blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));
   blocks.push(...(hosts.lb || []));
   return blocks;

@@ -10,7 +10,8 @@ export const id = 'readme';
 
 // path pattern → catalog id of the install instruction
 const INSTALL = [
-  [/(^|\/)setup\//, 'setup'], [/pg_hba\.conf$/, 'pg-hba'], [/^db-host\//, 'db-host'], [/^lb-host\/lb-rotation\.sh$/, 'lb-rotation'], [/^lb-host\//, 'lb-host'],
+  // PgBouncer's own access file before PostgreSQL's (the same name): reloading PostgreSQL would not read it.
+  [/(^|\/)setup\//, 'setup'], [/(^|\/)etc\/pgbouncer\/pg_hba\.conf$/, 'pgbouncer-hba'], [/pg_hba\.conf$/, 'pg-hba'], [/^db-host\//, 'db-host'], [/^lb-host\/lb-rotation\.sh$/, 'lb-rotation'], [/^lb-host\//, 'lb-host'],
   [/^etc\/nginx\/nginx\.conf$/, 'nginx-main'], [/^etc\/nginx\/sites-enabled\//, 'nginx-site'], [/^etc\/apache2\//, 'apache'],
   [/^etc\/caddy\//, 'caddy'], [/^etc\/sysctl\.d\//, 'sysctl'], [/^etc\/udev\//, 'udev'], [/^etc\/systemd\/system\/[^/]+\.d\//, 'systemd-dropin'], [/^etc\/redis\//, 'redis'], [/^etc\/systemd\//, 'systemd'],
   [/^usr\/local\/etc\/rc\.d\//, 'rc'], [/^usr\/local\/etc\/rails-app\//, 'secrets-freebsd'], [/^etc\/security\//, 'limits'], [/^etc\/postgresql\//, 'postgresql'], [/^etc\/mysql\//, 'mysql'], [/^etc\/pgbouncer\//, 'pgbouncer'],

@@ -25,7 +25,10 @@ export function execStart(ctx) {
     case 'unicorn': return `bundle exec ${gte(ctx.a.rails, '3.0') ? 'unicorn' : 'unicorn_rails'} -c config/unicorn.rb -E production`;
     case 'pitchfork': return 'bundle exec pitchfork -c config/pitchfork.rb';
     case 'thin': return 'bundle exec thin start -C config/thin.yml';
-    case 'mongrel': return 'mongrel_rails cluster::start -C config/mongrel_cluster.yml';
+    // Through Bundler like every server here: README and deploy.sh install the gems into the app's bundle path, not
+    // into the system's gems. `bundle exec` puts the bundle's bin directory first in PATH, so the members mongrel_cluster
+    // starts (`mongrel_rails start -d`, one per port) are the bundle's mongrel_rails too.
+    case 'mongrel': return 'bundle exec mongrel_rails cluster::start -C config/mongrel_cluster.yml';
     case 'falcon': return falconCommand(ctx);
     case 'passenger': return standaloneCommand(ctx);
     // WEBrick through `rails server`, named: unnamed, Rails starts the first handler it can load (Puma in a Gemfile

@@ -106,7 +106,7 @@ export function summaryRows(ctx, spec) {
       cmp ? cmp.verdict : isBase ? 'baseline' : 'not compared',
     ];
     rows.push(row);
-    records.push({ group: g, row, cmp, spread: s });
+    records.push({ group: g, row, cmp, spread: s, baseGroup });
   }
   return { columns, rows, markers: [...markers].sort(), records };
 }

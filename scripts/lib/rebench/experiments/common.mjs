@@ -12,7 +12,14 @@ export function verdictSentence(records, spec, what, nameOf) {
   for (const r of records) if (r.cmp && r.cmp.verdict in counts) counts[r.cmp.verdict] += 1;
   const n = Object.values(counts).reduce((a, b) => a + b, 0);
   const unit = { jps: 'jobs/s', p99_ms: 'ms', rps: 'req/s', cpu_s: 's', cpu_ms: 'ms', time_s: 's', p50_ms: 'ms' }[spec.primary];
-  const parts = [`${nameOf(best)} had the ${higher ? 'highest' : 'lowest'} median ${what} (${fmt(best.row[col])} ${unit})`];
+  // The best median is named only where a verdict backs it: it beat its baseline, or it is a baseline every other
+  // configuration of its comparison fell behind. Otherwise the range, and no ranking (issue 22 review).
+  const rivals = records.filter((r) => r.cmp && r !== best && r.baseGroup === best.group);
+  const backed = best.cmp ? best.cmp.verdict === 'better' : rivals.length > 0 && rivals.every((r) => r.cmp.verdict === 'worse');
+  const values = measured.map((r) => r.row[col]);
+  const parts = [backed
+    ? `${nameOf(best)} had the ${higher ? 'highest' : 'lowest'} median ${what} (${fmt(best.row[col])} ${unit}), a difference beyond the noise`
+    : `The medians of ${what} ranged from ${fmt(Math.min(...values))} to ${fmt(Math.max(...values))} ${unit}, and no configuration is ranked first: its lead is not beyond the noise`];
   if (n) parts.push(`of ${n} comparisons with a baseline, ${counts.better} came out better, ${counts.worse} worse and ${counts['within noise']} within the noise${counts['too few runs'] ? `; ${counts['too few runs']} had too few runs for a verdict` : ''}`);
   return `${parts.join('; ')}.`;
 }
