@@ -40,6 +40,6 @@ export const MEMORY_CATALOG = {
   "url.unicornPreload": "https://yhbt.net/unicorn/Unicorn/Configurator.html#method-i-preload_app",
   "ev.passengerSpawn": "Passenger: spawn methods (smart spawning and its preloader)",
   "url.passengerSpawn": "https://www.phusionpassenger.com/docs/references/config_reference/nginx/#passenger_spawn_method",
-  "ds.rebench-2026-bundle-vs-defaults": "The wizard's bundle against Rails 8.1's defaults (2026): PSS of one process and of master + 2 workers",
+  "ds.rebench-2026-bundle-vs-defaults-2core": "The wizard's bundle for 2 cores against Rails 8.1's defaults (2026, first run): PSS of one process and of master + 2 workers",
   "ds.rebench-2026-app-servers": "App servers on the reference app (2026): PSS of each server's process tree",
 };

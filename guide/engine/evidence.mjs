@@ -68,8 +68,9 @@ export const DS = {
   interpreters2026: ds('rebench-2026-interpreters'),
   // Puma on the lab's Ruby 3.4 YJIT build, YJIT off and on: PSS per process, the YJIT memory the budget counts.
   yjitPuma2026: ds('rebench-2026-app-servers-yjit'),
-  // PSS of one process and of master + workers of the reference app: the memory model's measured side.
-  bundleVsDefaults: ds('rebench-2026-bundle-vs-defaults'),
+  // PSS of one process and of master + workers of the reference app: the memory model's measured side (the first
+  // bundle-vs-defaults run, which answered the wizard with 2 cores: its throughput design was flawed, its PSS is not).
+  bundleVsDefaults: ds('rebench-2026-bundle-vs-defaults-2core'),
   appServers2026: ds('rebench-2026-app-servers'),
 };
 

@@ -1,7 +1,7 @@
 // The memory model of forking servers (issue 24, trial item 8): a server that forks its workers from a booted copy
 // of the app (Puma cluster with preload_app!, Unicorn preload_app true, Pitchfork's mold, Passenger's preloader)
 // holds that copy once and each worker adds its private share (capabilities/memory.mjs), a PSS budget. Checked
-// against the project's own measurements: the cells of rebench-2026-bundle-vs-defaults and rebench-2026-app-servers
+// against the project's own measurements: the cells of rebench-2026-bundle-vs-defaults-2core and rebench-2026-app-servers
 // (PSS of one process and of the whole server tree, from /proc/PID/smaps_rollup), read here, never typed.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -61,7 +61,7 @@ test('(a) the default answers (2 cores, 4 GB, nginx + Puma + Solid Queue + Postg
   assert.ok(adv, 'the memory-model advice');
   assert.deepEqual(sumsAddUp(adv.body, 'memory-model advice'), [each]);
   assert.match(adv.body, /PSS/);
-  for (const url of ['https://github.com/puma/puma#clustered-mode', '/datasets/rebench-2026-bundle-vs-defaults/']) {
+  for (const url of ['https://github.com/puma/puma#clustered-mode', '/datasets/rebench-2026-bundle-vs-defaults-2core/']) {
     assert.ok(adv.evidence.some((e) => e.url === url), url);
   }
   // Before the model: master and workers each a whole copy, 512 + 2 × 512 MB, and Solid Queue's supervisor and
@@ -72,7 +72,7 @@ test('(a) the default answers (2 cores, 4 GB, nginx + Puma + Solid Queue + Postg
 });
 
 test('(b) the budget for the default bundle stays within the measured PSS × the stated safety margin (dataset cells)', () => {
-  const rows = dataset('rebench-2026-bundle-vs-defaults');
+  const rows = dataset('rebench-2026-bundle-vs-defaults-2core');
   const pages = [...new Set(rows.map((x) => x.page))];
   assert.ok(pages.length >= 3);
   const shares = [];

@@ -19,7 +19,7 @@
 // plain count: every process a whole copy.
 //
 // privateShare: the lab's reference app (Rails 8.1, Puma 8, 2 workers after 10 s of load) grew from one process
-// alone to master + 2 workers by about half a copy per worker (rebench-2026-bundle-vs-defaults: pss_total_mib of
+// alone to master + 2 workers by about half a copy per worker (rebench-2026-bundle-vs-defaults-2core: pss_total_mib of
 // the two configurations; tests/wizard/memory-model.test.mjs derives it from the dataset's cells). The budget counts
 // three quarters: shared pages erode as workers age (lazily filled inline caches, YJIT code, memoised values and GC
 // writes dirty them: Pitchfork docs/REFORKING.md), so a worker drifts towards a whole copy; the test keeps the

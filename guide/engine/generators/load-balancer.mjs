@@ -193,7 +193,8 @@ export function nginxLbBody(ctx) {
       S('ssl_certificate_key', `/etc/letsencrypt/live/${ctx.domain}/privkey.pem`),
       ...h2,
       S('ssl_protocols', ['TLSv1.2', 'TLSv1.3'], t('lb.tls-min'), [SRC.mozillaTls]),
-      S('ssl_ciphers', MOZILLA.intermediateCiphers, t('lb.ciphers'), [SRC.mozillaTls]),
+      // nginx from 1.23.2 rotates session ticket keys itself in the shared cache, so tickets stay on there (Mozilla too).
+      S('ssl_ciphers', MOZILLA.intermediateCiphers, t(has(NGINX_TLS.sslSessionTickets, v) ? 'lb.ciphers.nginx-old' : 'lb.ciphers.nginx'), [SRC.mozillaTls]),
       // Mozilla's session settings (parity table nginx-lb): resumed sessions skip the full handshake at the balancer.
       S('ssl_prefer_server_ciphers', 'off', t('nginx.prefer'), [SRC.mozillaTls]),
       S('ssl_session_timeout', MOZILLA.sessionTimeout, t('nginx.session'), [SRC.mozillaTls, SRC.nginxSsl]),

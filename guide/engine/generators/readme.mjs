@@ -37,7 +37,8 @@ export function finish(summary) {
   const shipped = distroRubyMismatch(ctx);
   const { a } = ctx;
   const rows = files.map((f) => {
-    const how = t(`readme.install.${(INSTALL.find(([re]) => re.test(f.path)) || [null, 'other'])[1]}`);
+    // {dest}: the file's place on its host (lb-host/etc/nginx/nginx.conf → /etc/nginx/nginx.conf), for rows that name it.
+    const how = t(`readme.install.${(INSTALL.find(([re]) => re.test(f.path)) || [null, 'other'])[1]}`, { dest: `/${f.path.replace(/^(lb-host|db-host)\//, '')}` });
     const dest = familyDestination(ctx, f.path);
     return [f.path, dest ? `${how} ${t('readme.install.family', { family: ctx.family.id, dest })}` : how];
   });

@@ -99,7 +99,8 @@ export default {
         coresCaveat(answers),
         'Neither configuration has a proxy in front (Rails 8.1 deploys Thruster in its Dockerfile; the wizard, nginx): the load reaches Puma directly in both cells.',
       ],
-      related: ['rebench-2026-app-servers'],
+      // The first run (2026-11-25), kept under its own id for its memory figures (one process, master + 2 workers).
+      related: ['rebench-2026-app-servers', 'rebench-2026-bundle-vs-defaults-2core'],
       charts: [medianChart({
         id: 'rps', title: "Requests per second: Rails defaults and the wizard's bundle",
         caption: 'Bars: median of the runs; lines: slowest to fastest run. Read a difference only where the verdict says better or worse, and the grade under the chart first.',
