@@ -202,7 +202,9 @@ test('lb-rotation.sh: ShellCheck and dash accept it; it drains through the balan
       const md = file(r, 'README.md');
       const step7 = md.slice(md.indexOf('### 7.'), md.indexOf('### 8.'));
       const cmds = [...step7.matchAll(/^sh (.*)$/gm)].map((m) => m[1]);
-      assert.deepEqual(cmds, [1, 2, 3].flatMap((n) => [`lb-host/lb-rotation.sh drain app${n}`, `deploy.sh deploy /path/to/checkout${n > 1 ? ' --no-migrate' : ''}`, `lb-host/lb-rotation.sh ready app${n}`]));
+      // Build on every host first (the first with the migrations), then switch host by host out of rotation.
+      assert.deepEqual(cmds, [...[1, 2, 3].map((n) => `deploy.sh build /path/to/checkout${n > 1 ? ' --no-migrate' : ''}`),
+        ...[1, 2, 3].flatMap((n) => [`lb-host/lb-rotation.sh drain app${n}`, 'deploy.sh switch', `lb-host/lb-rotation.sh ready app${n}`])]);
       assert.match(md, /^\| lb-host\/lb-rotation\.sh \| On the load balancer, run from the bundle's directory/m);
     }
   }
@@ -295,4 +297,46 @@ test('a deploy\'s memory peak: one more app copy (Unicorn: the server twice), ju
     assert.equal(w[0].severity, peak > ram + 256 ? 'warning' : 'info');
   }
   assert.ok(Number(/needs (\d+) MB/.exec(uni[0].message)[1]) > 300, 'Unicorn counts its whole server again');
+});
+
+// Issue 23 (SRE re-review): during a rolling deploy a page from a switched host asked a host not yet switched for
+// the new release's assets (404). `build` shares the new release's compiled assets with the running one, files it
+// lacks only and never its manifests (dot files), so every host has both releases' assets before the first switch.
+// The function, taken from the generated script, runs with dash on a release layout in a temporary directory.
+test('deploy.sh build: the new release\'s assets are added to the running release, its own files and manifests untouched', () => {
+  const sh = file(gen({}), 'deploy.sh');
+  const lines = sh.split('\n');
+  const start = lines.indexOf('share_assets() {');
+  const fn = lines.slice(start, lines.indexOf('}', start) + 1).join('\n');
+  assert.match(sh, /^build\(\) \{ build_release "\$1" "\$2"; share_assets \|\| fail .*; trap - EXIT; echo "deploy\.sh: built \$r beside \$old/m);
+  assert.match(sh, /^  deploy\|build\) .*; lock; "\$1" "\$2" /m);
+  assert.match(sh, /^  switch\) lock; switch_built ;;$/m);
+  const dir = mkdtempSync(join(tmpdir(), 'deploy-share-'));
+  try {
+    const put = (p, text) => { mkdirSync(join(dir, p, '..'), { recursive: true }); writeFileSync(join(dir, p), text); };
+    put('releases/r1/public/assets/application-0ld.css', 'old');
+    put('releases/r1/public/assets/.manifest.json', '{"application.css":"application-0ld.css"}');
+    put('releases/r1/public/assets/logo.svg', 'old logo');
+    put('releases/r2/public/assets/application-n3w.css', 'new');
+    put('releases/r2/public/assets/nested/icon-n3w.svg', 'icon');
+    put('releases/r2/public/assets/.manifest.json', '{"application.css":"application-n3w.css"}');
+    put('releases/r2/public/assets/logo.svg', 'new logo');
+    const r = spawnSync('dash', ['-c', ['set -eu', `ROOT=${dir} new=${dir}/releases/r2 APP_USER=root`, `ln -s releases/r1 ${dir}/current`, fn, 'share_assets'].join('\n')], { encoding: 'utf8', timeout: 20000 });
+    assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+    const cur = (p) => readFileSync(join(dir, 'releases/r1/public/assets', p), 'utf8');
+    assert.equal(cur('application-n3w.css'), 'new');
+    assert.equal(cur('nested/icon-n3w.svg'), 'icon');
+    assert.equal(cur('application-0ld.css'), 'old');
+    assert.equal(cur('.manifest.json'), '{"application.css":"application-0ld.css"}', 'the running release keeps its own manifest');
+    assert.equal(cur('logo.svg'), 'old logo', 'a file the running release has is never replaced');
+    // switch_built takes the newest release after current that never failed to go live.
+    const pick = lines.find((l) => l.startsWith('  r=$(releases | sort | awk -v c="$old" \'$0 > c\''));
+    assert.ok(pick, 'switch_built chooses among newer releases');
+    mkdirSync(join(dir, 'releases/r3'));
+    writeFileSync(join(dir, 'releases/r3/.deploy-failed'), '');
+    const chosen = spawnSync('dash', ['-c', `ROOT=${dir}\n${lines.find((l) => l.startsWith('releases() {'))}\nold=r1\n${pick.trim()}\necho "$r"`], { encoding: 'utf8', timeout: 20000 });
+    assert.equal(chosen.stdout.trim(), 'r2', chosen.stderr);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

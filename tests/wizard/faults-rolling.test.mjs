@@ -61,9 +61,12 @@ function sequence(seq, dirs, src) {
       lines.push(...Object.entries(BALANCERS).map(([b, ns]) => `(cd ${dirs[b]} && on ${ns} ${cmd}) >> /tmp/$PHASE.out 2>&1 || { mark lb-failed-${b}; return 2; }`));
       lines.push(`mark ${verb === 'drain' ? 'drained' : 'ready'}-${host}`, ...(verb === 'ready' ? [`sleep ${PAUSE_S}`] : []));
     } else {
-      const ready = seq[i + 1];
-      const back = Object.entries(BALANCERS).map(([b, ns]) => `(cd ${dirs[b]} && on ${ns} ${ready.cmd}) >> /tmp/$PHASE.out 2>&1`).join('; ');
+      // A switch (or rollback) out of rotation puts its host back when it fails (README); a build has nothing to undo.
+      const ready = seq[i + 1]?.where === 'balancer' && /lb-rotation\.sh ready/.test(seq[i + 1].cmd) ? seq[i + 1] : null;
+      const back = ready ? Object.entries(BALANCERS).map(([b, ns]) => `(cd ${dirs[b]} && on ${ns} ${ready.cmd}) >> /tmp/$PHASE.out 2>&1`).join('; ') : ':';
       lines.push(`if ! (cd ${dirs.haproxy} && on ${where} ${cmd.replace('/path/to/checkout', src)}) >> /tmp/$PHASE.out 2>&1; then mark failed-${where}; ${back}; return 1; fi`);
+      // After the last build, before any switch: the new release's stylesheet asked of every app host.
+      if (/deploy\.sh build /.test(cmd) && !/deploy\.sh build /.test(seq[i + 1]?.cmd || '')) lines.push('mark built; probe_assets');
     }
   }
   return `run_seq() {\n${lines.join('\n')}\n}`;
@@ -81,6 +84,14 @@ client() { # TAG ADDRESS: asks /faults/release through the balancer at ADDRESS u
   done > /tmp/load-$PHASE-$1.txt
 }
 served() { grep -c 'GET /faults/release' /hosts/$1/log/nginx/access.log || true; }
+# The stylesheet only v2 compiles (its marker), asked of each app host through its nginx, from the balancer's
+# namespace, after every host built v2 and before any switched: 200 from both (deploy.sh build shares the assets).
+probe_assets() {
+  local rel f
+  rel=$(ls /hosts/app1/root/releases | sort | tail -n 1)
+  f=$(grep -l faults-rolling-v2 /hosts/app1/root/releases/$rel/public/assets/application-*.css | head -n 1 | xargs -r basename)
+  echo "$PHASE asset file=${'$'}{f:-none} current1=$(readlink /hosts/app1/root/current | sed 's|releases/||') $(for h in app1 app2; do printf '%s:%s,' $h "$(on lb curl -s -o /dev/null -w '%{http_code}' --max-time 20 -H 'Host: ${DOMAIN}' -H 'X-Forwarded-Proto: https' http://${NET}.${'$'}([ $h = app1 ] && echo ${HOSTS.app1} || echo ${HOSTS.app2})/assets/${'$'}{f:-none})"; done)" >> /tmp/assets.txt
+}
 phase() { # NAME: load on, run_seq, load off; prints what it measured
   PHASE=$1; rm -f /tmp/stop /tmp/marks-$PHASE.txt
   local pids=""
@@ -125,7 +136,8 @@ test('lab: rolling deploy, a release that fails to boot and a rollback across tw
   // Both bundles document the same host-by-host order; only their lb-rotation.sh differs.
   assert.deepEqual(located(nginxSteps, 7), deploySeq);
   assert.deepEqual(located(nginxSteps, 8), rollbackSeq);
-  assert.deepEqual(deploySeq.map((s) => s.where), ['balancer', 'app1', 'balancer', 'balancer', 'app2', 'balancer']);
+  // Build on both hosts (nothing switches), then switch host by host out of rotation.
+  assert.deepEqual(deploySeq.map((s) => s.where), ['app1', 'app2', 'balancer', 'app1', 'balancer', 'balancer', 'app2', 'balancer']);
   const A = writeBundle(withHaproxy, '.wizard-rolling-');
   const B = writeBundle(withNginx, '.wizard-rolling-nginx-');
   const dirs = { haproxy: A.inLab, nginx: B.inLab };
@@ -138,6 +150,8 @@ test('lab: rolling deploy, a release that fails to boot and a rollback across tw
 ${appImageScript({ root, domain: DOMAIN, lbAddress: `${NET}.${HOSTS.lb}` })}
 # Two checkouts of the app, from the image (its assets built): v2, and v3 whose initializer raises.
 for v in v2 v3; do mkdir -p /srv/src-$v && cp -a ${root}/. /srv/src-$v/ && echo $v > /srv/src-$v/REVISION; done
+# v2's stylesheet changes (a new digest), so its pages ask for an asset v1's release never had.
+echo '/* faults-rolling-v2 */ body { margin: 0; }' >> /srv/src-v2/app/assets/stylesheets/application.css
 echo 'raise "this release fails to boot (faults-rolling test)"' > /srv/src-v3/config/initializers/zz_fails_to_boot.rb
 echo v1 > ${root}/REVISION
 # The shared gems: Bundler's path for every release, here the lab's installed gems (no network in the lab).
@@ -162,6 +176,7 @@ phase broken
 ${sequence(rollbackSeq, dirs, '')}
 phase rollback
 for n in rolling broken rollback; do tail -8 /tmp/$n.out | sed "s/^/$n-out: /"; done
+cat /tmp/assets.txt 2>/dev/null
 `;
     const r = await labScript(script, { timeout: 3000 }); // 9.5–18 min here; CI ran faults-deploys 5 times slower than an idle machine
     const out = `${r.stdout}\n${r.stderr}`;
@@ -188,7 +203,13 @@ for n in rolling broken rollback; do tail -8 /tmp/$n.out | sed "s/^/$n-out: /"; 
     const only = (w, v) => { assert.match(w || '', new RegExp(`^${v}:\\d+,$`), `answers while a host was out: ${w}\n${tail}`); };
     // 4. Rolling deploy: host by host, no failed request, both hosts on v2.
     assert.equal(rolling.rc, 0, tail);
-    assert.equal(rolling.marks, 'drained-app1,readybegin-app1,ready-app1,drained-app2,readybegin-app2,ready-app2,', tail);
+    assert.equal(rolling.marks, 'built,drained-app1,readybegin-app1,ready-app1,drained-app2,readybegin-app2,ready-app2,', tail);
+    // Both hosts built v2 and none switched yet: v2's new stylesheet answered 200 by both (the 404 window is gone).
+    const asset = /^rolling asset file=(\S+) current1=(\d{14}) (app1:\d+,app2:\d+,)$/m.exec(r.stdout);
+    assert.ok(asset, `the asset probe ran\n${tail}`);
+    assert.match(asset[1], /^application-\w+\.css$/, `v2 compiled a stylesheet of its own\n${tail}`);
+    assert.equal(asset[3], 'app1:200,app2:200,', `v2's stylesheet from both hosts before any switch\n${tail}`);
+    console.log(`rolling: v2's ${asset[1]} answered ${asset[3]} before any host switched`);
     only(rolling.out1, 'v1');
     only(rolling.out2, 'v2');
     assert.equal(rolling.servedOut, 'app1:0,app2:0,', `a host out of rotation served no request\n${tail}`);
@@ -198,10 +219,11 @@ for n in rolling broken rollback; do tail -8 /tmp/$n.out | sed "s/^/$n-out: /"; 
       assert.equal(m.versions, 'v1,v2,', `rolling ${b}\n${tail}`);
       assert.equal(m.last, 'v2,', `rolling ${b}\n${tail}`);
     }
-    assert.match(rolling.message, /^deploy.sh: deployed \d{14} \(previous: \d{14}\)$/, tail);
+    assert.match(rolling.message, /^deploy.sh: switched to \d{14} \(previous: \d{14}\)$/, tail);
     // 3. A release that fails to boot: deploy.sh exits 1 on app1, nothing switched anywhere, app2 never touched.
     assert.equal(broken.rc, 1, tail);
-    assert.equal(broken.marks, 'drained-app1,failed-app1,', tail);
+    // The build on app1 fails: nothing was drained, nothing switched, app2 never built.
+    assert.equal(broken.marks, 'failed-app1,', tail);
     assert.match(broken.message, /^deploy.sh: (assets:precompile failed|release \d{14} does not boot or \/up fails); current stays at \d{14}$/, tail);
     assert.deepEqual([broken.app1, broken.app2], [rolling.app1, rolling.app2], tail);
     for (const [b, m] of Object.entries(broken.per)) {

@@ -68,15 +68,18 @@ export function rotationScript(ctx) {
 export function rollingLines(ctx, command) {
   const { hosts } = backends(ctx);
   const deploying = command.startsWith('deploy');
-  return [...(deploying ? [`# ${t('ops.readme.migrate-once')}`] : []), ...hosts.flatMap((h, i) => {
-    const migrate = deploying && i > 0 ? ' --no-migrate' : '';
-    return [
-      `# ${t('lb-rotation.readme.drain', { host: h.name })}`,
-      `sh ${ROTATION_SCRIPT} drain ${h.name}`,
-      `# ${t(deploying ? (i === 0 ? 'lb-rotation.readme.first' : 'lb-rotation.readme.next') : 'lb-rotation.readme.on', { host: h.name })}`,
-      `sh ${DEPLOY_SCRIPT} ${command}${migrate}`,
-      `# ${t('lb-rotation.readme.ready', { host: h.name })}`,
-      `sh ${ROTATION_SCRIPT} ready ${h.name}`,
-    ];
-  })];
+  // A deploy builds on every host first (the first with the migrations; each running release gets the new assets),
+  // then switches host by host out of rotation; a rollback only switches.
+  const build = deploying ? hosts.flatMap((h, i) => [
+    `# ${t(i === 0 ? 'lb-rotation.readme.build-first' : 'lb-rotation.readme.build-next', { host: h.name })}`,
+    `sh ${DEPLOY_SCRIPT} ${command.replace(/^deploy/, 'build')}${i > 0 ? ' --no-migrate' : ''}`,
+  ]) : [];
+  return [...(deploying ? [`# ${t('ops.readme.migrate-once')}`] : []), ...build, ...hosts.flatMap((h) => [
+    `# ${t('lb-rotation.readme.drain', { host: h.name })}`,
+    `sh ${ROTATION_SCRIPT} drain ${h.name}`,
+    `# ${t(deploying ? 'lb-rotation.readme.switch' : 'lb-rotation.readme.on', { host: h.name })}`,
+    `sh ${DEPLOY_SCRIPT} ${deploying ? 'switch' : command}`,
+    `# ${t('lb-rotation.readme.ready', { host: h.name })}`,
+    `sh ${ROTATION_SCRIPT} ready ${h.name}`,
+  ])];
 }
