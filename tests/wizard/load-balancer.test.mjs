@@ -58,6 +58,15 @@ test('HAProxy keeps Debian\'s hardening, Mozilla TLS and HSTS; WebSockets have t
   assert.match(cable, /^\s*default-server maxconn 1000$/m);
   assert.match(cable, /^\s*server app1 \S+:80 track rails_hosts\/app1$/m);
   assert.doesNotMatch(file(gen({ app_hosts: 2, lb: 'haproxy', websockets: false }), /haproxy\.cfg$/).content, /rails_cable/);
+  // Compiled assets (served by each host's nginx from disk) never take the app server's per-host request slots
+  // (SRE re-review): their own backend, no maxconn, following the HTTP backend's health and drain (track).
+  assert.match(cfg, /^\s*use_backend rails_static if \{ path_beg \/assets\/ \}$/m);
+  assert.ok(cfg.indexOf('use_backend rails_static') < cfg.indexOf('default_backend rails_hosts'));
+  const statics = cfg.slice(cfg.indexOf('backend rails_static'));
+  const block = statics.slice(0, statics.indexOf('\nbackend', 1) > 0 ? statics.indexOf('\nbackend', 1) : undefined);
+  assert.match(block, /^\s*server app1 \S+:80 track rails_hosts\/app1$/m);
+  assert.match(block, /^\s*server app2 \S+:80 track rails_hosts\/app2$/m);
+  assert.doesNotMatch(block, /maxconn/);
   // Unknown Host → 421, client X-Forwarded-Host/-Port replaced, bodies over 25 MB → 413 at the first hop.
   assert.match(cfg, /^\s*acl site_host req\.hdr\(host\),lower -m str shop\.example shop\.example:80 shop\.example:443$/m);
   assert.match(cfg, /^\s*http-request deny deny_status 421 unless site_host$/m);

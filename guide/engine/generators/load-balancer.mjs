@@ -22,6 +22,8 @@ export function backends(ctx) {
 }
 
 const ACME_PREFIX = '/.well-known/acme-challenge/';
+/** What the app hosts' nginx serves from disk (nginx.mjs assetLocations: `location ^~ /assets/`). */
+const STATIC_PATH = '/assets/';
 
 /** HAProxy's global maxconn never below this: a small plan's product (4 × 2 hosts × 3) would refuse a burst. */
 const MAXCONN_FLOOR = 4096;
@@ -62,6 +64,7 @@ export function haproxyBody(ctx) {
     ...(tls ? [S('http-response', ['set-header', 'Strict-Transport-Security', `max-age=${MOZILLA.hstsMaxAge}`, 'if', '{', 'ssl_fc', '}'], t('lb.hsts'), [SRC.hsts, SRC.mozillaTls])] : []),
     ...(tls ? [S('use_backend', ['acme', 'if', 'acme'])] : []),
     ...(ws ? [S('use_backend', ['rails_cable', 'if', '{', 'path_beg', CABLE_PATH, '}'], t('lb.cable', vars), [SRC.haproxy, SRC.actionCable])] : []),
+    S('use_backend', ['rails_static', 'if', '{', 'path_beg', STATIC_PATH, '}'], t('lb.static', vars), [SRC.haproxy, SRC.nginxCore]),
     S('default_backend', 'rails_hosts'),
   ];
   const check = [
@@ -121,6 +124,11 @@ export function haproxyBody(ctx) {
       S('default-server', ['maxconn', ws], t('lb.cable.maxconn', vars), [SRC.haproxy]),
       ...hosts.map((h) => S('server', [h.name, `${h.addr}:80`, 'track', `rails_hosts/${h.name}`])),
     ] }] : []),
+    // Compiled assets come from each app host's nginx (from disk), not from the app server: no per-host slot limit.
+    BLANK, { section: 'backend', args: ['rails_static'], children: [
+      S('balance', 'roundrobin'),
+      ...hosts.map((h) => S('server', [h.name, `${h.addr}:80`, 'track', `rails_hosts/${h.name}`])),
+    ] },
     ...(tls ? [BLANK, { section: 'backend', args: ['acme'], children: [
       S('server', ['certbot', `127.0.0.1:${ACME_PORT}`], t('lb.acme.backend', vars), [SRC.certbot]),
     ] }] : []),
