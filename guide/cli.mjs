@@ -5,7 +5,7 @@
 // Exit status: 0 ok (warnings and notes included); 1 (--check) findings at or above --fail-on; 2 invalid answers
 // (message names the key and the allowed values) or (--check) unreadable input;
 // 3 the bundle has error-level findings (a stack that cannot boot, an impossible topology, a limit the server refuses)
-// and --allow-errors was not given; the output is still written; 4 --out refused (a symbolic link in it, not a
+// and --allow-errors was not given (json is still printed, --format files writes nothing); 4 --out refused (a symbolic link in it, not a
 // directory, "/"); 5 a file of the bundle exists in --out (--force replaces it); 6 writing failed (permissions,
 // disk full); 64 usage error. Nothing is written when 4 or 5 is returned.
 import { readFileSync } from 'node:fs';

@@ -105,6 +105,8 @@ export const RULES = [
   function serverNeedsOlderRuby(ctx) {
     const row = SERVER_RUBY[ctx.server];
     if (!row || ctx.server !== ctx.a.server || !lt(ctx.serverVersion, row.serverBefore) || lt(ctx.lang, row.rubyBefore)) return null;
+    // A Rails the server cannot run at all is the error that matters; "use an older Ruby" would mislead there.
+    if (SERVER_RAILS[ctx.server] && !lt(ctx.a.rails, SERVER_RAILS[ctx.server].railsBefore)) return null;
     const vars = { server: SERVER_NAMES[ctx.server], version: ctx.serverVersion, lang: ctx.lang, before: row.rubyBefore };
     return W('server-needs-older-ruby', 'error', { ...vars, why: t(`w.server-needs-older-ruby.${ctx.server}`) }, row.sources.map((k) => SRC[k]));
   },

@@ -19,8 +19,10 @@ const tmpDir = () => { const d = mkdtempSync(join(tmpdir(), 'wizard-cli-')); dir
 // Two budgets (gzip). The page's share of the engine: core.mjs without the optional generators the page fetches as
 // chunks (guide/ui/generators.mjs LOADERS) — what every reader downloads; it was 42.2 KB when first measured this
 // way (2026-11-26). The whole engine (the CLI, the checker's worker, the offline cache): 54.9 KB then; its bound only
-// catches runaway growth. README's section on the wizard's size keeps the history of both.
-const PAGE_CORE_BUDGET = 44 * 1024;
+// catches runaway growth. README's section on the wizard's size keeps the history of both. Raised to 47 KB on
+// 2026-11-26 (46.2 KB measured): deploy.sh's build/switch for rolling deploys, the Unicorn handover wait, the lock and
+// release markers, and the deploy-memory and server-needs-older-ruby rules (a regression, recorded in README).
+const PAGE_CORE_BUDGET = 47 * 1024;
 const WHOLE_ENGINE_BUDGET = 60 * 1024;
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'guide', 'cli.mjs');
 const CLI_KEYS = ['os', 'distro', 'kernel', 'arch', 'ruby', 'ruby_version', 'rails', 'server', 'server_version', 'proxy', 'proxy_version', 'database', 'database_version', 'adapter', 'pooler', 'pooler_version', 'db_host', 'app_hosts', 'cores', 'ram_gb', 'storage', 'init', 'workload', 'downloads', 'worker_mb',

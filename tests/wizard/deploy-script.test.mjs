@@ -60,7 +60,7 @@ test('deploy.sh restarts per the server\'s documented semantics and says why', (
   assert.match(puma, /^restart_app\(\) \{ systemctl reload rails-app && systemctl restart rails-jobs\.service; \}$/m);
   const unicorn = file(gen({ server: 'unicorn', server_version: '6.1', jobs: 'none' }), 'deploy.sh');
   // Unicorn's USR2 returns at once while the old master answers /up: wait for the handover (reload-new-code.test.mjs).
-  assert.match(unicorn, /^restart_app\(\) \{ o=\$\(cat "\$PIDFILE"\) && systemctl reload rails-app && wait_handover "\$o"; \}$/m);
+  assert.match(unicorn, /^restart_app\(\) \{ o=\$\(cat "\$PIDFILE"\) && touch "\$PIDFILE\.deploy" && systemctl reload rails-app && wait_handover "\$o"; \}$/m);
   assert.match(unicorn, /^PIDFILE=\/var\/www\/app\/tmp\/pids\/unicorn\.pid$/m);
   // Falcon's HUP forks a new set of workers that load the new code (tests/wizard/lab-falcon-thin.test.mjs); Thin has none.
   const falcon = file(gen({ server: 'falcon', jobs: 'none' }), 'deploy.sh');
@@ -74,7 +74,7 @@ test('deploy.sh restarts per the server\'s documented semantics and says why', (
   // Multi-host: migrations on the first host only (README), the balancer's /up check asked on this host.
   const multi = gen({ app_hosts: 2, lb: 'haproxy', db_host: 'separate', pooler: 'pgbouncer', tls: 'upstream' });
   assert.match(file(multi, 'deploy.sh'), /^check_up\(\) \{ curl .* -H 'Host: app\.test' -H 'X-Forwarded-Proto: https' http:\/\/127\.0\.0\.1\/up >\/dev\/null; \}$/m);
-  assert.match(file(multi, 'README.md'), /^sh deploy\.sh deploy \/path\/to\/checkout --no-migrate$/m);
+  assert.match(file(multi, 'README.md'), /^sh deploy\.sh build \/path\/to\/checkout --no-migrate$/m);
 });
 
 // Issue 23 (SRE review): the secrets file was sourced before bundle install and assets:precompile. The two functions
@@ -97,7 +97,8 @@ test('deploy.sh: only the preflight boot and the migrations get the secrets; ass
     writeFileSync(join(dir, 'config/ruby.env'), 'MALLOC_ARENA_MAX=2\n');
     const fn = (name) => sh.split('\n').find((l) => l.startsWith(`${name}() {`));
     const home = sh.split('\n').find((l) => l.startsWith('APP_HOME='));
-    const script = [`APP_USER=root SECRETS=${dir}/secrets.env`, home, fn('as_app'), fn('as_app_secrets'), `as_app ${dir} env`, 'echo ---', `as_app_secrets ${dir} env`].join('\n');
+    const rubyEnv = sh.split('\n').find((l) => l.startsWith('WITH_RUBY_ENV='));
+    const script = [`APP_USER=root SECRETS=${dir}/secrets.env`, home, rubyEnv, fn('as_app'), fn('as_app_secrets'), `as_app ${dir} env`, 'echo ---', `as_app_secrets ${dir} env`].join('\n');
     const r = spawnSync('dash', ['-c', script], { encoding: 'utf8', timeout: 20000, env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', DATABASE_PASSWORD: 'exported-by-the-shell' } });
     assert.equal(r.status, 0, r.stderr);
     const [plain, withSecrets] = r.stdout.split('---\n');
@@ -128,7 +129,7 @@ test('deploy.sh: a failed restart or /up check after the switch switches back an
   const after = sh.slice(sh.indexOf('  switch_to "$r" ||'), sh.indexOf('  trap - EXIT'));
   assert.doesNotMatch(after, /^\s*(restart_app|check_up|systemctl)/m);
   // The release being switched from a failed way back is kept (a process may run it); otherwise removed on exit.
-  assert.match(sh, /^  keep="" && trap '\[ -n "\$keep" \] \|\| rm -rf "\$new"' EXIT$/m);
+  assert.match(sh, /^  keep="" && trap '\[ -n "\$keep" \] \|\| rm -rf "\$new"' EXIT && trap 'exit 1' INT TERM HUP$/m);
 });
 
 test('the app is read through current; sockets, PID files, logs and the sandbox\'s writable paths stay shared', () => {
@@ -249,31 +250,41 @@ test('deploy.sh: the current release\'s compiled assets are copied into the new 
 // double failure (the restart failed, and so did the way back) could later be picked by `rollback`. The functions are
 // taken from the generated script and run with dash: the second `lock` fails at once while the first holds it, and
 // rollback's choice skips a release marked .deploy-failed.
-test('deploy.sh: one deploy or rollback at a time; rollback never picks a release that failed to go live', () => {
+test('deploy.sh: one deploy or rollback at a time; rollback goes to the release that was live before, never to an unbuilt or failed one', () => {
   const sh = file(gen({}), 'deploy.sh');
-  assert.match(sh, /^  deploy\) .*; lock; deploy /m);
+  assert.match(sh, /^  deploy\|build\) .*; lock; "\$1" /m);
   assert.match(sh, /^  rollback\) lock; rollback ;;$/m);
   const dir = mkdtempSync(join(tmpdir(), 'deploy-lock-'));
   try {
     const line = (start) => sh.split('\n').find((l) => l.startsWith(start));
-    const lock = line('lock() {').replace('/run/lock/rails-app-deploy.lock', `${dir}/deploy.lock`);
-    const fail = line('fail() {');
+    const fns = [line('fail() {'), line('lock() {'), line('releases() {'), line('usable() {')].join('\n');
+    mkdirSync(join(dir, 'releases'));
     // The first holds the lock for 2 s; the second, started meanwhile, stops at once with the message.
-    const both = spawnSync('dash', ['-c', `${fail}\n${lock}\n(lock; echo first-held; sleep 2) & sleep 0.5; ( lock; echo second-held ); echo "second-exit=$?"; wait`], { encoding: 'utf8', timeout: 20000 });
+    const both = spawnSync('dash', ['-c', `ROOT=${dir}\n${fns}\n(lock; echo first-held; sleep 2) & sleep 0.5; ( lock; echo second-held ); echo "second-exit=$?"; wait`], { encoding: 'utf8', timeout: 20000 });
     assert.match(both.stdout, /first-held/);
     assert.doesNotMatch(both.stdout, /second-held/);
     assert.match(both.stdout, /second-exit=1/);
-    assert.match(both.stderr, /another deploy\.sh deploy or rollback is running on this host/);
-    // After the first exits, the lock is free again.
-    const again = spawnSync('dash', ['-c', `${fail}\n${lock}\nlock && echo held-again`], { encoding: 'utf8', timeout: 20000 });
+    assert.match(both.stderr, /another deploy\.sh deploy, build, switch or rollback is running on this host/);
+    const again = spawnSync('dash', ['-c', `ROOT=${dir}\n${fns}\nlock && echo held-again`], { encoding: 'utf8', timeout: 20000 });
     assert.match(again.stdout, /held-again/);
-    // Rollback's choice: the newest release before current that has no .deploy-failed marker.
-    for (const r of ['20261101000000', '20261102000000', '20261103000000', '20261104000000']) mkdirSync(join(dir, 'releases', r), { recursive: true });
-    writeFileSync(join(dir, 'releases', '20261103000000', '.deploy-failed'), '');
-    const prev = line('  prev=$(').trim();
-    const pick = spawnSync('dash', ['-c', `ROOT=${dir}\n${line('releases() {')}\ncur=20261104000000\n${prev}\necho "$prev"`], { encoding: 'utf8', timeout: 20000 });
-    assert.equal(pick.stdout.trim(), '20261102000000', pick.stderr);
-    assert.match(sh, /keep=yes && touch "\$ROOT\/releases\/\$2\/\.deploy-failed"/);
+    // Releases: r1 and r2 built, r3 cut short (no .built), r4 failed, r5 current, live after r2 (.previous).
+    for (const r of ['20261101000000', '20261102000000', '20261103000000', '20261104000000', '20261105000000']) mkdirSync(join(dir, 'releases', r));
+    for (const r of ['20261101000000', '20261102000000', '20261104000000', '20261105000000']) writeFileSync(join(dir, 'releases', r, '.built'), '');
+    writeFileSync(join(dir, 'releases', '20261104000000', '.deploy-failed'), '');
+    const pick = (previous) => {
+      writeFileSync(join(dir, 'releases', '20261105000000', '.previous'), previous);
+      const body = sh.split('\n');
+      const at = body.indexOf('rollback() {');
+      const choose = body.slice(at + 1, at + 4).join('\n');
+      const r = spawnSync('dash', ['-c', `ROOT=${dir}\n${fns}\ncurrent_release() { echo 20261105000000; }\n${choose}\necho "$prev"`], { encoding: 'utf8', timeout: 20000 });
+      return r.stdout.trim();
+    };
+    assert.equal(pick('20261101000000\n'), '20261101000000', 'the release that was live before, even when newer ones exist');
+    assert.equal(pick(''), '20261102000000', 'without a record: the newest built release that never failed, not the half-built one');
+    assert.match(sh, /^  touch "\$ROOT\/releases\/\$cur\/\.deploy-failed"$/m, 'the release a rollback leaves is never switched to again');
+    assert.match(sh, /^  touch "\$ROOT\/releases\/\$2\/\.deploy-failed" 2>\/dev\/null \|\| true$/m);
+    assert.match(sh, /^  touch "\$new\/\.built"$/m);
+    assert.match(sh, /trap 'exit 1' INT TERM HUP/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -308,7 +319,7 @@ test('deploy.sh build: the new release\'s assets are added to the running releas
   const lines = sh.split('\n');
   const start = lines.indexOf('share_assets() {');
   const fn = lines.slice(start, lines.indexOf('}', start) + 1).join('\n');
-  assert.match(sh, /^build\(\) \{ build_release "\$1" "\$2"; share_assets \|\| fail .*; trap - EXIT; echo "deploy\.sh: built \$r beside \$old/m);
+  assert.match(sh, /^build\(\) \{ build_release "\$1" "\$2"; share_assets \|\| fail .*; trap - EXIT INT TERM HUP; echo "deploy\.sh: built \$r beside \$old/m);
   assert.match(sh, /^  deploy\|build\) .*; lock; "\$1" "\$2" /m);
   assert.match(sh, /^  switch\) lock; switch_built ;;$/m);
   const dir = mkdtempSync(join(tmpdir(), 'deploy-share-'));
@@ -334,7 +345,10 @@ test('deploy.sh build: the new release\'s assets are added to the running releas
     assert.ok(pick, 'switch_built chooses among newer releases');
     mkdirSync(join(dir, 'releases/r3'));
     writeFileSync(join(dir, 'releases/r3/.deploy-failed'), '');
-    const chosen = spawnSync('dash', ['-c', `ROOT=${dir}\n${lines.find((l) => l.startsWith('releases() {'))}\nold=r1\n${pick.trim()}\necho "$r"`], { encoding: 'utf8', timeout: 20000 });
+    writeFileSync(join(dir, 'releases/r3/.built'), '');
+    writeFileSync(join(dir, 'releases/r2/.built'), '');
+    mkdirSync(join(dir, 'releases/r4')); // cut short: no .built
+    const chosen = spawnSync('dash', ['-c', `ROOT=${dir}\n${lines.find((l) => l.startsWith('releases() {'))}\n${lines.find((l) => l.startsWith('usable() {'))}\nold=r1\n${pick.trim()}\necho "$r"`], { encoding: 'utf8', timeout: 20000 });
     assert.equal(chosen.stdout.trim(), 'r2', chosen.stderr);
   } finally {
     rmSync(dir, { recursive: true, force: true });

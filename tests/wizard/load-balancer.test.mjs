@@ -62,7 +62,7 @@ test('HAProxy keeps Debian\'s hardening, Mozilla TLS and HSTS; WebSockets have t
   // (SRE re-review): their own backend, no maxconn, following the HTTP backend's health and drain (track).
   assert.match(cfg, /^\s*use_backend rails_static if \{ path_beg \/assets\/ \}$/m);
   assert.ok(cfg.indexOf('use_backend rails_static') < cfg.indexOf('default_backend rails_hosts'));
-  const statics = cfg.slice(cfg.indexOf('backend rails_static'));
+  const statics = cfg.slice(cfg.indexOf('\nbackend rails_static'));
   const block = statics.slice(0, statics.indexOf('\nbackend', 1) > 0 ? statics.indexOf('\nbackend', 1) : undefined);
   assert.match(block, /^\s*server app1 \S+:80 track rails_hosts\/app1$/m);
   assert.match(block, /^\s*server app2 \S+:80 track rails_hosts\/app2$/m);

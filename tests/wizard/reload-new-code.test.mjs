@@ -111,19 +111,24 @@ test('unicorn: systemctl reload (the unit\'s ExecReload) loads new code under lo
     // of trusting an /up check the old master would answer.
     const deploy = file('deploy.sh');
     const fn = ['PIDFILE=', 'wait_handover() '].map((k) => deploy.split('\n').find((line) => line.startsWith(k))).join('\n');
-    assert.match(deploy, /^restart_app\(\) \{ o=\$\(cat "\$PIDFILE"\) && systemctl reload rails-app && wait_handover "\$o"; \}$/m);
-    const handover = () => spawnSync('sh', ['-c', `${fn}\no=$(cat "$PIDFILE") && kill -USR2 "$o" && wait_handover "$o"`], { encoding: 'utf8', timeout: 150000 });
+    assert.match(deploy, /^restart_app\(\) \{ o=\$\(cat "\$PIDFILE"\) && touch "\$PIDFILE\.deploy" && systemctl reload rails-app && wait_handover "\$o"; \}$/m);
+    // restart_app as generated, with the USR2 that `systemctl reload` (ExecReload) would send.
+    const restart = deploy.split('\n').find((line) => line.startsWith('restart_app() {')).replace('systemctl reload rails-app', 'kill -USR2 "$o"');
+    const handover = () => spawnSync('sh', ['-c', `${fn}\n${restart}\nrestart_app`], { encoding: 'utf8', timeout: 150000 });
     writeFileSync(join(root, 'VERSION'), 'v3\n');
     const good = handover();
     assert.equal(good.status, 0, `good code: ${good.stderr}`);
-    assert.ok(!alive(main), 'the old master is gone when wait_handover returns 0');
+    // .oldbin goes when the old master exits; give the process itself a moment to be reaped.
+    await until('the old master to be gone after wait_handover returned 0', () => !alive(main), 10000);
     main = pidOf();
     pids.add(main);
     assert.equal(await get(sock), 'v3');
     writeFileSync(join(root, 'config/environment.rb'), 'raise "this release does not boot"\n');
     const t0 = Date.now();
     const broken = handover();
-    assert.equal(broken.status, 1, 'code that cannot boot is a failed restart');
+    const pidsDir = spawnSync('sh', ['-c', `ls -la --full-time ${join(root, 'tmp/pids')}; cat ${join(root, 'tmp/pids')}/*; tail -5 ${join(root, 'log')}/*.log`], { encoding: 'utf8' }).stdout;
+    assert.equal(broken.status, 1, `code that cannot boot is a failed restart\n${pidsDir}`);
+    assert.ok(Date.now() - t0 < 30000, `detected in ${Date.now() - t0} ms, not at the 120 s bound\n${pidsDir}`);
     assert.equal(pidOf(), main, 'the old master took its PID file back');
     assert.ok(alive(main) && !existsSync(`${unit.PIDFile[0]}.oldbin`));
     assert.equal(await get(sock), 'v3', 'the old code keeps answering');

@@ -310,7 +310,8 @@ test('migrations (issue 23): their own timeouts, PgBouncer session-mode aliases,
   // deploy.sh migrates as the migrations role, on the first host only (the others pass --no-migrate).
   assert.match(file(r, 'deploy.sh'), /\[ "\$migrate" = no \] \|\| as_app_secrets "\$new" RAILS_DB_MIGRATE=1 "\$BUNDLE" exec bin\/rails db:migrate/);
   // Behind the bundle's balancer the hosts go one at a time, each drained first (lb-rotation.sh, faults-rolling.test.mjs).
-  assert.match(readme, /# Migrate on the first app host only.*\n# On the balancer: .*\nsh lb-host\/lb-rotation\.sh drain app1\n# On app1.*\nsh deploy\.sh deploy \/path\/to\/checkout\n(.*\n){4}# On app2.*\nsh deploy\.sh deploy \/path\/to\/checkout --no-migrate$/m);
+  // Built on every host first, migrations on the first only; then switched host by host.
+  assert.match(readme, /# Migrate on the first app host only.*\n# On app1.*\nsh deploy\.sh build \/path\/to\/checkout\n# On app2.*\nsh deploy\.sh build \/path\/to\/checkout --no-migrate\n# On the balancer: .*\nsh lb-host\/lb-rotation\.sh drain app1\n# On app1.*\nsh deploy\.sh switch$/m);
   // Without PgBouncer the database name stays; the timeouts still apply. No PostgreSQL, no variables.
   const direct = file(gen({}), 'config/database.yml');
   assert.match(direct, /^\s+database: app_production$/m);

@@ -53,7 +53,7 @@ test('Mongrel: an error from Rails 3.0 (reason per range, from the capability ta
   assert.match(file(r, 'config/mongrel_cluster.yml'), /^pid_file: tmp\/pids\/mongrel\.pid$/m);
   assert.match(unit, /^KillMode=control-group$/m);
   // Through Bundler: README and deploy.sh install the gems into the bundle path, not the system's gems.
-  assert.match(unit, /^ExecStart=\/usr\/bin\/bundle exec mongrel_rails cluster::start -C config\/mongrel_cluster\.yml$/m);
+  assert.match(unit, /^ExecStart=\/usr\/bin\/bundle exec mongrel_rails cluster::start -C config\/mongrel_cluster\.yml --clean$/m);
   // Step 9: the members write the app's output to their own files, not to journald.
   assert.match(file(r, 'README.md'), /Mongrel writes the app's output .* to its own files, \/var\/www\/app\/log\/mongrel\.PORT\.log/);
   // No other server is refused for any Rails the sweep uses.

@@ -12,7 +12,7 @@ import * as V from './validators.mjs';
 
 after(V.cleanup);
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'guide', 'cli.mjs');
-const cli = (answers, ...args) => spawnSync(process.execPath, [CLI, '--answers', '-', '--format', 'json', '--date', '2026-01-01', ...args], { input: JSON.stringify(answers), encoding: 'utf8' });
+const cli = (answers, ...args) => spawnSync(process.execPath, [CLI, '--answers', '-', '--format', 'json', '--date', '2026-01-01', ...args], { input: JSON.stringify(answers), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }); // 1000 hosts: over 1 MB of JSON
 const ids = (r) => r.warnings.map((w) => w.id);
 const errors = (r) => r.warnings.filter((w) => w.severity === 'error').map((w) => w.id);
 const file = (r, re) => r.files.find((f) => re.test(f.path));

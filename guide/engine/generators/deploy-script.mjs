@@ -11,7 +11,7 @@
 // `sh -n` and shellcheck, the lab proves it (tests/wizard/faults-deploys.test.mjs). Words: catalog-deploy.mjs.
 import { SECRETS_FILE, pidFilePath } from './systemd.mjs';
 import { jobUnitNames } from './readme-ops.mjs';
-import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, switchMode, precompileEnv } from './releases.mjs';
+import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, switchMode, precompileEnv, healthPath } from './releases.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { t } from '../text.mjs';
 import { SERVER_PROCESS } from '../caps.mjs';
@@ -35,7 +35,7 @@ const keepsGems = (ctx) => Boolean((SERVER_PROCESS[ctx.server] || {}).reload?.ke
 // the old master takes its file back (the new code did not boot: Unicorn SIGNALS) or the wait runs out.
 const handover = (ctx, mode) => (mode.reloads && (SERVER_PROCESS[ctx.server] || {}).reload?.handover ? SERVER_PROCESS[ctx.server].reload : null);
 function restartCommand(ctx, mode) {
-  if (handover(ctx, mode)) return `o=$(cat "$PIDFILE") && ${mode.command} && wait_handover "$o"`;
+  if (handover(ctx, mode)) return `o=$(cat "$PIDFILE") && touch "$PIDFILE.deploy" && ${mode.command} && wait_handover "$o"`;
   if (!(mode.reloads && keepsGems(ctx))) return mode.command;
   return `if cmp -s "$ROOT/releases/\${1:-none}/Gemfile.lock" "$ROOT/current/Gemfile.lock"; then ${mode.command}; else systemctl restart rails-app; fi`;
 }
@@ -50,13 +50,13 @@ export function deployScript(ctx, files) {
   const jobs = jobUnitNames(ctx); // README's own list (none when the jobs run inside Puma)
   const migrate = ctx.a.database === 'postgresql' ? `${MIGRATE_ENV}=1 ` : '';
   // The preflight request: the app's full middleware stack (host authorization, SSL redirect) for its own domain.
-  const preflight = `status, = Rails.application.call(Rack::MockRequest.env_for("https://${ctx.domain}/up", "HTTP_HOST" => "${ctx.domain}")); exit(status == 200)`;
+  const preflight = `status, = Rails.application.call(Rack::MockRequest.env_for("https://${ctx.domain}${healthPath(ctx)}", "HTTP_HOST" => "${ctx.domain}")); exit(status == 200)`;
   const c = (key, vars) => `# ${t(`deploy.sh.${key}`, vars)}`;
   const h = handover(ctx, mode);
   const handoverLines = h ? [
     `PIDFILE=${pidFilePath(ctx)}`,
     c('handover', { wait: h.handoverWait }),
-    `wait_handover() { i=0 seen=""; while [ "$i" -lt ${h.handoverWait} ]; do i=$((i + 1)); sleep 1; if [ -e "$PIDFILE.oldbin" ]; then seen=yes; continue; fi; p=$(cat "$PIDFILE" 2>/dev/null) || continue; if [ "$p" != "$1" ] && kill -0 "$p" 2>/dev/null; then return 0; fi; [ -z "$seen" ] || return 1; done; return 1; }`,
+    `wait_handover() { i=0; while [ "$i" -lt ${h.handoverWait} ]; do i=$((i + 1)); sleep 1; [ ! -e "$PIDFILE.oldbin" ] || continue; p=$(cat "$PIDFILE" 2>/dev/null) || continue; if [ "$p" != "$1" ] && kill -0 "$p" 2>/dev/null; then return 0; fi; [ -z "$(find "$PIDFILE" -cnewer "$PIDFILE.deploy")" ] || return 1; done; return 1; }`,
   ] : [];
   return [
     c('usage'),
@@ -66,7 +66,8 @@ export function deployScript(ctx, files) {
     `ROOT=${ctx.root}`,
     `APP_USER=${ctx.user}`,
     c('home'),
-    'APP_HOME=$(getent passwd "$APP_USER" | cut -d: -f6) && [ -n "$APP_HOME" ] || { echo "deploy.sh: no user $APP_USER" >&2; exit 1; }',
+    'APP_HOME=$(getent passwd "$APP_USER" | cut -d: -f6)',
+    'if [ -z "$APP_HOME" ]; then echo "deploy.sh: no user $APP_USER" >&2; exit 1; fi',
     `BUNDLE=${ctx.rubyBin}/bundle`,
     `SECRETS=${SECRETS_FILE}`,
     `KEEP=${KEEP_RELEASES}`,
@@ -75,13 +76,16 @@ export function deployScript(ctx, files) {
     '',
     c('fail'),
     'fail() { echo "deploy.sh: $*" >&2; exit 1; }',
+    c('ruby-env'),
+    '# shellcheck disable=SC2016',
+    'WITH_RUBY_ENV=\'set -a && . ./config/ruby.env && set +a && exec "$@"\'',
     c('as-app'),
     // SC2013: the loop reads names (one word a line), which is what it splits into.
     '# shellcheck source=/dev/null disable=SC2013',
-    `as_app() { (cd "$1" && shift && ${UNSET_SECRETS} && set -a && . ./config/ruby.env && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env HOME="$APP_HOME" RAILS_ENV=production "$@"); }`,
+    `as_app() { (cd "$1" && shift && ${UNSET_SECRETS} && exec runuser -u "$APP_USER" --preserve-environment -- env HOME="$APP_HOME" RAILS_ENV=production sh -c "$WITH_RUBY_ENV" as_app "$@"); }`,
     c('as-app-secrets'),
     '# shellcheck source=/dev/null',
-    'as_app_secrets() { (cd "$1" && shift && set -a && . "$SECRETS" && . ./config/ruby.env && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env HOME="$APP_HOME" RAILS_ENV=production "$@"); }',
+    'as_app_secrets() { (cd "$1" && shift && set -a && . "$SECRETS" && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env HOME="$APP_HOME" RAILS_ENV=production sh -c "$WITH_RUBY_ENV" as_app "$@"); }',
     c('switch'),
     'switch_to() { ln -sfn "releases/$1" "$ROOT/current.new" && mv -T "$ROOT/current.new" "$ROOT/current"; }',
     ...handoverLines,
@@ -95,13 +99,16 @@ export function deployScript(ctx, files) {
     'switch_back() {',
     '  why="pointing current at $1 failed"',
     '  if switch_to "$1" && went_live "$2"; then fail "$3; switched back to $1, which answers /up"; fi',
-    '  keep=yes && touch "$ROOT/releases/$2/.deploy-failed" || true',
+    '  keep=yes',
+    '  touch "$ROOT/releases/$2/.deploy-failed" 2>/dev/null || true',
     '  fail "$3; switching back to $1 failed too: $why; current -> $(current_release), release $2 kept (a process may still run it): see journalctl -u rails-app"',
     '}',
     c('releases'),
     'releases() { find "$ROOT/releases" -mindepth 1 -maxdepth 1 -type d -printf \'%f\\n\'; }',
     c('current'),
     'current_release() { basename "$(readlink "$ROOT/current")"; }',
+    c('usable'),
+    'usable() { [ -n "$1" ] && [ -e "$ROOT/releases/$1/.built" ] && [ ! -e "$ROOT/releases/$1/.deploy-failed" ]; }',
     '',
     c('init'),
     'init() {',
@@ -111,6 +118,7 @@ export function deployScript(ctx, files) {
     '  install -d -o "$APP_USER" -g "$APP_USER" "$ROOT/releases/$r"',
     `  find "$ROOT" -mindepth 1 -maxdepth 1 ${['releases', ...SHARED_DIRS, SHARED_BUNDLE.split('/')[0]].map((n) => `! -name ${n}`).join(' ')} -exec mv -t "$ROOT/releases/$r" {} +`,
     ...SHARED_DIRS.map((d) => `  ln -sfn "$ROOT/${d}" "$ROOT/releases/$r/${d}"`),
+    '  touch "$ROOT/releases/$r/.built"',
     '  switch_to "$r"',
     '  echo "deploy.sh: $ROOT/current -> releases/$r"',
     '}',
@@ -122,7 +130,7 @@ export function deployScript(ctx, files) {
     '  r=$(date -u +%Y%m%d%H%M%S) && new="$ROOT/releases/$r" && old=$(current_release)',
     '  [ ! -e "$new" ] || fail "$new exists already"',
     c('cleanup'),
-    '  keep="" && trap \'[ -n "$keep" ] || rm -rf "$new"\' EXIT',
+    '  keep="" && trap \'[ -n "$keep" ] || rm -rf "$new"\' EXIT && trap \'exit 1\' INT TERM HUP',
     c('copy'),
     '  install -d -o "$APP_USER" -g "$APP_USER" "$new"',
     `  (cd "$src" && tar -cf - ${['.git', ...SHARED_DIRS].map((n) => `--exclude=./${n}`).join(' ')} .) | tar -xf - --no-same-owner -C "$new"`,
@@ -141,6 +149,8 @@ export function deployScript(ctx, files) {
     `  as_app_secrets "$new" "$BUNDLE" exec bin/rails runner '${preflight}' || fail "release $r does not boot or /up fails; current stays at $old"`,
     c('migrate'),
     `  [ "$migrate" = no ] || as_app_secrets "$new" ${migrate}"$BUNDLE" exec bin/rails db:migrate || fail "db:migrate failed; current stays at $old"`,
+    c('built'),
+    '  touch "$new/.built"',
     '}',
     '',
     c('go-live'),
@@ -149,7 +159,8 @@ export function deployScript(ctx, files) {
     '  switch_to "$r" || fail "pointing current at $r failed; current stays at $old"',
     '  went_live "$old" || switch_back "$old" "$r" "release $r: $why after the switch"',
     c('kept'),
-    '  trap - EXIT',
+    '  trap - EXIT INT TERM HUP',
+    '  echo "$old" > "$new/.previous"',
     c('prune'),
     '  releases | sort -r | tail -n +$((KEEP + 1)) | while read -r x; do [ "$x" = "$r" ] || [ "$x" = "$old" ] || rm -rf "${ROOT:?}/releases/$x"; done',
     '}',
@@ -160,18 +171,18 @@ export function deployScript(ctx, files) {
     c('share-assets'),
     'share_assets() {',
     '  [ -d "$new/public/assets" ] && [ -d "$ROOT/current/public/assets" ] || return 0',
-    '  (cd "$new/public/assets" && find . -type f ! -name \'.*\' | while IFS= read -r f; do [ -e "$ROOT/current/public/assets/$f" ] || { mkdir -p "$ROOT/current/public/assets/$(dirname "$f")" && cp -p "$f" "$ROOT/current/public/assets/$f"; } || exit 1; done)',
+    '  (cd "$new/public/assets" && find . -type f ! -name \'.*\') | while IFS= read -r f; do [ -e "$ROOT/current/public/assets/$f" ] || { mkdir -p "$ROOT/current/public/assets/$(dirname "$f")" && cp -p "$new/public/assets/$f" "$ROOT/current/public/assets/$f"; } || return 1; done || return 1',
     '  chown -R -h "$APP_USER:$APP_USER" "$ROOT/current/public/assets"',
     '}',
-    c('build'),
-    'build() { build_release "$1" "$2"; share_assets || fail "adding release $r\'s assets to $old failed"; trap - EXIT; echo "deploy.sh: built $r beside $old (nothing switched yet): sh deploy.sh switch"; }',
+    c('build-cmd'),
+    'build() { build_release "$1" "$2"; share_assets || fail "adding release $r\'s assets to $old failed"; trap - EXIT INT TERM HUP; echo "deploy.sh: built $r beside $old (nothing switched yet): sh deploy.sh switch"; }',
     '',
     c('switch-built'),
     'switch_built() {',
     '  old=$(current_release)',
-    '  r=$(releases | sort | awk -v c="$old" \'$0 > c\' | while read -r x; do [ -e "$ROOT/releases/$x/.deploy-failed" ] || echo "$x"; done | tail -n 1)',
+    '  r=$(releases | sort | awk -v c="$old" \'$0 > c\' | while read -r x; do usable "$x" && echo "$x"; done | tail -n 1)',
     '  [ -n "$r" ] || fail "no built release newer than $old: run deploy.sh build first"',
-    '  new="$ROOT/releases/$r" && keep="" && trap \'[ -n "$keep" ] || rm -rf "$new"\' EXIT',
+    '  new="$ROOT/releases/$r" && keep="" && trap \'[ -n "$keep" ] || rm -rf "$new"\' EXIT && trap \'exit 1\' INT TERM HUP',
     '  go_live',
     '  echo "deploy.sh: switched to $r (previous: $old)"',
     '}',
@@ -179,15 +190,17 @@ export function deployScript(ctx, files) {
     c('rollback'),
     'rollback() {',
     '  cur=$(current_release)',
-    '  prev=$(releases | sort | awk -v c="$cur" \'$0 < c\' | while read -r x; do [ -e "$ROOT/releases/$x/.deploy-failed" ] || echo "$x"; done | tail -n 1)',
+    '  prev=$(cat "$ROOT/releases/$cur/.previous" 2>/dev/null || true)',
+    '  usable "$prev" || prev=$(releases | sort | awk -v c="$cur" \'$0 < c\' | while read -r x; do usable "$x" && echo "$x"; done | tail -n 1)',
     '  [ -n "$prev" ] || fail "no release before $cur"',
     '  switch_to "$prev" || fail "pointing current at $prev failed; current stays at $cur"',
     '  went_live "$cur" || switch_back "$cur" "$prev" "rollback to $prev: $why"',
+    '  touch "$ROOT/releases/$cur/.deploy-failed"',
     '  echo "deploy.sh: rolled back from $cur to $prev"',
     '}',
     '',
     c('lock'),
-    `lock() { exec 9>"/run/lock/${APP_NAME}-deploy.lock" && flock -n 9 || fail "another deploy.sh deploy or rollback is running on this host"; }`,
+    'lock() { exec 9>"$ROOT/releases/.deploy.lock"; flock -n 9 || fail "another deploy.sh deploy, build, switch or rollback is running on this host"; }',
     '',
     'case "${1:-}" in',
     '  init) init ;;',

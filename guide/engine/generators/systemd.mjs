@@ -28,7 +28,9 @@ export function execStart(ctx) {
     // Through Bundler like every server here: README and deploy.sh install the gems into the app's bundle path, not
     // into the system's gems. `bundle exec` puts the bundle's bin directory first in PATH, so the members mongrel_cluster
     // starts (`mongrel_rails start -d`, one per port) are the bundle's mongrel_rails too.
-    case 'mongrel': return 'bundle exec mongrel_rails cluster::start -C config/mongrel_cluster.yml';
+    // --clean: a member killed hard (OOM, SIGKILL at the stop timeout) leaves its PID file, and mongrel_rails refuses
+    // to start over one; Restart= would loop. mongrel_cluster's --clean removes stale files first.
+    case 'mongrel': return 'bundle exec mongrel_rails cluster::start -C config/mongrel_cluster.yml --clean';
     case 'falcon': return falconCommand(ctx);
     case 'passenger': return standaloneCommand(ctx);
     // WEBrick through `rails server`, named: unnamed, Rails starts the first handler it can load (Puma in a Gemfile

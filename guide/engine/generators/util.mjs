@@ -38,7 +38,8 @@ export const LB_PREFIX = 'lb-host/';
 
 /** The app hosts sit behind a load balancer: their proxy takes the client address from its X-Forwarded-For. */
 // curl options of the README's /up checks: a reload returns before the new workers run, so retry a few seconds.
-export const UP_CHECK = '-fsS --retry 5 --retry-all-errors --retry-delay 1';
+// --max-time: a hung app fails the check in 10 s per try instead of curl's unbounded wait.
+export const UP_CHECK = '-fsS --max-time 10 --retry 5 --retry-all-errors --retry-delay 1';
 export const behindBalancer = (ctx) => ctx.a.app_hosts > 1 && ctx.a.lb !== 'none';
 
 /** Where the FreeBSD rc.d script reads the app's secrets (the rc-freebsd unit and the operations file name it). */

@@ -111,6 +111,16 @@ export function summaryRows(ctx, spec) {
   return { columns, rows, markers: [...markers].sort(), records };
 }
 
+/** Who else used the machine, from the monitor's figures: idle apart from the hypervisor, or busy with other work. */
+function busyText(q) {
+  const f = q?.foreign_load;
+  if (!f || typeof f.foreign_cpu_pct_median !== 'number') return 'that other programs were using at the same time';
+  const steal = typeof f.steal_pct_max === 'number' && f.steal_pct_max > 5 ? `; the hypervisor's steal time reached ${f.steal_pct_max} %` : '';
+  return f.foreign_cpu_pct_median < 5
+    ? `that was otherwise idle (other programs' CPU: median ${f.foreign_cpu_pct_median} %, at most ${f.foreign_cpu_pct_max} %${steal})`
+    : `that other programs were using at the same time (their CPU: median ${f.foreign_cpu_pct_median} %, at most ${f.foreign_cpu_pct_max} %${steal})`;
+}
+
 export function failuresOf(markers) {
   return {
     markers,
@@ -153,6 +163,7 @@ export function methodOf(ctx, { tool, description, concurrency = null, duration 
 
 export function base(ctx, { id, title, topic, summary, measured, software, method, columns, rows, markers, caveats = [], related = [], charts = [] }) {
   const who = process.env.SCALING_RAILS_AUTHOR || gitAuthor();
+  const quality = ctx.quality || gradeRun(ctx);
   return {
     $schema: '../../schemas/dataset-1.schema.json',
     format: 'scaling-rails/dataset@1',
@@ -168,7 +179,7 @@ export function base(ctx, { id, title, topic, summary, measured, software, metho
       raw_output: `raw-output/${id}/`,
     },
     measured,
-    quality: ctx.quality || gradeRun(ctx),
+    quality,
     hardware: hardwareText(ctx.machine, ctx.load, readIsolation(ctx.raw)),
     software,
     method,
@@ -177,7 +188,7 @@ export function base(ctx, { id, title, topic, summary, measured, software, metho
     failures: failuresOf(markers),
     errata: [],
     caveats: [
-      `Measured ${ctx.started.toISOString().slice(0, 16).replace('T', ' ')}–${ctx.finished.toISOString().slice(11, 16)} UTC on a ${ctx.machine.logical_cpus}-core machine that other programs were using at the same time (load average ${ctx.load.before[0]} before, ${ctx.load.after[0]} after); the spread columns show how much that moved the results.`,
+      `Measured ${ctx.started.toISOString().slice(0, 16).replace('T', ' ')}–${ctx.finished.toISOString().slice(11, 16)} UTC on a ${ctx.machine.logical_cpus}-core machine ${busyText(quality)} (load average ${ctx.load.before[0]} before, ${ctx.load.after[0]} after); the spread columns show how much that moved the results.`,
       'Absolute numbers belong to this machine only; compare configurations within this dataset, and read a difference only where the verdict column says better or worse.',
       ...(ctx.subset ? [`A partial re-run: only ${ctx.subset.join(', ')} were measured (scripts/rebench --cells), in their own random rounds; compare them with each other, not with rows of the full run.`] : []),
       ...caveats,
