@@ -123,9 +123,13 @@ export function missingTaskFindings(files) {
     if (server && !server.gems.some((g) => inLock.has(g)) && !seen.has(`${c.file}:${c.line}:${bin}`)) {
       seen.add(`${c.file}:${c.line}:${bin}`);
       const servers = [...new Set(SERVER_COMMANDS.flatMap((r) => r.gems).filter((g) => inLock.has(g)))];
+      // A Procfile beside a production image may be a leftover nobody runs (GOV.UK's apps deploy the image): a note
+      // then; a warning where the Procfile is what the platform runs (a release: phase, or no image to run instead).
+      const image = c.from === 'procfile' && ok.some((f) => f.kind === 'dockerfile' || f.kind === 'kamal');
+      const platform = c.from === 'procfile' && ok.some((f) => f.kind === 'procfile' && f.settings?.some((x) => x.name === 'release'));
       out.push({
-        rule: 'task-missing', severity: 'warning', file: c.file, line: c.line, setting: bin, found: `bundle exec ${bin}`, expected: server.gems[0],
-        message: `${where} runs \`bundle exec ${bin}\`, the executable of the ${server.gems[0]} gem, but ${lock.path} has no \`${server.gems[0]}\` gem: the process stops at start (bundler: command not found: ${bin}) and serves no request${servers.length ? ` (${lock.path} has ${servers.map((g) => `\`${g}\``).join(', ')}: start that server instead, or remove the stale line)` : ''}`,
+        rule: 'task-missing', severity: image && !platform ? 'note' : 'warning', file: c.file, line: c.line, setting: bin, found: `bundle exec ${bin}`, expected: server.gems[0],
+        message: `${where} runs \`bundle exec ${bin}\`, the executable of the ${server.gems[0]} gem, but ${lock.path} has no \`${server.gems[0]}\` gem: the process stops at start (bundler: command not found: ${bin}) and serves no request${servers.length ? ` (${lock.path} has ${servers.map((g) => `\`${g}\``).join(', ')}: start that server instead, or remove the stale line)` : ''}${image && !platform ? '; a Dockerfile or Kamal config is read too, so if production runs that image this line is only stale' : ''}`,
         evidence: [BUNDLER_EXEC], related: [{ file: lock.path, line: 1 }],
       });
     }

@@ -15,7 +15,9 @@ import { join, extname, relative } from 'node:path';
 // none of them is a page, an image or a script.
 export const RAW_EXTENSIONS = Object.freeze(['.txt', '.log', '.json', '.csv', '.tsv', '.dat', '.load', '.status', '.warmup', '.env', '.skip', '.jemalloc-maps',
   '.gate', '.protocol', '.processes', '.ruby', '.logbytes', '.logsample']);
-export const RAW_LIMITS = Object.freeze({ fileBytes: 4 * 1024 * 1024, files: 5000 });
+// files: a bound on what a pull request can add, not a hosting limit. Raised from 5,000 to 10,000 (2026-11-26): one
+// protocol run of 10 rounds with open-loop steps writes about 1,500 files (gate, monitor, protocol and load per run).
+export const RAW_LIMITS = Object.freeze({ fileBytes: 4 * 1024 * 1024, files: 10000 });
 const ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,199}$/;
 

@@ -145,8 +145,9 @@ test('resque:work, sidekiq and bin/jobs: judged from Gemfile.lock; bin/jobs only
   const procfile = '# For Passenger\nweb: bundle exec passenger start -p $PORT --max-pool-size ${MAX_POOL_SIZE:-15}\nworker: QUEUE=default bundle exec rake jobs:work\nmailers: QUEUE=mailers bundle exec rake jobs:work\ncards: QUEUE=cards bundle exec rake jobs:work\n';
   const papiLock = text(PAPI, 'Gemfile.lock'); // sidekiq 5.2.9, no delayed_job, resque or solid_queue
   const missing = (o) => check(files(o)).findings.filter((f) => f.rule === 'task-missing').map((f) => `${f.file}:${f.line} ${f.setting}`);
-  assert.deepEqual(missing({ Procfile: procfile, 'Gemfile.lock': papiLock }), ['Procfile:3 jobs:work', 'Procfile:4 jobs:work', 'Procfile:5 jobs:work']);
-  assert.deepEqual(missing({ Procfile: procfile, 'Gemfile.lock': text(ABALONE, 'Gemfile.lock') }), []);
+  // (publishing-api's lockfile has no passenger either: the web line is the app-server check's, deploy.mjs SERVER_COMMANDS.)
+  assert.deepEqual(missing({ Procfile: procfile, 'Gemfile.lock': papiLock }), ['Procfile:2 passenger', 'Procfile:3 jobs:work', 'Procfile:4 jobs:work', 'Procfile:5 jobs:work']);
+  assert.deepEqual(missing({ Procfile: procfile, 'Gemfile.lock': text(ABALONE, 'Gemfile.lock') }), ['Procfile:2 passenger'], 'delayed_job is there; passenger is not');
   assert.deepEqual(missing({ Procfile: procfile }), [], 'no Gemfile.lock: the bundle is unknown');
   // publishing-api's own worker runs Sidekiq, which its lockfile has; without the gem, bundler cannot find the command.
   assert.deepEqual(missing({ Procfile: text(PAPI, 'Procfile'), 'Gemfile.lock': papiLock }), []);

@@ -120,7 +120,7 @@ test('deploy.sh: only the preflight boot and the migrations get the secrets; ass
 // (a reload that fails after the switch) is faults-deploys.test.mjs.
 test('deploy.sh: a failed restart or /up check after the switch switches back and exits 1, in deploy and rollback', () => {
   const sh = file(gen({}), 'deploy.sh');
-  assert.match(sh, /^went_live\(\) \{ why=""; restart_app "\$1" \|\| \{ why="the restart failed \(exit \$\?\)"; return 1; \}; check_up \|\| \{ why="\/up failed"; return 1; \}; \}$/m);
+  assert.match(sh, /^went_live\(\) \{ why=""; restart_app "\$1" 9>&- \|\| \{ why="the restart failed \(exit \$\?\)"; return 1; \}; check_up \|\| \{ why="\/up failed"; return 1; \}; \}$/m);
   assert.match(sh, /^  if switch_to "\$1" && went_live "\$2"; then fail "\$3; switched back to \$1, which answers \/up"; fi$/m);
   assert.match(sh, /^  fail "\$3; switching back to \$1 failed too: \$why; current -> \$\(current_release\), release \$2 kept/m);
   assert.match(sh, /^  went_live "\$old" \|\| switch_back "\$old" "\$r" "release \$r: \$why after the switch"$/m);

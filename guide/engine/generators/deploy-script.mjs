@@ -78,7 +78,7 @@ export function deployScript(ctx, files) {
     'fail() { echo "deploy.sh: $*" >&2; exit 1; }',
     c('ruby-env'),
     '# shellcheck disable=SC2016',
-    'WITH_RUBY_ENV=\'set -a && . ./config/ruby.env && set +a && exec "$@"\'',
+    'WITH_RUBY_ENV=\'set -a && . ./config/ruby.env && set +a && exec env "$@"\'',
     c('as-app'),
     // SC2013: the loop reads names (one word a line), which is what it splits into.
     '# shellcheck source=/dev/null disable=SC2013',
@@ -94,7 +94,7 @@ export function deployScript(ctx, files) {
     c('up'),
     `check_up() { ${upCheck(ctx)} >/dev/null; }`,
     c('went-live'),
-    'went_live() { why=""; restart_app "$1" || { why="the restart failed (exit $?)"; return 1; }; check_up || { why="/up failed"; return 1; }; }',
+    'went_live() { why=""; restart_app "$1" 9>&- || { why="the restart failed (exit $?)"; return 1; }; check_up || { why="/up failed"; return 1; }; }',
     c('switch-back'),
     'switch_back() {',
     '  why="pointing current at $1 failed"',
