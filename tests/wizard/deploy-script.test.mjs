@@ -67,7 +67,7 @@ test('deploy.sh restarts per the server\'s documented semantics and says why', (
   assert.match(falcon, /`systemctl reload` \(HUP\) loads new code/);
   // …but keeps the gems its controller loaded: a changed Gemfile.lock restarts.
   assert.match(falcon, /^restart_app\(\) \{ if cmp -s "\$ROOT\/releases\/\$\{1:-none\}\/Gemfile\.lock" "\$ROOT\/current\/Gemfile\.lock"; then systemctl reload rails-app; else systemctl restart rails-app; fi; \}$/m);
-  assert.match(falcon, /^  went_live "\$old" \|\| switch_back "\$old" "\$r" "release \$r: \$why after the switch"$/m);
+  assert.match(falcon, /^  went_live "\$old" \|\| switch_back "\$old" "\$r" "release \$r: \$why after the switch" remove$/m);
   const thin = file(gen({ server: 'thin', server_version: '2.0', jobs: 'none' }), 'deploy.sh');
   assert.match(thin, /no reload that loads new code, so `systemctl restart`/);
   assert.match(thin, /^restart_app\(\) \{ systemctl restart rails-app; \}$/m);
@@ -121,9 +121,9 @@ test('deploy.sh: only the preflight boot and the migrations get the secrets; ass
 test('deploy.sh: a failed restart or /up check after the switch switches back and exits 1, in deploy and rollback', () => {
   const sh = file(gen({}), 'deploy.sh');
   assert.match(sh, /^went_live\(\) \{ why=""; restart_app "\$1" 9>&- \|\| \{ why="the restart failed \(exit \$\?\)"; return 1; \}; check_up \|\| \{ why="\/up failed"; return 1; \}; \}$/m);
-  assert.match(sh, /^  if switch_to "\$1" && went_live "\$2"; then fail "\$3; switched back to \$1, which answers \/up"; fi$/m);
+  assert.match(sh, /^  if switch_to "\$1" && went_live "\$2"; then \[ "\$\{4:-\}" != remove \] \|\| rm -rf "\$\{ROOT:\?\}\/releases\/\$2"; fail "\$3; switched back to \$1, which answers \/up"; fi$/m);
   assert.match(sh, /^  fail "\$3; switching back to \$1 failed too: \$why; current -> \$\(current_release\), release \$2 kept/m);
-  assert.match(sh, /^  went_live "\$old" \|\| switch_back "\$old" "\$r" "release \$r: \$why after the switch"$/m);
+  assert.match(sh, /^  went_live "\$old" \|\| switch_back "\$old" "\$r" "release \$r: \$why after the switch" remove$/m);
   assert.match(sh, /^  went_live "\$cur" \|\| switch_back "\$cur" "\$prev" "rollback to \$prev: \$why"$/m);
   // No command after the switch whose failure set -e would turn into an exit before the switch-back.
   const after = sh.slice(sh.indexOf('  switch_to "$r" ||'), sh.indexOf('  trap - EXIT'));
@@ -257,7 +257,7 @@ test('deploy.sh: one deploy or rollback at a time; rollback goes to the release 
   const dir = mkdtempSync(join(tmpdir(), 'deploy-lock-'));
   try {
     const line = (start) => sh.split('\n').find((l) => l.startsWith(start));
-    const fns = [line('fail() {'), line('lock() {'), line('releases() {'), line('usable() {')].join('\n');
+    const fns = [line('fail() {'), line('lock() {').replace('/run/rails-app-deploy.lock', `${dir}/deploy.lock`), line('releases() {'), line('usable() {')].join('\n');
     mkdirSync(join(dir, 'releases'));
     // The first holds the lock for 2 s; the second, started meanwhile, stops at once with the message.
     const both = spawnSync('dash', ['-c', `ROOT=${dir}\n${fns}\n(lock; echo first-held; sleep 2) & sleep 0.5; ( lock; echo second-held ); echo "second-exit=$?"; wait`], { encoding: 'utf8', timeout: 20000 });
@@ -281,9 +281,15 @@ test('deploy.sh: one deploy or rollback at a time; rollback goes to the release 
     };
     assert.equal(pick('20261101000000\n'), '20261101000000', 'the release that was live before, even when newer ones exist');
     assert.equal(pick(''), '20261102000000', 'without a record: the newest built release that never failed, not the half-built one');
-    assert.match(sh, /^  touch "\$ROOT\/releases\/\$cur\/\.deploy-failed"$/m, 'the release a rollback leaves is never switched to again');
-    assert.match(sh, /^  touch "\$ROOT\/releases\/\$2\/\.deploy-failed" 2>\/dev\/null \|\| true$/m);
-    assert.match(sh, /^  touch "\$new\/\.built"$/m);
+    // Markers in the release tree are written by its owner, the service user (root never follows a link it planted).
+    assert.match(sh, /^  runuser -u "\$APP_USER" -- touch "\$ROOT\/releases\/\$cur\/\.deploy-failed" \|\| true$/m, 'the release a rollback leaves is never switched to again');
+    assert.match(sh, /^  runuser -u "\$APP_USER" -- touch "\$ROOT\/releases\/\$2\/\.deploy-failed" 2>\/dev\/null \|\| true$/m);
+    assert.match(sh, /^  runuser -u "\$APP_USER" -- touch "\$new\/\.built"$/m);
+    // Once current points at the new release a signal never removes it (keep=yes right after the switch); a failed
+    // deploy's switch-back removes it itself, a failed rollback's does not.
+    assert.match(sh, /^  switch_to "\$r" \|\| fail .*\n  keep=yes\n  went_live "\$old" \|\| switch_back "\$old" "\$r" ".*" remove$/m);
+    assert.match(sh, /then \[ "\$\{4:-\}" != remove \] \|\| rm -rf "\$\{ROOT:\?\}\/releases\/\$2"; fail/);
+    assert.match(sh, /^lock\(\) \{ exec 9>"\/run\/rails-app-deploy\.lock"; /m);
     assert.match(sh, /trap 'exit 1' INT TERM HUP/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -50,7 +50,9 @@ export function deployScript(ctx, files) {
   const jobs = jobUnitNames(ctx); // README's own list (none when the jobs run inside Puma)
   const migrate = ctx.a.database === 'postgresql' ? `${MIGRATE_ENV}=1 ` : '';
   // The preflight request: the app's full middleware stack (host authorization, SSL redirect) for its own domain.
-  const preflight = `status, = Rails.application.call(Rack::MockRequest.env_for("https://${ctx.domain}${healthPath(ctx)}", "HTTP_HOST" => "${ctx.domain}")); exit(status == 200)`;
+  // /up answers 200; before Rails 7.1 the root page may redirect (to a login): any status below 400, as curl -f accepts.
+  const ok = healthPath(ctx) === '/up' ? 'status == 200' : 'status < 400';
+  const preflight = `status, = Rails.application.call(Rack::MockRequest.env_for("https://${ctx.domain}${healthPath(ctx)}", "HTTP_HOST" => "${ctx.domain}")); exit(${ok})`;
   const c = (key, vars) => `# ${t(`deploy.sh.${key}`, vars)}`;
   const h = handover(ctx, mode);
   const handoverLines = h ? [
@@ -82,10 +84,10 @@ export function deployScript(ctx, files) {
     c('as-app'),
     // SC2013: the loop reads names (one word a line), which is what it splits into.
     '# shellcheck source=/dev/null disable=SC2013',
-    `as_app() { (cd "$1" && shift && ${UNSET_SECRETS} && exec runuser -u "$APP_USER" --preserve-environment -- env HOME="$APP_HOME" RAILS_ENV=production sh -c "$WITH_RUBY_ENV" as_app "$@"); }`,
+    `as_app() { (cd "$1" && shift && ${UNSET_SECRETS} && exec runuser -u "$APP_USER" --preserve-environment -- env HOME="$APP_HOME" RAILS_ENV=production sh -c "$WITH_RUBY_ENV" as_app "$@") 9>&-; }`,
     c('as-app-secrets'),
     '# shellcheck source=/dev/null',
-    'as_app_secrets() { (cd "$1" && shift && set -a && . "$SECRETS" && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env HOME="$APP_HOME" RAILS_ENV=production sh -c "$WITH_RUBY_ENV" as_app "$@"); }',
+    'as_app_secrets() { (cd "$1" && shift && set -a && . "$SECRETS" && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env HOME="$APP_HOME" RAILS_ENV=production sh -c "$WITH_RUBY_ENV" as_app "$@") 9>&-; }',
     c('switch'),
     'switch_to() { ln -sfn "releases/$1" "$ROOT/current.new" && mv -T "$ROOT/current.new" "$ROOT/current"; }',
     ...handoverLines,
@@ -98,9 +100,9 @@ export function deployScript(ctx, files) {
     c('switch-back'),
     'switch_back() {',
     '  why="pointing current at $1 failed"',
-    '  if switch_to "$1" && went_live "$2"; then fail "$3; switched back to $1, which answers /up"; fi',
+    '  if switch_to "$1" && went_live "$2"; then [ "${4:-}" != remove ] || rm -rf "${ROOT:?}/releases/$2"; fail "$3; switched back to $1, which answers /up"; fi',
     '  keep=yes',
-    '  touch "$ROOT/releases/$2/.deploy-failed" 2>/dev/null || true',
+    '  runuser -u "$APP_USER" -- touch "$ROOT/releases/$2/.deploy-failed" 2>/dev/null || true',
     '  fail "$3; switching back to $1 failed too: $why; current -> $(current_release), release $2 kept (a process may still run it): see journalctl -u rails-app"',
     '}',
     c('releases'),
@@ -118,7 +120,7 @@ export function deployScript(ctx, files) {
     '  install -d -o "$APP_USER" -g "$APP_USER" "$ROOT/releases/$r"',
     `  find "$ROOT" -mindepth 1 -maxdepth 1 ${['releases', ...SHARED_DIRS, SHARED_BUNDLE.split('/')[0]].map((n) => `! -name ${n}`).join(' ')} -exec mv -t "$ROOT/releases/$r" {} +`,
     ...SHARED_DIRS.map((d) => `  ln -sfn "$ROOT/${d}" "$ROOT/releases/$r/${d}"`),
-    '  touch "$ROOT/releases/$r/.built"',
+    '  runuser -u "$APP_USER" -- touch "$ROOT/releases/$r/.built"',
     '  switch_to "$r"',
     '  echo "deploy.sh: $ROOT/current -> releases/$r"',
     '}',
@@ -150,17 +152,18 @@ export function deployScript(ctx, files) {
     c('migrate'),
     `  [ "$migrate" = no ] || as_app_secrets "$new" ${migrate}"$BUNDLE" exec bin/rails db:migrate || fail "db:migrate failed; current stays at $old"`,
     c('built'),
-    '  touch "$new/.built"',
+    '  runuser -u "$APP_USER" -- touch "$new/.built"',
     '}',
     '',
     c('go-live'),
     'go_live() {',
     c('switch-now'),
     '  switch_to "$r" || fail "pointing current at $r failed; current stays at $old"',
-    '  went_live "$old" || switch_back "$old" "$r" "release $r: $why after the switch"',
+    '  keep=yes',
+    '  went_live "$old" || switch_back "$old" "$r" "release $r: $why after the switch" remove',
     c('kept'),
     '  trap - EXIT INT TERM HUP',
-    '  echo "$old" > "$new/.previous"',
+    '  echo "$old" | runuser -u "$APP_USER" -- tee "$new/.previous" >/dev/null',
     c('prune'),
     '  releases | sort -r | tail -n +$((KEEP + 1)) | while read -r x; do [ "$x" = "$r" ] || [ "$x" = "$old" ] || rm -rf "${ROOT:?}/releases/$x"; done',
     '}',
@@ -195,12 +198,12 @@ export function deployScript(ctx, files) {
     '  [ -n "$prev" ] || fail "no release before $cur"',
     '  switch_to "$prev" || fail "pointing current at $prev failed; current stays at $cur"',
     '  went_live "$cur" || switch_back "$cur" "$prev" "rollback to $prev: $why"',
-    '  touch "$ROOT/releases/$cur/.deploy-failed"',
+    '  runuser -u "$APP_USER" -- touch "$ROOT/releases/$cur/.deploy-failed" || true',
     '  echo "deploy.sh: rolled back from $cur to $prev"',
     '}',
     '',
     c('lock'),
-    'lock() { exec 9>"$ROOT/releases/.deploy.lock"; flock -n 9 || fail "another deploy.sh deploy, build, switch or rollback is running on this host"; }',
+    `lock() { exec 9>"/run/${APP_NAME}-deploy.lock"; flock -n 9 || fail "another deploy.sh deploy, build, switch or rollback is running on this host"; }`,
     '',
     'case "${1:-}" in',
     '  init) init ;;',

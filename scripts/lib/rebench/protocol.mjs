@@ -113,7 +113,7 @@ export function gradeRun(ctx) {
   if (ungated && !ctx.quick) reasons.push(`${ungated} of ${runs.length} runs had no idle gate before them`);
   if (gateFailed) reasons.push(`the idle gate did not open before ${gateFailed} of ${runs.length} runs (foreign CPU above ${P.idle_gate.max_foreign_cpu_pct} % or steal above ${P.idle_gate.max_steal_pct} %)`);
   const tries = Number(ctx.params && ctx.params.RB_TRIES) || (ctx.quick ? 1 : P.disturbance.tries);
-  if (disturbed) reasons.push(`${disturbed} of ${runs.length} runs were disturbed by foreign load (above ${P.disturbance.max_foreign_cpu_pct} %) after ${tries} ${tries === 1 ? 'try' : 'tries'}`);
+  if (disturbed) reasons.push(`${disturbed} of ${runs.length} runs were disturbed (other programs' CPU above ${P.disturbance.max_foreign_cpu_pct} % or the hypervisor's steal above ${P.disturbance.max_steal_pct ?? P.idle_gate.max_steal_pct} %) after ${tries} ${tries === 1 ? 'try' : 'tries'}`);
   if (!ctx.quick && ctx.params && Number(ctx.params.RB_GATE_MAX_WAIT_S) === 0 && 'RB_GATE_MAX_WAIT_S' in ctx.params) reasons.push('run with --no-wait: the driver did not wait for the idle gate or repeat disturbed runs');
   if (ctx.runs < P.runs.min_runs) reasons.push(`${ctx.runs} runs per configuration (the protocol asks for ${P.runs.min_runs})`);
   const d = Number(ctx.params && ctx.params.RB_DURATION_S);
@@ -124,7 +124,7 @@ export function gradeRun(ctx) {
   const open = runs.flatMap((r) => (r.openLoop ? Object.values(r.openLoop) : []));
   const openBad = (what, n) => n && reasons.push(`${n} of ${open.length} open-loop runs ${what}`);
   openBad(`had the idle gate closed before them`, open.filter((o) => o.protocol && o.protocol.gate_ok === 0).length);
-  openBad(`were disturbed by foreign load (above ${P.disturbance.max_foreign_cpu_pct} %)`, open.filter((o) => o.protocol && o.protocol.disturbed === 1).length);
+  openBad(`were disturbed (other programs' CPU above ${P.disturbance.max_foreign_cpu_pct} % or steal above ${P.disturbance.max_steal_pct ?? P.idle_gate.max_steal_pct} %)`, open.filter((o) => o.protocol && o.protocol.disturbed === 1).length);
   openBad(`failed (no answer, failed requests above ${P.failure.max_error_pct} %, or the generator could not run); they are excluded, not counted as zeros`, open.filter((o) => o.error).length);
   monitored.push(...open.filter((o) => o.protocol && Number.isFinite(o.protocol.foreign_pct)));
   if (failed) reasons.push(`${failed} of ${runs.length} runs failed (no request completed, errors above ${P.failure.max_error_pct} %, or the server or load tool crashed); they are excluded, not counted as zeros`);

@@ -85,7 +85,7 @@ export default {
       topic: 'app-server',
       summary: verdictSentence(records, spec, 'requests per second', (r) => `${r.row[0]} on the ${r.row[1].toLowerCase()}`),
       measured: `Requests per second, latency, errors and whole-server PSS of the reference app (Rails 8.1, ${dbName(p)}) on three pages, wrk with ${p.RB_CONNECTIONS} connections for ${p.RB_DURATION_S} s (closed loop)${openLoop}: (a) with the app's generated config/puma.rb and no WEB_CONCURRENCY (one Puma process, 3 threads), (b) with the config/puma.rb and config/ruby.env that the wizard (guide/cli.mjs) generates for this machine (answers: ${answers ? Object.entries(answers).map(([k, v]) => `${k}=${v}`).join(', ') : 'not recorded'}; environment: ${env.length ? env.join(' ') : 'none recorded'}).`,
-      software: softwareOf(ctx, ['lab-3.3']),  // lists the YJIT build too (mounted in every lab run)
+      software: softwareOf(ctx, ['lab-3.4-yjit']), // both cells run on the lab's Ruby 3.4 YJIT build
       method: methodOf(ctx, {
         tool: 'rebench',
         description: "Every run boots Puma fresh with one of the two configurations (bind address and paths of the wizard's puma.rb pointed at the lab; raw-output has both files as run) and measures the three pages in a random order.",
