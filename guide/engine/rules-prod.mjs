@@ -2,7 +2,7 @@
 import { SRC } from './evidence.mjs';
 import { gte } from './version.mjs';
 import { t } from './text.mjs';
-import { SERVER_PROCESS } from './caps.mjs';
+import { handoverReload } from './generators/releases.mjs';
 
 const PAGE_CACHE_MB = 256;
 const W = (id, severity, vars, evidence = []) => ({ id, severity, message: t(`w.${id}.m`, vars), suggestion: t(`w.${id}.s`, vars), evidence });
@@ -43,7 +43,7 @@ export const PROD_RULES = [
   // when it does not fit during a deploy (SRE re-review, issue 23).
   function deployMemory(ctx) {
     if (!ctx.releases || ctx.memoryOver || !ctx.memory) return null;
-    const handover = ctx.proxy !== 'thruster' && SERVER_PROCESS[ctx.server]?.deploy === 'reload' && SERVER_PROCESS[ctx.server]?.reload?.handover;
+    const handover = Boolean(handoverReload(ctx));
     const server = ctx.memory.filter((x) => ['monitor', 'master', 'workers', 'jit'].includes(x.kind)).reduce((n, x) => n + x.mb, 0);
     const extra = handover ? server : ctx.perWorkerMb;
     const peak = ctx.memoryTotalMb + extra;

@@ -18,6 +18,11 @@ export const W = (id, severity, vars, evidence = [], m = id, s = id) => {
 };
 const sub = (ctx, key, reason) => ctx.subs.find((s) => s.key === key && (!reason || s.reason === reason));
 export const SERVER_NAMES = { puma: 'Puma', unicorn: 'Unicorn', pitchfork: 'Pitchfork', passenger: 'Passenger', thin: 'Thin', falcon: 'Falcon', webrick: 'WEBrick', mongrel: 'Mongrel' };
+/** The server's SERVER_RAILS row when it cannot run the answered Rails (capabilities/server-rails.mjs), else null. */
+const railsRefused = (ctx) => {
+  const row = SERVER_RAILS[ctx.server];
+  return row && !lt(ctx.a.rails, row.railsBefore) ? row : null;
+};
 const DB_NAMES = { postgresql: 'PostgreSQL', mysql: 'MySQL', mariadb: 'MariaDB', sqlite: 'SQLite' };
 
 export const RULES = [
@@ -95,8 +100,8 @@ export const RULES = [
   },
   // A server that cannot run the chosen Rails at all (capabilities/server-rails.mjs): an error, so the CLI exits 3.
   function serverCannotRunRails(ctx) {
-    const row = SERVER_RAILS[ctx.server];
-    if (!row || lt(ctx.a.rails, row.railsBefore)) return null;
+    const row = railsRefused(ctx);
+    if (!row) return null;
     const r = row.reasons.filter((x) => gte(ctx.a.rails, x.since)).pop();
     const vars = { server: SERVER_NAMES[ctx.server], rails: ctx.a.rails, until: row.railsBefore };
     return W('server-cannot-run-rails', 'error', { ...vars, why: t(`w.server-cannot-run-rails.${r.reason}`, { ...vars, until: r.since }) }, r.sources.map((k) => SRC[k]));
@@ -106,7 +111,7 @@ export const RULES = [
     const row = SERVER_RUBY[ctx.server];
     if (!row || ctx.server !== ctx.a.server || !lt(ctx.serverVersion, row.serverBefore) || lt(ctx.lang, row.rubyBefore)) return null;
     // A Rails the server cannot run at all is the error that matters; "use an older Ruby" would mislead there.
-    if (SERVER_RAILS[ctx.server] && !lt(ctx.a.rails, SERVER_RAILS[ctx.server].railsBefore)) return null;
+    if (railsRefused(ctx)) return null;
     const vars = { server: SERVER_NAMES[ctx.server], version: ctx.serverVersion, lang: ctx.lang, before: row.rubyBefore };
     return W('server-needs-older-ruby', 'error', { ...vars, why: t(`w.server-needs-older-ruby.${ctx.server}`) }, row.sources.map((k) => SRC[k]));
   },

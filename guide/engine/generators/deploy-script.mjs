@@ -11,7 +11,7 @@
 // `sh -n` and shellcheck, the lab proves it (tests/wizard/faults-deploys.test.mjs). Words: catalog-deploy.mjs.
 import { SECRETS_FILE, pidFilePath } from './systemd.mjs';
 import { jobUnitNames } from './readme-ops.mjs';
-import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, switchMode, precompileEnv, healthPath } from './releases.mjs';
+import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, switchMode, precompileEnv, healthPath, handoverReload } from './releases.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { t } from '../text.mjs';
 import { SERVER_PROCESS } from '../caps.mjs';
@@ -33,9 +33,8 @@ const keepsGems = (ctx) => Boolean((SERVER_PROCESS[ctx.server] || {}).reload?.ke
 // A reload that hands over to a new master (Unicorn's USR2) returns at once while the old master keeps answering
 // /up: restart_app waits until the PID file names a new, living master and the .oldbin file is gone, and fails when
 // the old master takes its file back (the new code did not boot: Unicorn SIGNALS) or the wait runs out.
-const handover = (ctx, mode) => (mode.reloads && (SERVER_PROCESS[ctx.server] || {}).reload?.handover ? SERVER_PROCESS[ctx.server].reload : null);
 function restartCommand(ctx, mode) {
-  if (handover(ctx, mode)) return `o=$(cat "$PIDFILE") && touch "$PIDFILE.deploy" && ${mode.command} && wait_handover "$o"`;
+  if (handoverReload(ctx)) return `o=$(cat "$PIDFILE") && touch "$PIDFILE.deploy" && ${mode.command} && wait_handover "$o"`;
   if (!(mode.reloads && keepsGems(ctx))) return mode.command;
   return `if cmp -s "$ROOT/releases/\${1:-none}/Gemfile.lock" "$ROOT/current/Gemfile.lock"; then ${mode.command}; else systemctl restart rails-app; fi`;
 }
@@ -54,7 +53,7 @@ export function deployScript(ctx, files) {
   const ok = healthPath(ctx) === '/up' ? 'status == 200' : 'status < 400';
   const preflight = `status, = Rails.application.call(Rack::MockRequest.env_for("https://${ctx.domain}${healthPath(ctx)}", "HTTP_HOST" => "${ctx.domain}")); exit(${ok})`;
   const c = (key, vars) => `# ${t(`deploy.sh.${key}`, vars)}`;
-  const h = handover(ctx, mode);
+  const h = handoverReload(ctx);
   const handoverLines = h ? [
     `PIDFILE=${pidFilePath(ctx)}`,
     c('handover', { wait: h.handoverWait }),

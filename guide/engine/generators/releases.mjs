@@ -36,6 +36,13 @@ export function switchMode(ctx) {
   return { reloads, command: reloads ? reload : 'systemctl restart rails-app', signal: reloads ? p.reload.signal || p.reload.command : '' };
 }
 
+/** The process row's reload when a deploy's reload hands over to a new master (Unicorn's USR2), else null: deploy.sh
+ * waits for the handover, and the deploy-memory rule counts the server twice for it. */
+export function handoverReload(ctx) {
+  const reload = (SERVER_PROCESS[ctx.server] || {}).reload;
+  return switchMode(ctx).reloads && reload?.handover ? reload : null;
+}
+
 /** What assets:precompile gets instead of the app's secrets (deploy.sh, README step 7 without releases): Rails 7.1+
  * makes up a throw-away secret_key_base for SECRET_KEY_BASE_DUMMY; older versions read SECRET_KEY_BASE from the
  * environment first, so a placeholder that only this one process sees. */
