@@ -3,7 +3,9 @@
 # the experiment's from /proc/PID/stat of ROOT and all its descendants (utime, stime and the reaped
 # children's cutime, cstime). Inside the lab ROOT is 1: every process of the lab's PID namespace, so a
 # database that daemonised is still counted. Foreign CPU = machine busy time minus the experiment's,
-# as a percentage of all CPUs over the window; steal = time the hypervisor gave to other guests.
+# as a percentage of all CPUs over the window; steal = time the hypervisor gave to other guests, over all CPUs
+# and on the worst single CPU (a hypervisor can starve one vCPU while the other runs: the aggregate halves that,
+# and the server is pinned to one CPU). The worst 1-interval figures catch a burst a long window averages away.
 #
 #   ruby monitor.rb window ROOT SECONDS      one window: prints key=value lines (foreign_pct, steal_pct, …)
 #   ruby monitor.rb sample ROOT INTERVAL [SUMMARY]  CSV of cumulative counters every INTERVAL s until TERM; then
@@ -12,9 +14,17 @@
 HZ = 100 # USER_HZ: /proc/stat and /proc/PID/stat both count in these ticks on Linux
 
 def machine
-  f = File.read('/proc/stat')[/^cpu\s+(.*)$/, 1].split.map(&:to_i)
+  stat = File.read('/proc/stat')
+  f = stat[/^cpu\s+(.*)$/, 1].split.map(&:to_i)
   user, nice, system, idle, iowait, irq, softirq, steal = f
-  { total: f[0, 8].sum, busy: user + nice + system + irq + softirq, steal: steal || 0, idle: idle + iowait }
+  cpus = stat.scan(/^cpu\d+\s+(.*)$/).map { |(line)| c = line.split.map(&:to_i); [c[0, 8].sum, c[7] || 0] }
+  { total: f[0, 8].sum, busy: user + nice + system + irq + softirq, steal: steal || 0, idle: idle + iowait, cpus: cpus }
+end
+
+# The highest steal share of any one CPU between two snapshots (nil when a snapshot has no per-CPU figures).
+def steal_cpu_max(a, b)
+  return nil unless a[:cpus]&.any? && b[:cpus]&.size == a[:cpus].size
+  a[:cpus].zip(b[:cpus]).filter_map { |(t0, s0), (t1, s1)| 100.0 * (s1 - s0) / (t1 - t0) if t1 > t0 }.max
 end
 
 def experiment_ticks(root)
@@ -46,6 +56,7 @@ def between(a, b)
   return nil if total <= 0
   foreign = [(b[:busy] - a[:busy]) - (b[:exp] - a[:exp]), 0].max
   { foreign_pct: 100 * foreign / total, steal_pct: 100 * (b[:steal] - a[:steal]) / total,
+    steal_pct_cpu_max: steal_cpu_max(a, b) || 100 * (b[:steal] - a[:steal]) / total,
     experiment_pct: 100 * (b[:exp] - a[:exp]) / total, seconds: b[:t] - a[:t] }
 end
 
@@ -54,9 +65,12 @@ def print_kv(h) = h.each { |k, v| puts "#{k}=#{v.is_a?(Float) ? v.round(1) : v}"
 def summarize(rows)
   return puts('samples=0') if rows.size < 2
   whole = between(rows.first, rows.last)
-  worst = rows.each_cons(2).map { |a, b| between(a, b) }.compact.max_by { |w| w[:foreign_pct] }
-  print_kv(samples: rows.size, foreign_pct: whole[:foreign_pct], steal_pct: whole[:steal_pct], experiment_pct: whole[:experiment_pct],
-           foreign_pct_worst_interval: worst ? worst[:foreign_pct] : 0.0, load1: rows.map { |r| r[:load1] }.max)
+  intervals = rows.each_cons(2).map { |a, b| between(a, b) }.compact
+  print_kv(samples: rows.size, foreign_pct: whole[:foreign_pct], steal_pct: whole[:steal_pct],
+           steal_pct_cpu_max: whole[:steal_pct_cpu_max], experiment_pct: whole[:experiment_pct],
+           foreign_pct_worst_interval: intervals.map { |w| w[:foreign_pct] }.max || 0.0,
+           steal_pct_worst_interval: intervals.map { |w| w[:steal_pct_cpu_max] }.max || 0.0,
+           load1: rows.map { |r| r[:load1] }.max)
 end
 
 mode, arg, num = ARGV
@@ -70,12 +84,13 @@ when 'window'
 when 'sample'
   root = arg.to_i
   $stdout.sync = true
-  puts 't_s,total,busy,steal,experiment,load1'
+  puts 't_s,total,busy,steal,experiment,load1,per_cpu'
   rows = []
   line = lambda do
     s = snapshot(root)
     rows << s
-    puts [(s[:t] - rows.first[:t]).round(2), s[:total], s[:busy], s[:steal], s[:exp], s[:load1]].join(',')
+    per_cpu = s[:cpus].map { |t, st| "#{t}:#{st}" }.join(' ') # total:steal ticks of each CPU
+    puts [(s[:t] - rows.first[:t]).round(2), s[:total], s[:busy], s[:steal], s[:exp], s[:load1], per_cpu].join(',')
   end
   begin
     loop { line.call; sleep num.to_f }
@@ -85,7 +100,13 @@ when 'sample'
     exit 0
   end
 when 'summary'
-  summarize(File.readlines(arg).drop(1).map { |l| t, total, busy, steal, exp, l1 = l.split(','); { t: t.to_f, total: total.to_i, busy: busy.to_i, steal: steal.to_i, exp: exp.to_i, load1: l1.to_f } })
+  # Files written before the per_cpu column have none: their per-CPU steal falls back to the machine's.
+  rows = File.readlines(arg).drop(1).map do |l|
+    t, total, busy, steal, exp, l1, per_cpu = l.chomp.split(',')
+    cpus = per_cpu.to_s.split.map { |x| x.split(':').map(&:to_i) }
+    { t: t.to_f, total: total.to_i, busy: busy.to_i, steal: steal.to_i, exp: exp.to_i, load1: l1.to_f, cpus: cpus }
+  end
+  summarize(rows)
 else
   warn 'usage: monitor.rb window ROOT SECONDS | sample ROOT INTERVAL | summary FILE'
   exit 2

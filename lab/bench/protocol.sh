@@ -28,6 +28,8 @@ rb_isolate() {
 
 rb_monitor_window() { ruby "$BENCH/monitor.rb" window "$RB_MONITOR_ROOT" "$1"; }
 rb_kv() { sed -n "s/^$1=//p" "$2" | head -1; }
+# Steal on the worst single CPU (monitor.rb's steal_pct_cpu_max), or the machine's where that is missing.
+rb_steal() { local v; v=$(rb_kv steal_pct_cpu_max "$1"); [ -n "$v" ] || v=$(rb_kv steal_pct "$1"); echo "$v"; }
 # Is value A above limit B? (decimals; awk, as bash only compares integers)
 rb_above() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 
@@ -38,7 +40,7 @@ rb_gate() { # OUT
   [ -n "${RB_GATE_WINDOW_S:-}" ] || return 0
   while :; do
     rb_monitor_window "$RB_GATE_WINDOW_S" > "$out.gate" 2>> "$RAW/driver.log" || return 0
-    f=$(rb_kv foreign_pct "$out.gate"); s=$(rb_kv steal_pct "$out.gate")
+    f=$(rb_kv foreign_pct "$out.gate"); s=$(rb_steal "$out.gate")
     if ! rb_above "$f" "$RB_GATE_MAX_FOREIGN" && ! rb_above "$s" "$RB_GATE_MAX_STEAL"; then echo "gate_ok=1" >> "$out.gate"; break; fi
     if [ "$waited" -ge "${RB_GATE_MAX_WAIT_S:-0}" ]; then
       echo "gate_ok=0" >> "$out.gate"
@@ -53,7 +55,7 @@ rb_gate() { # OUT
 # Run CMD… (its output to OUT.txt) under the protocol: gate, monitor, repeat while disturbed (RB_TRIES).
 # OUT.protocol records gate_ok, foreign_pct, steal_pct, load1, tries, disturbed, warmup_stable.
 rb_measured() { # OUT CMD…
-  local out=$1 try=1 f s mon; shift
+  local out=$1 try=1 f s fw sw mon; shift
   while :; do
     rb_gate "$out"
     printf "%s" "$(rb_load)" > "$out.load"
@@ -73,10 +75,14 @@ rb_measured() { # OUT CMD…
     echo " -> $(rb_load)" >> "$out.load"
     [ -f "$out.monitor.sum" ] && cat "$out.monitor.sum" >> "$out.protocol" && rm -f "$out.monitor.sum"
     [ -f "$out.gate" ] && grep -E '^gate_(ok|waited_s)=' "$out.gate" >> "$out.protocol"
-    f=$(rb_kv foreign_pct "$out.protocol"); s=$(rb_kv steal_pct "$out.protocol")
-    if { [ -n "$f" ] && rb_above "$f" "$RB_DISTURB_MAX_FOREIGN"; } || { [ -n "$s" ] && rb_above "$s" "$RB_DISTURB_MAX_STEAL"; }; then
+    f=$(rb_kv foreign_pct "$out.protocol"); s=$(rb_steal "$out.protocol")
+    fw=$(rb_kv foreign_pct_worst_interval "$out.protocol"); sw=$(rb_kv steal_pct_worst_interval "$out.protocol")
+    # Disturbed: over the whole run above the limits, or one monitor interval above the burst cap (a second of
+    # a whole CPU taken away changes a 10 s run by up to 10 %, and the averages would hide it).
+    if { [ -n "$f" ] && rb_above "$f" "$RB_DISTURB_MAX_FOREIGN"; } || { [ -n "$s" ] && rb_above "$s" "$RB_DISTURB_MAX_STEAL"; } \
+      || { [ -n "${RB_DISTURB_MAX_INTERVAL:-}" ] && { { [ -n "$fw" ] && rb_above "$fw" "$RB_DISTURB_MAX_INTERVAL"; } || { [ -n "$sw" ] && rb_above "$sw" "$RB_DISTURB_MAX_INTERVAL"; }; }; }; then
       if [ "$try" -lt "${RB_TRIES:-1}" ]; then
-        rb_log "$(basename "$out"): disturbed (foreign CPU $f %, steal $s %), try $try of $RB_TRIES; repeating"
+        rb_log "$(basename "$out"): disturbed (foreign CPU $f %, steal $s % on the worst CPU; worst interval: foreign ${fw:-?} %, steal ${sw:-?} %), try $try of $RB_TRIES; repeating"
         mv "$out.txt" "$out.disturbed-$try.txt"; mv "$out.protocol" "$out.disturbed-$try.protocol"
         try=$((try + 1)); continue
       fi

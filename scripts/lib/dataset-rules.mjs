@@ -97,6 +97,8 @@ export function qualityProblems(data) {
   if (f.foreign_cpu_pct_max === null || f.foreign_cpu_pct_max === undefined) out.push({ pointer: '/quality/foreign_load', message: 'a benchmark grade without a measured foreign CPU load', fix });
   else if (f.foreign_cpu_pct_max > PROTOCOL.disturbance.max_foreign_cpu_pct) out.push({ pointer: '/quality/foreign_load/foreign_cpu_pct_max', message: `foreign CPU ${f.foreign_cpu_pct_max} % is above the protocol's ${PROTOCOL.disturbance.max_foreign_cpu_pct} % for a benchmark grade`, fix });
   if (f.steal_pct_max > PROTOCOL.disturbance.max_steal_pct) out.push({ pointer: '/quality/foreign_load/steal_pct_max', message: `CPU steal ${f.steal_pct_max} % is above the protocol's ${PROTOCOL.disturbance.max_steal_pct} % for a benchmark grade`, fix });
+  if (f.steal_pct_cpu_max > PROTOCOL.disturbance.max_steal_pct) out.push({ pointer: '/quality/foreign_load/steal_pct_cpu_max', message: `CPU steal ${f.steal_pct_cpu_max} % on one CPU is above the protocol's ${PROTOCOL.disturbance.max_steal_pct} % for a benchmark grade`, fix });
+  if (PROTOCOL.disturbance.max_interval_pct && f.worst_interval_pct_max > PROTOCOL.disturbance.max_interval_pct) out.push({ pointer: '/quality/foreign_load/worst_interval_pct_max', message: `a monitor interval with ${f.worst_interval_pct_max} % foreign CPU or steal is above the protocol's ${PROTOCOL.disturbance.max_interval_pct} % burst cap for a benchmark grade`, fix });
   if (data.method && typeof data.method.runs === 'number' && data.method.runs < PROTOCOL.runs.min_runs) out.push({ pointer: '/method/runs', message: `${data.method.runs} runs per configuration is below the protocol's ${PROTOCOL.runs.min_runs} for a benchmark grade`, fix });
   return out;
 }

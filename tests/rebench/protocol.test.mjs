@@ -178,3 +178,72 @@ test('every figure and dataset page of a graded dataset shows the grade and the 
   for (const reason of ds.quality.reasons) assert.ok(page.includes(reason.replace(/&/g, '&amp;').replace(/</g, '&lt;')), reason);
   assert.equal(qualityBadge({ ...ds, quality: undefined }), '', 'an old dataset without a grade shows none');
 });
+
+test('a run still disturbed after its last try is left out of the medians and verdicts, like a failed run', () => {
+  const cell = { id: 'c', measurements: [{ id: 'a' }, { id: 'b' }] };
+  const results = [];
+  for (let run = 1; run <= 10; run += 1) {
+    results.push({ cell, measurement: cell.measurements[0], entry: { run }, metrics: { p50_ms: 100 + run, errors: 0 }, protocol: { disturbed: 0 } });
+    // Run 3 of b was disturbed: a stolen CPU made it 10 times slower. It must not move b's median or spread.
+    const disturbed = run === 3;
+    results.push({ cell, measurement: cell.measurements[1], entry: { run }, metrics: { p50_ms: disturbed ? 900 : 50 + run, errors: 0 }, protocol: { disturbed: disturbed ? 1 : 0 } });
+  }
+  const spec = { labels: [{ key: 'm', label: 'M', of: (c, m) => m.id }], primary: 'p50_ms', latency: true, baseline: () => ({ cell: 'c', measurement: 'a' }), baselineLabel: () => 'a' };
+  const { rows, columns } = summaryRows({ results, cells: [cell], runs: 10, seed: 1 }, spec);
+  const at = (row, key) => row[columns.findIndex((c) => c.key === key)];
+  assert.equal(at(rows[1], 'runs_ok'), 9, 'nine good runs of ten');
+  assert.equal(at(rows[1], 'p50_ms_max'), 60, 'the disturbed 900 ms is not the slowest run counted');
+  assert.equal(at(rows[1], 'p50_ms_median'), 56);
+  assert.equal(at(rows[1], 'verdict'), 'better');
+  assert.match(columns.find((c) => c.key === 'runs_ok').description, /disturbed .* left out too/);
+  // Every run of a configuration disturbed: a DISTURBED marker, not a number and not "FAILED".
+  const all = results.map((x) => (x.measurement.id === 'b' ? { ...x, protocol: { disturbed: 1 } } : x));
+  const none = summaryRows({ results: all, cells: [cell], runs: 10, seed: 1 }, spec);
+  assert.equal(none.rows[1][none.columns.findIndex((c) => c.key === 'p50_ms_median')], 'DISTURBED');
+  assert.deepEqual(none.markers, ['DISTURBED']);
+  const grade = gradeRun({ quick: false, runs: 10, params: { RB_DURATION_S: 10, RB_TRIES: 3 }, raw: null, results: all });
+  assert.equal(grade.runs_disturbed, 10);
+  assert.ok(grade.reasons.some((x) => /10 of 20 runs were disturbed .*on any CPU.* after 3 tries; they are left out of the medians/.test(x)), grade.reasons.join('; '));
+});
+
+test('the monitor reports steal on the worst single CPU and the worst interval, not only the machine-wide average', async (t) => {
+  const dir = tmpDir('protocol-steal');
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // Three samples a second apart on a 2-CPU machine (100 ticks per CPU per second). CPU 0 loses 30 ticks to the
+  // hypervisor in the first second and 2 in the second; CPU 1 none: machine-wide 8 %, CPU 0 alone 16 %.
+  const csv = ['t_s,total,busy,steal,experiment,load1,per_cpu',
+    '0,1000,100,0,50,0.1,500:0 500:0',
+    '1,1200,150,30,100,0.1,600:30 600:0',
+    '2,1400,200,32,150,0.1,700:32 700:0'].join('\n') + '\n';
+  fs.writeFileSync(path.join(dir, 'new.csv'), csv);
+  const r = await run('ruby', [path.join(BENCH, 'monitor.rb'), 'summary', path.join(dir, 'new.csv')], { timeoutMs: 30000 });
+  assert.equal(r.code, 0, r.stderr);
+  const p = parseProtocolFile(r.stdout);
+  assert.equal(p.steal_pct, 8, 'machine-wide: 32 of 400 ticks');
+  assert.equal(p.steal_pct_cpu_max, 16, 'CPU 0: 32 of 200 ticks');
+  assert.equal(p.steal_pct_worst_interval, 30, 'CPU 0 in the first second: 30 of 100 ticks');
+  // A file written before the per-CPU column: the machine's figures stand in, nothing breaks.
+  fs.writeFileSync(path.join(dir, 'old.csv'), csv.split('\n').map((l) => l.split(',').slice(0, 6).join(',')).join('\n'));
+  const old = parseProtocolFile((await run('ruby', [path.join(BENCH, 'monitor.rb'), 'summary', path.join(dir, 'old.csv')], { timeoutMs: 30000 })).stdout);
+  assert.equal(old.steal_pct_cpu_max, 8);
+  // The live machine: one window has a per-CPU figure at least the machine-wide one.
+  const live = parseProtocolFile((await run('ruby', [path.join(BENCH, 'monitor.rb'), 'window', String(process.pid), '1'], { timeoutMs: 30000 })).stdout);
+  assert.ok(Number.isFinite(live.steal_pct_cpu_max) && live.steal_pct_cpu_max >= live.steal_pct, JSON.stringify(live));
+});
+
+test('a one-second burst above the cap makes a run disturbed even when the whole run stays under the averages', { timeout: 120000 }, async (t) => {
+  const raw = tmpDir('protocol-burst');
+  t.after(() => fs.rmSync(raw, { recursive: true, force: true }));
+  // The whole-run limits cannot trip (101 %); only the burst cap can. A burner outside the experiment takes one
+  // CPU (50 % of the machine) for about two seconds of a six-second run.
+  const params = { ...GATE, RB_GATE_WINDOW_S: '', RB_DISTURB_MAX_FOREIGN: 101, RB_DISTURB_MAX_STEAL: 101, RB_TRIES: 1 };
+  const burst = `sh -c 'sleep 1; ( setsid sh -c "timeout 2 sh -c \\"while :; do :; done\\"" & ); sleep 5'`;
+  const capped = await driverShell(raw, `rb_measured "$RAW/capped" ${burst}`, { ...params, RB_DISTURB_MAX_INTERVAL: 30 });
+  assert.equal(capped.code, 0, capped.stderr);
+  const p = parseProtocolFile(fs.readFileSync(path.join(raw, 'capped.protocol'), 'utf8'));
+  assert.ok(p.foreign_pct_worst_interval > 30, `the burst shows in one interval: ${JSON.stringify(p)}`);
+  assert.equal(p.disturbed, 1, 'above the cap: disturbed');
+  const uncapped = await driverShell(raw, `rb_measured "$RAW/uncapped" ${burst}`, { ...params, RB_DISTURB_MAX_INTERVAL: '' });
+  assert.equal(uncapped.code, 0, uncapped.stderr);
+  assert.equal(parseProtocolFile(fs.readFileSync(path.join(raw, 'uncapped.protocol'), 'utf8')).disturbed, 0, 'no cap: the averages decide');
+});

@@ -4,7 +4,7 @@ import os from 'node:os';
 import { author as gitAuthor } from '../measure/common.mjs';
 import { spread, compare, median, METHOD_TEXT } from './stats.mjs';
 import { hardwareText } from './machine.mjs';
-import { gradeRun, minGoodRuns, readIsolation, PROTOCOL } from './protocol.mjs';
+import { gradeRun, minGoodRuns, readIsolation, isGoodRun, PROTOCOL } from './protocol.mjs';
 
 export const YEAR = 2026;
 const r = (v, d) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10 ** d) / 10 ** d);
@@ -48,7 +48,7 @@ export function summaryRows(ctx, spec) {
   const markers = new Set();
   const columns = [
     ...spec.labels.map((l) => ({ key: l.key, label: l.label, type: 'string' })),
-    { key: 'runs_ok', label: 'Runs measured', type: 'integer', unit: 'count', description: `Good runs, out of the runs per configuration in the method. A run that completed no request, had more than ${PROTOCOL.failure.max_error_pct} % errors or timeouts, or whose server or load tool crashed is a failed run: it is left out, never counted as a zero. Fewer than ${minGoodRuns(ctx.runs)} good runs: no verdict.` },
+    { key: 'runs_ok', label: 'Runs measured', type: 'integer', unit: 'count', description: `Good runs, out of the runs per configuration in the method. A run that completed no request, had more than ${PROTOCOL.failure.max_error_pct} % errors or timeouts, or whose server or load tool crashed is a failed run: it is left out, never counted as a zero. A run still disturbed by other programs or the hypervisor after its last try is left out too (the quality record counts them). Fewer than ${minGoodRuns(ctx.runs)} good runs: no verdict.` },
     { key: `${spec.primary}_median`, label: `${P.label} (median)`, type: 'number', unit: P.unit, decimals: P.decimals, description: 'Median over the runs.' },
     { key: `${spec.primary}_min`, label: `${P.label} (min)`, type: 'number', unit: P.unit, decimals: P.decimals },
     { key: `${spec.primary}_max`, label: `${P.label} (max)`, type: 'number', unit: P.unit, decimals: P.decimals },
@@ -70,14 +70,14 @@ export function summaryRows(ctx, spec) {
     { key: 'p_value', label: 'Mann-Whitney p', type: 'number', unit: 'ratio', decimals: 4 },
     { key: 'verdict', label: 'Verdict', type: 'string', description: METHOD_TEXT },
   ];
-  const values = (g, k) => g.results.filter((x) => !x.metrics.error).map((x) => x.metrics[k]);
+  const values = (g, k) => g.results.filter(isGoodRun).map((x) => x.metrics[k]);
   const rows = [];
   const records = [];
   for (const g of ordered) {
-    const ok = g.results.filter((x) => !x.metrics.error);
-    const failMarker = g.results.some((x) => x.metrics.skipped) ? 'NOT-INSTALLED' : 'FAILED';
+    const ok = g.results.filter(isGoodRun);
+    const failMarker = g.results.some((x) => x.metrics.skipped) ? 'NOT-INSTALLED' : g.results.every((x) => !x.metrics.error) ? 'DISTURBED' : 'FAILED';
     const s = spread(values(g, spec.primary));
-    const mem = g.results.filter((x) => x.memory).map((x) => x.memory);
+    const mem = ok.filter((x) => x.memory).map((x) => x.memory);
     const base = spec.baseline(g.cell, g.measurement);
     const baseGroup = base && groups.get(`${base.cell}\u0000${base.measurement}`);
     const isBase = baseGroup === g;
@@ -125,7 +125,8 @@ export function failuresOf(markers) {
   return {
     markers,
     meaning: 'FAILED: no run of this configuration produced a reading: the server did not start, the load tool could not connect, or more than 1 % of the responses were HTTP errors or timeouts (error responses are not throughput); driver.log and runs.csv in the raw output say which. ' +
-      'NOT-INSTALLED: the software is not available in the lab on this machine, so the configuration was not run. Individual failed requests are counted in failed_requests, not hidden.',
+      'NOT-INSTALLED: the software is not available in the lab on this machine, so the configuration was not run. ' +
+      'DISTURBED: every run was still disturbed by other programs or the hypervisor after its last try (the quality record says how much), so none counts. Individual failed requests are counted in failed_requests, not hidden.',
   };
 }
 

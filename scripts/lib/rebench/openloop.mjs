@@ -86,9 +86,10 @@ export function openLoopValues(results) {
   return FRACTIONS.flatMap((f) => {
     const s = suffixOf(f);
     const runs = results.map((x) => x.openLoop && x.openLoop[s]).filter(Boolean);
-    const good = runs.filter((m) => !m.error);
+    // Disturbed runs (protocol.sh's disturbed=1 after the last try) are left out as the closed-loop ones are.
+    const good = runs.filter((m) => !m.error && !(m.protocol && m.protocol.disturbed === 1));
     const med = (k) => (good.length ? median(good.map((m) => m[k]).filter(Number.isFinite)) : null);
-    return [r2(med('offered_rate'), 1), r2(med('achieved_rate'), 1), r2(med('p50_ms'), 2), r2(med('p99_ms'), 2), r2(med('p999_ms'), 2), runs.length - good.length];
+    return [r2(med('offered_rate'), 1), r2(med('achieved_rate'), 1), r2(med('p50_ms'), 2), r2(med('p99_ms'), 2), r2(med('p999_ms'), 2), runs.filter((m) => m.error).length];
   });
 }
 

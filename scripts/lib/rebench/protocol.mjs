@@ -28,6 +28,7 @@ export function driverParams({ quick, noWait = false }) {
     RB_GATE_POLL_S: P.idle_gate.poll_s,
     RB_DISTURB_MAX_FOREIGN: P.disturbance.max_foreign_cpu_pct,
     RB_DISTURB_MAX_STEAL: P.disturbance.max_steal_pct,
+    RB_DISTURB_MAX_INTERVAL: P.disturbance.max_interval_pct ?? '',
     RB_TRIES: quick || noWait ? 1 : P.disturbance.tries,
     RB_WARMUP_WINDOW_S: P.warmup.window_s,
     RB_WARMUP_TOLERANCE_PCT: P.warmup.tolerance_pct,
@@ -53,6 +54,16 @@ export function protocolSize(params, runs, { quick }) {
 export function minGoodRuns(planned) {
   return Math.max(3, Math.ceil(PROTOCOL.runs.min_good_fraction * planned));
 }
+
+/** A run still disturbed after its last try (lab/bench/protocol.sh wrote disturbed=1). */
+export const isDisturbed = (run) => Boolean(run && run.protocol && run.protocol.disturbed === 1);
+
+/**
+ * A run that counts in medians and verdicts: it did not fail and was not disturbed. A disturbed run measured the
+ * other programs (or the hypervisor) as much as the configuration, so it is left out like a failed run, kept in
+ * the raw output and counted in the dataset's quality record.
+ */
+export const isGoodRun = (run) => !run.metrics.error && !isDisturbed(run);
 
 /**
  * The failure rule for an HTTP run: zero completed requests, or errors and timeouts above the limit.
@@ -92,6 +103,13 @@ const loadsOf = (text) => (text ? [...String(text).matchAll(/(?:^|->)\s*([\d.]+)
 const round1 = (v) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10) / 10);
 const maxOf = (xs) => (xs.length ? Math.max(...xs) : null);
 
+/** The disturbance rule in words, from the protocol's thresholds (one sentence for every reason that cites it). */
+export function disturbText() {
+  const D = PROTOCOL.disturbance;
+  const cap = D.max_interval_pct ? `, or either above ${D.max_interval_pct} % in any ${PROTOCOL.monitor.interval_s} s interval` : '';
+  return `other programs' CPU above ${D.max_foreign_cpu_pct} % or the hypervisor's steal above ${D.max_steal_pct ?? PROTOCOL.idle_gate.max_steal_pct} % on any CPU over the run${cap}`;
+}
+
 /**
  * The dataset's quality grade from what the run recorded. ctx: { quick, runs, params, results, raw, load }.
  * Every condition the protocol sets that did not hold becomes a reason; no reason, no smoke.
@@ -113,7 +131,7 @@ export function gradeRun(ctx) {
   if (ungated && !ctx.quick) reasons.push(`${ungated} of ${runs.length} runs had no idle gate before them`);
   if (gateFailed) reasons.push(`the idle gate did not open before ${gateFailed} of ${runs.length} runs (foreign CPU above ${P.idle_gate.max_foreign_cpu_pct} % or steal above ${P.idle_gate.max_steal_pct} %)`);
   const tries = Number(ctx.params && ctx.params.RB_TRIES) || (ctx.quick ? 1 : P.disturbance.tries);
-  if (disturbed) reasons.push(`${disturbed} of ${runs.length} runs were disturbed (other programs' CPU above ${P.disturbance.max_foreign_cpu_pct} % or the hypervisor's steal above ${P.disturbance.max_steal_pct ?? P.idle_gate.max_steal_pct} %) after ${tries} ${tries === 1 ? 'try' : 'tries'}`);
+  if (disturbed) reasons.push(`${disturbed} of ${runs.length} runs were disturbed (${disturbText()}) after ${tries} ${tries === 1 ? 'try' : 'tries'}; they are left out of the medians and verdicts`);
   if (!ctx.quick && ctx.params && Number(ctx.params.RB_GATE_MAX_WAIT_S) === 0 && 'RB_GATE_MAX_WAIT_S' in ctx.params) reasons.push('run with --no-wait: the driver did not wait for the idle gate or repeat disturbed runs');
   if (ctx.runs < P.runs.min_runs) reasons.push(`${ctx.runs} runs per configuration (the protocol asks for ${P.runs.min_runs})`);
   const d = Number(ctx.params && ctx.params.RB_DURATION_S);
@@ -124,12 +142,14 @@ export function gradeRun(ctx) {
   const open = runs.flatMap((r) => (r.openLoop ? Object.values(r.openLoop) : []));
   const openBad = (what, n) => n && reasons.push(`${n} of ${open.length} open-loop runs ${what}`);
   openBad(`had the idle gate closed before them`, open.filter((o) => o.protocol && o.protocol.gate_ok === 0).length);
-  openBad(`were disturbed (other programs' CPU above ${P.disturbance.max_foreign_cpu_pct} % or steal above ${P.disturbance.max_steal_pct ?? P.idle_gate.max_steal_pct} %)`, open.filter((o) => o.protocol && o.protocol.disturbed === 1).length);
+  openBad(`were disturbed (${disturbText()}); they are left out of the medians`, open.filter((o) => o.protocol && o.protocol.disturbed === 1).length);
   openBad(`failed (no answer, failed requests above ${P.failure.max_error_pct} %, or the generator could not run); they are excluded, not counted as zeros`, open.filter((o) => o.error).length);
   monitored.push(...open.filter((o) => o.protocol && Number.isFinite(o.protocol.foreign_pct)));
   if (failed) reasons.push(`${failed} of ${runs.length} runs failed (no request completed, errors above ${P.failure.max_error_pct} %, or the server or load tool crashed); they are excluded, not counted as zeros`);
   const foreign = monitored.map((r) => r.protocol.foreign_pct);
   const steal = monitored.map((r) => r.protocol.steal_pct).filter(Number.isFinite);
+  const stealCpu = monitored.map((r) => r.protocol.steal_pct_cpu_max).filter(Number.isFinite);
+  const worst = monitored.flatMap((r) => [r.protocol.foreign_pct_worst_interval, r.protocol.steal_pct_worst_interval]).filter(Number.isFinite);
   const loads = runs.flatMap((r) => [r.protocol && r.protocol.load1, ...loadsOf(r.load)]).filter(Number.isFinite);
   if (ctx.load) loads.push(...ctx.load.before.slice(0, 1), ...ctx.load.after.slice(0, 1));
   return {
@@ -139,6 +159,9 @@ export function gradeRun(ctx) {
       foreign_cpu_pct_max: round1(maxOf(foreign)),
       foreign_cpu_pct_median: round1(foreign.length ? [...foreign].sort((a, b) => a - b)[Math.floor(foreign.length / 2)] : null),
       steal_pct_max: round1(maxOf(steal)),
+      // Recorded by the monitor from protocol version 2; runs measured before have no per-CPU figures.
+      ...(stealCpu.length ? { steal_pct_cpu_max: round1(maxOf(stealCpu)) } : {}),
+      ...(worst.length ? { worst_interval_pct_max: round1(maxOf(worst)) } : {}),
       load_average_max: round1(maxOf(loads)),
       source: monitored.length
         ? 'lab/bench/monitor.rb during every run: /proc/stat (machine busy and steal time) against the CPU time of every process of the experiment; load averages from /proc/loadavg'
