@@ -15,6 +15,17 @@ const RUBIES = [
   { id: 'ruby34-yjit', label: 'Ruby 3.4 + YJIT (built from Debian\'s source)', ruby: '3.4-yjit', yjit: 'on' },
 ];
 
+/**
+ * How far runs of one configuration lay apart. Each run is one process whose reading is the median of its timed
+ * iterations, so what spreads is process against process (memory layout, the host's other guests), and that spread,
+ * not the iterations', is what the verdicts weigh.
+ */
+function spreadCaveat(records) {
+  const widest = records.filter((r) => r.spread.n > 1 && r.spread.min > 0).map((r) => ({ label: r.group.cell.label, x: r.spread.max / r.spread.min })).sort((a, b) => b.x - a.x)[0];
+  if (!widest) return 'No configuration had two good runs, so the spread between processes is not known.';
+  return `Runs of one configuration lay far apart: the slowest run of ${widest.label} took ${widest.x.toFixed(1)} times the CPU per iteration of its fastest. Each run is a separate process summarised by the median of its timed iterations, so this is the spread between processes (memory layout, the host's other guests), and the verdicts are computed across these runs, not across iterations.`;
+}
+
 export default {
   name: 'interpreters',
   title: 'Interpreters: Ruby 3.1 (± YJIT), 3.3, 3.4 (± YJIT) on one workload, warm',
@@ -40,7 +51,7 @@ export default {
       title: 'Ruby 3.1, 3.3 and 3.4, each with YJIT where it has it, on the same Rails-shaped workload, warm',
       topic: 'ruby',
       summary: verdictSentence(records, spec, 'CPU milliseconds per iteration', (r) => r.group.cell.label),
-      measured: `CPU time (user + system, this process only: CLOCK_PROCESS_CPUTIME_ID) of one iteration of lab/bench/workload.rb, warm: ERB rendering of 500 records, JSON generation and parsing, grouping and sorting, with the standard library only. Each run is one process that runs ${p.RB_WARMUP} iterations unmeasured, then times ${p.RB_ITERATIONS} iterations one by one; its reading is the median of those. Lower is better.`,
+      measured: `CPU time (user + system, this process only: CLOCK_PROCESS_CPUTIME_ID) of one iteration of lab/bench/workload.rb, warm: ERB rendering of 500 records (the template compiled once into a method, as Action View does), JSON generation and parsing, grouping and sorting, with the standard library only. Each run is one process that runs ${p.RB_WARMUP} iterations unmeasured, then times ${p.RB_ITERATIONS} iterations one by one; its reading is the median of those. Lower is better.`,
       software: softwareOf(ctx, ['host', 'lab-3.3']),
       method: methodOf(ctx, {
         tool: 'rebench',
@@ -49,6 +60,7 @@ export default {
       }),
       columns, rows, markers,
       caveats: [
+        spreadCaveat(records),
         'Ruby 3.3 and the packaged 3.4 are Debian\'s builds, which have no YJIT: their figures are the interpreter alone. The YJIT build comes from the ruby3.4 source package the mirror serves (3.4.5-1~exp1), while the packaged ruby3.4 is 3.4.11-1~exp1: the packaged 3.4 and the YJIT build with YJIT off differ by those patch releases, which is why YJIT is compared against the same binary with YJIT off.',
         'YJIT compiles lazily: the first iterations of a YJIT run are slower than the timed ones; they are excluded by design (warm measurement), so these figures describe a long-running process such as a Puma worker, not a short script.',
         'The host Ruby and the lab Rubies come from different Debian releases, with different C library and compiler versions (libc6 is in the software list); the lab runs on the same kernel and CPU.',
