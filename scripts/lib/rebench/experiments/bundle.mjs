@@ -106,7 +106,7 @@ export default {
       software: softwareOf(ctx, ['lab-3.4-yjit']), // both cells run on the lab's Ruby 3.4 YJIT build
       method: methodOf(ctx, {
         tool: 'rebench',
-        description: "Every run boots Puma fresh with one of the two configurations (bind address and paths of the wizard's puma.rb pointed at the lab; raw-output has both files as run) and measures the three pages in a random order.",
+        description: `Every run boots Puma fresh with one of the two configurations (bind address and paths of the wizard's puma.rb pointed at the lab; raw-output has both files as run) and measures the three pages in a random order.${calibration ? ` Before the rounds, one calibration of the Rails defaults per page set the open-loop rates of both configurations: ${fractions} of its requests per second (raw-output calibrate-PAGE.* and open-basis-PAGE.txt; the rates are in the measured text).` : ''}`,
         concurrency: p.RB_CONNECTIONS,
         duration: p.RB_DURATION_S,
         warmup: p.RB_WARMUP_S ? 'wrk windows until throughput is stable (the protocol\'s warm-up), not recorded' : 'none (quick run)',
