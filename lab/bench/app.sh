@@ -54,8 +54,22 @@ rb_measure_pages() { # BASEURL MEASUREMENTS OUTPREFIX CONNECTIONS [ROOT_PID for 
     rb_wrk "$out-$m" "$base${PAGES[$m]}" "$c" "$RB_DURATION_S"
     [ -n "$root" ] && rb_pss_stop
     # Experiments whose measurements ask for it (openLoop in scripts/lib/rebench/experiments) set the fractions.
-    [ -n "${RB_OPEN_FRACTIONS:-}" ] && rb_openloop "$out-$m" "$base${PAGES[$m]}"
+    [ -n "${RB_OPEN_FRACTIONS:-}" ] && rb_openloop "$out-$m" "$base${PAGES[$m]}" "$m"
   done
+}
+
+# What ran, asked of the running server: with LAB_YJIT set, every response of the reference app names the Ruby and
+# the YJIT state of the process that served it (lab/app config/environments/production.rb; Rails turns YJIT on in
+# its last initializer, so only a response shows what a worker runs). Writes OUT.ruby; with EXPECTED (for example
+# "/opt/ruby-3.4-yjit/bin/ruby; YJIT on") a server in any other state is a failed run (OUT.failed), never measured.
+rb_server_ruby() { # OUT [EXPECTED]
+  local out=$1 want=${2:-} ran
+  ran=$(curl -s -m 10 -D - -o /dev/null "http://127.0.0.1:$APP_PORT/up" 2>/dev/null | tr -d '\r' | sed -n 's/^x-lab-ruby: //Ip' | head -1)
+  printf '%s\n' "$ran" > "$out.ruby"
+  if [ -z "$want" ] || [ "$ran" = "$want" ]; then return 0; fi
+  echo "the server did not run $want: ${ran:-no x-lab-ruby header}" > "$out.failed"
+  rb_log "$(basename "$out"): the server did not run $want: ${ran:-no x-lab-ruby header}"
+  return 1
 }
 
 # Boot clustered Puma with extra environment variables, measure the plan's pages with PSS sampling, stop it.

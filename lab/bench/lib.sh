@@ -100,28 +100,72 @@ rb_wrk_run() { # URL CONNECTIONS DURATION_S
 }
 
 # The open-loop phase: after a page's closed-loop run (OUT.txt from rb_wrk), a fixed arrival rate at each of
-# RB_OPEN_FRACTIONS of the requests per second wrk measured, with scripts/lib/measure/openloop-cli.mjs pinned to
-# the load CPU like wrk. The lab's Debian 13 has no node: scripts/lib/lab/enter.sh mounts the host's read-only.
+# RB_OPEN_FRACTIONS of a basis rate, with scripts/lib/measure/openloop-cli.mjs pinned to the load CPU like wrk.
+# The basis is the requests per second wrk just measured (RB_OPEN_BASIS unset or "own"), or, with
+# RB_OPEN_BASIS=calibrated, the rate rb_calibrate measured for PAGE once before the rounds (RAW/open-basis-PAGE.txt):
+# then every configuration is offered the same absolute rates, so latencies at the same load can be compared.
+# The lab's Debian 13 has no node: scripts/lib/lab/enter.sh mounts the host's read-only.
 # Each fraction is its own protocol run (gate, monitor, repeat when disturbed): OUT-openNN.txt, .protocol.
 RB_NODE=/opt/host-node/bin/node
-rb_openloop() { # OUT URL
-  local out=$1 url=$2 rps f pct rate node=$RB_NODE
+rb_openloop() { # OUT URL [PAGE]
+  local out=$1 url=$2 page=${3:-} rps f pct rate node=$RB_NODE basis missing
   [ -x "$node" ] || node=$(command -v node || true)
-  rps=$(sed -n 's/^Requests\/sec: *//p' "$out.txt" 2>/dev/null | tail -1 || true)
+  if [ "${RB_OPEN_BASIS:-own}" = calibrated ]; then
+    rps=$(cat "$RAW/open-basis-$page.txt" 2>/dev/null || true)
+    basis="the calibrated rate of page $page"
+    missing="no calibrated throughput for page ${page:-(none named)} to take a share of (the calibration before the rounds failed: see calibrate-$page.txt and driver.log)"
+  else
+    rps=$(sed -n 's/^Requests\/sec: *//p' "$out.txt" 2>/dev/null | tail -1 || true)
+    basis="this run's closed-loop rate"
+    missing="no closed-loop throughput to take a share of (the wrk run failed)"
+  fi
   for f in ${RB_OPEN_FRACTIONS:-}; do
     pct=$(awk -v f="$f" 'BEGIN { printf "%d", f * 100 + 0.5 }')
     if [ -z "$node" ] || ! "$node" --version > /dev/null 2>&1; then
       echo "no Node.js runs here for the open-loop generator (the host's node is not a standalone binary?)" > "$out-open$pct.failed"; continue
     fi
     if [ -z "$rps" ] || ! rb_above "$rps" 0; then
-      echo "no closed-loop throughput to take $pct % of (the wrk run failed)" > "$out-open$pct.failed"; continue
+      echo "$missing" > "$out-open$pct.failed"; continue
     fi
     rate=$(awk -v r="$rps" -v f="$f" 'BEGIN { printf "%.3f", r * f }')
-    rb_log "open loop: $url at $rate req/s ($pct % of $rps)"
+    rb_log "open loop: $url at $rate req/s ($pct % of $rps, $basis)"
     rb_measured "$out-open$pct" "${RB_LOAD_PIN[@]}" "$node" "$REPO/scripts/lib/measure/openloop-cli.mjs" --url "$url" \
       --rate "$rate" --duration "${RB_OPEN_DURATION_S:-$RB_DURATION_S}" --arrival "${RB_OPEN_ARRIVAL:-constant}" \
       --seed "${RB_SEED:-1}" --max-in-flight "${RB_OPEN_MAX_IN_FLIGHT:-256}" --timeout-ms "${RB_OPEN_TIMEOUT_MS:-10000}"
   done
+}
+
+# The calibration for RB_OPEN_BASIS=calibrated, against a server the experiment has booted in its baseline
+# configuration: per page (PAGES maps a name to a path), the protocol's warm-up, then RB_CALIBRATE_S seconds of wrk
+# under the protocol (RAW/calibrate-PAGE.txt); its requests per second become RAW/open-basis-PAGE.txt. A run with
+# no request, or HTTP errors or timeouts above the failure limit, gives no basis: that page's open-loop runs then
+# fail with a reason (rb_openloop), never fall back to a configuration's own rate.
+rb_calibrate() { # BASEURL PAGE…
+  local base=$1 m rps code; shift
+  for m in "$@"; do
+    code=$(curl -s -o /dev/null -m 30 -w '%{http_code}' "$base${PAGES[$m]}" 2>/dev/null)
+    case $code in 2*) ;; *) rb_log "calibration: page $m answered HTTP ${code:-nothing}; no basis"; continue ;; esac
+    rb_warmup "$base${PAGES[$m]}" "$RAW/calibrate-$m"
+    rb_wrk "$RAW/calibrate-$m" "$base${PAGES[$m]}" "$RB_CONNECTIONS" "${RB_CALIBRATE_S:-5}"
+    rps=$(rb_wrk_good_rps "$RAW/calibrate-$m.txt")
+    if [ -n "$rps" ]; then
+      printf '%s\n' "$rps" > "$RAW/open-basis-$m.txt"
+      rb_log "calibration: page $m served $rps req/s: the open-loop basis of every configuration"
+    else
+      rb_log "calibration: page $m gave no good wrk reading (see calibrate-$m.txt); its open-loop runs will fail"
+    fi
+  done
+}
+
+# Requests per second of a wrk report that passes the failure rule (some requests; non-2xx/3xx responses and
+# timeouts within RB_MAX_ERROR_PCT, default 1 %); nothing otherwise.
+rb_wrk_good_rps() { # FILE
+  awk -v lim="${RB_MAX_ERROR_PCT:-1}" '
+    / requests in / { n = $1 + 0 }
+    /^Requests\/sec:/ { rps = $2 }
+    /Non-2xx or 3xx responses:/ { bad += $NF }
+    /Socket errors:/ { for (i = 1; i <= NF; i++) if ($i == "timeout") bad += $(i + 1) + 0 }
+    END { if (n > 0 && rps + 0 > 0 && bad * 100 <= lim * n) print rps }' "$1" 2>/dev/null
 }
 
 rb_ab() { # OUT URL REQUESTS CONCURRENCY

@@ -16,11 +16,16 @@ test("the wizard's bundle for the server's one CPU: Puma sized to it, with its e
     // The protocol pins the server to one CPU and the load generator to the other: the wizard is told 1 core.
     assert.equal(answers.cores, 1);
     assert.equal(answers.ruby_version, '3.4');
+    // The Ruby both configurations run is the lab's YJIT build, not Debian's ruby3.4 package (built without YJIT):
+    // the wizard is told so, and its ruby.env says Rails turns YJIT on rather than that there is none.
+    assert.equal(answers.ruby_path, '/opt/ruby-3.4-yjit/bin');
     const puma = fs.readFileSync(path.join(dir, 'config/puma.rb'), 'utf8');
     const env = fs.readFileSync(path.join(dir, 'config/ruby.env'), 'utf8');
     assert.doesNotMatch(puma, /^workers /m, 'one core: one Puma process, as Rails\' defaults run');
     assert.match(puma, /^bind "unix:/m, 'a Unix socket the lab side rewrites');
     assert.match(env, /^RAILS_MAX_THREADS=\d+$/m);
+    assert.match(env, /^# YJIT: Rails 8\.1 enables it from config\.yjit/m);
+    assert.doesNotMatch(env, /No YJIT/);
     // The same rewrite as lab/bench/exp/bundle-vs-defaults.sh, with sed itself.
     const out = execFileSync('sed', ['-e', 's|^directory .*|directory "/srv/app"|', '-e', 's|^bind .*|bind "tcp://127.0.0.1:3000"|', '-e', '/^pidfile /d', '-e', '/^state_path /d', path.join(dir, 'config/puma.rb')], { encoding: 'utf8' });
     assert.match(out, /^bind "tcp:\/\/127\.0\.0\.1:3000"$/m);

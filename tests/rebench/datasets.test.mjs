@@ -8,7 +8,7 @@ import path from 'node:path';
 import { EXPERIMENTS } from '../../scripts/lib/rebench/experiments/index.mjs';
 import { drawPlan } from '../../scripts/lib/rebench/runner.mjs';
 import { validate } from '../../scripts/lib/rebench/cli.mjs';
-import { thenNowDataset, PAIRS } from '../../scripts/lib/rebench/thennow.mjs';
+import { thenNowDataset, thenNowBlocked, writeThenNow, PAIRS } from '../../scripts/lib/rebench/thennow.mjs';
 
 const machine = { cpu_model: 'Test CPU', logical_cpus: 2, ram_gib: 8, virtualisation: 'kvm', kernel: '6.1.0', distribution: 'Debian GNU/Linux 12 (bookworm)', cpu_governor: 'performance', node: 'v20.0.0' };
 const versions = { 'lab-3.3': [{ name: 'Ruby 3.3', version: 'ruby 3.3.8' }, { name: 'nginx (Debian package)', version: '1.26.3-3' }], host: [{ name: 'Ruby 3.1', version: 'ruby 3.1.2p20' }] };
@@ -25,6 +25,14 @@ function metricsFor(i, k, tool, n, mi) {
   if (tool === 'replica') return { p50_ms: (10 / factor) * jitter, p99_ms: (30 / factor) * jitter, rps: 10, requests: 240, errors: 0, replica: { write_p50_ms: 12 * jitter, read_found_pct: 100, read_on_reading_pct: factor === 2 ? 100 : 0, lag_p50_ms: 2 * jitter, lag_p99_ms: 8 * jitter, lag_max_ms: 9 * jitter } };
   if (tool === 'jobs') return { jps: 100 * factor * jitter, p50_ms: (10 / factor) * jitter, p99_ms: (30 / factor) * jitter, requests: 300, errors: 0, jobs: { pg_connections_max: 6, pg_connections_queue_max: 3, pg_active_max: 2, pg_cpu_ms_queue: 150 / factor } };
   return { rps: 100 * factor * jitter, p50_ms: (10 / factor) * jitter, p99_ms: (30 / factor) * jitter, requests: 500, errors: 0 };
+}
+
+/** route-proof.rb's record in ID's raw output: /cpu runnable for CPU_SHARE of its wall time, /io waiting. */
+function writeRouteProof(out, id, cpuShare) {
+  const dir = path.join(out, 'raw-output', id);
+  fs.mkdirSync(dir, { recursive: true });
+  const lines = [1, 2, 3, 4, 5].flatMap(() => [`cpu\t200\t${cpuShare * 40}\t${cpuShare * 50}\t50\t`, 'io\t200\t0.4\t0.6\t50\tPostgreSQL pg_sleep']);
+  fs.writeFileSync(path.join(dir, 'route-proof-lab-3.3.tsv'), `${lines.join('\n')}\n`);
 }
 
 function fakeContext(exp, { skipLast = false } = {}) {
@@ -84,6 +92,15 @@ test('each experiment builds valid, renderable datasets from known runs, with ve
   }
   // Then and now from these datasets and the research's (read from the repository).
   for (const pair of PAIRS) {
+    if (pair.nowProof) {
+      // Concurrency: no chart until the 2026 run's routes are proven (route-proof.rb's record in its raw output).
+      assert.equal(thenNowDataset(pair, [out, path.resolve('.')]), null, `${pair.exp}: no then-and-now without route proof`);
+      assert.match(thenNowBlocked(pair, [out]), /no route proof/);
+      writeRouteProof(out, pair.newId, 0.5);
+      assert.match(thenNowBlocked(pair, [out]), /runnable for only 50 %/, 'a /cpu route that waits half the time is not CPU-bound');
+      writeRouteProof(out, pair.newId, 0.96);
+      assert.equal(thenNowBlocked(pair, [out]), null);
+    }
     const ds = thenNowDataset(pair, [out, path.resolve('.')]);
     assert.ok(ds, `${pair.exp}: then-and-now built`);
     const file = path.join(dir, `${ds.id}.json`);
@@ -94,4 +111,22 @@ test('each experiment builds valid, renderable datasets from known runs, with ve
     // Each era's baseline is 1 where it exists.
     assert.ok(ds.rows.some((r) => r[0].startsWith('2026') && r[6] === 1) || pair.exp === 'patterns', `${pair.exp}: 2026 baseline at 1`);
   }
+});
+
+test('the published concurrency run predates its route proof: no then-and-now from it, and a stale one is removed', () => {
+  const pair = PAIRS.find((p) => p.exp === 'concurrency');
+  assert.match(thenNowBlocked(pair, [path.resolve('.')]), /no route proof/);
+  assert.equal(fs.existsSync(path.resolve('_data/datasets/rebench-2026-then-now-concurrency.json')), false, 'not published');
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'rebench-thennow-'));
+  try {
+    const dir = path.join(out, '_data', 'datasets');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.copyFileSync(path.resolve('_data/datasets/rebench-2026-concurrency.json'), path.join(dir, 'rebench-2026-concurrency.json'));
+    fs.writeFileSync(path.join(dir, 'rebench-2026-then-now-concurrency.json'), '{}\n');
+    const lines = [];
+    const written = writeThenNow(out, (l) => lines.push(l));
+    assert.equal(fs.existsSync(path.join(dir, 'rebench-2026-then-now-concurrency.json')), false, 'the stale derived dataset is gone');
+    assert.ok(!written.some((f) => /then-now-concurrency/.test(f)));
+    assert.ok(lines.some((l) => /then-and-now concurrency: not written \(the earlier file removed\): rebench-2026-concurrency: .*no route proof/.test(l)), lines.join('\n'));
+  } finally { fs.rmSync(out, { recursive: true, force: true }); }
 });

@@ -80,6 +80,12 @@ test('YJIT: experimental in 3.1, env var on 3.2, Rails 7.2 config.yjit on 3.3+, 
     const yjitAdvice = advice(r, 'ruby-yjit');
     if (c.missing) {
       assert.ok(yjitAdvice.evidence.some((e) => e.url === '/datasets/rebench-2026-interpreters/'), 'cites the lab measurement');
+      // ruby.env's comment states the packaging fact with its sources: Debian's changelog (--disable-yjit), the
+      // package tracker (ruby3.4 only in experimental) and the lab's record of the installed package.
+      assert.match(env, /--disable-yjit/);
+      assert.match(env, /^# {3}see: https:\/\/metadata\.ftp-master\.debian\.org\/changelogs\/\/main\/r\/ruby3\.3\//m);
+      assert.match(env, /^# {3}see: https:\/\/tracker\.debian\.org\/pkg\/ruby3\.4$/m);
+      assert.match(env, /^# {3}see: \/datasets\/rebench-2026-interpreters\/$/m);
       assert.match(JSON.stringify(yjitAdvice), /ruby_path/);
     } else if (yjitAdvice) assert.doesNotMatch(JSON.stringify(yjitAdvice), /built without/);
   }

@@ -95,7 +95,7 @@ function jitEntries(ctx) {
   } else if (ctx.yjitAvailable) {
     out.push({ comment: t('env.yjit-experimental', { v }) });
   } else if (ctx.yjitNotBuilt) {
-    out.push({ comment: t('env.yjit-missing', { v }) });
+    out.push({ comment: t('env.yjit-missing', { v }), evidence: [SRC.debianRubyYjit, SRC.debianRuby34, DS.interpreters2026] });
   }
   return out;
 }

@@ -38,7 +38,9 @@ export function headerLines(header, prefix = '# ') {
   return (header || []).map((l) => `${prefix}${l}`.trimEnd());
 }
 
-/** Comment-only node. */
+/** Comment-only node, with "see:" lines for its sources where it states a fact that has them. */
 export function commentNode(node, prefix, indent) {
-  return wrap(node.comment).map((l) => `${indent}${prefix}${l}`);
+  const out = wrap(node.comment).map((l) => `${indent}${prefix}${l}`);
+  for (const e of node.evidence || []) out.push(`${indent}${prefix}  see: ${e.url}`);
+  return out;
 }

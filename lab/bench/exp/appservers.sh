@@ -54,12 +54,12 @@ exp_cell() { # SERVER RUN MEASUREMENTS OUTPREFIX
   fi
   # What ran: with LAB_YJIT set the app names, in every response, the Ruby and the YJIT state of the process that
   # served it (config/environments/production.rb). A YJIT cell served otherwise is a failed run, not a reading.
-  local ran; ran=$(curl -s -D - -o /dev/null "http://127.0.0.1:$APP_PORT/up" | tr -d '\r' | sed -n 's/^x-lab-ruby: //Ip')
-  echo "$ran" > "$out.ruby"
+  local want=
   case $server in
-    puma-34-yjit) [ "$ran" = "/opt/ruby-3.4-yjit/bin/ruby; YJIT on" ] || { echo "the server did not run the YJIT build with YJIT on: ${ran:-no x-lab-ruby header}" > "$out.failed"; rb_stop "$RB_SERVER_PID"; return 1; } ;;
-    puma-34-yjit-off) [ "$ran" = "/opt/ruby-3.4-yjit/bin/ruby; YJIT off" ] || { echo "the server did not run the YJIT build with YJIT off: ${ran:-no x-lab-ruby header}" > "$out.failed"; rb_stop "$RB_SERVER_PID"; return 1; } ;;
+    puma-34-yjit) want="/opt/ruby-3.4-yjit/bin/ruby; YJIT on" ;;
+    puma-34-yjit-off) want="/opt/ruby-3.4-yjit/bin/ruby; YJIT off" ;;
   esac
+  rb_server_ruby "$out" "$want" || { rb_stop "$RB_SERVER_PID"; return 1; }
   rb_measure_pages "http://127.0.0.1:$APP_PORT" "$3" "$out" "$RB_CONNECTIONS" "$RB_SERVER_PID"
   rb_stop "$RB_SERVER_PID"
 }

@@ -60,10 +60,7 @@ exp_cell() { # LEVEL-DEST RUN MEASUREMENTS OUTPREFIX
   fi
   # With LAB_YJIT set every response names the Ruby and the YJIT state of the process that served it (the app's
   # production.rb); a run on anything but the YJIT build with YJIT on is a failed run, not a reading.
-  local ran; ran=$(curl -s -D - -o /dev/null "http://127.0.0.1:$APP_PORT/up" | tr -d '\r' | sed -n 's/^x-lab-ruby: //Ip')
-  echo "$ran" > "$out.ruby"
-  if [ "$ran" != "/opt/ruby-3.4-yjit/bin/ruby; YJIT on" ]; then
-    echo "the server did not run the YJIT build with YJIT on: ${ran:-no x-lab-ruby header}" > "$out.failed"
+  if ! rb_server_ruby "$out" "/opt/ruby-3.4-yjit/bin/ruby; YJIT on"; then
     rb_stop "$RB_SERVER_PID"; [ -n "$counted" ] && rm -f "$counted"
     return 1
   fi

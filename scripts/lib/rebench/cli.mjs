@@ -8,6 +8,7 @@ import { chartRenderProblems } from '../importers/render-check.mjs';
 import { EXPERIMENTS, byName } from './experiments/index.mjs';
 import { runExperiment, rebuildFromRaw } from './runner.mjs';
 import { writeThenNow } from './thennow.mjs';
+import { backfillPss } from './backfill.mjs';
 
 export const HELP = `Usage: scripts/rebench EXPERIMENT… [--quick] [--runs N] [--out DIR] [--seed N]
        scripts/rebench all [options]      every experiment, in the --list order
@@ -42,6 +43,9 @@ Options:
   --rebuild     recompute the named experiments' datasets from their raw output in DIR
                 (raw-output/ID/provenance.json and the tool outputs), without measuring
   --caveat TEXT with --rebuild: add a caveat (repeatable), e.g. what else ran at the time
+  --add-pss     add the PSS comparison (pss_* columns: spread, ratio, interval, p, verdict; lower is
+                better) and its summary sentence to the named experiments' datasets in DIR, computed
+                from their raw output; unlike --rebuild nothing else in the dataset or raw output changes
   --no-wait     measure without waiting for the idle gate and without repeating disturbed runs (a busy
                 machine): the monitor still records the foreign load, and the datasets are graded smoke
   --tag NAME    append -NAME to every dataset id (e.g. your machine: --tag hetzner-cx22),
@@ -58,7 +62,7 @@ A full run of every experiment takes about 50 minutes on 2 cores.
 const SPEC = {
   list: { type: 'boolean' }, quick: { type: 'boolean' }, help: { type: 'boolean' },
   runs: { type: 'integer', min: 1, max: 50 }, out: { type: 'string' }, seed: { type: 'integer', min: 0 },
-  author: { type: 'string' }, tag: { type: 'string' }, cells: { type: 'string' }, rebuild: { type: 'boolean' }, caveat: { type: 'string', multiple: true }, 'keep-work': { type: 'boolean' }, 'then-and-now': { type: 'boolean' }, 'no-wait': { type: 'boolean' },
+  author: { type: 'string' }, tag: { type: 'string' }, cells: { type: 'string' }, rebuild: { type: 'boolean' }, caveat: { type: 'string', multiple: true }, 'keep-work': { type: 'boolean' }, 'then-and-now': { type: 'boolean' }, 'no-wait': { type: 'boolean' }, 'add-pss': { type: 'boolean' },
 };
 
 export async function main(argv) {
@@ -86,6 +90,7 @@ export async function main(argv) {
   });
   if (opts.author) process.env.SCALING_RAILS_AUTHOR = opts.author;
   if (opts.rebuild) return rebuild(chosen, path.resolve(opts.out || 'measurements'), opts.caveat || [], opts.tag);
+  if (opts['add-pss']) return addPss(chosen, path.resolve(opts.out || 'measurements'));
   if (opts.tag !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(opts.tag)) throw new UsageError(`--tag must be lower-case letters, digits and single hyphens (e.g. "hetzner-cx22"), got "${opts.tag}"`);
   if (opts.tag && opts['then-and-now']) throw new UsageError('--then-and-now reads the untagged datasets; run it without --tag');
   const outDir = path.resolve(opts.out || 'measurements');
@@ -127,6 +132,19 @@ export async function validate(file) {
   const problems = validateDataset({ file, text, knownIds });
   if (!problems.length) problems.push(...await chartRenderProblems(file, text));
   return problems;
+}
+
+async function addPss(experiments, outDir) {
+  let problems = 0;
+  for (const exp of experiments) {
+    let done;
+    try { done = backfillPss(exp, outDir); } catch (err) { throw new UsageError(`--add-pss: ${err.message}`); }
+    const found = await validate(done.file);
+    problems += found.length;
+    for (const p of found) process.stderr.write(`${formatProblem(p, `${outDir}/`)}\n`);
+    process.stdout.write(`${path.relative(process.cwd(), done.file) || done.file}${done.changed ? '' : ' (unchanged)'}\n`);
+  }
+  return problems ? 1 : 0;
 }
 
 async function rebuild(experiments, outDir, extraCaveats, tag) {

@@ -1,7 +1,9 @@
 // The open-loop phase of scripts/rebench: after a page's closed-loop (wrk) run, the lab driver offers the same
-// page a fixed arrival rate at fractions of the throughput wrk just measured (_data/measurement_protocol.json,
-// open_loop.fractions), with scripts/lib/measure/openloop-cli.mjs. This module reads those runs back and turns
-// them into dataset columns beside the closed-loop throughput.
+// page a fixed arrival rate at fractions (_data/measurement_protocol.json, open_loop.fractions) of a basis, with
+// scripts/lib/measure/openloop-cli.mjs. The basis is the throughput wrk just measured, unless the experiment asks
+// for common rates (RB_OPEN_BASIS=calibrated): then it is one configuration's throughput per page, measured once
+// before the rounds (lab/bench/lib.sh rb_calibrate), and every configuration gets the same absolute rates.
+// This module reads those runs back and turns them into dataset columns beside the closed-loop throughput.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseReport } from '../measure/openloop-report.mjs';
@@ -60,16 +62,37 @@ export function openLoopParams({ quick, durationS = '' }) {
     RB_OPEN_ARRIVAL: P.arrival,
     RB_OPEN_MAX_IN_FLIGHT: P.max_in_flight,
     RB_OPEN_TIMEOUT_MS: P.timeout_ms,
+    // The failure rule, for the driver's judgement of a calibration run (lib.sh rb_wrk_good_rps).
+    RB_MAX_ERROR_PCT: PROTOCOL.failure.max_error_pct,
   };
 }
 
+/** What the rates are fractions of, in the column descriptions: each run's own throughput by default. */
+export const OWN_BASIS = "the same run's closed-loop (wrk) throughput";
+
+/**
+ * The common basis of a run with RB_OPEN_BASIS=calibrated: { page: { rps } | { error } } from RAW/open-basis-PAGE.txt
+ * (the rate the driver used) and RAW/calibrate-PAGE.txt (the wrk run it came from).
+ */
+export function readCalibration(raw, pages) {
+  const read = (f) => { try { return fs.readFileSync(path.join(raw, f), 'utf8').trim(); } catch { return null; } };
+  const out = {};
+  for (const page of pages) {
+    const rate = read(`open-basis-${page}.txt`);
+    const rps = rate === null ? NaN : Number(rate);
+    out[page] = Number.isFinite(rps) && rps > 0 ? { rps }
+      : { error: read(`calibrate-${page}.txt`) === null ? 'not calibrated (no calibration run: see driver.log)' : 'the calibration run gave no good reading (see its raw output)' };
+  }
+  return out;
+}
+
 /** Columns per fraction: the rate offered, the rate answered, p50/p99/p99.9 (medians of the good runs). */
-export function openLoopColumns() {
+export function openLoopColumns(of = OWN_BASIS) {
   return FRACTIONS.flatMap((f) => {
     const s = suffixOf(f);
     const pct = Math.round(f * 100);
     return [
-      { key: `${s}_rate`, label: `Open loop at ${pct} %: offered rate (median)`, type: 'number', unit: 'req/s', decimals: 1, description: `Requests scheduled per second: a fixed arrival rate of ${pct} % of the same run's closed-loop (wrk) throughput, in whole requests over the run (scripts/lib/measure/openloop.mjs; an idle keep-alive connection is reused, as wrk does, else a new one is opened).` },
+      { key: `${s}_rate`, label: `Open loop at ${pct} %: offered rate (median)`, type: 'number', unit: 'req/s', decimals: 1, description: `Requests scheduled per second: a fixed arrival rate of ${pct} % of ${of}, in whole requests over the run (scripts/lib/measure/openloop.mjs; an idle keep-alive connection is reused, as wrk does, else a new one is opened).` },
       { key: `${s}_achieved_rps`, label: `Open loop at ${pct} %: answered (median)`, type: 'number', unit: 'req/s', decimals: 1 },
       { key: `${s}_p50_ms`, label: `Open loop at ${pct} %: p50 (median of runs)`, type: 'number', unit: 'ms', decimals: 2, description: 'Latency from the scheduled send time, so queueing is counted (no coordinated omission).' },
       { key: `${s}_p99_ms`, label: `Open loop at ${pct} %: p99 (median of runs)`, type: 'number', unit: 'ms', decimals: 2 },
@@ -95,12 +118,12 @@ export function openLoopValues(results) {
 
 /**
  * Append the open-loop columns to a summaryRows table (rows in the same order as records); unchanged when the
- * phase never ran (a dataset rebuilt from raw output that predates it).
+ * phase never ran (a dataset rebuilt from raw output that predates it). of: what the rates are fractions of.
  */
-export function addOpenLoop({ columns, rows, records }) {
+export function addOpenLoop({ columns, rows, records }, { of = OWN_BASIS } = {}) {
   if (!records.some((rec) => rec.group.results.some((x) => x.openLoop))) return { columns, rows };
   return {
-    columns: [...columns, ...openLoopColumns()],
+    columns: [...columns, ...openLoopColumns(of)],
     rows: rows.map((row, i) => [...row, ...openLoopValues(records[i].group.results)]),
   };
 }

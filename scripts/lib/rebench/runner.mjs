@@ -136,14 +136,19 @@ export function readMeasurement(tool, file, measurement = {}) {
   throw new Error(`no reader for tool ${tool}`);
 }
 
-/** Every measurement of the plan read back from the raw directory through the importers. */
-export function readResults(plan, cells, raw) {
+/**
+ * Every measurement of the plan read back from the raw directory through the importers. params.RB_SERVER_RUBY
+ * (an experiment's parameter): what every server of the run must have reported running (NNN-cell-rR.ruby, from
+ * the app's x-lab-ruby header); a run whose server reported anything else, or nothing, is a failed run.
+ */
+export function readResults(plan, cells, raw, params = {}) {
   const results = [];
   const text = (f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim() : null);
   for (const entry of plan) {
     const cell = cells.find((c) => c.id === entry.cell);
     const skipped = text(path.join(raw, `${rawName(entry)}.skip`));
-    const failed = text(path.join(raw, `${rawName(entry)}.failed`));
+    const server = text(path.join(raw, `${rawName(entry)}.ruby`));
+    const failed = text(path.join(raw, `${rawName(entry)}.failed`)) || (skipped ? null : serverFailure(server, params.RB_SERVER_RUBY));
     for (const m of cell.measurements) {
       const base = rawName(entry, m.id);
       const file = path.join(raw, `${base}.${m.ext || 'txt'}`);
@@ -155,11 +160,24 @@ export function readResults(plan, cells, raw) {
       // A load tool that crashed (non-zero exit) is a failed run even if it printed something readable.
       const crashed = protocol && protocol.exit && !metrics.error ? { error: `the load tool exited with status ${protocol.exit} (its output is kept)` } : null;
       // The open-loop phase after this page's closed-loop run (openloop.mjs), for measurements that ask for it.
-      const openLoop = m.openLoop ? readOpenLoopRuns(raw, base) : null;
-      results.push({ entry, cell, measurement: m, metrics: crashed || metrics, memory, openLoop, protocol, load: text(path.join(raw, `${base}.load`)), file: fs.existsSync(file) ? path.basename(file) : null });
+      const openLoop = m.openLoop ? failOpenLoop(readOpenLoopRuns(raw, base), failed) : null;
+      results.push({ entry, cell, measurement: m, metrics: crashed || metrics, memory, openLoop, protocol, server, load: text(path.join(raw, `${base}.load`)), file: fs.existsSync(file) ? path.basename(file) : null });
     }
   }
   return results;
+}
+
+/** Why a run's server does not count: it reported another Ruby or YJIT state than the run needs, or none. */
+export function serverFailure(reported, expected) {
+  if (!expected) return null;
+  if (reported === null || reported === '') return `the server's Ruby and YJIT state were not recorded (no x-lab-ruby answer); this run needs ${expected}`;
+  return reported === expected ? null : `the server ran ${reported}, not ${expected}`;
+}
+
+/** A failed cell run fails its open-loop runs too (they never count for a server in the wrong state). */
+function failOpenLoop(runs, failed) {
+  if (!runs || !failed) return runs;
+  return Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, v.error ? v : { error: failed, protocol: v.protocol }]));
 }
 
 /**
@@ -172,7 +190,7 @@ export function rebuildFromRaw(exp, rawDirPath) {
   const ids = [...new Set(prov.order.map((o) => o.cell))];
   const cells = exp.cells(size).filter((c) => ids.includes(c.id));
   const plan = prov.order.map((o) => ({ ...o }));
-  const results = readResults(plan, cells, rawDirPath);
+  const results = readResults(plan, cells, rawDirPath, prov.parameters || {});
   const ctx = {
     exp, quick: prov.quick, runs: prov.runs_per_cell, seed: prov.seed, plan, cells, results, machine: prov.machine,
     started: new Date(prov.started), finished: new Date(prov.finished), subset: prov.subset || null,
@@ -271,7 +289,7 @@ export async function runExperiment(exp, opts) {
     if (interrupted) return { interrupted };
     const loadAfter = loadAverage();
     const finished = new Date();
-    const results = readResults(plan, cells, raw);
+    const results = readResults(plan, cells, raw, params);
     const context = {
       exp, quick, runs, seed, plan, cells, results, machine, started, finished, subset: opts.cells ? cells.map((c) => c.id) : null,
       load: { before: loadBefore, after: loadAfter }, invocations, params, raw,

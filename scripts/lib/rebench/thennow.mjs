@@ -7,15 +7,30 @@ import path from 'node:path';
 import { REPO_ROOT } from '../measure/common.mjs';
 import { median } from './stats.mjs';
 import { YEAR } from './dataset.mjs';
+import { routesUnproven } from './experiments/concurrency.mjs';
 
 const r3 = (v) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 1000) / 1000);
 
 export function loadDataset(id, dirs) {
-  for (const dir of dirs) {
-    const f = path.join(dir, '_data', 'datasets', `${id}.json`);
-    if (fs.existsSync(f)) return JSON.parse(fs.readFileSync(f, 'utf8'));
-  }
-  return null;
+  const dir = datasetHome(id, dirs);
+  return dir ? JSON.parse(fs.readFileSync(path.join(dir, '_data', 'datasets', `${id}.json`), 'utf8')) : null;
+}
+
+/** The first of DIRS that holds dataset ID (its raw output is beside it, in DIR/raw-output/ID). */
+function datasetHome(id, dirs) {
+  return dirs.find((dir) => fs.existsSync(path.join(dir, '_data', 'datasets', `${id}.json`))) || null;
+}
+
+/**
+ * Why a pair's 2026 side cannot stand beside the old result yet (pair.nowProof, judged on the 2026 dataset's raw
+ * output), or null. The concurrency sweep is compared only once its routes are proven CPU-bound and waiting.
+ */
+export function thenNowBlocked(pair, dirs) {
+  if (!pair.nowProof) return null;
+  const dir = datasetHome(pair.newId, dirs);
+  if (!dir) return null;
+  const why = pair.nowProof(path.join(dir, 'raw-output', pair.newId));
+  return why ? `${pair.newId}: ${why}` : null;
 }
 
 /** Rows of a dataset as objects keyed by column key. */
@@ -79,6 +94,9 @@ export const PAIRS = [
     old: [{ id: 'rrb-puma-processes-threads', rows: (x) => x.printed_in === 'table' || (x.puma_processes === 2 && x.puma_threads === 16), group: () => 'Rails Ruby Bench (Discourse)', config: (x) => `${x.puma_processes} × ${x.puma_threads ?? '?'}${x.load_threads ? `, ${x.load_threads} load threads` : ''}`, value: (x) => (num(x.time_min) ? 1 / x.time_min : null), unit: 'ratio', shown: (x) => num(x.time_min), shownUnit: 's' }],
     now: { rows: () => true, group: (x) => x.route, config: (x) => `${x.workers} × ${x.threads}`, value: (x) => num(x.rps_median), unit: 'req/s' },
     baselineOld: '1 × 16, 12 load threads', baselineNow: '1 × 16', higherIsBetter: true,
+    // The 2017 sweep computed; a 2026 run counts only where its route proof shows /cpu computing and /io waiting
+    // (the run of 2026-11-23 predates the route fix: its "CPU-bound" route was not, so no chart from it).
+    nowProof: routesUnproven,
     measure: 'throughput relative to one process with 16 threads in the same era (2017: inverse of the fastest time for 1500 requests; 2026: requests per second)',
   },
 ];
@@ -181,6 +199,7 @@ function cpuOf(ds) {
 }
 
 export function thenNowDataset(pair, dirs) {
+  if (thenNowBlocked(pair, dirs)) return null;
   const built = buildThenNow(pair, dirs);
   if (!built || !built.rows.length) return null;
   const { now, olds, columns, rows } = built;
@@ -255,6 +274,14 @@ export function writeThenNow(outDir, log) {
   const dirs = [outDir, REPO_ROOT];
   const written = [];
   for (const pair of PAIRS) {
+    const blocked = thenNowBlocked(pair, dirs);
+    if (blocked) {
+      // A derived dataset written earlier from the same unproven run would still be charted: it goes too.
+      const stale = path.join(outDir, '_data', 'datasets', `rebench-2026-then-now-${pair.name || pair.exp}.json`);
+      const removed = fs.existsSync(stale) && (fs.rmSync(stale), true);
+      log(`rebench: then-and-now ${pair.name || pair.exp}: not written${removed ? ' (the earlier file removed)' : ''}: ${blocked}`);
+      continue;
+    }
     const ds = thenNowDataset(pair, dirs);
     if (!ds) { log(`rebench: then-and-now ${pair.name || pair.exp}: ${pair.newId} not found, skipped`); continue; }
     const file = path.join(outDir, '_data', 'datasets', `${ds.id}.json`);

@@ -11,7 +11,7 @@ export function verdictSentence(records, spec, what, nameOf) {
   const counts = { better: 0, worse: 0, 'within noise': 0, 'too few runs': 0 };
   for (const r of records) if (r.cmp && r.cmp.verdict in counts) counts[r.cmp.verdict] += 1;
   const n = Object.values(counts).reduce((a, b) => a + b, 0);
-  const unit = { jps: 'jobs/s', p99_ms: 'ms', rps: 'req/s', cpu_s: 's', cpu_ms: 'ms', time_s: 's', p50_ms: 'ms' }[spec.primary];
+  const unit = { jps: 'jobs/s', p99_ms: 'ms', rps: 'req/s', cpu_s: 's', cpu_ms: 'ms', time_s: 's', p50_ms: 'ms', pss_mib: 'MiB' }[spec.primary];
   // The best median is named only where a verdict backs it: it beat its baseline, or it is a baseline every other
   // configuration of its comparison fell behind. Otherwise the range, and no ranking (issue 22 review).
   const rivals = records.filter((r) => r.cmp && r !== best && r.baseGroup === best.group);

@@ -9,27 +9,49 @@ const ROUTES = [
   { id: 'cpu', label: 'CPU-bound (/cpu, computes)' },
 ];
 
+/** The route proof's rows (lab/bench/route-proof.rb at setup: route, status, CPU, runnable and wall ms, wait). */
+function proofRows(raw) {
+  const file = raw && fs.existsSync(raw) && fs.readdirSync(raw).find((n) => /^route-proof-.*\.tsv$/.test(n));
+  return file ? fs.readFileSync(path.join(raw, file), 'utf8').split('\n').map((l) => l.split('\t')).filter((x) => /^(cpu|io)$/.test(x[0]) && Number(x[4]) > 0) : [];
+}
+
 /**
- * What the routes really did, from lab/bench/route-proof.rb's in-process run at setup: the share of the wall time
- * each route was runnable (on a CPU or queued for one). Near 100 % is CPU-bound; near 0 % is a wait.
+ * The share of the wall time each route was runnable (on a CPU or queued for one), median over the proof's
+ * requests: { cpu, io, wait, requests }, with null shares when the run has no route proof.
  */
-export function routeProof(ctx) {
-  const file = ctx.raw && fs.existsSync(ctx.raw) && fs.readdirSync(ctx.raw).find((n) => /^route-proof-.*\.tsv$/.test(n));
-  const rows = file ? fs.readFileSync(path.join(ctx.raw, file), 'utf8').split('\n').map((l) => l.split('\t')).filter((x) => /^(cpu|io)$/.test(x[0]) && Number(x[4]) > 0) : [];
-  if (!rows.length) return 'The routes were not proven in process in this run (no route-proof output): whether /cpu was CPU-bound and /io a wait is not recorded.';
+export function routeShares(raw) {
+  const rows = proofRows(raw);
   const share = (route) => {
     const xs = rows.filter((x) => x[0] === route).map((x) => Number(x[3]) / Number(x[4])).sort((a, b) => a - b);
-    return xs.length ? `${Math.round(xs[Math.floor(xs.length / 2)] * 100)} %` : 'not measured';
+    return xs.length ? xs[Math.floor(xs.length / 2)] : null;
   };
-  const wait = (rows.find((x) => x[0] === 'io') || [])[5] || 'unknown';
-  return `Proven in process before the runs (lab/bench/route-proof.rb, ${rows.length / 2} requests each): /cpu was runnable (on a CPU or queued for one) for ${share('cpu')} of its wall time (median), /io for ${share('io')}, waiting on ${wait}.`;
+  return { cpu: share('cpu'), io: share('io'), wait: (rows.find((x) => x[0] === 'io') || [])[5] || null, requests: rows.length / 2 };
+}
+
+/** The thresholds of tests/rebench/workloads.test.mjs: /cpu computes, /io waits. */
+export const PROVEN = { cpuMin: 0.8, ioMax: 0.2 };
+
+/** Why this run's routes do not measure what they are named for, or null when the proof says they do. */
+export function routesUnproven(raw) {
+  const s = routeShares(raw);
+  if (s.cpu === null || s.io === null) return 'its raw output has no route proof (lab/bench/route-proof.rb): the run predates it';
+  if (s.cpu < PROVEN.cpuMin) return `its /cpu route was runnable for only ${Math.round(s.cpu * 100)} % of its wall time (a CPU-bound route needs ${PROVEN.cpuMin * 100} %)`;
+  if (s.io > PROVEN.ioMax) return `its /io route was runnable for ${Math.round(s.io * 100)} % of its wall time (a wait needs at most ${PROVEN.ioMax * 100} %)`;
+  return null;
+}
+
+/** What the routes really did, in words: near 100 % runnable is CPU-bound; near 0 % is a wait. */
+export function routeProof(ctx) {
+  const s = routeShares(ctx.raw);
+  if (!s.requests) return 'The routes were not proven in process in this run (no route-proof output): whether /cpu was CPU-bound and /io a wait is not recorded.';
+  const pct = (v) => (v === null ? 'not measured' : `${Math.round(v * 100)} %`);
+  return `Proven in process before the runs (lab/bench/route-proof.rb, ${s.requests} requests each): /cpu was runnable (on a CPU or queued for one) for ${pct(s.cpu)} of its wall time (median), /io for ${pct(s.io)}, waiting on ${s.wait || 'unknown'}.`;
 }
 
 /** What /io waited on in this run: the route proof's record; runs without one predate the database wait. */
 function waitOf(ctx) {
-  const file = ctx.raw && fs.existsSync(ctx.raw) && fs.readdirSync(ctx.raw).find((n) => /^route-proof-.*\.tsv$/.test(n));
-  const io = file && fs.readFileSync(path.join(ctx.raw, file), 'utf8').split('\n').map((l) => l.split('\t')).find((x) => x[0] === 'io');
-  return io && io[5] ? `on ${io[5]}` : "in Ruby's sleep (this run predates the route's database wait and has no route proof)";
+  const { wait } = routeShares(ctx.raw);
+  return wait ? `on ${wait}` : "in Ruby's sleep (this run predates the route's database wait and has no route proof)";
 }
 
 export default {
