@@ -103,11 +103,23 @@ const loadsOf = (text) => (text ? [...String(text).matchAll(/(?:^|->)\s*([\d.]+)
 const round1 = (v) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10) / 10);
 const maxOf = (xs) => (xs.length ? Math.max(...xs) : null);
 
-/** The disturbance rule in words, from the protocol's thresholds (one sentence for every reason that cites it). */
-export function disturbText() {
+/**
+ * The protocol version a run was measured under, from the driver parameters it recorded: version 1 had no burst
+ * cap (RB_DISTURB_MAX_INTERVAL) and read steal machine-wide. A dataset rebuilt from old raw output keeps its version.
+ */
+export function protocolVersionOf(params) {
+  return params && 'RB_DISTURB_MAX_FOREIGN' in params && !('RB_DISTURB_MAX_INTERVAL' in params) ? 1 : PROTOCOL.version;
+}
+
+/** The disturbance rule in words, with the thresholds the run was measured under (params), else the protocol's. */
+export function disturbText(params = null) {
   const D = PROTOCOL.disturbance;
-  const cap = D.max_interval_pct ? `, or either above ${D.max_interval_pct} % in any ${PROTOCOL.monitor.interval_s} s interval` : '';
-  return `other programs' CPU above ${D.max_foreign_cpu_pct} % or the hypervisor's steal above ${D.max_steal_pct ?? PROTOCOL.idle_gate.max_steal_pct} % on any CPU over the run${cap}`;
+  const foreign = params?.RB_DISTURB_MAX_FOREIGN ?? D.max_foreign_cpu_pct;
+  const steal = params?.RB_DISTURB_MAX_STEAL ?? D.max_steal_pct ?? PROTOCOL.idle_gate.max_steal_pct;
+  if (protocolVersionOf(params) < 2) return `other programs' CPU above ${foreign} % or the hypervisor's steal above ${steal} % over the run`;
+  const capPct = params ? params.RB_DISTURB_MAX_INTERVAL : D.max_interval_pct;
+  const cap = capPct ? `, or either above ${capPct} % in any ${PROTOCOL.monitor.interval_s} s interval` : '';
+  return `other programs' CPU above ${foreign} % or the hypervisor's steal above ${steal} % on any CPU over the run${cap}`;
 }
 
 /**
@@ -131,18 +143,22 @@ export function gradeRun(ctx) {
   if (ungated && !ctx.quick) reasons.push(`${ungated} of ${runs.length} runs had no idle gate before them`);
   if (gateFailed) reasons.push(`the idle gate did not open before ${gateFailed} of ${runs.length} runs (foreign CPU above ${P.idle_gate.max_foreign_cpu_pct} % or steal above ${P.idle_gate.max_steal_pct} %)`);
   const tries = Number(ctx.params && ctx.params.RB_TRIES) || (ctx.quick ? 1 : P.disturbance.tries);
-  if (disturbed) reasons.push(`${disturbed} of ${runs.length} runs were disturbed (${disturbText()}) after ${tries} ${tries === 1 ? 'try' : 'tries'}; they are left out of the medians and verdicts`);
+  if (disturbed) reasons.push(`${disturbed} of ${runs.length} runs were disturbed (${disturbText(ctx.params)}) after ${tries} ${tries === 1 ? 'try' : 'tries'}; they are left out of the medians and verdicts`);
   if (!ctx.quick && ctx.params && Number(ctx.params.RB_GATE_MAX_WAIT_S) === 0 && 'RB_GATE_MAX_WAIT_S' in ctx.params) reasons.push('run with --no-wait: the driver did not wait for the idle gate or repeat disturbed runs');
   if (ctx.runs < P.runs.min_runs) reasons.push(`${ctx.runs} runs per configuration (the protocol asks for ${P.runs.min_runs})`);
   const d = Number(ctx.params && ctx.params.RB_DURATION_S);
   if (Number.isFinite(d) && d < P.runs.min_duration_s) reasons.push(`${d} s per measured HTTP run (the protocol asks for ${P.runs.min_duration_s} s)`);
+  // An outcome check the monitor cannot replace: iterations of the same code in one process should take the same time.
+  const steadyMax = P.steadiness && P.steadiness.max_p90_over_p10;
+  const unsteady = runs.filter((r) => !r.metrics.error && Number.isFinite(r.metrics.steadiness) && r.metrics.steadiness > steadyMax);
+  if (steadyMax && unsteady.length) reasons.push(`the machine changed speed within ${unsteady.length} of ${runs.length} runs: their timed iterations of the same code spread more than ${steadyMax}× (90th over 10th percentile, up to ${Math.max(...unsteady.map((r) => r.metrics.steadiness)).toFixed(1)}×), a slowdown from outside the guest (another tenant of the host, frequency) that the load monitor does not see`);
   const unstable = runs.filter((r) => r.protocol && r.protocol.warmup_stable === 0).length;
   if (unstable) reasons.push(`warm-up did not reach stable throughput before ${unstable} of ${runs.length} runs`);
   // The open-loop runs after a page's closed-loop run (openloop.mjs) are held to the same rules.
   const open = runs.flatMap((r) => (r.openLoop ? Object.values(r.openLoop) : []));
   const openBad = (what, n) => n && reasons.push(`${n} of ${open.length} open-loop runs ${what}`);
   openBad(`had the idle gate closed before them`, open.filter((o) => o.protocol && o.protocol.gate_ok === 0).length);
-  openBad(`were disturbed (${disturbText()}); they are left out of the medians`, open.filter((o) => o.protocol && o.protocol.disturbed === 1).length);
+  openBad(`were disturbed (${disturbText(ctx.params)}); they are left out of the medians`, open.filter((o) => o.protocol && o.protocol.disturbed === 1).length);
   openBad(`failed (no answer, failed requests above ${P.failure.max_error_pct} %, or the generator could not run); they are excluded, not counted as zeros`, open.filter((o) => o.error).length);
   monitored.push(...open.filter((o) => o.protocol && Number.isFinite(o.protocol.foreign_pct)));
   if (failed) reasons.push(`${failed} of ${runs.length} runs failed (no request completed, errors above ${P.failure.max_error_pct} %, or the server or load tool crashed); they are excluded, not counted as zeros`);
@@ -154,7 +170,9 @@ export function gradeRun(ctx) {
   if (ctx.load) loads.push(...ctx.load.before.slice(0, 1), ...ctx.load.after.slice(0, 1));
   return {
     grade: reasons.length ? 'smoke' : 'benchmark',
-    protocol: iso.length || runs.some((r) => r.protocol) ? PROTOCOL_NAME : `${PROTOCOL_NAME}, graded after the fact from the run's own records (the runs predate the protocol)`,
+    protocol: iso.length || runs.some((r) => r.protocol)
+      ? (protocolVersionOf(ctx.params) === PROTOCOL.version ? PROTOCOL_NAME : `scaling-rails/rebench-protocol@${protocolVersionOf(ctx.params)} (measured under it; its statistics follow version ${PROTOCOL.version}, which leaves disturbed runs out)`)
+      : `${PROTOCOL_NAME}, graded after the fact from the run's own records (the runs predate the protocol)`,
     foreign_load: {
       foreign_cpu_pct_max: round1(maxOf(foreign)),
       foreign_cpu_pct_median: round1(foreign.length ? [...foreign].sort((a, b) => a - b)[Math.floor(foreign.length / 2)] : null),

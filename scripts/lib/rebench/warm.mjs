@@ -2,7 +2,7 @@
 // each measured iteration timed alone. One file is one run (one process); its reading is the median iteration.
 // A run whose Ruby did not have YJIT in the state the configuration names is a failed run, never a reading: a
 // "3.4 + YJIT" figure measured without YJIT would be a silent substitution.
-import { median } from './stats.mjs';
+import { median, quantile } from './stats.mjs';
 
 const finite = (a) => Array.isArray(a) && a.length > 0 && a.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0);
 
@@ -20,6 +20,10 @@ export function readWarm(text, { yjit } = {}) {
     cpu_ms: cpu,
     wall_ms: median(d.wall_ms),
     warmup_drift: tail === null || !cpu ? null : tail / cpu - 1,
+    // How steady the machine was while the process ran the same code: the 90th over the 10th percentile of its
+    // timed iterations. The code does not change between iterations, so a wide ratio is the machine changing speed
+    // (host contention, frequency), which the foreign-load monitor cannot see from inside the guest.
+    steadiness: quantile(d.cpu_ms, 0.1) > 0 ? quantile(d.cpu_ms, 0.9) / quantile(d.cpu_ms, 0.1) : null,
     iterations: d.cpu_ms.length,
     warmup_iterations: d.warmup_iterations ?? null,
     yjit: d.yjit ?? null,

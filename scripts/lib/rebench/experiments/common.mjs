@@ -1,4 +1,7 @@
 // Wording shared by the experiments: a summary sentence computed from the rows, never typed in.
+import { compare } from '../stats.mjs';
+import { isGoodRun } from '../protocol.mjs';
+
 const fmt = (v) => (v >= 100 ? String(Math.round(v)) : String(Math.round(v * 100) / 100));
 
 /** "X had the highest … (median N); of K comparisons with their baseline, a better, b worse, c within noise." */
@@ -15,7 +18,14 @@ export function verdictSentence(records, spec, what, nameOf) {
   // The best median is named only where a verdict backs it: it beat its baseline, or it is a baseline every other
   // configuration of its comparison fell behind. Otherwise the range, and no ranking (issue 22 review).
   const rivals = records.filter((r) => r.cmp && r !== best && r.baseGroup === best.group);
-  const backed = best.cmp ? best.cmp.verdict === 'better' : rivals.length > 0 && rivals.every((r) => r.cmp.verdict === 'worse');
+  const beatsBaseline = best.cmp ? best.cmp.verdict === 'better' : rivals.length > 0 && rivals.every((r) => r.cmp.verdict === 'worse');
+  // Beating its own baseline is not enough to be named first: it must also beat the runner-up directly (a
+  // configuration can beat a slow baseline and still tie the next best). Without the runs to test that, no name.
+  const runnerUp = measured.filter((r) => r !== best).sort((a, b) => (higher ? b.row[col] - a.row[col] : a.row[col] - b.row[col]))[0];
+  // spec.runValues(record) gives the per-run readings where they are not metrics[primary] (PSS: the memory samples).
+  const runs = (r) => (spec.runValues ? spec.runValues(r) : r.group && r.group.results ? r.group.results.filter(isGoodRun).map((x) => x.metrics[spec.primary]) : []).filter(Number.isFinite);
+  const backed = beatsBaseline && (!runnerUp || (runs(best).length > 0 && runs(runnerUp).length > 0
+    && compare(runs(runnerUp), runs(best), { higherIsBetter: higher, seed: 1, minRuns: 3 }).verdict === 'better'));
   const values = measured.map((r) => r.row[col]);
   const parts = [backed
     ? `${nameOf(best)} had the ${higher ? 'highest' : 'lowest'} median ${what} (${fmt(best.row[col])} ${unit}), a difference beyond the noise`

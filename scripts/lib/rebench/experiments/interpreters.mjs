@@ -23,7 +23,7 @@ const RUBIES = [
 function spreadCaveat(records) {
   const widest = records.filter((r) => r.spread.n > 1 && r.spread.min > 0).map((r) => ({ label: r.group.cell.label, x: r.spread.max / r.spread.min })).sort((a, b) => b.x - a.x)[0];
   if (!widest) return 'No configuration had two good runs, so the spread between processes is not known.';
-  return `Runs of one configuration lay far apart: the slowest run of ${widest.label} took ${widest.x.toFixed(1)} times the CPU per iteration of its fastest. Each run is a separate process summarised by the median of its timed iterations, so this is the spread between processes (memory layout, the host's other guests), and the verdicts are computed across these runs, not across iterations.`;
+  return `Runs of one configuration lay far apart: the slowest run of ${widest.label} took ${widest.x.toFixed(1)} times the CPU per iteration of its fastest. Each run is a separate process summarised by the median of its timed iterations; where the quality record says the machine changed speed within runs, that median mostly says which speed a process ran at, and the spread comes from the machine, not from the Rubies.`;
 }
 
 export default {
