@@ -15,7 +15,7 @@ const INSTALL = [
   [/^etc\/nginx\/nginx\.conf$/, 'nginx-main'], [/^etc\/nginx\/sites-enabled\//, 'nginx-site'], [/^etc\/apache2\//, 'apache'],
   [/^etc\/caddy\//, 'caddy'], [/^etc\/sysctl\.d\//, 'sysctl'], [/^etc\/udev\//, 'udev'], [/^etc\/systemd\/system\/[^/]+\.d\//, 'systemd-dropin'], [/^etc\/redis\//, 'redis'], [/^etc\/systemd\//, 'systemd'],
   [/^usr\/local\/etc\/rc\.d\//, 'rc'], [/^usr\/local\/etc\/rails-app\//, 'secrets-freebsd'], [/^etc\/security\//, 'limits'], [/^etc\/postgresql\//, 'postgresql'], [/^etc\/mysql\//, 'mysql'], [/^etc\/pgbouncer\//, 'pgbouncer'],
-  [/^config\//, 'config'], [/^migrate-to\//, 'migrate'], [/^etc\/rails-app\//, 'secrets'], [/^etc\/logrotate\.d\//, 'logrotate'],
+  [/^config\//, 'config'], [/^migrate-to\//, 'migrate'], [/^etc\/rails-app\/passenger-ruby$/, 'passenger-ruby'], [/^etc\/rails-app\//, 'secrets'], [/^etc\/logrotate\.d\//, 'logrotate'],
 ];
 
 /** Where a file goes on a non-Debian family (capabilities/distros.mjs), or null when the bundle path is the place. */
@@ -27,7 +27,7 @@ export function familyDestination(ctx, path) {
   if (/^etc\/nginx\/sites-enabled\/rails-app\.conf$/.test(p)) return f.nginxSite;
   if (/^etc\/apache2\/sites-available\/rails-app\.conf$/.test(p)) return f.apacheSite;
   if ((m = /^etc\/postgresql\/([\d.]+)\/main\/(.+)$/.exec(p))) return `${f.pgDir.replace('{v}', m[1]).replace('{major}', m[1].split('.')[0])}/${m[2]}`;
-  if ((m = /^etc\/mysql\/(?:mariadb\.)?conf\.d\/(.+)$/.exec(p))) return `${f.mysqlDir}/${m[1]}`;
+  if ((m = /^etc\/mysql\/(?:mariadb\.|mysql\.)?conf\.d\/(.+)$/.exec(p))) return `${f.mysqlDir}/${m[1]}`;
   if (f.id === 'freebsd' && /^etc\/(nginx|pgbouncer)\//.test(p)) return `/usr/local/${p}`;
   return null;
 }
