@@ -51,13 +51,17 @@ test('old Rails: README and deploy.sh run the tasks, runner, migration and Bundl
     // Assets: only with the asset pipeline (Rails 3.1+).
     assert.equal(/assets:precompile/.test(all), c.assets, `${what}: assets:precompile ${c.assets ? 'run' : 'absent'}`);
     if (!c.assets) assert.match(file(r, 'deploy.sh'), /No assets:precompile: this Rails has no asset pipeline/);
+    // README step 7 without release directories (a release tool's `current`): the same commands, run in place.
+    const tool = shell(gen({ ...c.a, app_root: '/srv/app/current' }));
+    assert.equal(tool.some((l) => l.includes(`bundle exec ${c.task} assets:precompile`)), c.assets, `${what}: step 7's assets`);
+    assert.ok(tool.some((l) => l.includes(`bundle exec ${c.task} db:migrate)`)), `${what}: step 7 migrates with ${c.task}`);
     // Bundler: 1.x's install flags on a Ruby older than 2.3, 2.1+'s `config set` otherwise.
     if (c.bundler1) {
-      assert.doesNotMatch(all, /bundle"? config set/, `${what}: Bundler 1.x has no config set`);
-      assert.ok(lines.some((l) => /\/bundle install --deployment$/.test(l)), `${what}: README installs with --deployment`);
+      assert.doesNotMatch([...all.split('\n'), ...tool].join('\n'), /bundle"? config set/, `${what}: Bundler 1.x has no config set`);
+      assert.ok(tool.some((l) => /\/bundle install --deployment$/.test(l)), `${what}: README installs with --deployment\n${tool.join('\n')}`);
       assert.ok(sh.some((l) => l.includes('"$BUNDLE" install --quiet --deployment --path "$ROOT/shared/bundle" --without development test ||')), `${what}: deploy.sh's Bundler 1 install`);
     } else {
-      assert.ok(lines.some((l) => /\/bundle config set --local deployment true$/.test(l)), `${what}: README's config set`);
+      assert.ok(tool.some((l) => /\/bundle config set --local deployment true$/.test(l)), `${what}: README's config set`);
       assert.ok(sh.some((l) => l.includes('"$BUNDLE" config set --local path "$ROOT/shared/bundle" ||')), `${what}: deploy.sh's config set`);
       assert.doesNotMatch(all, /install[^\n]*--deployment/, `${what}: no deprecated install flags`);
     }
@@ -100,7 +104,7 @@ test('MySQL/MariaDB settings go where the server reads them last, so their bind-
   }
   // Several hosts: the networked bind address is in the file read last.
   const multi = gen({ distro: 'ubuntu-24.04', database: 'mysql', database_version: '8.0', adapter: 'trilogy', db_host: 'separate', app_hosts: 2, lb: 'haproxy' });
-  assert.match(file(multi, 'db-host/etc/mysql/mysql.conf.d/zz-rails.cnf'), /^bind-address = 127\.0\.0\.1,10\./m);
+  assert.match(file(multi, 'db-host/etc/mysql/mysql.conf.d/zz-rails.cnf'), /^bind-address = (127\.0\.0\.1,)?10\.0\.0\.5$/m);
   // MariaDB: after 50-server.cnf in mariadb.conf.d; RHEL: its one include directory.
   assert.deepEqual(paths({ database: 'mariadb', database_version: '11.8', adapter: 'mysql2' }), ['etc/mysql/mariadb.conf.d/60-rails.cnf']);
   const rocky = gen({ distro: 'rocky-9', database: 'mysql', database_version: '8.0', adapter: 'trilogy' });

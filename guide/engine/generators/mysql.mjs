@@ -100,6 +100,6 @@ export function generate(ctx) {
   const pin = repo && commandsOf(ctx)?.mysqlRepo?.aptConfig;
   if (pin) warnings[0].suggestion += ` ${t('w.mysql-apt-config', { v: pin })}`;
   // The vendor's server package needs its own first-start steps here (family row mysqlRepo.init): say what they leave.
-  if (repo && commandsOf(ctx)?.mysqlRepo?.init?.length) warnings.push(...W('info', 'w.mysql-community-root.m', 'w.mysql-community-root.s', [SRC.mysqlYumRepo]));
+  if (repo && commandsOf(ctx)?.mysqlRepo?.init?.length) warnings.push({ ...W('info', 'w.mysql-community-root.m', 'w.mysql-community-root.s', [SRC.mysqlYumRepo])[0], id: 'mysql-community-root' });
   return { files, warnings };
 }
