@@ -36,7 +36,7 @@ export function generate(ctx) {
     `# ${t('redis.conf')}`, `# see: ${SRC.sidekiqRedis.url}`, `# see: ${SRC.redisConf.url}`,
     // The release's Redis (capabilities/redis.mjs): '-::1' (skip IPv6 loopback when absent) only from 6.2; before it, and
     // for a release the table does not know, IPv4 loopback alone, which every Redis accepts.
-    `bind ${firstSince(REDIS_FACTS.bind, releaseOf(ctx)?.redis || '0').value}`,
+    `bind ${firstSince(REDIS_FACTS.bind, releaseOf(ctx)?.redis || '0')?.value || '127.0.0.1'}`,
     `# ${t('redis.maxmemory', { mb: ctx.redisMb })}`,
     `maxmemory ${ctx.redisMb}mb`,
     'maxmemory-policy noeviction',
