@@ -7,6 +7,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { generate } from '../../guide/engine/index.mjs';
 import { readmeSteps } from '../helpers/readme.mjs';
+import { spawnSync } from 'node:child_process';
+import { requireTool } from './validators.mjs';
 
 const DATE = '2026-11-25';
 const gen = (answers) => generate({ domain: 'app.test', server: 'passenger', ...answers }, { date: DATE });
@@ -86,6 +88,10 @@ test('inside Apache: secrets and Ruby settings through a PassengerRuby wrapper (
   assert.match(step(b, 2), /^chown root:deploy \/etc\/rails-app\/secrets\.env && chmod 0640 \/etc\/rails-app\/secrets\.env$/m);
   assert.match(step(b, 2), /^install -m 0755 etc\/rails-app\/passenger-ruby \/etc\/rails-app\/passenger-ruby$/m);
   assert.doesNotMatch(step(b, 3), /passenger-ruby/, 'not again as a 0644 file');
+  // The wrapper is POSIX sh that ShellCheck and dash accept.
+  const lint = spawnSync(requireTool('shellcheck', 'shellcheck'), ['-s', 'sh', '-'], { input: wrapper, encoding: 'utf8', timeout: 60000 });
+  assert.equal(lint.status, 0, lint.stdout);
+  assert.equal(spawnSync('dash', ['-n'], { input: wrapper, encoding: 'utf8', timeout: 10000 }).status, 0);
   // Passenger 3 has no per-app PassengerRuby: Apache's environment, as before.
   const old = file(gen({ proxy: 'apache', server_version: '3.0' }), 'etc/systemd/system/apache2.service.d/rails-app.conf');
   assert.match(old, /^EnvironmentFile=\/etc\/rails-app\/secrets\.env$/m);
