@@ -347,6 +347,7 @@ export const PROD_CATALOG = {
 
   // ---- README ----
   "readme.install.passenger-ruby": "Install as {dest}, owner root, mode 0755 (README step 2): the site's PassengerRuby, which gives the app its secrets.",
+  "readme.install.secrets-passenger": "Install as /etc/rails-app/secrets.env, owner root, group {user}, mode 0640 (Passenger's wrapper reads it as {user}), and fill in the values (Operations below).",
   "readme.install.secrets": "Install as /etc/rails-app/secrets.env, owner root, mode 0600, and fill in the values (Operations below).",
   "readme.install.logrotate": "Copy to /etc/logrotate.d/; check with `logrotate -d /etc/logrotate.d/rails-app`.",
   "readme.jobs.runner": "{n} × {runner} ({threads} threads each)",

@@ -88,6 +88,7 @@ test('inside Apache: secrets and Ruby settings through a PassengerRuby wrapper (
   assert.match(step(b, 2), /^chown root:deploy \/etc\/rails-app\/secrets\.env && chmod 0640 \/etc\/rails-app\/secrets\.env$/m);
   assert.match(step(b, 2), /^install -m 0755 etc\/rails-app\/passenger-ruby \/etc\/rails-app\/passenger-ruby$/m);
   assert.doesNotMatch(step(b, 3), /passenger-ruby/, 'not again as a 0644 file');
+  assert.match(file(b, 'README.md'), /^\| etc\/rails-app\/secrets\.env \| Install as \/etc\/rails-app\/secrets\.env, owner root, group deploy, mode 0640 /m);
   // The wrapper is POSIX sh that ShellCheck and dash accept.
   const lint = spawnSync(requireTool('shellcheck', 'shellcheck'), ['-s', 'sh', '-'], { input: wrapper, encoding: 'utf8', timeout: 60000 });
   assert.equal(lint.status, 0, lint.stdout);

@@ -38,7 +38,9 @@ export function finish(summary) {
   const { a } = ctx;
   const rows = files.map((f) => {
     // {dest}: the file's place on its host (lb-host/etc/nginx/nginx.conf → /etc/nginx/nginx.conf), for rows that name it.
-    const how = t(`readme.install.${(INSTALL.find(([re]) => re.test(f.path)) || [null, 'other'])[1]}`, { dest: `/${f.path.replace(/^(lb-host|db-host)\//, '')}` });
+    const kind = (INSTALL.find(([re]) => re.test(f.path)) || [null, 'other'])[1];
+    // With Passenger's wrapper the secrets file is also the app's group's (README step 2).
+    const how = t(`readme.install.${kind === 'secrets' && ctx.passengerEnvWrapper ? 'secrets-passenger' : kind}`, { dest: `/${f.path.replace(/^(lb-host|db-host)\//, '')}`, user: ctx.user });
     const dest = familyDestination(ctx, f.path);
     return [f.path, dest ? `${how} ${t('readme.install.family', { family: ctx.family.id, dest })}` : how];
   });
