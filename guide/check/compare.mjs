@@ -102,7 +102,8 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
       return (key === g.key || (ALIASES[g.key] || []).includes(key)) && scope(s) === scope(g);
     });
     for (const g of settings) {
-      // A jobs unit's ExecReload (kill -TSTP, Sidekiq's quiet) on a unit not known to run jobs: Puma traps no TSTP.
+      // A jobs unit's ExecReload on a unit not known to run jobs (no runner's unit has one today: Sidekiq's TSTP only
+      // quiets it, capabilities/jobs.mjs): a web server would get a job runner's signal.
       if (kind === 'systemd' && genRole === 'jobs' && g.key === 'ExecReload' && mine.some((f) => roleOf(f.kind, f.settings) !== 'jobs')) continue;
       let cands = sameName(g);
       // Directives that occur several times (proxy_set_header Host …, listen …) are told apart by their

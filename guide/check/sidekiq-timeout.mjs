@@ -10,6 +10,8 @@ const SIDEKIQ_DEPLOY = { label: 'Sidekiq wiki: Deployment (give Sidekiq its -t t
 const HEROKU_SHUTDOWN = { label: 'Heroku Dev Center: dyno shutdown (30 seconds after SIGTERM, then SIGKILL)', url: 'https://devcenter.heroku.com/articles/dynos#shutdown' };
 const SYSTEMD_STOP = { label: 'systemd.service(5): TimeoutStopSec (DefaultTimeoutStopSec=90s)', url: 'https://www.freedesktop.org/software/systemd/man/latest/systemd.service.html#TimeoutStopSec=' };
 const MARGIN = 5;
+// Sidekiq's own systemd example has no ExecReload ("Use `systemctl kill -s TSTP sidekiq` to quiet"): TSTP only quiets.
+const SIDEKIQ_UNIT = { label: 'Sidekiq examples/systemd/sidekiq.service (no ExecReload; TSTP quiets the process)', url: 'https://github.com/sidekiq/sidekiq/blob/main/examples/systemd/sidekiq.service' };
 
 // systemd time spans: "30", "30s", "1min 30s", "2m"; "infinity" never kills.
 function seconds(v) {
@@ -60,6 +62,15 @@ export function sidekiqTimeoutFindings(files) {
   for (const u of files.filter((f) => f.kind === 'systemd' && !f.problem)) {
     const exec = u.settings.find((s) => s.name === 'ExecStart' && /\bsidekiq\b/.test(s.value));
     if (!exec) continue;
+    // A reload that sends TSTP leaves Sidekiq quiet (no new jobs, no new code) until something restarts it.
+    const reload = u.settings.find((s) => s.name === 'ExecReload' && /(^|\s)-(s\s*)?(SIG)?TSTP\b|(^|\s)-20\b/i.test(s.value));
+    if (reload) {
+      out.push({
+        rule: 'jobs-not-run', severity: 'warning', file: u.path, line: reload.line, setting: 'ExecReload', found: reload.value, expected: null,
+        message: `ExecReload sends TSTP, which only quiets Sidekiq: it stops taking new jobs and loads no new code, and stays that way until the process stops, so \`systemctl reload\` leaves the job runner idle. Remove ExecReload, restart the unit to load new code, and quiet it before a deploy with \`systemctl kill -s TSTP <unit>\` as Sidekiq's own example unit says`,
+        evidence: [SIDEKIQ_UNIT, SIDEKIQ_DEPLOY],
+      });
+    }
     const stop = u.settings.filter((s) => s.name === 'TimeoutStopSec' || s.name === 'TimeoutSec').pop();
     const deadline = stop ? seconds(stop.value) : 90;
     if (deadline === null || deadline === Infinity) continue;

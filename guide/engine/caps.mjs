@@ -17,6 +17,10 @@ export const RAILS_API = lazy('rails-api');
 export const RESTART_ONLY = lazy('restart-only');
 export const RAILS_MIN_RUBY = lazy('rails-min-ruby');
 export const RAILS_PUMA_THREADS = lazy('rails-puma-threads');
+// Issue 24: the commands run inside the app per Rails version, and Bundler's settings per Ruby.
+export const RAILS_COMMANDS = lazy('rails-commands');
+export const BUNDLER_SETTINGS = lazy('bundler-settings');
+export const REDIS_FACTS = lazy('redis-facts');
 export const RAILS_RUBY_BREAKS = lazy('rails-ruby-breaks');
 export const PUMA_DSL = lazy('puma-dsl');
 export const PUMA_FACTS = lazy('puma-facts');
@@ -32,6 +36,7 @@ export const IMPLEMENTATIONS = lazy('implementations');
 export const JIT = lazy('jit');
 export const DISTRO_FAMILIES = lazy('distro-families');
 export const OS_FAMILIES = lazy('os-families');
+export const MYSQL_CONF_FILES = lazy('mysql-conf-files');
 // Issue 24: per-family command tables and what each release ships.
 export const FAMILY_COMMANDS = lazy('family-commands');
 export const DISTRO_RELEASES = lazy('distro-releases');

@@ -9,10 +9,12 @@ import { FEATURES, IMPLEMENTATIONS, JIT } from './capabilities/ruby.mjs';
 import { KERNEL_FEATURES, IO_SCHEDULERS } from './capabilities/kernel.mjs';
 import { NGINX, NGINX_MODULES_INCLUDE } from './capabilities/nginx.mjs';
 import { PASSENGER_APACHE, PASSENGER_STANDALONE } from './capabilities/passenger.mjs';
-import { DISTRO_FAMILIES, OS_FAMILIES } from './capabilities/distros.mjs';
+import { DISTRO_FAMILIES, OS_FAMILIES, MYSQL_CONF_FILES } from './capabilities/distros.mjs';
 import { FAMILY_COMMANDS, DISTRO_RELEASES } from './capabilities/family-commands.mjs';
 import { CHOICE_VERSIONS } from './capabilities/choice-versions.mjs';
 import { RESTART_ONLY } from './capabilities/restart-only.mjs';
+import { RAILS_COMMANDS, BUNDLER_SETTINGS } from './capabilities/rails-commands.mjs';
+import { REDIS_FACTS } from './capabilities/redis.mjs';
 
 export const VERSIONS_CATALOG = {
   "cap.lifecycle": LIFECYCLE,
@@ -33,10 +35,14 @@ export const VERSIONS_CATALOG = {
   "cap.passenger-standalone": PASSENGER_STANDALONE,
   "cap.distro-families": DISTRO_FAMILIES,
   "cap.os-families": OS_FAMILIES,
+  "cap.mysql-conf-files": MYSQL_CONF_FILES,
   "cap.family-commands": FAMILY_COMMANDS,
   "cap.distro-releases": DISTRO_RELEASES,
   "cap.choice-versions": CHOICE_VERSIONS,
   "cap.restart-only": RESTART_ONLY,
+  "cap.rails-commands": RAILS_COMMANDS,
+  "cap.bundler-settings": BUNDLER_SETTINGS,
+  "cap.redis-facts": REDIS_FACTS,
   "w.end-of-life.m": "{name} {v} is past its end of life (support ended by {eol}): no more fixes, including security fixes.",
   "w.end-of-life.s": "Plan the upgrade to a supported series. The settings in this bundle are the right ones for the version you run.",
   "w.security-only.m": "{name} {v} receives security fixes only (since {security}) until {eol}.",

@@ -309,6 +309,9 @@ function bindings(ctx) {
   }
   ctx.upstreams = upstreams;
   ctx.passengerIntegrated = ctx.server === 'passenger' && ctx.proxy === 'apache';
+  // Inside Apache the app's secrets reach it through a PassengerRuby wrapper run as the app's user, not through
+  // Apache's own environment (every Apache process and module would see them): PassengerRuby is per app from 4.0.
+  ctx.passengerEnvWrapper = ctx.passengerIntegrated && has(PASSENGER_APACHE.PassengerRuby, a.server_version) ? '/etc/rails-app/passenger-ruby' : '';
   // Release directories (generators/deploy-script.mjs): where systemd runs the app, the code lives in
   // releases/TIMESTAMP and the servers read it through the `current` symlink; tmp, log and storage stay in the app
   // root, shared by every release, so sockets, PID files and the sandbox's writable paths never move. An app root

@@ -35,7 +35,7 @@ const EDGE = 'railsHosts railsForwardedHost haproxyDebian nginxDefaultServer cer
 // Issue 24 (parity with nginxconfig.io and Mozilla): words and URLs in catalog-parity.mjs.
 const PARITY = 'nginxGzip rackRequest';
 // Issue 24 (every offered server and job backend booted in the lab): words and URLs in catalog-prod.mjs.
-const SERVERS = 'asyncContainer falconDeploy rackMongrelRemoved actionpackRack2 mongrelReleases mongrelDispatcher mongrelRuby19 railsServerUsing mysqlRepo';
+const SERVERS = 'asyncContainer falconDeploy rackMongrelRemoved actionpackRack2 mongrelReleases mongrelDispatcher mongrelRuby19 railsServerUsing mysqlRepo mysqlYumRepo passengerEnv';
 // Issue 24 (the memory model of forking servers): words and URLs in catalog-memory.mjs.
 const MEMORY = 'pumaPreload unicornPreload passengerSpawn solidQueueFork';
 for (const k of `${PLAIN} ${PROD} ${EDGE} ${PARITY} ${SERVERS} ${MEMORY}`.split(' ')) SRC[k] = ext(k);

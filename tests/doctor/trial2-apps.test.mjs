@@ -112,7 +112,15 @@ test('systemd: a user’s unit is compared with the generated unit of its role, 
   assert.deepEqual(pairs['rails-jobs@.service'], [jobs]);
   assert.deepEqual(on(web, 'ExecReload').map((f) => f.expected).filter((v) => /TSTP/.test(v)), []);
   assert.doesNotMatch(r.findings.filter((f) => f.file === web).map((f) => f.message).join('\n'), /TSTP|PartOf rails-app\.service/);
-  assert.deepEqual(on(jobs, 'ExecReload').map((f) => f.expected), ['/bin/kill -TSTP $MAINPID']);
+  // No ExecReload suggested for the Sidekiq unit either: TSTP only quiets Sidekiq (no new jobs, no new code) until it
+  // stops, so a reload that sends it leaves the runner idle; Sidekiq's own example unit has no ExecReload
+  // (sidekiq/sidekiq examples/systemd/sidekiq.service: "Use `systemctl kill -s TSTP sidekiq` to quiet").
+  assert.deepEqual(on(jobs, 'ExecReload').map((f) => f.expected), []);
+  // A user's Sidekiq unit whose reload sends TSTP is told it leaves the runner idle; a web unit's TSTP is not judged here.
+  const tstp = check([{ ...ALAVETELI[1], text: ALAVETELI[1].text.replace("sidekiq -e <%= rails_env %>'", "sidekiq -e <%= rails_env %>'\nExecReload=/bin/kill -TSTP $MAINPID") }, ALAVETELI[2]], { answers: { jobs: 'sidekiq' } });
+  const quiet = tstp.findings.filter((f) => f.file === jobs && f.setting === 'ExecReload');
+  assert.deepEqual(quiet.map((f) => [f.rule, f.severity, f.found]), [['jobs-not-run', 'warning', '/bin/kill -TSTP $MAINPID']]);
+  assert.match(quiet[0].message, /only quiets Sidekiq.*systemctl kill -s TSTP/);
   // One finding per key and unit (no setting suggested twice from two generated units).
   const keys = r.findings.filter((f) => f.file === web).map((f) => f.setting);
   assert.deepEqual(keys, [...new Set(keys)]);

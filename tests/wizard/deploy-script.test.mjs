@@ -27,6 +27,8 @@ const CASES = [
   { database: 'mysql', jobs: 'sidekiq' },
   { app_hosts: 2, lb: 'haproxy', db_host: 'separate', pooler: 'pgbouncer', tls: 'upstream' },
   { ruby_path: '/home/deploy/.rbenv/shims', app_root: '/srv/shop' },
+  // Rails 2.3 on Ruby 1.8.7: Bundler 1.x's install flags, script/runner, no asset pipeline (rails-commands.mjs).
+  { rails: '2.3', ruby_version: '1.8.7', server: 'unicorn', server_version: '1.1', database: 'mysql', database_version: '5.5', adapter: 'mysql', jobs: 'none' },
 ];
 const gen = (a) => generate({ domain: 'app.test', ...a }, { date: '2026-11-25' });
 const file = (r, p) => r.files.find((f) => f.path === p)?.content;

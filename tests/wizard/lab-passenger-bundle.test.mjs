@@ -136,11 +136,13 @@ echo "max-pool-size=$(pool_status)"
 NEW=${root}/releases/r2; cp -a "$(readlink -f ${root}/current)" $NEW && echo r2 > $NEW/REVISION
 ${reloadUnderLoad(`ln -sfn releases/r2 ${root}/current.new && mv -T ${root}/current.new ${root}/current && systemctl reload rails-app`)}
 ${AFTER}` },
-    // The app's processes get the secrets through Apache's unit drop-in (their environment is read from /proc).
+    // The app's processes get the secrets through the PassengerRuby wrapper, Apache's own processes never do (their
+    // environments are read from /proc).
     { name: 'apache', bundle: apache, after: String.raw`${CHECKS}
 for i in $(seq 1 120); do [ "$(passenger-status 2>/dev/null | grep -c '^ *\* PID' || true)" -ge 1 ] && break; sleep 0.5; done
 echo "max-pool-size=$(pool_status)"
 echo "app-env=$(tr '\0' '\n' < /proc/$(pgrep -f -o '^Passenger (AppPreloader|RubyApp)')/environ | grep -c '^DATABASE_PASSWORD=readme-' || true)"
+echo "apache-env=$(tr '\0' '\n' < /proc/$(pgrep -o -x apache2)/environ | grep -c '^DATABASE_PASSWORD=' || true)"
 echo r2 > ${root}/REVISION
 ${reloadUnderLoad(restart)}
 ${AFTER}` },
@@ -153,6 +155,7 @@ ${AFTER}` },
   assert.match(sa, /^systemctl reload rails-app$/m);
   const ap = section(r.stdout, 'apache');
   assertServed(ap, { name: 'apache', pool: apPool });
-  assert.match(ap, /^app-env=1$/m, `the app process has the secrets from Apache's drop-in\n${tail(ap)}`);
+  assert.match(ap, /^app-env=1$/m, `the app process has the secrets from the PassengerRuby wrapper\n${tail(ap)}`);
+  assert.match(ap, /^apache-env=0$/m, `Apache's own environment has no secrets\n${tail(ap)}`);
   assert.match(ap, /^systemctl restart apache2$/m, 'README step 6 restarted Apache');
 });

@@ -7,6 +7,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { generate } from '../../guide/engine/index.mjs';
 import { readmeSteps } from '../helpers/readme.mjs';
+import { spawnSync } from 'node:child_process';
+import { requireTool } from './validators.mjs';
 
 const DATE = '2026-11-25';
 const gen = (answers) => generate({ domain: 'app.test', server: 'passenger', ...answers }, { date: DATE });
@@ -72,11 +74,28 @@ test('the pool is counted from cores and memory, its reason shows every factor, 
   assert.match(file(gen({ ram_gb: 16 }), 'etc/systemd/system/rails-app.service'), new RegExp(`--max-pool-size ${unicorn.model.processes} `));
 });
 
-test('inside Apache: secrets and Ruby settings through Apache\'s unit, a restart to read them, a jobs unit, passenger-config to deploy', () => {
+test('inside Apache: secrets and Ruby settings through a PassengerRuby wrapper (not Apache\'s environment), a restart, a jobs unit, passenger-config to deploy', () => {
   const b = gen({ proxy: 'apache' });
   const dropIn = file(b, 'etc/systemd/system/apache2.service.d/rails-app.conf');
-  assert.match(dropIn, /^EnvironmentFile=\/var\/www\/app\/config\/ruby\.env$/m);
-  assert.match(dropIn, /^EnvironmentFile=\/etc\/rails-app\/secrets\.env$/m);
+  assert.match(dropIn, /^LimitNOFILE=65536$/m);
+  assert.doesNotMatch(dropIn, /^EnvironmentFile=/m, 'no secrets in Apache\'s environment (every Apache child would see them)');
+  assert.doesNotMatch(file(b, 'etc/apache2/sites-available/rails-app.conf'), /^\s*SetEnv (RAILS_MASTER_KEY|DATABASE_PASSWORD)/m);
+  assert.match(file(b, 'etc/apache2/sites-available/rails-app.conf'), /^\s*PassengerRuby \/etc\/rails-app\/passenger-ruby$/m);
+  const wrapper = file(b, 'etc/rails-app/passenger-ruby');
+  assert.match(wrapper, /^set -a\n(?:#.*\n)?\. \/var\/www\/app\/config\/ruby\.env\n(?:#.*\n)?\. \/etc\/rails-app\/secrets\.env\nset \+a\nexec \/usr\/bin\/ruby "\$@"$/m);
+  // README step 2: the wrapper installed executable; the secrets readable by the app's group (the wrapper runs as it).
+  assert.match(step(b, 2), /^install -d -m 0750 -g deploy \/etc\/rails-app$/m);
+  assert.match(step(b, 2), /^chown root:deploy \/etc\/rails-app\/secrets\.env && chmod 0640 \/etc\/rails-app\/secrets\.env$/m);
+  assert.match(step(b, 2), /^install -m 0755 etc\/rails-app\/passenger-ruby \/etc\/rails-app\/passenger-ruby$/m);
+  assert.doesNotMatch(step(b, 3), /passenger-ruby/, 'not again as a 0644 file');
+  assert.match(file(b, 'README.md'), /^\| etc\/rails-app\/secrets\.env \| Install as \/etc\/rails-app\/secrets\.env, owner root, group deploy, mode 0640 /m);
+  // The wrapper is POSIX sh that ShellCheck and dash accept.
+  const lint = spawnSync(requireTool('shellcheck', 'shellcheck'), ['-s', 'sh', '-'], { input: wrapper, encoding: 'utf8', timeout: 60000 });
+  assert.equal(lint.status, 0, lint.stdout);
+  assert.equal(spawnSync('dash', ['-n'], { input: wrapper, encoding: 'utf8', timeout: 10000 }).status, 0);
+  // Passenger 3 has no per-app PassengerRuby: Apache's environment, as before.
+  const old = file(gen({ proxy: 'apache', server_version: '3.0' }), 'etc/systemd/system/apache2.service.d/rails-app.conf');
+  assert.match(old, /^EnvironmentFile=\/etc\/rails-app\/secrets\.env$/m);
   assert.ok(file(b, 'etc/rails-app/secrets.env'), 'the secrets template');
   assert.ok(file(b, 'etc/systemd/system/rails-jobs.service'), 'Solid Queue runs in its own unit');
   assert.doesNotMatch(file(b, 'etc/systemd/system/rails-jobs.service'), /PartOf=rails-app/, 'no unit of that name here');

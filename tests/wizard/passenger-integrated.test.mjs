@@ -54,11 +54,15 @@ test('Passenger in Apache: global options outside every VirtualHost, PassengerPr
 test('Passenger in Apache: the answered Ruby and user run the app', () => {
   const ds = directives({});
   const vh = (n) => find(ds, n).filter((d) => /^VirtualHost/.test(d.path[0]));
-  assert.deepEqual(vh('PassengerRuby').map((d) => d.args), ['/home/deploy/.rbenv/versions/3.4.7/bin/ruby']);
+  // PassengerRuby is the wrapper that gives the app its secrets (not Apache's environment); it execs the answered Ruby.
+  const wrapperExec = (answers) => /^exec (.+) "\$@"$/m.exec(generate({ ...BASE, ...answers }, { date: '2026-11-25' }).files.find((f) => f.path === 'etc/rails-app/passenger-ruby').content)[1];
+  assert.deepEqual(vh('PassengerRuby').map((d) => d.args), ['/etc/rails-app/passenger-ruby']);
+  assert.equal(wrapperExec({}), '/home/deploy/.rbenv/versions/3.4.7/bin/ruby');
   assert.deepEqual(vh('PassengerUser').map((d) => d.args), ['deploy']);
   assert.deepEqual(vh('PassengerGroup').map((d) => d.args), ['deploy']);
   const other = directives({ deploy_user: 'rails', ruby_path: '/usr/local/bin' });
-  assert.deepEqual(find(other, 'PassengerRuby').map((d) => d.args), ['/usr/local/bin/ruby']);
+  assert.deepEqual(find(other, 'PassengerRuby').map((d) => d.args), ['/etc/rails-app/passenger-ruby']);
+  assert.equal(wrapperExec({ deploy_user: 'rails', ruby_path: '/usr/local/bin' }), '/usr/local/bin/ruby');
   assert.deepEqual(find(other, 'PassengerUser').map((d) => d.args), ['rails']);
   // PassengerRuby per application only from 4.0 (server-wide before): not emitted in a 3.0 vhost.
   assert.equal(find(directives({ server_version: '3.0' }), 'PassengerRuby').length, 0);

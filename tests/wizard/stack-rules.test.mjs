@@ -12,7 +12,7 @@ const ids = (r) => r.warnings.map((w) => w.id);
 
 test('MySQL/MariaDB on the app host: account + databases + grants for loopback, bind-address pinned, X Plugin off (MySQL 8+), README runs the SQL', () => {
   const my = gen({ database: 'mysql', database_version: '8.4', adapter: 'trilogy' });
-  const cnf = file(my, 'etc/mysql/conf.d/60-rails.cnf');
+  const cnf = file(my, 'etc/mysql/mysql.conf.d/zz-rails.cnf');
   assert.match(cnf, /^bind-address = 127\.0\.0\.1$/m);
   assert.match(cnf, /^mysqlx = OFF$/m);
   const sql = file(my, 'setup/mysql-grants.sql');
@@ -24,7 +24,7 @@ test('MySQL/MariaDB on the app host: account + databases + grants for loopback, 
   const maria = gen({ database: 'mariadb', database_version: '11.8', adapter: 'mysql2' });
   assert.match(file(maria, /mariadb\.conf\.d\/60-rails\.cnf$/), /^bind-address = 127\.0\.0\.1$/m);
   assert.doesNotMatch(file(maria, /mariadb\.conf\.d\/60-rails\.cnf$/), /mysqlx/, 'MariaDB has no X Plugin');
-  assert.doesNotMatch(file(gen({ database: 'mysql', database_version: '5.7', adapter: 'mysql2' }), 'etc/mysql/conf.d/60-rails.cnf'), /mysqlx/);
+  assert.doesNotMatch(file(gen({ database: 'mysql', database_version: '5.7', adapter: 'mysql2' }), 'etc/mysql/mysql.conf.d/zz-rails.cnf'), /mysqlx/);
 });
 
 test('the distribution\'s versions: Ubuntu 24.04\'s /usr/bin/ruby is 3.2, MySQL 8.4 is not in its archive; Debian 13 + PostgreSQL 18 uses PGDG', () => {

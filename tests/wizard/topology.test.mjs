@@ -152,7 +152,7 @@ test('db_host=same with several app hosts: the database runs on the first one, w
 
 test('MySQL/MariaDB database host: bind address, TLS-only accounts per app host, versioned InnoDB settings', () => {
   const my = generate({ database: 'mysql', database_version: '8.4', adapter: 'mysql2', app_hosts: 3, db_host: 'separate', db_cores: 8, db_ram_gb: 32, lb: 'haproxy' });
-  const c = conf(file(my, /^db-host\/etc\/mysql\/conf\.d\/60-rails\.cnf$/));
+  const c = conf(file(my, /^db-host\/etc\/mysql\/mysql\.conf\.d\/zz-rails\.cnf$/));
   assert.equal(c['bind-address'], '127.0.0.1,10.0.0.5');
   assert.equal(c.require_secure_transport, 'ON');
   assert.equal(c.innodb_buffer_pool_size, `${32 * 1024 * 0.75}M`);

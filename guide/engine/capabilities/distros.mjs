@@ -42,3 +42,19 @@ export const OS_FAMILIES = {
     firewall: null, selinux: false, pkg: 'brew install', development: true,
   },
 };
+
+// Where the bundle's MySQL/MariaDB settings go (the bundle's path; other families install it in their row's
+// mysqlDir, which their my.cnf includes last). A later file wins, and the Debian family's server packages set
+// bind-address = 127.0.0.1 in files of their own: Ubuntu's MySQL in /etc/mysql/mysql.conf.d/mysqld.cnf, which
+// /etc/mysql/mysql.cnf (my.cnf) includes after /etc/mysql/conf.d ("!includedir /etc/mysql/conf.d/" then
+// "!includedir /etc/mysql/mysql.conf.d/"; MySQL's own APT repository ships the same two lines), so a conf.d file's
+// bind-address loses; MariaDB's in /etc/mysql/mariadb.conf.d/50-server.cnf, which mariadb.cnf includes after conf.d
+// too. So each file goes into the directory read last, named to sort after the package's own files (mysqld reads an
+// !includedir's files in name order: mysys my_dir() sorts them): zz-rails.cnf after mysqld.cnf, 60-rails.cnf after
+// 50-server.cnf. Sources: Ubuntu's mysql-8.0 source package (debian/additions/mysql.cnf, debian/extra/mysqld.cnf),
+// Debian's mariadb package (debian/mariadb.cnf, debian/additions/mariadb.conf.d/50-server.cnf), MySQL 8.4 Reference
+// Manual §6.2.2.2 "Using Option Files" (!includedir; for an option given twice the last value read wins).
+export const MYSQL_CONF_FILES = {
+  mysql: 'etc/mysql/mysql.conf.d/zz-rails.cnf',
+  mariadb: 'etc/mysql/mariadb.conf.d/60-rails.cnf',
+};

@@ -49,14 +49,23 @@ export const FAMILY_COMMANDS = {
     // MySQL's own APT repository (MySQL Reference Manual 8.4 §2.5.2 "Installing MySQL on Linux Using the MySQL APT
     // Repository": its release package mysql-apt-config writes /etc/apt/sources.list.d/mysql.list for the series
     // chosen in its debconf question select-server), for a series the release does not ship: Debian ships no MySQL at
-    // all (only MariaDB), Ubuntu 24.04 ships 8.0. The unversioned repo.mysql.com/mysql-apt-config.deb is the newest
-    // release package; Mroonga's Debian install guide (mroonga/mroonga doc/source/install/debian.rst, "trixie with
-    // the Oracle MySQL 8.4 package") installs MySQL 8.4 on Debian 13 from it the same way (series mysql-8.4-lts).
-    // `series`: the question's value per MySQL series; a series not listed has no repository step (a warning says so).
+    // all (only MariaDB), Ubuntu 24.04 ships 8.0. Mroonga's Debian install guide (mroonga/mroonga
+    // doc/source/install/debian.rst, "trixie with the Oracle MySQL 8.4 package") installs MySQL 8.4 on Debian 13 from
+    // it the same way (series mysql-8.4-lts). `series`: the question's value per MySQL series; a series not listed has
+    // no repository step (a warning says so).
+    // `aptConfig`: the release package's version, pinned (SRE trial: the unversioned repo.mysql.com/mysql-apt-config.deb
+    // is whatever MySQL published last, so two hosts set up a week apart could differ). 0.8.39-1 is the newest release
+    // seen in public install scripts when this was written; it was not downloaded here (this machine reaches no vendor
+    // site), so NO checksum is verified: the download's integrity rests on HTTPS from repo.mysql.com, and the packages
+    // after it on the repository key the release package installs. MySQL's download page (dev.mysql.com/downloads/
+    // repo/apt/) lists an MD5 per release for a reader who wants to check by hand; README says so (w.mysql-apt-config).
+    // A newer release package replaces an expired repository key: raise the pin when MySQL publishes one.
     mysqlRepo: {
       series: { '8.0': 'mysql-8.0', '8.4': 'mysql-8.4-lts' },
+      aptConfig: '0.8.39-1',
       lines: [
-        'test -e /etc/apt/sources.list.d/mysql.list || curl --fail -sSLo /tmp/mysql-apt-config.deb https://repo.mysql.com/mysql-apt-config.deb',
+        '# mysql-apt-config {aptConfig} (pinned) over HTTPS; no checksum is verified: compare its MD5 with dev.mysql.com/downloads/repo/apt/ by hand if needed',
+        'test -e /etc/apt/sources.list.d/mysql.list || curl --fail -sSLo /tmp/mysql-apt-config.deb https://repo.mysql.com/mysql-apt-config_{aptConfig}_all.deb',
         'test -e /etc/apt/sources.list.d/mysql.list || echo "mysql-apt-config mysql-apt-config/select-server select {series}" | debconf-set-selections',
         'test -e /etc/apt/sources.list.d/mysql.list || DEBIAN_FRONTEND=noninteractive apt-get install -y /tmp/mysql-apt-config.deb',
         'apt-get update',
@@ -114,6 +123,20 @@ export const FAMILY_COMMANDS = {
       series: { '8.0': 'mysql80', '8.4': 'mysql84' },
       lines: ['rpm -q {series}-community-release >/dev/null || dnf install -y https://repo.mysql.com/{series}-community-release-el{el}.rpm'],
       package: 'command -v mysqld >/dev/null || dnf install -y mysql-community-server',
+      // Two differences from RHEL's own mysql-server, after the install and before the first start (SRE trial on Rocky
+      // 9 + MySQL 8.4): the community RPM's /etc/my.cnf has no `!includedir /etc/my.cnf.d`, so step 3's file would
+      // never be read: add the line (single quotes: no history expansion of '!' in an interactive shell). And its
+      // unit's first start runs `mysqld --initialize` (mysqld_pre_systemd), which gives root a temporary, expired
+      // password in /var/log/mysqld.log, so step 4's `mysql < setup/mysql-grants.sql` as root would be refused:
+      // initialize the data directory first with --initialize-insecure, as RHEL's own package does (root@localhost
+      // without a password, reachable only on this host), and the pre-start script skips an initialized directory
+      // (MySQL 8.4 Reference Manual §2.5.1 "Installing MySQL on Linux Using the MySQL Yum Repository", "Starting the
+      // MySQL Server"; §2.9.1 "Initializing the Data Directory": --initialize vs --initialize-insecure). mysql.ibd is
+      // the data dictionary's tablespace an initialized 8.0+ directory has.
+      init: [
+        "grep -qx '!includedir /etc/my.cnf.d' /etc/my.cnf || echo '!includedir /etc/my.cnf.d' >> /etc/my.cnf",
+        'test -e /var/lib/mysql/mysql.ibd || mysqld --initialize-insecure --user=mysql',
+      ],
     },
     pgRepo: ['test -x /usr/pgsql-{major}/bin/postgres || dnf install -y https://download.postgresql.org/pub/repos/yum/reporpms/EL-{el}-{arch}/pgdg-redhat-repo-latest.noarch.rpm', 'test -x /usr/pgsql-{major}/bin/postgres || dnf -qy module disable postgresql'],
     pgInit: ['test -e /var/lib/pgsql/{major}/data/PG_VERSION || /usr/pgsql-{major}/bin/postgresql-{major}-setup initdb'],
@@ -131,7 +154,7 @@ export const FAMILY_COMMANDS = {
     },
 
     logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/' },
-    programs: ['dnf', 'rpm', 'useradd', 'vi', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', '/usr/pgsql-{major}/bin/postgresql-{major}-setup', '/usr/bin/passenger-config'],
+    programs: ['dnf', 'rpm', 'useradd', 'vi', 'mysqld', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', '/usr/pgsql-{major}/bin/postgresql-{major}-setup', '/usr/bin/passenger-config'],
   },
 };
 
@@ -141,12 +164,14 @@ export const COMMON_PROGRAMS = ['test', '[', 'sh', 'command', 'grep', 'umask', '
 // What each release ships (the version `apt-get`/`dnf install` gives without another repository), for the versions
 // the README installs: a chosen version the release lacks gets the vendor's repository step, or a warning when
 // there is none. Sources: the distributions' package indexes (packages.debian.org, packages.ubuntu.com, RHEL 9
-// Application Streams default streams); config-facts §12 and §13. `kernel`: the release's kernel series (linux-image
+// Application Streams default streams); config-facts §12 and §13. `redis`: the redis(-server) package's series
+// (Debian 12 7.0.15, Debian 13 8.0, Ubuntu 22.04 6.0.16, Ubuntu 24.04 7.0.15, RHEL 9 AppStream 6.2): the bind line
+// of etc/redis/rails.conf (capabilities/redis.mjs). `kernel`: the release's kernel series (linux-image
 // in Debian 12 / 13, Ubuntu 22.04 / 24.04 GA kernels, RHEL 9's 5.14): the default `kernel` answer for that release.
 export const DISTRO_RELEASES = [
-  { match: '^debian-?12', kernel: '6.1', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22', apache: '2.4.62' },
-  { match: '^debian-?13', kernel: '6.12', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26', apache: '2.4.65' },
-  { match: '^ubuntu-?22\\.04', kernel: '5.15', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18', apache: '2.4.52' },
-  { match: '^ubuntu-?24\\.04', kernel: '6.8', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24', apache: '2.4.58' },
-  { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', kernel: '5.14', ruby: '3.0', postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20', apache: '2.4.62' },
+  { match: '^debian-?12', redis: '7.0', kernel: '6.1', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22', apache: '2.4.62' },
+  { match: '^debian-?13', redis: '8.0', kernel: '6.12', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26', apache: '2.4.65' },
+  { match: '^ubuntu-?22\\.04', redis: '6.0', kernel: '5.15', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18', apache: '2.4.52' },
+  { match: '^ubuntu-?24\\.04', redis: '7.0', kernel: '6.8', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24', apache: '2.4.58' },
+  { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', redis: '6.2', kernel: '5.14', ruby: '3.0', postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20', apache: '2.4.62' },
 ];

@@ -23,6 +23,11 @@ export const JOB_RUNNERS = {
     extraProcesses: 0,
     stopSignal: 'SIGTERM', stopTimeout: 25, // Sidekiq waits 25 s (-t) for jobs, then pushes them back to Redis
     notify: { since: '6.0.6' }, threaded: true, // Sidekiq::SdNotify: Type=notify and WatchdogSec
+    // Quiet (stop fetching new jobs, finish the running ones) is TSTP; it loads no new code and lasts until the process
+    // stops, so it is no ExecReload: a `systemctl reload` would leave the runner idle for good. Sidekiq's own unit
+    // (sidekiq/sidekiq examples/systemd/sidekiq.service, commit 0aaaf0717828a608fb62d2a5f7d64989d2c7d4ae, LGPL-3.0) has
+    // no ExecReload and says "Use `systemctl kill -s TSTP sidekiq` to quiet the Sidekiq process"; the unit says the same.
+    quiet: { signal: 'TSTP' },
     // Threads when neither sidekiq.yml nor -c sets concurrency: RAILS_MAX_THREADS when set (cli.rb, 6.0+), else the
     // version's default (6.x lib/sidekiq.rb DEFAULTS concurrency: 10; 7.0+ lib/sidekiq/config.rb DEFAULTS concurrency: 5).
     // Before 6.0 the default was 25 and cli.rb's RAILS_MAX_THREADS rule is not checked here: not judged.

@@ -9,6 +9,11 @@ export const PASSENGER_APACHE = {
   PassengerPreStart: { since: '3.0' },
   // Without it Passenger runs the app with PassengerDefaultRuby (the Ruby Passenger was installed with).
   PassengerRuby: { since: '4.0' }, // per application from 4.0 (before: server-wide only)
+  // PassengerRuby may name a wrapper script that sets environment variables and then execs Ruby; Passenger runs it as
+  // the app's user (PassengerUser) to start the app (Passenger's "About environment variables" guide, and its
+  // PassengerRuby reference). The bundle uses one to read the secrets file, so they never enter Apache's own
+  // environment, which SetEnv or an EnvironmentFile on Apache's unit would put them in (every Apache child, CGI
+  // script and module could read them): an SRE trial finding.
   PassengerUser: { since: '3.0' },
   PassengerGroup: { since: '3.0' },
   // Action Cable: its own process group whose processes take unlimited concurrent requests (Passenger's Action

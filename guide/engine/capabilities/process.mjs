@@ -114,7 +114,7 @@ export const SYSTEMD_SANDBOX = [
 
 // What a unit runs, from the words of its ExecStart: the web server (rails-app.service) or a job runner
 // (rails-jobs@.service). --check pairs a user's unit with the generated unit of the same role, so a jobs unit's
-// ExecReload (kill -TSTP: Sidekiq's quiet) is never suggested for a web unit (Puma traps no TSTP). Jobs first:
+// settings are never suggested for a web unit (Puma traps no TSTP, Sidekiq's quiet signal). Jobs first:
 // `bundle exec rake jobs:work` is Delayed Job, not a server. Neither → compared with both, as before.
 export const UNIT_ROLES = [
   { role: 'jobs', exec: /(^|[\s/'"])(sidekiq|sidekiqswarm|bin\/jobs|solid_queue:start|good_job|jobs:work|delayed_job|resque:work|rake\s+resque|shoryuken)(\s|$|['"])/ },

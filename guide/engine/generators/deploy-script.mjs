@@ -17,6 +17,7 @@ import { t } from '../text.mjs';
 import { SERVER_PROCESS } from '../caps.mjs';
 import { SERVER_LABEL } from './util.mjs';
 import { APP_NAME } from '../derive.mjs';
+import { railsTask, railsRunner, precompiles, rackApp, bundlerArgs } from './rails-commands.mjs';
 
 export const id = 'deploy-script';
 // Why the restart is what it is, per server: Puma in this bundle always preloads (cluster mode) or runs one process,
@@ -51,7 +52,7 @@ export function deployScript(ctx, files) {
   // The preflight request: the app's full middleware stack (host authorization, SSL redirect) for its own domain.
   // /up answers 200; before Rails 7.1 the root page may redirect (to a login): any status below 400, as curl -f accepts.
   const ok = healthPath(ctx) === '/up' ? 'status == 200' : 'status < 400';
-  const preflight = `status, = Rails.application.call(Rack::MockRequest.env_for("https://${ctx.domain}${healthPath(ctx)}", "HTTP_HOST" => "${ctx.domain}")); exit(${ok})`;
+  const preflight = `status, = ${rackApp(ctx)}.call(Rack::MockRequest.env_for("https://${ctx.domain}${healthPath(ctx)}", "HTTP_HOST" => "${ctx.domain}")); exit(${ok})`;
   const c = (key, vars) => `# ${t(`deploy.sh.${key}`, vars)}`;
   const h = handoverReload(ctx);
   const handoverLines = h ? [
@@ -138,18 +139,17 @@ export function deployScript(ctx, files) {
     ...SHARED_DIRS.map((d) => `  ln -sfn "$ROOT/${d}" "$new/${d}"`),
     '  for f in $CONFIG_FILES; do install -D -m 0640 "$ROOT/current/config/$f" "$new/config/$f"; done',
     '  chown -R -h "$APP_USER:$APP_USER" "$new"',
-    c('build'),
-    `  as_app "$new" "$BUNDLE" config set --local path "$ROOT/${SHARED_BUNDLE}" || fail "bundle config failed; current stays at $old"`,
-    '  as_app "$new" "$BUNDLE" config set --local deployment true || fail "bundle config failed; current stays at $old"',
-    '  as_app "$new" "$BUNDLE" config set --local without "development test" || fail "bundle config failed; current stays at $old"',
-    '  as_app "$new" "$BUNDLE" install --quiet || fail "bundle install failed; current stays at $old"',
-    c('assets-bridge'),
-    '  [ ! -d "$ROOT/current/public/assets" ] || { install -d -o "$APP_USER" -g "$APP_USER" "$new/public/assets" && cp -a "$ROOT/current/public/assets/." "$new/public/assets/" && chown -R -h "$APP_USER:$APP_USER" "$new/public/assets"; } || fail "copying the current release\'s assets failed; current stays at $old"',
-    `  as_app "$new" ${precompileEnv(ctx)} "$BUNDLE" exec bin/rails assets:precompile || fail "assets:precompile failed; current stays at $old"`,
+    c(precompiles(ctx) ? 'build' : 'build-no-assets'),
+    // Bundler's syntax for this Ruby (capabilities/rails-commands.mjs: 2.1+'s config set, or 1.x's install flags).
+    ...bundlerArgs(ctx, 'deploy', `"$ROOT/${SHARED_BUNDLE}"`).map((args) => `  as_app "$new" "$BUNDLE" ${args} || fail "bundle ${args.split(' ')[0]} failed; current stays at $old"`),
+    // Assets only where this Rails has the asset pipeline (3.1+).
+    ...(precompiles(ctx) ? [c('assets-bridge'),
+      '  [ ! -d "$ROOT/current/public/assets" ] || { install -d -o "$APP_USER" -g "$APP_USER" "$new/public/assets" && cp -a "$ROOT/current/public/assets/." "$new/public/assets/" && chown -R -h "$APP_USER:$APP_USER" "$new/public/assets"; } || fail "copying the current release\'s assets failed; current stays at $old"',
+      `  as_app "$new" ${precompileEnv(ctx)} "$BUNDLE" exec ${railsTask(ctx, 'assets:precompile')} || fail "assets:precompile failed; current stays at $old"`] : []),
     c('preflight'),
-    `  as_app_secrets "$new" "$BUNDLE" exec bin/rails runner '${preflight}' || fail "release $r does not boot or /up fails; current stays at $old"`,
+    `  as_app_secrets "$new" "$BUNDLE" exec ${railsRunner(ctx)} '${preflight}' || fail "release $r does not boot or /up fails; current stays at $old"`,
     c('migrate'),
-    `  [ "$migrate" = no ] || as_app_secrets "$new" ${migrate}"$BUNDLE" exec bin/rails db:migrate || fail "db:migrate failed; current stays at $old"`,
+    `  [ "$migrate" = no ] || as_app_secrets "$new" ${migrate}"$BUNDLE" exec ${railsTask(ctx, 'db:migrate')} || fail "db:migrate failed; current stays at $old"`,
     c('built'),
     '  runuser -u "$APP_USER" -- touch "$new/.built"',
     '}',

@@ -88,11 +88,13 @@ export function packageLines(ctx) {
   const mysqlRepo = db === 'mysql' && mysqlRepoSeries(ctx);
   return [
     ...(pg && (c.pgInit.length || (shipped && shipped !== pgMajor(ctx.a.database_version))) ? fam(ctx, 'pgRepo') : []),
-    ...(mysqlRepo ? fam(ctx, 'mysqlRepo.lines', { series: mysqlRepo }) : []),
+    ...(mysqlRepo ? fam(ctx, 'mysqlRepo.lines', { series: mysqlRepo, aptConfig: c.mysqlRepo.aptConfig }) : []),
     ...(keys.some((k) => c.epel?.includes(k)) ? [c.epelInstall] : []),
     ...(ctx.server === 'passenger' ? fam(ctx, 'passengerRepo') : []),
     ...keys.map((k) => (k === 'mysql' && mysqlRepo ? fam(ctx, 'mysqlRepo.package') : fam(ctx, `packages.${k}`))),
     ...(pg ? fam(ctx, 'pgInit') : []),
+    // The vendor's server package's own first-start fixes (RHEL's community RPM: my.cnf.d, the data directory).
+    ...(mysqlRepo ? fam(ctx, 'mysqlRepo.init') : []),
     ...(db ? fam(ctx, 'dbStart', extra) : []),
   ];
 }

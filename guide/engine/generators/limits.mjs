@@ -12,14 +12,16 @@ export const id = 'limits';
 export function generate(ctx) {
   if (!APPLIES.limits(ctx)) return {};
   if (ctx.passengerIntegrated && ctx.a.init === 'systemd') {
-    // Passenger lives inside Apache; Apache's own unit applies: raise its file limit, and give it the app's Ruby
-    // settings and secrets. The app processes Passenger spawns inherit Apache's environment (booted in the lab:
-    // tests/wizard/lab-passenger-bundle.test.mjs), as they would a unit's; Apache must restart to read them.
+    // Passenger lives inside Apache; Apache's own unit applies: raise its file limit. The app's Ruby settings and
+    // secrets reach the app through the PassengerRuby wrapper (passenger.mjs; booted in the lab:
+    // tests/wizard/lab-passenger-bundle.test.mjs), not Apache's environment. Passenger before 4.0 has no per-app
+    // PassengerRuby: there the app processes inherit Apache's environment, so the unit gets the files.
     const svc = fam(ctx, 'services.apache') || 'apache2';
     return { files: [{ path: `etc/systemd/system/${svc}.service.d/rails-app.conf`, format: 'systemd', body: [{ section: 'Service', entries: [
       { key: 'LimitNOFILE', value: 65536, why: t('systemd.1'), evidence: [SRC.fdLimits, DS.sysctl] },
-      { key: 'EnvironmentFile', value: `${ctx.appDir}/config/ruby.env`, why: t('systemd.apache.env'), evidence: [SRC.systemdExec, SRC.passenger] },
-      { key: 'EnvironmentFile', value: SECRETS_FILE },
+      ...(ctx.passengerEnvWrapper ? [] : [
+        { key: 'EnvironmentFile', value: `${ctx.appDir}/config/ruby.env`, why: t('systemd.apache.env'), evidence: [SRC.systemdExec, SRC.passenger] },
+        { key: 'EnvironmentFile', value: SECRETS_FILE }]),
     ] }] }] };
   }
   return { files: [limitsFile(ctx.passengerIntegrated ? ctx.family.apacheUser || 'www-data' : ctx.user)] };

@@ -7,7 +7,8 @@ import { dbPrefix } from './util.mjs';
 import { connectionSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
-import { distroDbMismatch, mysqlRepoSeries, releaseOf } from './family-steps.mjs';
+import { MYSQL_CONF_FILES } from '../caps.mjs';
+import { distroDbMismatch, mysqlRepoSeries, releaseOf, commandsOf } from './family-steps.mjs';
 
 export const id = 'mysql';
 
@@ -79,7 +80,8 @@ export function generate(ctx) {
   if (!APPLIES.mysql(ctx)) return {};
   const pre = dbPrefix(ctx);
   const maria = ctx.a.database === 'mariadb';
-  const path = maria ? `${pre}etc/mysql/mariadb.conf.d/60-rails.cnf` : `${pre}etc/mysql/conf.d/60-rails.cnf`;
+  // The directory the server reads last, so these settings win over the package's own (capabilities/distros.mjs).
+  const path = `${pre}${MYSQL_CONF_FILES[ctx.a.database]}`;
   const files = [{ path, format: 'ini', body: mysqlSettings(ctx) }];
   files.push({ path: `${pre}setup/mysql-grants.sql`, format: 'sql', body: grantsSql(ctx) });
   // A version the distribution release does not ship: the README's package line would install another one.
@@ -94,5 +96,10 @@ export function generate(ctx) {
   const warnings = repo ? W('info', 'w.mysql-vendor-repository.m', 'w.mysql-vendor-repository.s', [SRC.mysqlRepo, SRC.mysqlReleases])
     : shipped ? W('warning', 'w.distro-database.m', 'w.distro-database.s', [maria ? SRC.mariadbMaintenance : SRC.mysqlReleases])
       : repo === null ? W('warning', 'w.distro-database.none.m', 'w.distro-database.s', [SRC.mysqlReleases]) : [];
+  // The APT release package is pinned but not checksummed (family-commands.mjs mysqlRepo.aptConfig): say so.
+  const pin = repo && commandsOf(ctx)?.mysqlRepo?.aptConfig;
+  if (pin) warnings[0].suggestion += ` ${t('w.mysql-apt-config', { v: pin })}`;
+  // The vendor's server package needs its own first-start steps here (family row mysqlRepo.init): say what they leave.
+  if (repo && commandsOf(ctx)?.mysqlRepo?.init?.length) warnings.push({ ...W('info', 'w.mysql-community-root.m', 'w.mysql-community-root.s', [SRC.mysqlYumRepo])[0], id: 'mysql-community-root' });
   return { files, warnings };
 }

@@ -8,6 +8,7 @@ import { APPLIES } from './applies.mjs';
 import { W } from '../rules.mjs';
 import { CABLE_PATH, cableEnabled } from './edge.mjs';
 import { passengerMinInstances } from './commands.mjs';
+import { SECRETS_FILE } from './systemd.mjs';
 
 export const id = 'passenger';
 
@@ -48,7 +49,7 @@ export function passengerVhostDirectives(ctx) {
   const spawn = ctx.canFork ? 'smart' : 'direct';
   const out = [
     { d: 'PassengerAppRoot', args: [ctx.appDir], why: t('passenger.root'), evidence: [SRC.passenger] },
-    { d: 'PassengerRuby', args: [`${ctx.rubyBin}/ruby`], why: t('passenger.ruby'), evidence: [SRC.passenger] },
+    { d: 'PassengerRuby', args: [ctx.passengerEnvWrapper || `${ctx.rubyBin}/ruby`], why: t(ctx.passengerEnvWrapper ? 'passenger.ruby.wrapper' : 'passenger.ruby', { ruby: `${ctx.rubyBin}/ruby` }), evidence: [SRC.passenger, SRC.passengerEnv] },
     { d: 'PassengerUser', args: [ctx.user], why: t('passenger.user', { user: ctx.user }), evidence: [SRC.passenger] },
     { d: 'PassengerGroup', args: [ctx.user] },
     { d: modern ? 'PassengerAppEnv' : 'RailsEnv', args: ['production'] },
@@ -77,6 +78,21 @@ function passengerStandaloneCable(ctx) {
   return W('passenger-standalone-cable', 'warning', { n: ctx.processes }, [SRC.passengerStandalone, SRC.actionCable]);
 }
 
+/** The PassengerRuby wrapper: the app's Ruby settings and secrets, then the answered Ruby (README step 2 installs it). */
+function envWrapper(ctx) {
+  return [
+    `# ${t('passenger.wrapper', { user: ctx.user, secrets: SECRETS_FILE })}`,
+    `# see: ${SRC.passengerEnv.url}`,
+    'set -a',
+    '# shellcheck source=/dev/null',
+    `. ${ctx.appDir}/config/ruby.env`,
+    '# shellcheck source=/dev/null',
+    `. ${SECRETS_FILE}`,
+    'set +a',
+    `exec ${ctx.rubyBin}/ruby "$@"`,
+  ];
+}
+
 export function generate(ctx) {
   if (!APPLIES.passenger(ctx)) return {};
   const advice = [{ id: 'passenger-max-requests', title: t('a.passenger-max-requests.title'), body: t('a.passenger.max-requests'), evidence: [DS.passengerOptions, SRC.passenger] }];
@@ -84,5 +100,6 @@ export function generate(ctx) {
     const u = ctx.upstreams[0];
     advice.push({ id: 'passenger-standalone', title: t('a.passenger-standalone.title'), body: t('a.passenger.standalone', { addr: `${u.host}:${u.port}` }), evidence: [DS.passengerHosts, SRC.passengerStandalone] });
   }
-  return { advice, warnings: [passengerOnJvm(ctx), passengerStandaloneVersion(ctx), passengerStandaloneCable(ctx)].filter(Boolean) };
+  const files = ctx.passengerEnvWrapper ? [{ path: ctx.passengerEnvWrapper.slice(1), format: 'sh', body: envWrapper(ctx) }] : [];
+  return { files, advice, warnings: [passengerOnJvm(ctx), passengerStandaloneVersion(ctx), passengerStandaloneCable(ctx)].filter(Boolean) };
 }

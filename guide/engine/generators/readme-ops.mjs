@@ -11,6 +11,7 @@ import { commandsOf, packageLines, securityLines, fam } from './family-steps.mjs
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
 import { pgSettings } from './postgresql.mjs';
+import { railsTask, prepareTask, precompiles, bundlerArgs } from './rails-commands.mjs';
 import { t } from '../text.mjs';
 
 export function jobUnitNames(ctx) {
@@ -76,13 +77,16 @@ export function opsBlocks(ctx, files, hosts = {}) {
   if (ctx.releases) blocks.push({ p: t('ops.readme.releases.p') });
   // 2. Secrets. The template goes in only when there is no file yet: a second run keeps the values filled in.
   const secretNames = ctx.a.database === 'sqlite' ? 'RAILS_MASTER_KEY' : 'RAILS_MASTER_KEY, DATABASE_PASSWORD';
-  blocks.push({ h: 3, text: t('ops.readme.secrets') }, { p: t('ops.readme.secrets.p', { file: SECRETS_FILE, names: secretNames }) }, sh([
-    'install -d -m 0700 /etc/rails-app',
-    `test -e ${SECRETS_FILE} || install -m 0600 etc/rails-app/secrets.env ${SECRETS_FILE}`,
+  // Passenger inside Apache: its PassengerRuby wrapper reads the file as the app's user (passenger.mjs), so the
+  // directory and file are the user's group's too (0750/0640), set again on an existing file; root-only otherwise.
+  const wrapper = ctx.passengerEnvWrapper;
+  blocks.push({ h: 3, text: t('ops.readme.secrets') }, { p: `${t('ops.readme.secrets.p', { file: SECRETS_FILE, names: secretNames })}${wrapper ? ` ${t('ops.readme.secrets.passenger', { user, wrapper })}` : ''}` }, sh([
+    ...(wrapper ? [`install -d -m 0750 -g ${user} /etc/rails-app`, `test -e ${SECRETS_FILE} || install -m 0640 -g ${user} etc/rails-app/secrets.env ${SECRETS_FILE}`, `chown root:${user} ${SECRETS_FILE} && chmod 0640 ${SECRETS_FILE}`, `install -m 0755 ${wrapper.slice(1)} ${wrapper}`]
+      : ['install -d -m 0700 /etc/rails-app', `test -e ${SECRETS_FILE} || install -m 0600 etc/rails-app/secrets.env ${SECRETS_FILE}`]),
     fam(ctx, 'edit', { file: SECRETS_FILE }),
   ].join('\n')));
   // 3. System files (everything under etc/ except the secrets template, which step 2 installed).
-  const etc = files.map((f) => f.path).filter((p) => p.startsWith('etc/') && p !== 'etc/rails-app/secrets.env');
+  const etc = files.map((f) => f.path).filter((p) => p.startsWith('etc/') && !p.startsWith('etc/rails-app/'));
   const sys = etc.map((p) => `install -D -m 0644 ${p} ${familyDestination(ctx, p) || `/${p}`}`);
   if (etc.some((p) => p.startsWith('etc/sysctl.d/'))) sys.push('sysctl --system');
   sys.push(...(hosts.redis || []));
@@ -104,7 +108,8 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // Schema loads and migrations connect as migrations (database.yml: their own timeouts, PgBouncer's session-mode aliases).
   const migrating = migrateEnv(ctx);
   // In a subshell: the secrets stay out of the reader's shell, and its directory stays the bundle's (step 7 runs deploy.sh from it).
-  db.push(`(cd ${app} && set -a && . ${SECRETS_FILE} && set +a && exec ${asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:prepare`)})`);
+  // The task this Rails has (capabilities/rails-commands.mjs): db:prepare from 6.0, db:migrate before (the SQL above made the databases).
+  db.push(`(cd ${app} && set -a && . ${SECRETS_FILE} && set +a && exec ${asUser(`${migrating}${rubyBin}/bundle exec ${railsTask(ctx, prepareTask(ctx))}`)})`);
   blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : has('setup/mysql-grants.sql') ? 'ops.readme.app.my' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
   // 5. Certificates.
   blocks.push({ h: 3, text: t('ops.readme.certs') });
@@ -153,14 +158,14 @@ export function opsBlocks(ctx, files, hosts = {}) {
     // Gems and assets without the secrets (assets:precompile: a throw-away secret_key_base); the migration gets them in a subshell.
     blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: restart }, sh([
       `cd ${root}`,
-      asUser(`${rubyBin}/bundle config set --local deployment true`),
-      asUser(`${rubyBin}/bundle install`),
-      asUser(`${precompileEnv(ctx)} ${rubyBin}/bundle exec bin/rails assets:precompile`),
+      // Bundler's syntax for the Ruby (2.1+'s config set, or 1.x's install flags); assets only where Rails has the pipeline.
+      ...bundlerArgs(ctx, 'readme').map((args) => asUser(`${rubyBin}/bundle ${args}`)),
+      ...(precompiles(ctx) ? [asUser(`${precompileEnv(ctx)} ${rubyBin}/bundle exec ${railsTask(ctx, 'assets:precompile')}`)] : []),
       ...(many ? [`# ${t('ops.readme.migrate-once')}`] : []),
-      `(set -a && . ${SECRETS_FILE} && set +a && exec ${asUser(`${migrating}${rubyBin}/bundle exec bin/rails db:migrate`)})`,
+      `(set -a && . ${SECRETS_FILE} && set +a && exec ${asUser(`${migrating}${rubyBin}/bundle exec ${railsTask(ctx, 'db:migrate')}`)})`,
       mode.command,
       ...(jobUnitNames(ctx).length ? [`systemctl restart ${jobUnitNames(ctx).join(' ')}`] : []),
-    ].join('\n')), { h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.p') });
+    ].join('\n')), { h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.p', { rollback: railsTask(ctx, 'db:rollback') }) });
   } else {
   // Behind the bundle's balancer: one host at a time, drained first (lb-rotation.mjs through readme-hosts, a chunk).
   const rolling = hosts.rolling;
@@ -171,7 +176,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
     `sh ${DEPLOY_SCRIPT} deploy /path/to/checkout`,
     ...(many ? [`sh ${DEPLOY_SCRIPT} deploy /path/to/checkout --no-migrate`] : []),
   ]).join('\n')));
-  blocks.push({ h: 3, text: t('ops.readme.rollback') }, { p: `${t('ops.readme.rollback.releases')}${rolling ? ` ${t('ops.readme.rollback.rolling')}` : ''}` },
+  blocks.push({ h: 3, text: t('ops.readme.rollback') }, { p: `${t('ops.readme.rollback.releases', { rollback: railsTask(ctx, 'db:rollback') })}${rolling ? ` ${t('ops.readme.rollback.rolling')}` : ''}` },
     sh(rolling ? rolling.rollback.join('\n') : `sh ${DEPLOY_SCRIPT} rollback`));
   }
   // 7. Logs and sandbox.

@@ -15,7 +15,7 @@ const INSTALL = [
   [/^etc\/nginx\/nginx\.conf$/, 'nginx-main'], [/^etc\/nginx\/sites-enabled\//, 'nginx-site'], [/^etc\/apache2\//, 'apache'],
   [/^etc\/caddy\//, 'caddy'], [/^etc\/sysctl\.d\//, 'sysctl'], [/^etc\/udev\//, 'udev'], [/^etc\/systemd\/system\/[^/]+\.d\//, 'systemd-dropin'], [/^etc\/redis\//, 'redis'], [/^etc\/systemd\//, 'systemd'],
   [/^usr\/local\/etc\/rc\.d\//, 'rc'], [/^usr\/local\/etc\/rails-app\//, 'secrets-freebsd'], [/^etc\/security\//, 'limits'], [/^etc\/postgresql\//, 'postgresql'], [/^etc\/mysql\//, 'mysql'], [/^etc\/pgbouncer\//, 'pgbouncer'],
-  [/^config\//, 'config'], [/^migrate-to\//, 'migrate'], [/^etc\/rails-app\//, 'secrets'], [/^etc\/logrotate\.d\//, 'logrotate'],
+  [/^config\//, 'config'], [/^migrate-to\//, 'migrate'], [/^etc\/rails-app\/passenger-ruby$/, 'passenger-ruby'], [/^etc\/rails-app\//, 'secrets'], [/^etc\/logrotate\.d\//, 'logrotate'],
 ];
 
 /** Where a file goes on a non-Debian family (capabilities/distros.mjs), or null when the bundle path is the place. */
@@ -27,7 +27,7 @@ export function familyDestination(ctx, path) {
   if (/^etc\/nginx\/sites-enabled\/rails-app\.conf$/.test(p)) return f.nginxSite;
   if (/^etc\/apache2\/sites-available\/rails-app\.conf$/.test(p)) return f.apacheSite;
   if ((m = /^etc\/postgresql\/([\d.]+)\/main\/(.+)$/.exec(p))) return `${f.pgDir.replace('{v}', m[1]).replace('{major}', m[1].split('.')[0])}/${m[2]}`;
-  if ((m = /^etc\/mysql\/(?:mariadb\.)?conf\.d\/(.+)$/.exec(p))) return `${f.mysqlDir}/${m[1]}`;
+  if ((m = /^etc\/mysql\/(?:mariadb\.|mysql\.)?conf\.d\/(.+)$/.exec(p))) return `${f.mysqlDir}/${m[1]}`;
   if (f.id === 'freebsd' && /^etc\/(nginx|pgbouncer)\//.test(p)) return `/usr/local/${p}`;
   return null;
 }
@@ -38,7 +38,9 @@ export function finish(summary) {
   const { a } = ctx;
   const rows = files.map((f) => {
     // {dest}: the file's place on its host (lb-host/etc/nginx/nginx.conf → /etc/nginx/nginx.conf), for rows that name it.
-    const how = t(`readme.install.${(INSTALL.find(([re]) => re.test(f.path)) || [null, 'other'])[1]}`, { dest: `/${f.path.replace(/^(lb-host|db-host)\//, '')}` });
+    const kind = (INSTALL.find(([re]) => re.test(f.path)) || [null, 'other'])[1];
+    // With Passenger's wrapper the secrets file is also the app's group's (README step 2).
+    const how = t(`readme.install.${kind === 'secrets' && ctx.passengerEnvWrapper ? 'secrets-passenger' : kind}`, { dest: `/${f.path.replace(/^(lb-host|db-host)\//, '')}`, user: ctx.user });
     const dest = familyDestination(ctx, f.path);
     return [f.path, dest ? `${how} ${t('readme.install.family', { family: ctx.family.id, dest })}` : how];
   });

@@ -6,7 +6,9 @@
 import { SRC } from '../evidence.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
-import { fam, commandsOf } from './family-steps.mjs';
+import { fam, commandsOf, releaseOf } from './family-steps.mjs';
+import { REDIS_FACTS } from '../caps.mjs';
+import { firstSince } from '../pick.mjs';
 
 export const id = 'redis';
 // A family with a command table (capabilities/family-commands.mjs) names Redis's unit and configuration file.
@@ -32,7 +34,9 @@ export function generate(ctx) {
   if (!APPLIES.redis(ctx)) return {};
   const body = [
     `# ${t('redis.conf')}`, `# see: ${SRC.sidekiqRedis.url}`, `# see: ${SRC.redisConf.url}`,
-    'bind 127.0.0.1 -::1',
+    // The release's Redis (capabilities/redis.mjs): '-::1' (skip IPv6 loopback when absent) only from 6.2; before it, and
+    // for a release the table does not know, IPv4 loopback alone, which every Redis accepts.
+    `bind ${firstSince(REDIS_FACTS.bind, releaseOf(ctx)?.redis || '0')?.value || '127.0.0.1'}`,
     `# ${t('redis.maxmemory', { mb: ctx.redisMb })}`,
     `maxmemory ${ctx.redisMb}mb`,
     'maxmemory-policy noeviction',

@@ -178,7 +178,8 @@ export function jobUnit(ctx) {
     ...(notify ? [E('WatchdogSec', 10, t('systemd.jobs.watchdog', { runner: r.label }), [jobSource(ctx)])] : []),
     ...environment(ctx, [`${ctx.appDir}/config/jobs.env`]),
     E('ExecStart', cmd, t(`systemd.jobs.${ctx.jobs}`, { n: ctx.jobProcesses, threads: ctx.jobThreads }), [jobSource(ctx)]),
-    ...(ctx.jobs === 'sidekiq' ? [E('ExecReload', '/bin/kill -TSTP $MAINPID', t('systemd.jobs.quiet'), [SRC.sidekiq])] : []),
+    // No ExecReload: quieting (Sidekiq's TSTP) is not a reload (capabilities/jobs.mjs quiet); the comment says how to quiet.
+    ...(r.quiet ? [{ comment: t('systemd.jobs.quiet', { signal: r.quiet.signal, runner: r.label, unit: templated ? 'rails-jobs@1' : 'rails-jobs' }) }] : []),
     E('KillSignal', r.stopSignal, t('systemd.jobs.kill', { runner: r.label, s: r.stopTimeout }), [SRC.systemdKill, jobSource(ctx)]),
     E('KillMode', 'mixed', t('systemd.killmode.mixed'), [SRC.systemdKill]),
     E('TimeoutStopSec', r.stopTimeout + 10, t('systemd.jobs.timeout'), [SRC.systemdService]),
