@@ -52,6 +52,20 @@ export function productionPool(yml, env) {
   return { value: 5, env: null, offset: 0, line: (at || prod[0]).line, implicit: true, key: 'pool', from: 'no pool: (Rails’ default, 5)' };
 }
 
+/**
+ * Production's pool when its primary has no pool: and takes `url:` from an ENV variable (`url: <%= ENV.fetch(
+ * "DATABASE_URL", "postgres://…") %>`): Rails' default 5 unless the URL the platform sets carries `?pool=`
+ * (the URL's query wins over database.yml's keys), which no file tells. → a pool like productionPool()'s with
+ * `urlEnv` (judgements on it are notes), or null when there is no such url: or its default names a pool.
+ */
+export function urlDefaultPool(yml, env) {
+  const prod = (yml?.settings || []).filter((s) => s.path?.[0] === 'production' && (s.path.length === 2 || s.path[1] === 'primary'));
+  if (prod.some((s) => s.key === 'pool' || s.key === 'max_connections')) return null;
+  const url = prod.find((s) => s.key === 'url');
+  if (!url?.env || env.has(url.env) || /[?&](?:pool|max_connections)=/.test(String(url.value ?? ''))) return null;
+  return { value: 5, env: null, offset: 0, line: url.line, implicit: true, key: 'pool', urlEnv: url.env, from: `no pool: beside url: from ${url.env}: Rails’ default, 5, unless ${url.env} carries ?pool=` };
+}
+
 /** Puma's maximum threads per branch: [{max, env, s}] (threads min, max; or threads n). */
 export function pumaThreads(puma, env) {
   return puma.settings.filter((s) => s.name === 'threads').map((s) => {
