@@ -105,6 +105,10 @@ test('fat_free_crm 2017-12: puma.rb is judged on the locked Puma 3.11.0 of group
   const t = r.findings.find((f) => f.rule === 'task-missing');
   assert.match(t.message, /`puma` is locked only for the Gemfile's development group \(Gemfile:\d+\): a production bundle installed without those groups has no puma either/);
   assert.doesNotMatch(t.message, /start that server instead/);
+  // A Passenger image is read too, but the Gemfile's group :heroku (rails_12factor) shows Heroku runs this Procfile: a warning.
+  assert.match(t.message, /the Gemfile prepares the bundle for Heroku/);
+  const noHeroku = edit(fs, 'Gemfile', "group :heroku do\n  gem 'rails_12factor'\nend", '').map((x) => (x.path === 'Gemfile.lock' ? { ...x, text: x.text.replace(/^.*rails_12factor.*\n/gm, '') } : x));
+  assert.equal(check(noHeroku).findings.find((f) => f.rule === 'task-missing').severity, 'note');
   // A hook Puma 3.11 lacks: said against the locked version, a note since this Puma is development's only.
   const renamed = check(edit(fs, 'config/puma.rb', 'on_worker_boot do', 'before_worker_boot do')).findings.filter((f) => f.rule === 'obsolete');
   assert.deepEqual(renamed.map((f) => `${f.severity} ${f.file}:${f.line}`), ['note config/puma.rb:25']);
