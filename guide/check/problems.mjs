@@ -88,7 +88,10 @@ export function problemFindings(files, answers) {
 
   // 1. Every Puma thread needs a connection: the pool (written or Rails' implicit 5) below the threads.
   // A web command's -t/--threads wins over the config file: implicit-threads.mjs judges that one.
-  if (puma && pool && !commandSetsThreads(files)) {
+  // `url:` from DATABASE_URL with no pool: Rails' 5 unless the URL carries ?pool=: a note (urlDefaultPool).
+  const webPool = pool || urlDefaultPool(yml, env);
+  if (puma && webPool && !commandSetsThreads(files)) {
+    const pool = webPool;
     for (const t of pumaThreads(puma, env)) {
       // One variable for both (RAILS_MAX_THREADS) agrees when production sets it; unset, each file's default counts.
       if (t.max <= pool.value) continue;
@@ -96,9 +99,9 @@ export function problemFindings(files, answers) {
       // The fix: the app's own thread expression, plus what else runs in the process (pool-fix.mjs).
       const fix = webPoolFix(files, yml, pool, puma, t, env);
       out.push({
-        rule: 'pool-below-threads', severity: 'error', file: yml.path, line: pool.line, setting: pool.key,
+        rule: 'pool-below-threads', severity: pool.urlEnv ? 'note' : 'error', file: yml.path, line: pool.line, setting: pool.key,
         found: String(pool.value), expected: String(fix.total),
-        message: `production's ${pool.key} is ${pool.value} (${pool.from}) but Puma runs ${t.max} threads per process (${puma.path}:${t.s.line}${branchName(t.s) ? `, in ${branchName(t.s)}` : ''}${t.arm ? `, default \`${t.arm}\`` : ''})${assume.length ? ` with ${assume.join(' and ')}` : ''}: under load threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
+        message: `production's ${pool.key} is ${pool.value} (${pool.from}) but Puma runs ${t.max} threads per process (${puma.path}:${t.s.line}${branchName(t.s) ? `, in ${branchName(t.s)}` : ''}${t.arm ? `, default \`${t.arm}\`` : ''})${assume.length ? ` with ${assume.join(' and ')}` : ''}: under load ${pool.urlEnv ? `(if ${pool.urlEnv} has no ?pool=) ` : ''}threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
         evidence: [SRC.railsPool, RAILS_DEFAULT_POOL, ...(fix.terms.some((x) => /load_async/.test(x.label)) ? [ASYNC_EVIDENCE] : [])], related: [{ file: puma.path, line: t.s.line }],
         diff: fix.diff, replacement: fix.text,
       });

@@ -127,6 +127,10 @@ test('apply for QTS: url: from DATABASE_URL with no pool: is Rails’ 5 unless t
   const url = "url: <%= ENV.fetch('DATABASE_URL', 'postgres://postgres@localhost:5432') %>";
   assert.deepEqual(check(edit(fs, 'config/database.yml', url, "url: <%= ENV.fetch('DATABASE_URL', 'postgres://postgres@localhost:5432?pool=10') %>")).findings.filter((f) => f.rule === 'pool-below-concurrency'), []);
   assert.deepEqual(check(edit(fs, 'config/database.yml', url, `${url}\n  pool: 10`)).findings.filter((f) => f.rule === 'pool-below-concurrency'), []);
+  // Puma's threads against the same url:-only pool: 10 threads on Rails' 5 is a note too, for the same reason.
+  const puma10 = check(edit(fs, 'config/puma.rb', 'ENV.fetch("RAILS_MAX_THREADS", 5)', 'ENV.fetch("RAILS_MAX_THREADS", 10)')).findings.filter((f) => f.rule === 'pool-below-threads');
+  assert.deepEqual(puma10.map((f) => `${f.severity} ${f.file}:${f.line} ${f.found} ${f.expected}`), ['note config/database.yml:4 5 10']);
+  assert.match(puma10[0].message, /under load \(if DATABASE_URL has no \?pool=\) threads wait/);
   // The image's ruby:3.4.8 agrees with .ruby-version, .tool-versions and ruby "3.4.8".
   assert.ok(!r.findings.some((f) => f.rule === 'ruby-mismatch'));
 });
