@@ -5,7 +5,7 @@ import { effective, envOf } from './crossfile.mjs';
 import { envSettings } from './obsolete.mjs';
 import { productionPool, pumaThreads, inDevBranch, urlDefaultPool } from './problems.mjs';
 import { SRC } from '../engine/evidence.mjs';
-import { JOB_RUNNERS } from '../engine/capabilities/jobs.mjs';
+import { JOB_RUNNERS, GOOD_JOB_CONNECTIONS } from '../engine/capabilities/jobs.mjs';
 import { inRange } from '../engine/version.mjs';
 import { evaluate } from './read-ruby.mjs';
 import { tokenize } from './ruby-tokens.mjs';
@@ -247,7 +247,8 @@ export function embeddedRunner(files, puma, appEnv) {
   const isAsync = (v) => /^:?async(_server)?$/.test(String(v || '').replace(/["']/g, ''));
   if ((mode && isAsync(mode.s.value)) || (!mode && envMode && isAsync(envMode.value))) {
     const mt = setting('config.good_job.max_threads');
-    const max = (mt && num(effective(mt.s.args?.[0], env))) ?? num(env.get('GOOD_JOB_MAX_THREADS')?.value) ?? 5;
+    // Configuration#max_threads: config.good_job.max_threads, GOOD_JOB_MAX_THREADS, RAILS_MAX_THREADS, else 5.
+    const max = (mt && num(effective(mt.s.args?.[0], env))) ?? GOOD_JOB_CONNECTIONS.maxThreadsEnv.map((n) => num(env.get(n)?.value)).find((v) => v !== null) ?? GOOD_JOB_CONNECTIONS.defaultMaxThreads;
     // queues "a:3;b,c:2;*": one thread pool per entry, its :N suffix or max_threads (GoodJob README: Configuration).
     const q = setting('config.good_job.queues');
     const qv = q ? effective(q.s.args?.[0], env) : env.get('GOOD_JOB_QUEUES')?.value;

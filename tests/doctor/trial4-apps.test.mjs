@@ -62,6 +62,15 @@ test('zealot variations: what the GoodJob process count rests on (threads alone 
   assert.deepEqual(strong(pool8), ['error pool-below-concurrency config/database.yml:7']);
 });
 
+test('GoodJob :async without max_threads takes RAILS_MAX_THREADS when GOOD_JOB_MAX_THREADS is unset, as Configuration#max_threads does (zealot variation)', () => {
+  const fs = edit(files('zealot'), 'config/initializers/good_job.rb', "config.good_job.max_threads = (ENV['ZEALOT_WORKER_CONCURRENCY'] || '5').to_i", '');
+  const r = check([...fs, { path: '.env.production', text: 'RAILS_MAX_THREADS=2\n' }]);
+  const web = r.findings.find((f) => f.rule === 'pool-below-concurrency' && f.file === 'config/database.yml');
+  assert.match(web.message, /GoodJob in async mode \(2 execution threads \+ 3/);
+  // The bin/good_job process reads it the same way: 2 + 1 + 2 = 5 on pool 5, nothing to say.
+  assert.deepEqual(goodJob(r), []);
+});
+
 test('zealot 2024-04: the same GoodJob worker (:external), and the image on ruby:3.0-alpine while .tool-versions says 3.3.0', () => {
   const r = check(files('zealot-2024-04'));
   assert.deepEqual(strong(r), ['warning pool-below-concurrency Procfile:2', 'warning ruby-mismatch Dockerfile:61']);
