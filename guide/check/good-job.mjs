@@ -24,11 +24,15 @@ const REDIRECT = /^\d*[<>]/;
 // Thor options of `good_job start` that take a value (lib/good_job/cli.rb method_option … type: :numeric/:string).
 const VALUED = new Set(['queues', 'max-threads', 'poll-interval', 'max-cache', 'shutdown-timeout', 'pidfile', 'probe-port', 'probe-handler', 'idle-timeout', 'queue-select-limit', 'cleanup-interval-jobs', 'cleanup-interval-seconds']);
 const TRUE = /^(true|1|yes|on|t)$/i;
+// Processes judged per check: a hostile Procfile of 90,000 `good_job &` segments gets the first ones (each finding
+// carries a diff of database.yml), not a report that grows with it.
+const MAX_PROCESSES = 50;
 
 /** The GoodJob CLI processes the deployment runs: [{c, words, options, procEnv}] (`good_job start`, the default task). */
 export function goodJobProcesses(files) {
   const out = [];
   for (const c of deployCommands(files)) {
+    if (out.length >= MAX_PROCESSES) break;
     const all = commandWords(c.cmd);
     // One process per segment: `good_job --max-threads=5 & good_job --queues=batch & wait -n` runs two.
     let seg = [];
@@ -37,7 +41,7 @@ export function goodJobProcesses(files) {
       const k = seg.findIndex((x) => /(^|\/)good_job$/.test(x));
       if (k >= 0) {
         const p = parse(seg.slice(k + 1));
-        if (p) out.push({ c, words: seg, options: p, procEnv: prefixEnv(`${seg.slice(0, k).join(' ')} `) });
+        if (p && out.length < MAX_PROCESSES) out.push({ c, words: seg, options: p, procEnv: prefixEnv(`${seg.slice(0, k).join(' ')} `) });
       }
       seg = [];
     }

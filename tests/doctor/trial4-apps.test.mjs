@@ -143,3 +143,16 @@ test('apply for QTS: url: from DATABASE_URL with no pool: is Rails’ 5 unless t
   // The image's ruby:3.4.8 agrees with .ruby-version, .tool-versions and ruby "3.4.8".
   assert.ok(!r.findings.some((f) => f.rule === 'ruby-mismatch'));
 });
+
+test('bounded: a 1 MB Procfile line of `good_job &` segments and a 200 KB FROM line are read in linear time, with one finding per line', () => {
+  const yml = 'production:\n  adapter: postgresql\n  pool: 2\n';
+  const procfile = `worker: ${'bundle exec good_job --max-threads=5 & '.repeat(25000)}\n`;
+  let t = Date.now();
+  const r = check([{ path: 'Procfile', text: procfile }, { path: 'config/database.yml', text: yml }]);
+  assert.ok(Date.now() - t < 20000, `${Date.now() - t} ms`);
+  assert.deepEqual(goodJob(r).map((f) => `${f.severity} ${f.file}:${f.line} ${f.expected}`), ['error Procfile:1 6']);
+  t = Date.now();
+  const d = check([{ path: 'Dockerfile', text: `ARG RUBY_VERSION=3.3\nFROM ruby:\${RUBY_VERSION${'$'.repeat(200000)}\n` }, { path: '.ruby-version', text: '3.4.1\n' }]);
+  assert.ok(Date.now() - t < 20000, `${Date.now() - t} ms`);
+  assert.deepEqual(d.findings.filter((f) => f.rule === 'ruby-mismatch'), []);
+});
