@@ -8,6 +8,7 @@
 // (`url:` from DATABASE_URL), a note.
 import { GOOD_JOB_CONNECTIONS as GJ } from '../engine/capabilities/jobs.mjs';
 import { deployCommands } from './read-deploy.mjs';
+import { LIMITS } from './limits.mjs';
 import { commandWords, shellValue } from './shell-words.mjs';
 import { effective } from './crossfile.mjs';
 import { jobEnvOf, prefixEnv } from './jobs.mjs';
@@ -24,9 +25,9 @@ const REDIRECT = /^\d*[<>]/;
 // Thor options of `good_job start` that take a value (lib/good_job/cli.rb method_option … type: :numeric/:string).
 const VALUED = new Set(['queues', 'max-threads', 'poll-interval', 'max-cache', 'shutdown-timeout', 'pidfile', 'probe-port', 'probe-handler', 'idle-timeout', 'queue-select-limit', 'cleanup-interval-jobs', 'cleanup-interval-seconds']);
 const TRUE = /^(true|1|yes|on|t)$/i;
-// Processes judged per check: a hostile Procfile of 90,000 `good_job &` segments gets the first ones (each finding
-// carries a diff of database.yml), not a report that grows with it.
-const MAX_PROCESSES = 50;
+// Processes judged per check (LIMITS.jobProcesses): a hostile Procfile of 25,000 `good_job &` segments gets the first
+// ones (each finding carries a diff of database.yml), not work that grows with it.
+const MAX_PROCESSES = LIMITS.jobProcesses;
 
 /** The GoodJob CLI processes the deployment runs: [{c, words, options, procEnv}] (`good_job start`, the default task). */
 export function goodJobProcesses(files) {
