@@ -13,3 +13,19 @@ export function versionOf(answers, key, label) {
   if (!p.assumed) return { value, text: `${label} ${value}`, assumed: false, from: LOCKS.test(p.file || '') ? 'lock' : 'file' };
   return { value, text: `${label} ${value} (assumed: ${p.assumed} at ${p.file}:${p.line}; no Gemfile.lock gives the version)`, assumed: true, from: 'gemfile' };
 }
+
+/**
+ * A gem as Gemfile.lock locks it, whatever its group: {name, value, file, line, devOnly, groups, at} or null. `devOnly`:
+ * every `gem` line of it in the Gemfile sits in development/test groups (production's bundle leaves it out); `at` is
+ * the first of those lines. The version of a config file's program when only development runs it (puma.rb for
+ * `rails server`) is still this one.
+ */
+export function lockedGem(files, name) {
+  const lock = files.find((f) => f.kind === 'gemfile-lock' && !f.problem);
+  const g = lock?.settings.find((s) => s.name === name);
+  if (!g) return null;
+  const gemfile = files.find((f) => f.kind === 'gemfile' && !f.problem);
+  const decl = gemfile?.settings.filter((s) => s.name === name) || [];
+  const devOnly = decl.length > 0 && decl.every((s) => s.devOnly);
+  return { name, value: g.value, file: lock.path, line: g.line, devOnly, groups: [...new Set(decl.flatMap((s) => s.groups || []))], at: decl[0] ? { file: gemfile.path, line: decl[0].line } : null };
+}

@@ -5,6 +5,7 @@ import { JOB_COMMANDS, SERVER_COMMANDS } from '../engine/capabilities/adapter-ge
 import { deployCommands } from './read-deploy.mjs';
 import { commandWords } from './shell-words.mjs';
 import { envSettings } from './obsolete.mjs';
+import { lockedGem } from './assumed.mjs';
 
 const RAILS_DEV = { label: 'Rails generated config/environments/development.rb (enable_reloading, eager_load false, consider_all_requests_local, server timing)', url: 'https://github.com/rails/rails/blob/main/railties/lib/rails/generators/rails/app/templates/config/environments/development.rb.tt' };
 const RAILS_ENV_GUIDE = { label: 'Rails guides: config.consider_all_requests_local (full error reports with backtraces in the browser)', url: 'https://guides.rubyonrails.org/configuring.html#config-consider-all-requests-local' };
@@ -16,7 +17,7 @@ const EVIDENCE = { 'Delayed Job': [DJ_TASKS], Resque: [RESQUE_TASKS], 'resque-sc
 
 const DEV = /^["']?development["']?$/;
 // A final stage named for development or tests is a development image even in a file called Dockerfile.
-const DEV_STAGE = /^(dev|development|test|ci)$|[-_](dev|development|test)$/;
+export const DEV_STAGE = /^(dev|development|test|ci)$|[-_](dev|development|test)$/;
 const SERVER = /(^|\/)(rails|puma|unicorn|rackup|pitchfork|falcon|thrust)$/;
 const base = (p) => String(p).split('/').pop();
 
@@ -122,14 +123,20 @@ export function missingTaskFindings(files) {
     const server = SERVER_COMMANDS.find((r) => r.bin === bin);
     if (server && !server.gems.some((g) => inLock.has(g)) && !seen.has(`${c.file}:${c.line}:${bin}`)) {
       seen.add(`${c.file}:${c.line}:${bin}`);
-      const servers = [...new Set(SERVER_COMMANDS.flatMap((r) => r.gems).filter((g) => inLock.has(g)))];
+      // A server gem only in the Gemfile's development/test groups is no alternative: production's bundle lacks it too.
+      const all = [...new Set(SERVER_COMMANDS.flatMap((r) => r.gems).filter((g) => inLock.has(g)))];
+      const devOnly = all.filter((g) => lockedGem(ok, g)?.devOnly);
+      const servers = all.filter((g) => !devOnly.includes(g));
       // A Procfile beside a production image may be a leftover nobody runs (GOV.UK's apps deploy the image): a note
       // then; a warning where the Procfile is what the platform runs (a release: phase, or no image to run instead).
       const image = c.from === 'procfile' && ok.some((f) => f.kind === 'dockerfile' || f.kind === 'kamal');
-      const platform = c.from === 'procfile' && ok.some((f) => f.kind === 'procfile' && f.settings?.some((x) => x.name === 'release'));
+      // Heroku is proven by a `release:` phase, or by the Gemfile preparing the bundle for it (a `group :heroku`, the
+      // Heroku-only rails_12factor gem: fat_free_crm 2017, whose Procfile still ran Unicorn beside a Passenger image).
+      const heroku = ok.some((f) => f.kind === 'gemfile' && f.settings.some((x) => (x.groups || []).includes('heroku'))) || inLock.has('rails_12factor');
+      const platform = c.from === 'procfile' && (heroku || ok.some((f) => f.kind === 'procfile' && f.settings?.some((x) => x.name === 'release')));
       out.push({
         rule: 'task-missing', severity: image && !platform ? 'note' : 'warning', file: c.file, line: c.line, setting: bin, found: `bundle exec ${bin}`, expected: server.gems[0],
-        message: `${where} runs \`bundle exec ${bin}\`, the executable of the ${server.gems[0]} gem, but ${lock.path} has no \`${server.gems[0]}\` gem: the process stops at start (bundler: command not found: ${bin}) and serves no request${servers.length ? ` (${lock.path} has ${servers.map((g) => `\`${g}\``).join(', ')}: start that server instead, or remove the stale line)` : ''}${image && !platform ? '; a Dockerfile or Kamal config is read too, so if production runs that image this line is only stale' : ''}`,
+        message: `${where} runs \`bundle exec ${bin}\`, the executable of the ${server.gems[0]} gem, but ${lock.path} has no \`${server.gems[0]}\` gem: the process stops at start (bundler: command not found: ${bin}) and serves no request${servers.length ? ` (${lock.path} has ${servers.map((g) => `\`${g}\``).join(', ')}: start that server instead, or remove the stale line)` : ''}${devOnly.length ? ` (${devOnly.map((g) => { const l = lockedGem(ok, g); return `\`${g}\` is locked only for the Gemfile's ${l.groups.join('/')} group${l.groups.length > 1 ? 's' : ''}${l.at ? ` (${l.at.file}:${l.at.line})` : ''}`; }).join(', ')}: a production bundle installed without those groups has no ${devOnly.length > 1 ? 'such server' : devOnly[0]} either; add a server to the production bundle)` : ''}${image && !platform ? '; a Dockerfile or Kamal config is read too, so if production runs that image this line is only stale' : ''}${image && heroku ? '; the Gemfile prepares the bundle for Heroku (a heroku group or rails_12factor), and Heroku runs this Procfile' : ''}`,
         evidence: [BUNDLER_EXEC], related: [{ file: lock.path, line: 1 }],
       });
     }

@@ -3,9 +3,9 @@
 // gets, and SOLID_QUEUE_IN_PUMA without the Puma plugin that reads it. Severity as in problems.mjs.
 import { effective, envOf } from './crossfile.mjs';
 import { envSettings } from './obsolete.mjs';
-import { productionPool, pumaThreads, inDevBranch } from './problems.mjs';
+import { productionPool, pumaThreads, inDevBranch, urlDefaultPool } from './problems.mjs';
 import { SRC } from '../engine/evidence.mjs';
-import { JOB_RUNNERS } from '../engine/capabilities/jobs.mjs';
+import { JOB_RUNNERS, GOOD_JOB_CONNECTIONS } from '../engine/capabilities/jobs.mjs';
 import { inRange } from '../engine/version.mjs';
 import { evaluate } from './read-ruby.mjs';
 import { tokenize } from './ruby-tokens.mjs';
@@ -86,7 +86,7 @@ export function sidekiqConfigOf(cmd) {
 }
 
 // VAR=value words before the command of a Procfile line: that process's own environment.
-function prefixEnv(cmd) {
+export function prefixEnv(cmd) {
   const out = {};
   for (const m of String(cmd).matchAll(/(?:^|\s)([A-Z][A-Z0-9_]*)=(\S+)(?=\s)/g)) out[m[1]] = m[2];
   return out;
@@ -134,21 +134,23 @@ export function jobFindings(files, answers) {
   // 2. Solid Queue: each worker's threads plus two (polling, heartbeat) from the queue database's pool.
   // Without config/queue.yml Solid Queue runs its default worker: 3 threads (SolidQueue::Configuration).
   const q = of('queue-yml')[0] || (solidQueueAdapter(files) && yml ? defaultQueue(yml) : null);
-  if (q && pool) {
+  // `url:` from DATABASE_URL with no pool: Rails' 5 unless the URL carries ?pool= (a note: the files cannot tell).
+  const qPool = pool || urlDefaultPool(yml, env);
+  if (q && qPool) {
     const queueDb = yml.settings.filter((s) => s.path[0] === 'production' && s.path[1] === 'queue' && (s.key === 'pool' || s.key === 'max_connections'))[0];
     const qv = queueDb ? num(effective(queueDb, env)) : null;
-    const size = queueDb ? qv : pool.value;
+    const size = queueDb ? qv : qPool.value;
     const threads = q.settings.filter((s) => s.path[0] === 'production' && s.path[1] === 'workers' && s.key === 'threads');
     for (const t of threads) {
       const n = num(effective(t, env));
       if (n === null || size === null || n + 2 <= size) continue;
-      const envPool = Boolean(queueDb ? queueDb.env && !env.has(queueDb.env) : pool.env);
-      const at = queueDb ? { implicit: false, line: queueDb.line, key: queueDb.key } : pool;
+      const envPool = Boolean(queueDb ? queueDb.env && !env.has(queueDb.env) : qPool.env || qPool.urlEnv);
+      const at = queueDb ? { implicit: false, line: queueDb.line, key: queueDb.key } : qPool;
       const fix = sharedPoolFix(files, yml, at, webPuma(files, answers), appEnv, { value: n + 2, label: `${n} Solid Queue worker threads + 2 (${q.path}:${t.line})` });
       out.push({
         rule: 'pool-below-concurrency', severity: envPool ? 'note' : n > size ? 'error' : 'warning', file: q.path, line: t.line, setting: q.implicit ? (queueDb?.key || pool.key) : 'threads', found: String(n), expected: String(size - 2),
-        message: `a Solid Queue worker runs ${n} threads${q.implicit ? ' (its default: no config/queue.yml)' : ''} and needs ${n + 2} connections (one per thread, one for polling, one for the heartbeat), but the queue database's pool is ${size}${queueDb ? '' : ` (${pool.from})`}. Set ${describeFix(at.key, fix)}`,
-        evidence: [SOLID_QUEUE], related: [{ file: yml.path, line: queueDb ? queueDb.line : pool.line }], diff: fix.diff, replacement: fix.text,
+        message: `a Solid Queue worker runs ${n} threads${q.implicit ? ' (its default: no config/queue.yml)' : ''} and needs ${n + 2} connections (one per thread, one for polling, one for the heartbeat), but the queue database's pool is ${size}${queueDb ? '' : ` (${qPool.from})`}${qPool.urlEnv && !queueDb ? `: if ${qPool.urlEnv} has no ?pool=, under load a thread waits for a connection and fails with ActiveRecord::ConnectionTimeoutError (Solid Queue ≥ 1.6 warns at start, older releases refuse to start)` : ''}. Set ${describeFix(at.key, fix)}`,
+        evidence: [SOLID_QUEUE, ...(qPool.urlEnv && !queueDb ? [SRC.railsPool] : [])], related: [{ file: yml.path, line: queueDb ? queueDb.line : qPool.line }], diff: fix.diff, replacement: fix.text,
       });
       break;
     }
@@ -245,7 +247,8 @@ export function embeddedRunner(files, puma, appEnv) {
   const isAsync = (v) => /^:?async(_server)?$/.test(String(v || '').replace(/["']/g, ''));
   if ((mode && isAsync(mode.s.value)) || (!mode && envMode && isAsync(envMode.value))) {
     const mt = setting('config.good_job.max_threads');
-    const max = (mt && num(effective(mt.s.args?.[0], env))) ?? num(env.get('GOOD_JOB_MAX_THREADS')?.value) ?? 5;
+    // Configuration#max_threads: config.good_job.max_threads, GOOD_JOB_MAX_THREADS, RAILS_MAX_THREADS, else 5.
+    const max = (mt && num(effective(mt.s.args?.[0], env))) ?? GOOD_JOB_CONNECTIONS.maxThreadsEnv.map((n) => num(env.get(n)?.value)).find((v) => v !== null) ?? GOOD_JOB_CONNECTIONS.defaultMaxThreads;
     // queues "a:3;b,c:2;*": one thread pool per entry, its :N suffix or max_threads (GoodJob README: Configuration).
     const q = setting('config.good_job.queues');
     const qv = q ? effective(q.s.args?.[0], env) : env.get('GOOD_JOB_QUEUES')?.value;

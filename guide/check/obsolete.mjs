@@ -6,6 +6,7 @@ import { GC_ERAS } from '../engine/capabilities/ruby.mjs';
 import { namesAt } from '../engine/pick.mjs';
 import { gte, inRange } from '../engine/version.mjs';
 import { versionOf } from './assumed.mjs';
+import { cleanVersion } from './detect.mjs';
 
 const pgNotes = (v) => ({ label: `PostgreSQL ${v} release notes`, url: `https://www.postgresql.org/docs/release/${v}.0/` });
 const NGINX_CHANGES = { label: 'nginx changes', url: 'https://nginx.org/en/CHANGES' };
@@ -37,13 +38,21 @@ const PUMA_REMOVED = { daemonize: { until: '5.0' } };
 export function obsoleteFindings(file, answers) {
   const out = [];
   let dependsOn = null;
-  const add = (s, severity, message, evidence, replacement) => out.push({ rule: 'obsolete', severity, file: file.path, line: s.line, setting: s.name, found: s.value, message, evidence, replacement, dependsOn });
+  let dev = false;
+  const add = (s, severity, message, evidence, replacement) => out.push({ rule: 'obsolete', severity: dev ? 'note' : severity, file: file.path, line: s.line, setting: s.name, found: s.value, message, evidence, replacement, dependsOn });
   if (file.kind === 'puma') {
-    dependsOn = 'server_version';
-    const v = answers.server === 'puma' ? answers.server_version : null;
+    // The Puma Gemfile.lock locks is the one this file runs on, in whatever group (a puma.rb for `rails server` in
+    // development, gem "puma" in group :development): its version, not the wizard's default; a development/test-only
+    // Puma is not production's, so what it finds is a note (assumed.mjs lockedGem).
+    // (A production Puma detected from Gemfile.lock is already the answer: its messages stay as they were.)
+    const lp = answers.__lockedPuma;
+    const locked = lp && (lp.devOnly || !(answers.server === 'puma' && answers.__provenance?.server_version)) ? lp : null;
+    dependsOn = locked ? null : 'server_version';
+    const v = locked ? cleanVersion(locked.value) : answers.server === 'puma' ? answers.server_version : null;
     // Without Gemfile.lock the version is assumed (assumed.mjs) and the message says from what. A Gemfile lower bound
     // proves "removed in X" (every allowed version is at least the bound) but not "does not exist before X".
-    const pv = v ? versionOf(answers, 'server_version', 'Puma') : null;
+    const pv = locked ? { value: v, assumed: false, text: `Puma ${locked.value} (${locked.file}:${locked.line}${locked.devOnly ? `; only in the Gemfile's ${locked.groups.join('/')} group${locked.groups.length > 1 ? 's' : ''}${locked.at ? ` (${locked.at.file}:${locked.at.line})` : ''}, so production's bundle has no Puma and this file serves development` : ''})` } : v ? versionOf(answers, 'server_version', 'Puma') : null;
+    dev = Boolean(locked?.devOnly);
     for (const s of file.settings) {
       const cap = PUMA_DSL[s.name] || PUMA_REMOVED[s.name];
       if (!cap || !v) continue;
@@ -54,7 +63,7 @@ export function obsoleteFindings(file, answers) {
       if (arg && (s.branch || []).some((b) => new RegExp(`^(if\\s+)?defined\\?\\(?\\s*(::)?${arg.value}\\b`).test(b.cond))) add(s, 'note', `${s.name} ${arg.value}${branchOf(s)}: ${arg.value} was removed in Puma ${arg.until}, so on ${pv.text} the guard is false and the line never runs: it can be deleted`, [{ label: `Puma: ${arg.value} removed in ${arg.until}`, url: arg.url }]);
       else if (arg) add(s, 'error', `${s.name} ${arg.value}${branchOf(s)}: ${arg.value} was removed in Puma ${arg.until}; ${pv.text} stops at boot with NameError (uninitialized constant ${arg.value}): ${arg.fix}`, [{ label: `Puma: ${arg.value} removed in ${arg.until}`, url: arg.url }, PUMA_HISTORY]);
       else if (cap.until && gte(v, cap.until)) add(s, 'error', `${s.name} was removed in Puma ${cap.until}; ${pv.text} stops with NoMethodError${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
-      else if (cap.since && !gte(v, cap.since)) add(s, pv.assumed ? 'note' : 'error', `${s.name} does not exist before Puma ${cap.since} (${pv.assumed ? pv.text : `detected ${v}`})`, [PUMA_HISTORY]);
+      else if (cap.since && !gte(v, cap.since)) add(s, pv.assumed ? 'note' : 'error', `${s.name} does not exist before Puma ${cap.since} (${pv.assumed || locked ? pv.text : `detected ${v}`})`, [PUMA_HISTORY]);
       // A deprecated name still runs (Puma prints a warning at boot): a note, not harm (README "Severity").
       else if (cap.deprecatedSince && gte(v, cap.deprecatedSince)) add(s, 'note', `${s.name} is deprecated since Puma ${cap.deprecatedSince}${branchOf(s)}; ${pv.text} still runs it and warns at boot${cap.until ? ` that it goes in Puma ${cap.until.replace(/\.0$/, '')}` : ''}${cap.replacement ? `: use ${cap.replacement}` : ''}`, [PUMA_HISTORY], cap.replacement);
     }

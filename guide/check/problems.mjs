@@ -52,6 +52,20 @@ export function productionPool(yml, env) {
   return { value: 5, env: null, offset: 0, line: (at || prod[0]).line, implicit: true, key: 'pool', from: 'no pool: (Rails’ default, 5)' };
 }
 
+/**
+ * Production's pool when its primary has no pool: and takes `url:` from an ENV variable (`url: <%= ENV.fetch(
+ * "DATABASE_URL", "postgres://…") %>`): Rails' default 5 unless the URL the platform sets carries `?pool=`
+ * (the URL's query wins over database.yml's keys), which no file tells. → a pool like productionPool()'s with
+ * `urlEnv` (judgements on it are notes), or null when there is no such url: or its default names a pool.
+ */
+export function urlDefaultPool(yml, env) {
+  const prod = (yml?.settings || []).filter((s) => s.path?.[0] === 'production' && (s.path.length === 2 || s.path[1] === 'primary'));
+  if (prod.some((s) => s.key === 'pool' || s.key === 'max_connections')) return null;
+  const url = prod.find((s) => s.key === 'url');
+  if (!url?.env || env.has(url.env) || /[?&](?:pool|max_connections)=/.test(String(url.value ?? ''))) return null;
+  return { value: 5, env: null, offset: 0, line: url.line, implicit: true, key: 'pool', urlEnv: url.env, from: `no pool: beside url: from ${url.env}: Rails’ default, 5, unless ${url.env} carries ?pool=` };
+}
+
 /** Puma's maximum threads per branch: [{max, env, s}] (threads min, max; or threads n). */
 export function pumaThreads(puma, env) {
   return puma.settings.filter((s) => s.name === 'threads').map((s) => {
@@ -74,7 +88,10 @@ export function problemFindings(files, answers) {
 
   // 1. Every Puma thread needs a connection: the pool (written or Rails' implicit 5) below the threads.
   // A web command's -t/--threads wins over the config file: implicit-threads.mjs judges that one.
-  if (puma && pool && !commandSetsThreads(files)) {
+  // `url:` from DATABASE_URL with no pool: Rails' 5 unless the URL carries ?pool=: a note (urlDefaultPool).
+  const webPool = pool || urlDefaultPool(yml, env);
+  if (puma && webPool && !commandSetsThreads(files)) {
+    const pool = webPool;
     for (const t of pumaThreads(puma, env)) {
       // One variable for both (RAILS_MAX_THREADS) agrees when production sets it; unset, each file's default counts.
       if (t.max <= pool.value) continue;
@@ -82,9 +99,9 @@ export function problemFindings(files, answers) {
       // The fix: the app's own thread expression, plus what else runs in the process (pool-fix.mjs).
       const fix = webPoolFix(files, yml, pool, puma, t, env);
       out.push({
-        rule: 'pool-below-threads', severity: 'error', file: yml.path, line: pool.line, setting: pool.key,
+        rule: 'pool-below-threads', severity: pool.urlEnv ? 'note' : 'error', file: yml.path, line: pool.line, setting: pool.key,
         found: String(pool.value), expected: String(fix.total),
-        message: `production's ${pool.key} is ${pool.value} (${pool.from}) but Puma runs ${t.max} threads per process (${puma.path}:${t.s.line}${branchName(t.s) ? `, in ${branchName(t.s)}` : ''}${t.arm ? `, default \`${t.arm}\`` : ''})${assume.length ? ` with ${assume.join(' and ')}` : ''}: under load threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
+        message: `production's ${pool.key} is ${pool.value} (${pool.from}) but Puma runs ${t.max} threads per process (${puma.path}:${t.s.line}${branchName(t.s) ? `, in ${branchName(t.s)}` : ''}${t.arm ? `, default \`${t.arm}\`` : ''})${assume.length ? ` with ${assume.join(' and ')}` : ''}: under load ${pool.urlEnv ? `(if ${pool.urlEnv} has no ?pool=) ` : ''}threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
         evidence: [SRC.railsPool, RAILS_DEFAULT_POOL, ...(fix.terms.some((x) => /load_async/.test(x.label)) ? [ASYNC_EVIDENCE] : [])], related: [{ file: puma.path, line: t.s.line }],
         diff: fix.diff, replacement: fix.text,
       });

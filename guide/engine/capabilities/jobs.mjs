@@ -54,3 +54,11 @@ export const JOB_RUNNERS = {
     notify: false, threaded: false,
   },
 };
+
+// What a GoodJob process counts against its database pool, for the doctor (guide/check/good-job.mjs; not in the
+// page's catalog): lib/good_job/configuration.rb total_estimated_threads adds 1 for the notifier (LISTEN/NOTIFY) and
+// 2 for cron when enable_cron is on to the schedulers' max_threads, and logs a warning when the sum exceeds Active
+// Record's pool; the README's pool for worker processes is `1 + 2 + GOOD_JOB_MAX_THREADS`. Configuration#max_threads:
+// --max-threads, config.good_job.max_threads, then these variables, else 5; the CLI runs in :external mode whatever
+// execution_mode says (CLI.within_exe?).
+export const GOOD_JOB_CONNECTIONS = { notifier: 1, cron: 2, maxThreadsEnv: ['GOOD_JOB_MAX_THREADS', 'RAILS_MAX_THREADS'], defaultMaxThreads: 5 };

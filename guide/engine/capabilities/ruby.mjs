@@ -106,3 +106,9 @@ export const FEATURES = {
   hash19Syntax: { since: '1.9' }, // `key: value` literal syntax
   webrickBundled: { until: '3.0' },
 };
+
+// The Docker Official Image for CRuby under the names registries serve it by (Docker Hub `ruby`, `library/ruby`,
+// `docker.io/library/ruby` as Rails' generated Dockerfile writes it, registry.docker.com, Amazon ECR's and Google's
+// mirrors). Its tags name the Ruby: `3.4.8-slim` is that release, `3.4-alpine` the newest 3.4.x when the image is
+// built (hub.docker.com/_/ruby, "Supported tags"). Read by guide/check/ruby-image.mjs; not in the page's catalog.
+export const RUBY_IMAGE = /^(?:(?:docker\.io|index\.docker\.io|registry-1\.docker\.io|registry\.docker\.com|public\.ecr\.aws\/docker|mirror\.gcr\.io)\/)?(?:library\/)?ruby$/;
