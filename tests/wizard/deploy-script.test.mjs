@@ -334,7 +334,7 @@ test('deploy.sh build: the new release\'s assets are added to the running releas
   const fn = lines.slice(start, lines.indexOf('}', start) + 1).join('\n');
   assert.match(sh, /^build\(\) \{ build_release "\$1" "\$2"; share_assets \|\| fail .*; trap - EXIT INT TERM HUP; echo "deploy\.sh: built \$r beside \$old/m);
   assert.match(sh, /^  deploy\|build\) .*; lock; "\$1" "\$2" /m);
-  assert.match(sh, /^  switch\) lock; switch_built ;;$/m);
+  assert.match(sh, /^  switch\) lock; switch_built "\$\{2:-\}" ;;$/m);
   const dir = mkdtempSync(join(tmpdir(), 'deploy-share-'));
   try {
     const put = (p, text) => { mkdirSync(join(dir, p, '..'), { recursive: true }); writeFileSync(join(dir, p), text); };
