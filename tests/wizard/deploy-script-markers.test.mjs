@@ -142,7 +142,7 @@ test('deploy.sh rollback: the release it leaves is marked before current moves; 
     root = fresh();
     r = run(root, 'went_live() { why="/up failed"; return 1; }\nrollback');
     assert.equal(r.status, 1);
-    assert.match(r.stderr, new RegExp(`switching back to ${B} failed too: /up failed; .*deploy\\.sh unmark ${A} makes it usable again`));
+    assert.match(r.stderr, new RegExp(`switching back to ${B} failed too: /up failed; .*deploy\\.sh unmark ${A} once the cause is fixed`));
     assert.ok(marked(root, A));
     r = run(root, `unmark ${A}`);
     assert.equal(r.status, 0, r.stderr);
@@ -167,7 +167,7 @@ test('deploy.sh adopt: once, marks only the live release usable, with its reason
     let root = layout(dir, [A, B], B, []);
     let r = run(root, 'rollback');
     assert.equal(r.status, 1);
-    assert.match(r.stderr, new RegExp(`no release before ${B} .*see deploy\\.sh adopt`));
+    assert.match(r.stderr, new RegExp(`no release before ${B} \\(see deploy\\.sh adopt\\)`));
     r = run(root, 'check_up() { true; }\nadopt');
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`marked the live release ${B} usable`));
