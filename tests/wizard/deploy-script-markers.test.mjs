@@ -192,3 +192,27 @@ test('deploy.sh adopt: once, marks only the live release usable, with its reason
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// README steps 7 and 8: a rollback is as slow as the restart it does (an earlier text said "in seconds", which
+// Unicorn's full handover, up to its wait, is not); Puma's hot restart on one host states the wait it leaves and why
+// the bundle keeps it (phased restarts need workers without preload_app!); the markers and their commands are named.
+test('README: a rollback takes as long as the restart (Unicorn: the handover); Puma on one host states its wait; unmark and adopt explained', () => {
+  const readme = (a) => {
+    const md = generate({ domain: 'app.test', ...a }, { date: '2026-11-25' }).files.find((f) => f.path === 'README.md').content;
+    return { step7: md.slice(md.indexOf('### 7.'), md.indexOf('### 8.')), step8: md.slice(md.indexOf('### 8.'), md.indexOf('### 9.')) };
+  };
+  const puma = readme({});
+  assert.match(puma.step8, /Nothing is built, so it takes as long as that restart, which boots the old release's code: the app's boot time/);
+  assert.match(puma.step8, /`sh deploy\.sh unmark RELEASE` clears the mark/);
+  assert.match(puma.step8, /`sh deploy\.sh adopt` marks the live release usable \(only that one/);
+  assert.match(puma.step7, /requests wait in Puma's backlog while the new release boots/);
+  assert.match(puma.step7, /Puma does one only without preload_app! .*docs\/restart\.md/);
+  const unicorn = readme({ server: 'unicorn', server_version: '6.1' });
+  assert.match(unicorn.step8, /Unicorn's handover ends only once the new master has booted the app .*up to 120 s/);
+  assert.doesNotMatch(unicorn.step7, /Puma's backlog/);
+  for (const r of [puma, unicorn]) assert.doesNotMatch(r.step8, /in seconds/);
+  // Behind the bundle's balancer the switch runs out of rotation: no wait to explain.
+  const multi = readme({ app_hosts: 2, lb: 'haproxy', db_host: 'separate' });
+  assert.match(multi.step7, /^sh deploy\.sh switch$/m);
+  assert.doesNotMatch(multi.step7, /Puma's backlog/);
+});
