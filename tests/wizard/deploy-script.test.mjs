@@ -59,16 +59,18 @@ test('deploy.sh: ShellCheck and dash accept it for every kind of bundle; each co
 test('deploy.sh restarts per the server\'s documented semantics and says why', () => {
   const puma = file(gen({ cores: 4, ram_gb: 8 }), 'deploy.sh');
   assert.match(puma, /^# .*hot restart \(USR2, `systemctl reload`\): this bundle preloads the app in cluster mode \(preload_app!\), and a phased restart \(USR1\) cannot load new code then/m);
-  assert.match(puma, /^restart_app\(\) \{ systemctl reload rails-app && systemctl restart rails-jobs\.service; \}$/m);
+  // A reload needs a running unit: a dead one (the server crashed) is started instead, so a switch-back still works.
+  assert.match(puma, /^restart_app\(\) \{ if systemctl is-active --quiet rails-app; then systemctl reload rails-app; else systemctl restart rails-app; fi && systemctl restart rails-jobs\.service; \}$/m);
+  assert.match(puma, /^# .*When the unit is not active \(the server died\), a reload has nothing to signal: `systemctl restart` starts it/m);
   const unicorn = file(gen({ server: 'unicorn', server_version: '6.1', jobs: 'none' }), 'deploy.sh');
   // Unicorn's USR2 returns at once while the old master answers /up: wait for the handover (reload-new-code.test.mjs).
-  assert.match(unicorn, /^restart_app\(\) \{ o=\$\(cat "\$PIDFILE"\) && touch "\$PIDFILE\.deploy" && systemctl reload rails-app && wait_handover "\$o"; \}$/m);
+  assert.match(unicorn, /^restart_app\(\) \{ if systemctl is-active --quiet rails-app; then o=\$\(cat "\$PIDFILE"\) && touch "\$PIDFILE\.deploy" && systemctl reload rails-app && wait_handover "\$o"; else systemctl restart rails-app; fi; \}$/m);
   assert.match(unicorn, /^PIDFILE=\/var\/www\/app\/tmp\/pids\/unicorn\.pid$/m);
   // Falcon's HUP forks a new set of workers that load the new code (tests/wizard/lab-falcon-thin.test.mjs); Thin has none.
   const falcon = file(gen({ server: 'falcon', jobs: 'none' }), 'deploy.sh');
   assert.match(falcon, /`systemctl reload` \(HUP\) loads new code/);
   // …but keeps the gems its controller loaded: a changed Gemfile.lock restarts.
-  assert.match(falcon, /^restart_app\(\) \{ if cmp -s "\$ROOT\/releases\/\$\{1:-none\}\/Gemfile\.lock" "\$ROOT\/current\/Gemfile\.lock"; then systemctl reload rails-app; else systemctl restart rails-app; fi; \}$/m);
+  assert.match(falcon, /^restart_app\(\) \{ if systemctl is-active --quiet rails-app; then if cmp -s "\$ROOT\/releases\/\$\{1:-none\}\/Gemfile\.lock" "\$ROOT\/current\/Gemfile\.lock"; then systemctl reload rails-app; else systemctl restart rails-app; fi; else systemctl restart rails-app; fi; \}$/m);
   assert.match(falcon, /^  went_live "\$old" \|\| switch_back "\$old" "\$r" "release \$r: \$why after the switch" remove$/m);
   const thin = file(gen({ server: 'thin', server_version: '2.0', jobs: 'none' }), 'deploy.sh');
   assert.match(thin, /no reload that loads new code, so `systemctl restart`/);
@@ -123,10 +125,10 @@ test('deploy.sh: only the preflight boot and the migrations get the secrets; ass
 test('deploy.sh: a failed restart or /up check after the switch switches back and exits 1, in deploy and rollback', () => {
   const sh = file(gen({}), 'deploy.sh');
   assert.match(sh, /^went_live\(\) \{ why=""; restart_app "\$1" 9>&- \|\| \{ why="the restart failed \(exit \$\?\)"; return 1; \}; check_up \|\| \{ why="\/up failed"; return 1; \}; \}$/m);
-  assert.match(sh, /^  if switch_to "\$1" && went_live "\$2"; then \[ "\$\{4:-\}" != remove \] \|\| rm -rf "\$\{ROOT:\?\}\/releases\/\$2"; fail "\$3; switched back to \$1, which answers \/up"; fi$/m);
+  assert.match(sh, /^  if switch_to "\$1" && went_live "\$2"; then\n    case "\$\{4:-\}" in remove\) rm -rf "\$\{ROOT:\?\}\/releases\/\$2" ;; unmark\) as_user rm -f "\$ROOT\/releases\/\$1\/\.deploy-failed" ;; esac\n    fail "\$3; switched back to \$1, which answers \/up"\n  fi$/m);
   assert.match(sh, /^  fail "\$3; switching back to \$1 failed too: \$why; current -> \$\(current_release\), release \$2 kept/m);
   assert.match(sh, /^  went_live "\$old" \|\| switch_back "\$old" "\$r" "release \$r: \$why after the switch" remove$/m);
-  assert.match(sh, /^  went_live "\$cur" \|\| switch_back "\$cur" "\$prev" "rollback to \$prev: \$why"$/m);
+  assert.match(sh, /^  went_live "\$cur" \|\| switch_back "\$cur" "\$prev" "rollback to \$prev: \$why" unmark$/m);
   // No command after the switch whose failure set -e would turn into an exit before the switch-back.
   const after = sh.slice(sh.indexOf('  switch_to "$r" ||'), sh.indexOf('  trap - EXIT'));
   assert.doesNotMatch(after, /^\s*(restart_app|check_up|systemctl)/m);
@@ -178,9 +180,13 @@ test('lb-rotation.sh: ShellCheck and dash accept it; it drains through the balan
         const sock = /^\s*stats socket (\S+) .*level admin$/m.exec(cfg)[1];
         assert.match(cfg, /^backend rails_hosts$/m);
         addrs.forEach((a, i) => assert.match(cfg, new RegExp(`^\\s*server app${i + 1} ${a.replace(/\./g, '\\.')}:80$`, 'm')));
-        assert.match(sh, new RegExp(`^drain\\(\\) \\{ echo "set server rails_hosts/\\$HOST state drain" \\| socat stdio ${sock}; \\}$`, 'm'));
-        assert.match(sh, new RegExp(`^ready\\(\\) \\{ echo "set server rails_hosts/\\$HOST state ready" \\| socat stdio ${sock}; \\}$`, 'm'));
-        assert.match(sh, /^in_flight\(\) \{ echo "show stat" \| socat stdio .* '\$1 == b && \$2 == h \{print \$5\}'; \}$/m);
+        // Every command through api (socat to the socket haproxy.cfg opens); HAProxy's refusals stop the script
+        // (run against a real HAProxy in deploy-script-rotation.test.mjs).
+        assert.match(sh, new RegExp(`^api\\(\\) \\{ a=\\$\\(printf '%s\\\\n' "\\$1" \\| socat stdio ${sock}\\) \\|\\| fail `, 'm'));
+        assert.match(sh, /^set_state\(\) \{ a=\$\(api "set server rails_hosts\/\$HOST state \$1"\) \|\| exit 1; \[ -z "\$a" \] \|\| fail /m);
+        assert.match(sh, /^drain\(\) \{ set_state drain; \}$/m);
+        assert.match(sh, /^ready\(\) \{ set_state ready; \}$/m);
+        assert.match(sh, /^in_flight\(\) \{ s=\$\(api "show stat"\) \|\| exit 1; printf '%s\\n' "\$s" \| awk .* '\$1 == b && \$2 == h \{print \$5\}'; \}$/m);
       } else {
         // The drain edits the upstream's server lines as the generated nginx.conf writes them, then reloads.
         const conf = file(r, 'lb-host/etc/nginx/nginx.conf');
@@ -230,7 +236,7 @@ test('deploy.sh: the current release\'s compiled assets are copied into the new 
     const run = (newHasAssets) => {
       rmSync(join(dir, 'new'), { recursive: true, force: true });
       mkdirSync(join(dir, 'new/public', newHasAssets ? 'assets' : ''), { recursive: true });
-      const script = ['set -eu', `ROOT=${dir} new=${dir}/new old=r1 APP_USER=root`, 'fail() { echo "FAIL: $*"; exit 1; }', lines[at]].join('\n');
+      const script = ['set -eu', `ROOT=${dir} new=${dir}/new old=r1 APP_USER=root`, 'fail() { echo "FAIL: $*"; exit 1; }', lines.find((l) => l.startsWith('as_user() {')), lines[at]].join('\n');
       return spawnSync('dash', ['-c', script], { encoding: 'utf8', timeout: 20000 });
     };
     let r = run(false);
@@ -284,13 +290,14 @@ test('deploy.sh: one deploy or rollback at a time; rollback goes to the release 
     assert.equal(pick('20261101000000\n'), '20261101000000', 'the release that was live before, even when newer ones exist');
     assert.equal(pick(''), '20261102000000', 'without a record: the newest built release that never failed, not the half-built one');
     // Markers in the release tree are written by its owner, the service user (root never follows a link it planted).
-    assert.match(sh, /^  runuser -u "\$APP_USER" -- touch "\$ROOT\/releases\/\$cur\/\.deploy-failed" \|\| true$/m, 'the release a rollback leaves is never switched to again');
-    assert.match(sh, /^  runuser -u "\$APP_USER" -- touch "\$ROOT\/releases\/\$2\/\.deploy-failed" 2>\/dev\/null \|\| true$/m);
+    assert.match(sh, /^  mark_failed "\$cur" "rolled back from \$cur to \$prev" \|\| fail /m, 'the release a rollback leaves is never switched to again');
+    assert.match(sh, /^  mark_failed "\$2" "\$3; switching back to \$1 failed too: \$why" 2>\/dev\/null \|\| true$/m);
+    assert.match(sh, /^mark_failed\(\) \{ .* \| as_user tee "\$ROOT\/releases\/\$1\/\.deploy-failed" >\/dev\/null; \}$/m);
     assert.match(sh, /^  runuser -u "\$APP_USER" -- touch "\$new\/\.built"$/m);
     // Once current points at the new release a signal never removes it (keep=yes right after the switch); a failed
     // deploy's switch-back removes it itself, a failed rollback's does not.
     assert.match(sh, /^  switch_to "\$r" \|\| fail .*\n  keep=yes\n  went_live "\$old" \|\| switch_back "\$old" "\$r" ".*" remove$/m);
-    assert.match(sh, /then \[ "\$\{4:-\}" != remove \] \|\| rm -rf "\$\{ROOT:\?\}\/releases\/\$2"; fail/);
+    assert.match(sh, /^    case "\$\{4:-\}" in remove\) rm -rf "\$\{ROOT:\?\}\/releases\/\$2" ;; /m);
     assert.match(sh, /^lock\(\) \{ exec 9>"\/run\/rails-app-deploy\.lock"; /m);
     assert.match(sh, /trap 'exit 1' INT TERM HUP/);
   } finally {
@@ -329,7 +336,7 @@ test('deploy.sh build: the new release\'s assets are added to the running releas
   const fn = lines.slice(start, lines.indexOf('}', start) + 1).join('\n');
   assert.match(sh, /^build\(\) \{ build_release "\$1" "\$2"; share_assets \|\| fail .*; trap - EXIT INT TERM HUP; echo "deploy\.sh: built \$r beside \$old/m);
   assert.match(sh, /^  deploy\|build\) .*; lock; "\$1" "\$2" /m);
-  assert.match(sh, /^  switch\) lock; switch_built ;;$/m);
+  assert.match(sh, /^  switch\) lock; switch_built "\$\{2:-\}" ;;$/m);
   const dir = mkdtempSync(join(tmpdir(), 'deploy-share-'));
   try {
     const put = (p, text) => { mkdirSync(join(dir, p, '..'), { recursive: true }); writeFileSync(join(dir, p), text); };
@@ -340,7 +347,7 @@ test('deploy.sh build: the new release\'s assets are added to the running releas
     put('releases/r2/public/assets/nested/icon-n3w.svg', 'icon');
     put('releases/r2/public/assets/.manifest.json', '{"application.css":"application-n3w.css"}');
     put('releases/r2/public/assets/logo.svg', 'new logo');
-    const r = spawnSync('dash', ['-c', ['set -eu', `ROOT=${dir} new=${dir}/releases/r2 APP_USER=root`, `ln -s releases/r1 ${dir}/current`, fn, 'share_assets'].join('\n')], { encoding: 'utf8', timeout: 20000 });
+    const r = spawnSync('dash', ['-c', ['set -eu', `ROOT=${dir} new=${dir}/releases/r2 APP_USER=root`, `ln -s releases/r1 ${dir}/current`, lines.find((l) => l.startsWith('as_user() {')), fn, 'share_assets'].join('\n')], { encoding: 'utf8', timeout: 20000 });
     assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
     const cur = (p) => readFileSync(join(dir, 'releases/r1/public/assets', p), 'utf8');
     assert.equal(cur('application-n3w.css'), 'new');
@@ -348,15 +355,17 @@ test('deploy.sh build: the new release\'s assets are added to the running releas
     assert.equal(cur('application-0ld.css'), 'old');
     assert.equal(cur('.manifest.json'), '{"application.css":"application-0ld.css"}', 'the running release keeps its own manifest');
     assert.equal(cur('logo.svg'), 'old logo', 'a file the running release has is never replaced');
-    // switch_built takes the newest release after current that never failed to go live.
-    const pick = lines.find((l) => l.startsWith('  r=$(releases | sort | awk -v c="$old" \'$0 > c\''));
+    // switch_built takes the newest release after current that never failed to go live and was built since
+    // current last moved (deploy-script-markers.test.mjs: a build older than that is never picked by itself).
+    const pick = lines.find((l) => l.startsWith('    r=$(releases | sort | awk -v c="$old" \'$0 > c\''));
     assert.ok(pick, 'switch_built chooses among newer releases');
     mkdirSync(join(dir, 'releases/r3'));
     writeFileSync(join(dir, 'releases/r3/.deploy-failed'), '');
     writeFileSync(join(dir, 'releases/r3/.built'), '');
     writeFileSync(join(dir, 'releases/r2/.built'), '');
     mkdirSync(join(dir, 'releases/r4')); // cut short: no .built
-    const chosen = spawnSync('dash', ['-c', `ROOT=${dir}\n${lines.find((l) => l.startsWith('releases() {'))}\n${lines.find((l) => l.startsWith('usable() {'))}\nold=r1\n${pick.trim()}\necho "$r"`], { encoding: 'utf8', timeout: 20000 });
+    const fns = ['releases() {', 'usable() {', 'since_live() {'].map((k) => lines.find((l) => l.startsWith(k))).join('\n');
+    const chosen = spawnSync('dash', ['-c', `ROOT=${dir}\n${fns}\nold=r1\n${pick.trim()}\necho "$r"`], { encoding: 'utf8', timeout: 20000 });
     assert.equal(chosen.stdout.trim(), 'r2', chosen.stderr);
   } finally {
     rmSync(dir, { recursive: true, force: true });

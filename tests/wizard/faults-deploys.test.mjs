@@ -8,6 +8,12 @@
 //   b. deploys a release that fails to boot (an initializer raises): exit 1 with a message, `current` unchanged,
 //      every answer still v2, no request fails;
 //   c. rolls back: exit 0, the answers move back to v1, no request fails.
+// Then the release markers and a dead server, without load where nothing should change:
+//   - `switch` refuses v2 (marked by the rollback), and after `unmark` still refuses it (built before the rollback
+//     moved current: a stale build is never picked by itself);
+//   d. with rails-app stopped (a dead unit), `switch V2` under load: the restart starts the unit instead of a reload
+//      that would fail; exit 0, the answers end on v2;
+//   - `adopt` on a release without .built (an earlier deploy.sh's) marks it with its reason, and only once.
 // Each phase prints what it measured (requests, failures, p99, seconds).
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -86,6 +92,7 @@ mkdir -p /tmp/failing-reload && printf '%s\n' '#!/bin/sh' 'if [ "$1 $2" = "reloa
 ${phase}
 cd ${B}
 phase good sh deploy.sh deploy /tmp/src-v2
+V2=$(readlink ${root}/current | sed 's|releases/||')
 sleep 1
 phase reloadfail env PATH=/tmp/failing-reload:$PATH sh deploy.sh deploy /tmp/src-v4 --no-migrate
 echo "reloadfail injected=$([ -e /tmp/reload-failed ] && echo yes || echo no) reloads=$(grep -c '^systemctl reload rails-app' /var/log/readme-shims.log)"
@@ -93,12 +100,28 @@ sleep 1
 phase broken sh deploy.sh deploy /tmp/src-v3
 phase rollback sh deploy.sh rollback
 echo "releases=$(ls ${root}/releases | wc -l)"
-for n in good reloadfail broken rollback; do tail -12 /tmp/$n.out | sed "s/^/$n-out: /"; done
+echo "marked v2=$(head -c 200 ${root}/releases/$V2/.deploy-failed | tr '\n' ' ')"
+cmd() { local name=$1; shift; local rc=0; timeout ${MAX_PHASE_S} "$@" > /tmp/$name.out 2>&1 || rc=$?; echo "$name rc=$rc message=$(grep '^deploy.sh:' /tmp/$name.out | tail -1)"; }
+cmd stale sh deploy.sh switch
+cmd unmark sh deploy.sh unmark $V2
+cmd stale2 sh deploy.sh switch
+# A dead unit (the server crashed): deploy.sh must start it, since a reload has nothing to signal.
+systemctl stop rails-app
+for i in $(seq 1 120); do systemctl is-active --quiet rails-app || break; sleep 0.5; done
+echo "dead before=$(systemctl is-active rails-app || true)"
+echo '--- dead' >> /var/log/readme-shims.log
+phase dead sh deploy.sh switch $V2
+echo "dead restarts=$(sed -n '/^--- dead$/,$p' /var/log/readme-shims.log | grep -c '^systemctl restart rails-app$') reloads=$(sed -n '/^--- dead$/,$p' /var/log/readme-shims.log | grep -c '^systemctl reload rails-app$' || true)"
+rm ${root}/releases/$V2/.built
+cmd adopt sh deploy.sh adopt
+echo "adopted built=$(head -c 200 ${root}/releases/$V2/.built | tr '\n' ' ')"
+cmd adopt2 sh deploy.sh adopt
+for n in good reloadfail broken rollback stale unmark stale2 dead adopt adopt2; do tail -12 /tmp/$n.out | sed "s/^/$n-out: /"; done
 `;
     const r = await labScript(script, { timeout: 2300 });
     const out = `${r.stdout}\n${r.stderr}`;
     assert.equal(r.code, 0, out);
-    console.log(r.stdout.split('\n').filter((l) => /^(layout|good|reloadfail|broken|rollback|releases)[ =]/.test(l)).join('\n'));
+    console.log(r.stdout.split('\n').filter((l) => /^(layout|good|reloadfail|broken|rollback|releases|marked|stale2?|unmark|dead|adopt2?|adopted)[ =]/.test(l)).join('\n'));
     assert.match(r.stdout, /^layout current=releases\/\d{14} tmp=\/var\/www\/app\/tmp owner=deploy answer=v1$/m, out);
     const m = (name) => {
       const x = new RegExp(`^${name} rc=(\\d+) requests=(\\d+) failed=(\\d+) p99-ms=(\\d+) seconds=([\\d.]+) versions=(\\S*)$`, 'm').exec(r.stdout);
@@ -141,6 +164,33 @@ for n in good reloadfail broken rollback; do tail -12 /tmp/$n.out | sed "s/^/$n-
     // The release that failed to boot was removed on the way out: a later rollback (the newest older release) can
     // never pick it. Left: the first release and v2.
     assert.match(r.stdout, /^releases=2$/m, out);
+    // The release the rollback left is marked, with its reason; switch does not go back to it, and after unmark
+    // still not by itself: it was built before the rollback moved current.
+    const v2 = good.current;
+    const v1 = back.current;
+    assert.match(r.stdout, new RegExp(`^marked v2=\\S+ rolled back from ${v2} to ${v1} $`, 'm'), out);
+    const line = (name) => new RegExp(`^${name} rc=(\\d+) message=(.*)$`, 'm').exec(r.stdout) || assert.fail(`${name}: no result\n${out}`);
+    const stale = `^deploy.sh: no release built since ${v1} went live: run deploy.sh build first, or name the release: deploy.sh switch RELEASE$`;
+    assert.equal(line('stale')[1], '1', out);
+    assert.match(line('stale')[2], new RegExp(stale), out);
+    assert.equal(line('unmark')[1], '0', out);
+    assert.match(line('unmark')[2], new RegExp(`^deploy.sh: release ${v2} is usable again`), out);
+    assert.equal(line('stale2')[1], '1', out);
+    assert.match(line('stale2')[2], new RegExp(stale), out);
+    // d. The unit was dead: deploy.sh started it on v2 (a restart, no reload), exit 0, the answers end on v2.
+    assert.match(r.stdout, /^dead before=inactive$/m, out);
+    const dead = m('dead');
+    assert.equal(dead.rc, 0, out);
+    assert.equal(dead.current, v2, out);
+    assert.equal(dead.last, 'v2,', out);
+    assert.match(dead.message, new RegExp(`^deploy.sh: switched to ${v2} \\(previous: ${v1}\\)$`), out);
+    assert.match(r.stdout, /^dead restarts=[1-9]\d* reloads=0$/m, out);
+    // adopt: the live release without .built gets one with its reason, once.
+    assert.equal(line('adopt')[1], '0', out);
+    assert.match(line('adopt')[2], new RegExp(`^deploy.sh: marked the live release ${v2} usable`), out);
+    assert.match(r.stdout, /^adopted built=adopted \S+ by deploy\.sh adopt: live and answering \/up, built by an earlier deploy\.sh $/m, out);
+    assert.equal(line('adopt2')[1], '1', out);
+    assert.match(line('adopt2')[2], new RegExp(`^deploy.sh: release ${v2} has its .built marker already`), out);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -7,7 +7,8 @@
 // HAProxy has a runtime API: `set server BACKEND/SERVER state drain` stops new requests to the server (health checks
 // go on) and `state ready` undoes it; `show stat` (CSV, 5th column scur) counts the sessions it still serves
 // (HAProxy 3.0 management guide, "set server", "show stat"). A server that `track`s it (the /cable backend) inherits
-// the drain. socat talks to the socket (Debian's haproxy.cfg comment names it).
+// the drain. socat talks to the socket (Debian's haproxy.cfg comment names it); a command it cannot deliver or that
+// HAProxy refuses stops the script with HAProxy's answer (never a drain that silently did nothing).
 //
 // nginx (open source) has no runtime API for upstreams: `drain` is an NGINX Plus parameter (ngx_http_upstream_module,
 // "server"). What an SRE does instead: mark the server `down` in the upstream block and reload. A reload is graceful
@@ -18,12 +19,19 @@
 // where its requests wait in the socket's backlog while the new release boots (tens of seconds on a small host), and
 // would not retry a POST that fails half-way; draining keeps every request on the hosts that answer at once.
 export const LB_ROTATION = {
+  // Every command goes through api, which fails when socat cannot reach the socket (HAProxy down, another path);
+  // HAProxy answers `set server` with an empty line, and anything else is its refusal ("No such server.", a level
+  // too low for the command), which set_state turns into a failure instead of a drain that never happened.
   haproxy: {
     needs: 'socat',
+    helpers: [
+      ['api', 'api() { a=$(printf \'%s\\n\' "$1" | socat stdio {socket}) || fail "no answer from HAProxy\'s stats socket {socket} to \\"$1\\" (socat exit $?)"; printf \'%s\\n\' "$a"; }'],
+      ['set-state', 'set_state() { a=$(api "set server {backend}/$HOST state $1") || exit 1; [ -z "$a" ] || fail "HAProxy refused \\"set server {backend}/$HOST state $1\\": $a"; }'],
+    ],
     snapshot: 'true',
-    drain: 'echo "set server {backend}/$HOST state drain" | socat stdio {socket}',
-    ready: 'echo "set server {backend}/$HOST state ready" | socat stdio {socket}',
-    inFlight: 'echo "show stat" | socat stdio {socket} | awk -F, -v b={backend} -v h="$HOST" \'$1 == b && $2 == h {print $5}\'',
+    drain: 'set_state drain',
+    ready: 'set_state ready',
+    inFlight: 's=$(api "show stat") || exit 1; printf \'%s\\n\' "$s" | awk -F, -v b={backend} -v h="$HOST" \'$1 == b && $2 == h {print $5}\'',
   },
   nginx: {
     needs: 'nginx',

@@ -5,7 +5,7 @@ import { SERVER_PROCESS, HARDENING, LAB_PROOFS } from '../caps.mjs';
 import { ACME_WEBROOT } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL } from './util.mjs';
-import { DEPLOY_SCRIPT, SHARED_BUNDLE, switchMode, upCheck, precompileEnv } from './releases.mjs';
+import { DEPLOY_SCRIPT, SHARED_BUNDLE, switchMode, upCheck, precompileEnv, handoverReload } from './releases.mjs';
 import { familyDestination } from './readme.mjs';
 import { commandsOf, packageLines, securityLines, fam } from './family-steps.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
@@ -169,15 +169,20 @@ export function opsBlocks(ctx, files, hosts = {}) {
   } else {
   // Behind the bundle's balancer: one host at a time, drained first (lb-rotation.mjs through readme-hosts, a chunk).
   const rolling = hosts.rolling;
-  blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t('ops.readme.deploy.releases', { restart }) },
+  // Puma's hot restart on a host no balancer drains: what the wait costs, and why not a phased restart.
+  const pumaWait = !rolling && ctx.server === 'puma' && mode.reloads ? [{ p: t(`ops.readme.deploy.puma-wait.${ctx.mode === 'cluster' ? 'cluster' : 'single'}`) }] : [];
+  blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t('ops.readme.deploy.releases', { restart }) }, ...pumaWait,
     ...(rolling ? [{ p: t('ops.readme.deploy.rolling', { n: ctx.a.app_hosts }) }] : []), sh((rolling ? rolling.deploy : [
     // Once per deploy, on one host (the first app host); Rails' migration lock stops a second run started by mistake.
     ...(many ? [`# ${t('ops.readme.migrate-once')}`] : []),
     `sh ${DEPLOY_SCRIPT} deploy /path/to/checkout`,
     ...(many ? [`sh ${DEPLOY_SCRIPT} deploy /path/to/checkout --no-migrate`] : []),
   ]).join('\n')));
-  blocks.push({ h: 3, text: t('ops.readme.rollback') }, { p: `${t('ops.readme.rollback.releases', { rollback: railsTask(ctx, 'db:rollback') })}${rolling ? ` ${t('ops.readme.rollback.rolling')}` : ''}` },
-    sh(rolling ? rolling.rollback.join('\n') : `sh ${DEPLOY_SCRIPT} rollback`));
+  // How long a rollback takes: the restart's boot (Unicorn: the whole handover, which deploy.sh waits for).
+  const h = handoverReload(ctx);
+  const duration = h ? t('ops.readme.rollback.duration.handover', { wait: h.handoverWait }) : t('ops.readme.rollback.duration');
+  blocks.push({ h: 3, text: t('ops.readme.rollback') }, { p: `${t('ops.readme.rollback.releases', { duration, rollback: railsTask(ctx, 'db:rollback') })}${rolling ? ` ${t('ops.readme.rollback.rolling')}` : ''}` },
+    sh(rolling ? rolling.rollback.join('\n') : `sh ${DEPLOY_SCRIPT} rollback`), { p: t('ops.readme.rollback.marks') });
   }
   // 7. Logs and sandbox.
   // Unicorn (stdout_path), Thin and Mongrel (daemons) send the app's output to their own files, not to journald.
