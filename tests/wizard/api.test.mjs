@@ -23,7 +23,9 @@ const tmpDir = () => { const d = mkdtempSync(join(tmpdir(), 'wizard-cli-')); dir
 // 2026-11-26 (46.2 KB measured): deploy.sh's build/switch for rolling deploys, the Unicorn handover wait, the lock and
 // release markers, and the deploy-memory and server-needs-older-ruby rules (a regression, recorded in README).
 const PAGE_CORE_BUDGET = 47 * 1024;
-const WHOLE_ENGINE_BUDGET = 60 * 1024;
+// Whole engine raised to 62 KB on 2026-11-26 (61.9 KB): version-aware commands per Rails/Bundler/Redis release and
+// deploy.sh's switch/adopt/unmark subcommands (README's size section).
+const WHOLE_ENGINE_BUDGET = 62 * 1024;
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'guide', 'cli.mjs');
 const CLI_KEYS = ['os', 'distro', 'kernel', 'arch', 'ruby', 'ruby_version', 'rails', 'server', 'server_version', 'proxy', 'proxy_version', 'database', 'database_version', 'adapter', 'pooler', 'pooler_version', 'db_host', 'app_hosts', 'cores', 'ram_gb', 'storage', 'init', 'workload', 'downloads', 'worker_mb',
   'db_cores', 'db_ram_gb', 'lb', 'app_addresses', 'db_address', 'lb_address',
