@@ -55,20 +55,35 @@ def between(a, b)
   total = (b[:total] - a[:total]).to_f
   return nil if total <= 0
   foreign = [(b[:busy] - a[:busy]) - (b[:exp] - a[:exp]), 0].max
-  { foreign_pct: 100 * foreign / total, steal_pct: 100 * (b[:steal] - a[:steal]) / total,
+  ncpu = [a[:cpus]&.size.to_i, 1].max
+  # foreign_cpu_pct: the same foreign time as a share of ONE CPU (a burner taking a whole CPU reads 100, not 50 on
+  # two CPUs): the burst cap is stated per CPU, the unit in which one stolen core is counted.
+  { foreign_pct: 100 * foreign / total, foreign_cpu_pct: 100 * foreign * ncpu / total, steal_pct: 100 * (b[:steal] - a[:steal]) / total,
     steal_pct_cpu_max: steal_cpu_max(a, b) || 100 * (b[:steal] - a[:steal]) / total,
     experiment_pct: 100 * (b[:exp] - a[:exp]) / total, seconds: b[:t] - a[:t] }
 end
 
 def print_kv(h) = h.each { |k, v| puts "#{k}=#{v.is_a?(Float) ? v.round(1) : v}" }
 
+# Monitor intervals of at least MIN_INTERVAL_S: a pair of samples closer than that (the last one, taken when the run
+# ended) is merged into the interval before it, so a few ticks cannot read as a 100 % burst.
+MIN_INTERVAL_S = 0.5
+def intervals_of(rows)
+  starts = [rows.first]
+  rows.drop(1).each { |r| starts << r if r[:t] - starts.last[:t] >= MIN_INTERVAL_S }
+  starts[-1] = rows.last if starts.size > 1 # the short tail joins the last interval
+  starts << rows.last if starts.size == 1
+  starts.each_cons(2).map { |a, b| between(a, b) }.compact
+end
+
 def summarize(rows)
   return puts('samples=0') if rows.size < 2
   whole = between(rows.first, rows.last)
-  intervals = rows.each_cons(2).map { |a, b| between(a, b) }.compact
+  intervals = intervals_of(rows)
   print_kv(samples: rows.size, foreign_pct: whole[:foreign_pct], steal_pct: whole[:steal_pct],
            steal_pct_cpu_max: whole[:steal_pct_cpu_max], experiment_pct: whole[:experiment_pct],
            foreign_pct_worst_interval: intervals.map { |w| w[:foreign_pct] }.max || 0.0,
+           foreign_cpu_pct_worst_interval: intervals.map { |w| w[:foreign_cpu_pct] }.max || 0.0,
            steal_pct_worst_interval: intervals.map { |w| w[:steal_pct_cpu_max] }.max || 0.0,
            load1: rows.map { |r| r[:load1] }.max)
 end

@@ -76,9 +76,9 @@ rb_measured() { # OUT CMD…
     [ -f "$out.monitor.sum" ] && cat "$out.monitor.sum" >> "$out.protocol" && rm -f "$out.monitor.sum"
     [ -f "$out.gate" ] && grep -E '^gate_(ok|waited_s)=' "$out.gate" >> "$out.protocol"
     f=$(rb_kv foreign_pct "$out.protocol"); s=$(rb_steal "$out.protocol")
-    fw=$(rb_kv foreign_pct_worst_interval "$out.protocol"); sw=$(rb_kv steal_pct_worst_interval "$out.protocol")
-    # Disturbed: over the whole run above the limits, or one monitor interval above the burst cap (a second of
-    # a whole CPU taken away changes a 10 s run by up to 10 %, and the averages would hide it).
+    fw=$(rb_kv foreign_cpu_pct_worst_interval "$out.protocol"); sw=$(rb_kv steal_pct_worst_interval "$out.protocol")
+    # Disturbed: over the whole run above the limits, or one monitor interval above the burst cap, in % of one CPU
+    # (a second of a whole CPU taken away changes a 10 s run by up to 10 %, and the averages would hide it).
     if { [ -n "$f" ] && rb_above "$f" "$RB_DISTURB_MAX_FOREIGN"; } || { [ -n "$s" ] && rb_above "$s" "$RB_DISTURB_MAX_STEAL"; } \
       || { [ -n "${RB_DISTURB_MAX_INTERVAL:-}" ] && { { [ -n "$fw" ] && rb_above "$fw" "$RB_DISTURB_MAX_INTERVAL"; } || { [ -n "$sw" ] && rb_above "$sw" "$RB_DISTURB_MAX_INTERVAL"; }; }; }; then
       if [ "$try" -lt "${RB_TRIES:-1}" ]; then

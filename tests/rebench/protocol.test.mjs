@@ -222,6 +222,13 @@ test('the monitor reports steal on the worst single CPU and the worst interval, 
   assert.equal(p.steal_pct, 8, 'machine-wide: 32 of 400 ticks');
   assert.equal(p.steal_pct_cpu_max, 16, 'CPU 0: 32 of 200 ticks');
   assert.equal(p.steal_pct_worst_interval, 30, 'CPU 0 in the first second: 30 of 100 ticks');
+  // Foreign time in % of one CPU: 40 foreign ticks of a 2-CPU second read 40 % of one CPU (20 % of the machine).
+  // A sample 0.1 s after the last (a run's final sample) is merged into the interval before it, not read alone.
+  fs.writeFileSync(path.join(dir, 'tail.csv'), ['t_s,total,busy,steal,experiment,load1,per_cpu',
+    '0,1000,100,0,50,0.1,500:0 500:0', '1,1200,190,0,50,0.1,600:0 600:0', '1.1,1220,210,0,50,0.1,610:0 610:0'].join('\n') + '\n');
+  const tail = parseProtocolFile((await run('ruby', [path.join(BENCH, 'monitor.rb'), 'summary', path.join(dir, 'tail.csv')], { timeoutMs: 30000 })).stdout);
+  assert.equal(tail.foreign_pct_worst_interval, 50, 'one interval of 1.1 s: 110 foreign ticks of 220');
+  assert.equal(tail.foreign_cpu_pct_worst_interval, 100, 'the same as 100 % of one CPU, not the 0.1 s tail alone');
   // A file written before the per-CPU column: the machine's figures stand in, nothing breaks.
   fs.writeFileSync(path.join(dir, 'old.csv'), csv.split('\n').map((l) => l.split(',').slice(0, 6).join(',')).join('\n'));
   const old = parseProtocolFile((await run('ruby', [path.join(BENCH, 'monitor.rb'), 'summary', path.join(dir, 'old.csv')], { timeoutMs: 30000 })).stdout);
@@ -235,13 +242,15 @@ test('a one-second burst above the cap makes a run disturbed even when the whole
   const raw = tmpDir('protocol-burst');
   t.after(() => fs.rmSync(raw, { recursive: true, force: true }));
   // The whole-run limits cannot trip (101 %); only the burst cap can. A burner outside the experiment takes one
-  // CPU (50 % of the machine) for about two seconds of a six-second run.
+  // CPU (100 % of one CPU, 50 % of the machine) for about two seconds of a six-second run.
   const params = { ...GATE, RB_GATE_WINDOW_S: '', RB_DISTURB_MAX_FOREIGN: 101, RB_DISTURB_MAX_STEAL: 101, RB_TRIES: 1 };
   const burst = `sh -c 'sleep 1; ( setsid sh -c "timeout 2 sh -c \\"while :; do :; done\\"" & ); sleep 5'`;
-  const capped = await driverShell(raw, `rb_measured "$RAW/capped" ${burst}`, { ...params, RB_DISTURB_MAX_INTERVAL: 30 });
+  // The production cap (% of one CPU): a burner that takes a whole CPU reads about 100 % in its seconds.
+  const cap = PROTOCOL.disturbance.max_interval_pct;
+  const capped = await driverShell(raw, `rb_measured "$RAW/capped" ${burst}`, { ...params, RB_DISTURB_MAX_INTERVAL: cap });
   assert.equal(capped.code, 0, capped.stderr);
   const p = parseProtocolFile(fs.readFileSync(path.join(raw, 'capped.protocol'), 'utf8'));
-  assert.ok(p.foreign_pct_worst_interval > 30, `the burst shows in one interval: ${JSON.stringify(p)}`);
+  assert.ok(p.foreign_cpu_pct_worst_interval > cap, `the burst shows in one interval above the ${cap} % cap: ${JSON.stringify(p)}`);
   assert.equal(p.disturbed, 1, 'above the cap: disturbed');
   const uncapped = await driverShell(raw, `rb_measured "$RAW/uncapped" ${burst}`, { ...params, RB_DISTURB_MAX_INTERVAL: '' });
   assert.equal(uncapped.code, 0, uncapped.stderr);

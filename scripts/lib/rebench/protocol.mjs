@@ -118,7 +118,7 @@ export function disturbText(params = null) {
   const steal = params?.RB_DISTURB_MAX_STEAL ?? D.max_steal_pct ?? PROTOCOL.idle_gate.max_steal_pct;
   if (protocolVersionOf(params) < 2) return `other programs' CPU above ${foreign} % or the hypervisor's steal above ${steal} % over the run`;
   const capPct = params ? params.RB_DISTURB_MAX_INTERVAL : D.max_interval_pct;
-  const cap = capPct ? `, or either above ${capPct} % in any ${PROTOCOL.monitor.interval_s} s interval` : '';
+  const cap = capPct ? `, or either above ${capPct} % of one CPU in any ${PROTOCOL.monitor.interval_s} s interval` : '';
   return `other programs' CPU above ${foreign} % or the hypervisor's steal above ${steal} % on any CPU over the run${cap}`;
 }
 
@@ -165,7 +165,9 @@ export function gradeRun(ctx) {
   const foreign = monitored.map((r) => r.protocol.foreign_pct);
   const steal = monitored.map((r) => r.protocol.steal_pct).filter(Number.isFinite);
   const stealCpu = monitored.map((r) => r.protocol.steal_pct_cpu_max).filter(Number.isFinite);
-  const worst = monitored.flatMap((r) => [r.protocol.foreign_pct_worst_interval, r.protocol.steal_pct_worst_interval]).filter(Number.isFinite);
+  // Both in % of one CPU (monitor.rb from protocol version 2; version 1 recorded foreign load as a share of the
+  // machine only, which is not the cap's unit, so its runs have no worst-interval figure here).
+  const worst = monitored.flatMap((r) => [r.protocol.foreign_cpu_pct_worst_interval, r.protocol.steal_pct_worst_interval]).filter(Number.isFinite);
   const loads = runs.flatMap((r) => [r.protocol && r.protocol.load1, ...loadsOf(r.load)]).filter(Number.isFinite);
   if (ctx.load) loads.push(...ctx.load.before.slice(0, 1), ...ctx.load.after.slice(0, 1));
   return {
