@@ -59,7 +59,8 @@ def between(a, b)
   # foreign_cpu_pct: the same foreign time as a share of ONE CPU (a burner taking a whole CPU reads 100, not 50 on
   # two CPUs): the burst cap is stated per CPU, the unit in which one stolen core is counted.
   { foreign_pct: 100 * foreign / total, foreign_cpu_pct: 100 * foreign * ncpu / total, steal_pct: 100 * (b[:steal] - a[:steal]) / total,
-    steal_pct_cpu_max: steal_cpu_max(a, b) || 100 * (b[:steal] - a[:steal]) / total,
+    # Never below the machine-wide figure: the per-CPU lines can lag the total by a tick.
+    steal_pct_cpu_max: [steal_cpu_max(a, b) || 0.0, 100 * (b[:steal] - a[:steal]) / total].max,
     experiment_pct: 100 * (b[:exp] - a[:exp]) / total, seconds: b[:t] - a[:t] }
 end
 

@@ -256,3 +256,24 @@ test('a one-second burst above the cap makes a run disturbed even when the whole
   assert.equal(uncapped.code, 0, uncapped.stderr);
   assert.equal(parseProtocolFile(fs.readFileSync(path.join(raw, 'uncapped.protocol'), 'utf8')).disturbed, 0, 'no cap: the averages decide');
 });
+
+test('a verdict that leaving the disturbed runs out would decide is "unsettled", not better or worse', () => {
+  const cell = { id: 'c', measurements: [{ id: 'a' }, { id: 'b' }] };
+  const results = [];
+  for (let run = 1; run <= 10; run += 1) {
+    results.push({ cell, measurement: cell.measurements[0], entry: { run }, metrics: { p50_ms: 99 + run, errors: 0 }, protocol: { disturbed: 0 } });
+    // b's two disturbed runs were three times slower: without them b is better, with them within the noise.
+    const disturbed = run > 8;
+    results.push({ cell, measurement: cell.measurements[1], entry: { run }, metrics: { p50_ms: disturbed ? 300 : 92 + run, errors: 0 }, protocol: { disturbed: disturbed ? 1 : 0 } });
+  }
+  const spec = { labels: [{ key: 'm', label: 'M', of: (c, m) => m.id }], primary: 'p50_ms', latency: false, baseline: () => ({ cell: 'c', measurement: 'a' }), baselineLabel: () => 'a' };
+  const { rows, columns } = summaryRows({ results, cells: [cell], runs: 10, seed: 1 }, spec);
+  const at = (row, key) => row[columns.findIndex((c) => c.key === key)];
+  assert.equal(at(rows[1], 'runs_ok'), 8);
+  assert.equal(at(rows[1], 'verdict'), 'unsettled');
+  assert.match(columns.find((c) => c.key === 'verdict').description, /"unsettled": no verdict/);
+  // Disturbed runs that would not change it leave the verdict alone.
+  const calm = results.map((x) => (x.protocol.disturbed ? { ...x, metrics: { ...x.metrics, p50_ms: 95 } } : x));
+  const settled = summaryRows({ results: calm, cells: [cell], runs: 10, seed: 1 }, spec);
+  assert.equal(settled.rows[1][settled.columns.findIndex((c) => c.key === 'verdict')], 'better');
+});

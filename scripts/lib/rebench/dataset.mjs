@@ -71,6 +71,14 @@ export function summaryRows(ctx, spec) {
     { key: 'verdict', label: 'Verdict', type: 'string', description: METHOD_TEXT },
   ];
   const values = (g, k) => g.results.filter(isGoodRun).map((x) => x.metrics[k]);
+  // Leaving disturbed runs out must not decide a verdict: where counting them (as measured) gives another verdict,
+  // the comparison is "unsettled", no verdict (perf review: disturbance can depend on the configuration).
+  const withDisturbed = (g, k) => g.results.filter((x) => !x.metrics.error).map((x) => x.metrics[k]);
+  const sensitive = (cmp, a, b) => {
+    if (![a, b].some((grp) => grp.results.some((x) => !isGoodRun(x) && !x.metrics.error))) return cmp;
+    const all = compare(withDisturbed(a, spec.primary), withDisturbed(b, spec.primary), { higherIsBetter: P.higherIsBetter, seed: ctx.seed, minRuns: minGoodRuns(ctx.runs) });
+    return all.verdict === cmp.verdict || cmp.verdict === 'too few runs' ? cmp : { ...cmp, verdict: 'unsettled' };
+  };
   const rows = [];
   const records = [];
   for (const g of ordered) {
@@ -81,7 +89,7 @@ export function summaryRows(ctx, spec) {
     const base = spec.baseline(g.cell, g.measurement);
     const baseGroup = base && groups.get(`${base.cell}\u0000${base.measurement}`);
     const isBase = baseGroup === g;
-    const cmp = baseGroup && !isBase ? compare(values(baseGroup, spec.primary), values(g, spec.primary), { higherIsBetter: P.higherIsBetter, seed: ctx.seed, minRuns: minGoodRuns(ctx.runs) }) : null;
+    const cmp = baseGroup && !isBase ? sensitive(compare(values(baseGroup, spec.primary), values(g, spec.primary), { higherIsBetter: P.higherIsBetter, seed: ctx.seed, minRuns: minGoodRuns(ctx.runs) }), baseGroup, g) : null;
     const num = (v, d) => {
       if (ok.length) return r(v, d);
       markers.add(failMarker);

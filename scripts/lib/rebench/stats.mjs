@@ -158,4 +158,4 @@ export function compare(a, b, { higherIsBetter = true, seed = 1, minRuns = MIN_R
   return { ...base, verdict: up === higherIsBetter ? 'better' : 'worse' };
 }
 
-export const METHOD_TEXT = `A difference is called better or worse only when a percentile bootstrap 95 % confidence interval of the ratio of medians (${BOOTSTRAP_RESAMPLES} resamples, seeded) excludes 1 and a two-sided Mann-Whitney U test gives p < ${ALPHA}; otherwise the verdict is "within noise" (or "too few runs" below ${MIN_RUNS_FOR_VERDICT} runs per side).`;
+export const METHOD_TEXT = `A difference is called better or worse only when a percentile bootstrap 95 % confidence interval of the ratio of medians (${BOOTSTRAP_RESAMPLES} resamples, seeded) excludes 1 and a two-sided Mann-Whitney U test gives p < ${ALPHA}; otherwise the verdict is "within noise" (or "too few runs" below ${MIN_RUNS_FOR_VERDICT} runs per side). Disturbed runs are left out; where counting them would change the verdict, it is "unsettled": no verdict.`;
