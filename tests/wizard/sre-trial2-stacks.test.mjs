@@ -138,3 +138,15 @@ test('mysql-apt-config: a pinned release package, and README says plainly that n
   const w = r.warnings.find((x) => x.id === 'distro-database') ?? assert.fail('the vendor repository finding');
   assert.match(w.suggestion, /verifies NO checksum/);
 });
+
+test('old Rails: the README names the database task it runs, and the checklist the health path that Rails has', () => {
+  for (const c of OLD) {
+    const r = gen(c.a);
+    const what = `Rails ${c.a.rails || 'default'}`;
+    const readme = file(r, 'README.md');
+    assert.match(readme, new RegExp(`then prepare the databases \\(${c.task} ${c.prepare}\\)`), `${what}: step 4 names ${c.task} ${c.prepare}`);
+    assert.doesNotMatch(readme, /load the schemas/, what);
+    const up = c.a.rails && !/^(7\.[1-9]|8)/.test(c.a.rails) ? '/' : '/up';
+    assert.match(file(r, 'CHECKLIST.md'), new RegExp(`curl ${up.replace('/', '\\/')} answers`), `${what}: the checklist's health path is ${up}`);
+  }
+});

@@ -3,6 +3,7 @@ import { t } from '../text.mjs';
 import { SRC } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { railsTask, prepareTask } from './rails-commands.mjs';
+import { healthPath } from './releases.mjs';
 
 /** Operations items for this stack: [text, evidence] pairs (health checks, backups, restarts, logs, connections). */
 /** Host set-up that depends on the distribution family (capabilities/distros.mjs): firewall, SELinux, init, kernel. */
@@ -53,7 +54,7 @@ export function finish({ advice, warnings, files, ctx }) {
   // Operations: the service set-up steps (issue 10, systemd hosts), then health checks, backups, restarts, logs and
   // connection monitoring for this stack (issue 11), each with its source.
   const setup = ctx && ctx.linux && ctx.a.init === 'systemd' && !ctx.passengerIntegrated
-    ? ['secrets', 'database', ctx.tls === 'proxy' ? 'certs' : `certs-${ctx.tls}`, 'start', 'deploy', 'rollback', 'sandbox'].map((k) => t(`checklist.ops.${k}`, { domain: ctx.domain, prepare: railsTask(ctx, prepareTask(ctx)) }))
+    ? ['secrets', 'database', ctx.tls === 'proxy' ? 'certs' : `certs-${ctx.tls}`, 'start', 'deploy', 'rollback', 'sandbox'].map((k) => t(`checklist.ops.${k}`, { domain: ctx.domain, prepare: railsTask(ctx, prepareTask(ctx)), up: healthPath(ctx) }))
     : [];
   blocks.push({ h: 2, text: t('checklist.ops') });
   blocks.push({ list: [...setup, ...operations(ctx, { restart: setup.length === 0 }).map(([text, e]) => `${text} (${t('checklist.evidence')}: ${e.url})`)], task: true });

@@ -110,7 +110,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // In a subshell: the secrets stay out of the reader's shell, and its directory stays the bundle's (step 7 runs deploy.sh from it).
   // The task this Rails has (capabilities/rails-commands.mjs): db:prepare from 6.0, db:migrate before (the SQL above made the databases).
   db.push(`(cd ${app} && set -a && . ${SECRETS_FILE} && set +a && exec ${asUser(`${migrating}${rubyBin}/bundle exec ${railsTask(ctx, prepareTask(ctx))}`)})`);
-  blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : has('setup/mysql-grants.sql') ? 'ops.readme.app.my' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', ') }) }, sh(db.join('\n')));
+  blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : has('setup/mysql-grants.sql') ? 'ops.readme.app.my' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', '), prepare: railsTask(ctx, prepareTask(ctx)) }) }, sh(db.join('\n')));
   // 5. Certificates.
   blocks.push({ h: 3, text: t('ops.readme.certs') });
   if (ctx.tls === 'proxy' && (ctx.proxy === 'nginx' || ctx.proxy === 'apache')) {
