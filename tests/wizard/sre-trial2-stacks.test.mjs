@@ -150,3 +150,10 @@ test('old Rails: the README names the database task it runs, and the checklist t
     assert.match(file(r, 'CHECKLIST.md'), new RegExp(`curl ${up.replace('/', '\\/')} answers`), `${what}: the checklist's health path is ${up}`);
   }
 });
+
+test('unicorn.rb uses only what the answered Unicorn has: check_client_connection from 4.5 (SRE trial 24b, D1)', () => {
+  for (const [v, has] of [['1.1', false], ['4.4', false], ['4.5', true], ['6.1', true]]) {
+    const a = v === '1.1' ? OLD[0].a : { server: 'unicorn', server_version: v };
+    assert.equal(/^check_client_connection/m.test(file(gen(a), 'config/unicorn.rb')), has, `Unicorn ${v}`);
+  }
+});

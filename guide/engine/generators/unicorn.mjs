@@ -5,6 +5,8 @@ import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 import { serverRequestTimeout } from './edge.mjs';
+import { gte } from '../version.mjs';
+import { UNICORN_DSL } from '../capabilities/unicorn.mjs';
 
 export const id = 'unicorn';
 
@@ -43,7 +45,10 @@ export function generate(ctx) {
   if (a.ruby === 'ree') {
     body.push({ code: ['GC.respond_to?(:copy_on_write_friendly=) and GC.copy_on_write_friendly = true'], why: t('unicorn.ree-cow'), evidence: [SRC.reeGc] });
   }
-  body.push({ call: 'check_client_connection', args: [false], why: t('unicorn.check'), evidence: [SRC.unicornConf] });
+  // Only where this Unicorn has the setting (capabilities/unicorn.mjs): an unknown name stops the master at boot.
+  if (!a.server_version || gte(a.server_version, UNICORN_DSL.check_client_connection.since)) {
+    body.push({ call: 'check_client_connection', args: [false], why: t('unicorn.check'), evidence: [SRC.unicornConf] });
+  }
   body.push({ blank: true });
   body.push({ hook: 'before_fork', params: ['server', 'worker'], body: ['defined?(ActiveRecord::Base) and ActiveRecord::Base.connection.disconnect!', ...HANDOVER], why: t('unicorn.before-fork'), evidence: [SRC.unicornConf, SRC.unicornSignals] });
   body.push({
