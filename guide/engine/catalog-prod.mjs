@@ -427,6 +427,8 @@ export const PROD_CATALOG = {
   "checklist.ops.certs": "Fetch the certificate for {domain} and check that renewal reloads the proxy (certbot renew --dry-run)",
   "checklist.ops.certs-upstream": "Firewall: only the load balancer may reach the HTTP port",
   "checklist.ops.certs-none": "Plain HTTP: keep this host off the Internet",
+  "w.sidekiq-redis-too-old.m": "{distro} ships Redis {redis}, and current Sidekiq needs Redis {min} or newer (8.0.1 and later; 7.x needs 6.2): the job process stops at boot.",
+  "w.sidekiq-redis-too-old.s": "Install Redis {min} or newer from Redis's own packages (packages.redis.io) or your distribution's newer stream (RHEL 9: dnf module enable redis:7) before step 3, or choose Solid Queue (jobs: solid_queue), which needs no Redis.",
   "checklist.ops.start": "Enable and start the services; curl {up} answers (Rails 7.1+ generates /up; before it, / with any status below 400)",
   "checklist.ops.deploy": "Deploy with `systemctl reload rails-app` and restart the job runner",
   "checklist.ops.rollback": "Keep the previous release to roll back to",

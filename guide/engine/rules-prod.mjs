@@ -3,12 +3,21 @@ import { SRC } from './evidence.mjs';
 import { gte } from './version.mjs';
 import { t } from './text.mjs';
 import { handoverReload } from './generators/releases.mjs';
+import { releaseOf } from './generators/family-steps.mjs';
+import { REDIS_FACTS } from './caps.mjs';
 
 const PAGE_CACHE_MB = 256;
 const W = (id, severity, vars, evidence = []) => ({ id, severity, message: t(`w.${id}.m`, vars), suggestion: t(`w.${id}.s`, vars), evidence });
 const sub = (ctx, key, reason) => ctx.subs.find((s) => s.key === key && s.reason === reason);
 
 export const PROD_RULES = [
+  // Sidekiq with the distribution's Redis (README step 3 installs it): a Redis below what Sidekiq needs stops the
+  // job process at boot (capabilities/redis.mjs sidekiqMin).
+  function sidekiqRedisTooOld(ctx) {
+    const redis = ctx.a.jobs === 'sidekiq' && releaseOf(ctx)?.redis;
+    if (!redis || gte(redis, REDIS_FACTS.sidekiqMin)) return null;
+    return W('sidekiq-redis-too-old', 'error', { redis, min: REDIS_FACTS.sidekiqMin, distro: ctx.a.distro }, [SRC.sidekiqRedis]);
+  },
   function tlsNone(ctx) {
     if (ctx.tls !== 'none') return null;
     return W('tls-none', 'warning', { from: sub(ctx, 'tls', 'no-proxy') ? t('w.tls-none.no-proxy') : '' }, [SRC.railsSsl, SRC.hsts]);

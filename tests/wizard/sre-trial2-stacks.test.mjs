@@ -157,3 +157,12 @@ test('unicorn.rb uses only what the answered Unicorn has: check_client_connectio
     assert.equal(/^check_client_connection/m.test(file(gen(a), 'config/unicorn.rb')), has, `Unicorn ${v}`);
   }
 });
+
+test('Sidekiq on a distribution whose Redis current Sidekiq refuses is an error, not a bundle that stops at boot (24b, D2)', () => {
+  for (const [distro, refused] of [['debian-13', false], ['debian-12', false], ['ubuntu-24.04', false], ['ubuntu-22.04', true], ['rocky-9', true]]) {
+    const w = gen({ distro, jobs: 'sidekiq' }).warnings.find((x) => x.id === 'sidekiq-redis-too-old');
+    assert.equal(Boolean(w), refused, distro);
+    if (w) { assert.equal(w.severity, 'error'); assert.match(w.suggestion, /Solid Queue/); }
+  }
+  assert.equal(gen({ distro: 'ubuntu-22.04', jobs: 'solid_queue' }).warnings.some((x) => x.id === 'sidekiq-redis-too-old'), false);
+});

@@ -11,4 +11,9 @@ export const REDIS_FACTS = {
     { since: '6.2', value: '127.0.0.1 -::1' },
     { since: '0', value: '127.0.0.1' },
   ],
+  // The Redis a current Sidekiq needs: Sidekiq 7.0 refuses Redis below 6.2 and Sidekiq 8.0.1 requires 7.0 ("Relax
+  // Redis requirement to 7.0 for compatibility with AWS and Ubuntu 24.04", sidekiq/sidekiq Changes.md 8.0.1). The
+  // wizard asks no Sidekiq version and a Rails 8.1 app that adds Sidekiq today gets 8.x, so the bundle needs 7.0:
+  // Ubuntu 22.04 (6.0) and RHEL 9 (6.2) ship older ones, found by the SRE trial (24b, D2).
+  sidekiqMin: '7.0',
 };
