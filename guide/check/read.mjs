@@ -114,7 +114,14 @@ export function readFile({ path, text, kind, notes: given = [] }) {
     if (RUBY_KINDS.has(k)) for (const s of r.settings) s.value = String(s.value);
     return { path, kind: k, text, ...r, notes: [...given, ...(r.notes || [])] };
   } catch (e) {
-    return { path, kind: k, settings: [], notes: given, problem: inputProblem(e, path) };
+    const problem = inputProblem(e, path);
+    // A rake file is read only for the task names a Procfile may run: one the reader cannot follow (a regex
+    // literal that looks like a heredoc or a string, trial 5) leaves its tasks unknown (dynamic: no task is then
+    // reported missing) with a note, instead of making the whole check unreadable.
+    if (k === 'rake' && problem.code !== 'too-deep') {
+      return { path, kind: k, settings: [], dynamic: true, notes: [...given, { line: problem.line || 0, message: `not read (${problem.message}); the tasks it defines are unknown, so none is reported missing` }] };
+    }
+    return { path, kind: k, settings: [], notes: given, problem };
   }
 }
 
