@@ -64,7 +64,7 @@ test('deploy.sh restarts per the server\'s documented semantics and says why', (
   assert.match(puma, /^# .*When the unit is not active \(the server died\), a reload has nothing to signal: `systemctl restart` starts it/m);
   const unicorn = file(gen({ server: 'unicorn', server_version: '6.1', jobs: 'none' }), 'deploy.sh');
   // Unicorn's USR2 returns at once while the old master answers /up: wait for the handover (reload-new-code.test.mjs).
-  assert.match(unicorn, /^restart_app\(\) \{ if systemctl is-active --quiet rails-app; then o=\$\(cat "\$PIDFILE"\) && touch "\$PIDFILE\.deploy" && systemctl reload rails-app && wait_handover "\$o"; else systemctl restart rails-app; fi; \}$/m);
+  assert.match(unicorn, /^restart_app\(\) \{ if systemctl is-active --quiet rails-app; then o=\$\(cat "\$PIDFILE"\) && as_user touch "\$PIDFILE\.deploy" && systemctl reload rails-app && wait_handover "\$o"; else systemctl restart rails-app; fi; \}$/m);
   assert.match(unicorn, /^PIDFILE=\/var\/www\/app\/tmp\/pids\/unicorn\.pid$/m);
   // Falcon's HUP forks a new set of workers that load the new code (tests/wizard/lab-falcon-thin.test.mjs); Thin has none.
   const falcon = file(gen({ server: 'falcon', jobs: 'none' }), 'deploy.sh');

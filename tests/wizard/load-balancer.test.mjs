@@ -13,7 +13,7 @@ test('HAProxy: every app host is a checked server; failed connections and stoppe
   const cfg = file(r, /^lb-host\/etc\/haproxy\/haproxy\.cfg$/).content;
   assert.deepEqual([...cfg.matchAll(/^\s*server (app\d) (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`), ['app1 192.168.7.20:80', 'app2 192.168.7.21:80', 'app3 192.168.7.22:80']);
   for (const re of [/^\s*option redispatch 1$/m, /^\s*retry-on conn-failure empty-response 502$/m, /^\s*http-request disable-l7-retry unless METH_GET or METH_HEAD$/m,
-    /^\s*http-check send meth GET uri \/up /m, /^\s*default-server check inter 2s fastinter 500ms fall 2 rise 2 observe layer7 error-limit 1 on-error fastinter maxconn/m, /^\s*http-request redirect scheme https code 301 if !\{ ssl_fc \} !acme$/m, /^\s*balance leastconn$/m, /^\s*bind :::80 v4v6$/m, /^\s*option forwardfor$/m]) assert.match(cfg, re);
+    /^\s*http-check send meth GET uri \/up /m, /^\s*default-server check inter 2s fastinter 500ms fall 3 rise 2 observe layer7 error-limit 1 on-error fastinter maxconn/m, /^\s*http-request redirect scheme https code 301 if !\{ ssl_fc \} !acme$/m, /^\s*balance leastconn$/m, /^\s*timeout check 10s$/m, /^\s*bind :::80 v4v6$/m, /^\s*option forwardfor$/m]) assert.match(cfg, re);
   // A 500 (or any answer) from one URL never takes a host out: only connections are observed, and no timeout is retried.
   assert.doesNotMatch(cfg.replace(/^\s*#.*$/gm, ''), /on-error (mark-down|fail-check|sudden-death)|response-timeout|retry-on .*\b(500|503)\b/);
   // Per-host limit = what one host works on at once.

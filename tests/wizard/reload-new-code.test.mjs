@@ -111,11 +111,13 @@ test('unicorn: systemctl reload (the unit\'s ExecReload) loads new code under lo
     // of trusting an /up check the old master would answer.
     const deploy = file('deploy.sh');
     const fn = ['PIDFILE=', 'wait_handover() '].map((k) => deploy.split('\n').find((line) => line.startsWith(k))).join('\n');
-    assert.match(deploy, /^restart_app\(\) \{ if systemctl is-active --quiet rails-app; then o=\$\(cat "\$PIDFILE"\) && touch "\$PIDFILE\.deploy" && systemctl reload rails-app && wait_handover "\$o"; else systemctl restart rails-app; fi; \}$/m);
+    assert.match(deploy, /^restart_app\(\) \{ if systemctl is-active --quiet rails-app; then o=\$\(cat "\$PIDFILE"\) && as_user touch "\$PIDFILE\.deploy" && systemctl reload rails-app && wait_handover "\$o"; else systemctl restart rails-app; fi; \}$/m);
     // restart_app as generated, with the USR2 that `systemctl reload` (ExecReload) would send, and systemd's
     // is-active answered the way systemd does for a forking service: is the main PID (from PIDFile) alive?
     const restart = deploy.split('\n').find((line) => line.startsWith('restart_app() {')).replace('systemctl reload rails-app', 'kill -USR2 "$o"').replace('systemctl is-active --quiet rails-app', 'kill -0 "$(cat "$PIDFILE")"');
-    const handover = () => spawnSync('sh', ['-c', `${fn}\n${restart}\nrestart_app`], { encoding: 'utf8', timeout: 150000 });
+    // as_user drops to the service user in deploy.sh (proven with a real other user in deploy-script-markers); here
+    // this test's own user runs the app, so it runs the command as is.
+    const handover = () => spawnSync('sh', ['-c', `${fn}\nas_user() { "$@"; }\n${restart}\nrestart_app`], { encoding: 'utf8', timeout: 150000 });
     writeFileSync(join(root, 'VERSION'), 'v3\n');
     const good = handover();
     assert.equal(good.status, 0, `good code: ${good.stderr}`);

@@ -40,7 +40,7 @@ test('the distribution\'s versions: Ubuntu 24.04\'s /usr/bin/ruby is 3.2, MySQL 
 
 test('deploy steps follow each server\'s process row: Unicorn reloads (USR2), Pitchfork restarts and says what it costs', () => {
   const u = file(gen({ server: 'unicorn', server_version: '6.1' }), 'README.md');
-  assert.match(file(gen({ server: 'unicorn', server_version: '6.1' }), 'deploy.sh'), /^restart_app\(\) \{ if systemctl is-active --quiet rails-app; then o=\$\(cat "\$PIDFILE"\) && touch "\$PIDFILE\.deploy" && systemctl reload rails-app && wait_handover "\$o"[; ]/m);
+  assert.match(file(gen({ server: 'unicorn', server_version: '6.1' }), 'deploy.sh'), /^restart_app\(\) \{ if systemctl is-active --quiet rails-app; then o=\$\(cat "\$PIDFILE"\) && as_user touch "\$PIDFILE\.deploy" && systemctl reload rails-app && wait_handover "\$o"[; ]/m);
   assert.match(u, /a new Unicorn master loads the new code/);
   const p = file(gen({ server: 'pitchfork', server_version: '0.18' }), 'README.md');
   assert.match(file(gen({ server: 'pitchfork', server_version: '0.18' }), 'deploy.sh'), /^restart_app\(\) \{ systemctl restart rails-app[; ]/m);

@@ -39,7 +39,7 @@ const keepsGems = (ctx) => Boolean((SERVER_PROCESS[ctx.server] || {}).reload?.ke
 // code then. Passenger inside Apache has no unit of ours; a restart needs no running unit.
 const reloadsUnit = (ctx, mode) => mode.reloads && !ctx.passengerIntegrated;
 function restartCommand(ctx, mode) {
-  const reload = handoverReload(ctx) ? `o=$(cat "$PIDFILE") && touch "$PIDFILE.deploy" && ${mode.command} && wait_handover "$o"`
+  const reload = handoverReload(ctx) ? `o=$(cat "$PIDFILE") && as_user touch "$PIDFILE.deploy" && ${mode.command} && wait_handover "$o"`
     : mode.reloads && keepsGems(ctx) ? `if cmp -s "$ROOT/releases/\${1:-none}/Gemfile.lock" "$ROOT/current/Gemfile.lock"; then ${mode.command}; else systemctl restart rails-app; fi`
       : mode.command;
   if (!reloadsUnit(ctx, mode)) return reload;

@@ -106,6 +106,9 @@ export function haproxyBody(ctx) {
       S('timeout', ['http-request', `${T.clientHeader}s`]),
       S('timeout', ['http-keep-alive', `${T.clientIdle}s`]),
       S('timeout', ['queue', `${T.queue}s`]),
+      // Without `timeout check`, a health check must finish within `inter` (2 s): the check is one more connection
+      // to a host whose threads are all busy, so slow requests alone would take every host out (SRE check 23b, D1).
+      S('timeout', ['check', '10s'], t('lb.timeout-check'), [SRC.haproxy]),
     ] },
     BLANK,
     { section: 'frontend', args: ['www'], children: front },
@@ -115,7 +118,7 @@ export function haproxyBody(ctx) {
       // Only requests that are safe to send twice are retried after they reached an app host.
       S('http-request', ['disable-l7-retry', 'unless', 'METH_GET', 'or', 'METH_HEAD'], t('lb.no-retry-post'), [SRC.haproxy]),
       ...check,
-      S('default-server', ['check', 'inter', '2s', 'fastinter', '500ms', 'fall', '2', 'rise', '2', 'observe', 'layer7', 'error-limit', '1', 'on-error', 'fastinter', 'maxconn', perHost], t('lb.maxconn', vars), [SRC.haproxy]),
+      S('default-server', ['check', 'inter', '2s', 'fastinter', '500ms', 'fall', '3', 'rise', '2', 'observe', 'layer7', 'error-limit', '1', 'on-error', 'fastinter', 'maxconn', perHost], t('lb.maxconn', vars), [SRC.haproxy]),
       ...hosts.map((h) => S('server', [h.name, `${h.addr}:80`])),
     ] },
     ...(ws ? [BLANK, { section: 'backend', args: ['rails_cable'], children: [
