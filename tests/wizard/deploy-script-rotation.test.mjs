@@ -26,14 +26,18 @@ test('lb-rotation.sh (HAProxy): a refused or undelivered runtime command stops i
   const sock = join(dir, 'admin.sock');
   assert.ok(original.includes('/run/haproxy/admin.sock'), 'the script talks to the socket haproxy.cfg opens');
   writeFileSync(join(dir, 'lb-rotation.sh'), original.replaceAll('/run/haproxy/admin.sock', sock));
-  // The backend and server names of the generated haproxy.cfg; app2 left out, so HAProxy refuses to drain it.
-  // No health checks: nothing is ever sent to the servers' addresses.
+  // The backend and server names of the generated haproxy.cfg; app2 left out, so HAProxy refuses to drain it, and a
+  // third server (spare) the script does not name, so that draining app1 leaves a host up. app1 and spare have TCP
+  // health checks against a listener of this test on 127.0.0.1, so HAProxy sees them UP.
   const port = await freePort();
+  const backendPort = await freePort();
+  const listener = createServer((c) => c.destroy()).listen(backendPort, '127.0.0.1');
   writeFileSync(join(dir, 'haproxy.cfg'), [
     'global', `    stats socket ${sock} mode 600 level admin`,
-    'defaults', '    mode http', '    timeout connect 1s', '    timeout client 5s', '    timeout server 5s',
+    'defaults', '    mode http', '    timeout connect 1s', '    timeout client 5s', '    timeout server 5s', '    timeout check 2s',
     'frontend www', `    bind 127.0.0.1:${port}`, '    default_backend rails_hosts',
-    'backend rails_hosts', '    server app1 127.0.0.1:9', '',
+    'backend rails_hosts', '    default-server check inter 200ms fall 2 rise 1',
+    `    server app1 127.0.0.1:${backendPort}`, `    server spare 127.0.0.1:${backendPort}`, '',
   ].join('\n'));
   const proc = spawn(haproxy, ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
@@ -44,6 +48,9 @@ test('lb-rotation.sh (HAProxy): a refused or undelivered runtime command stops i
     const deadline = Date.now() + 20000;
     while (!existsSync(sock) && Date.now() < deadline && proc.exitCode === null) await sleep(100);
     assert.ok(existsSync(sock), `HAProxy opened its stats socket within 20 s\n${log.slice(-800)}`);
+    const status = (srv) => (spawnSync('sh', ['-c', `echo "show stat" | socat stdio ${sock}`], { encoding: 'utf8', timeout: 10000 }).stdout.split('\n').map((l) => l.split(',')).find((f) => f[0] === 'rails_hosts' && f[1] === srv) || [])[17];
+    while (!(status('app1') === 'UP' && status('spare') === 'UP') && Date.now() < deadline) await sleep(100);
+    assert.equal(status('spare'), 'UP', 'the health checks see the listener');
     // Drained and back: exit 0, and HAProxy's own state says so (srv_admin_state 8 = drain, set at runtime).
     let x = script('drain', 'app1');
     assert.equal(x.status, 0, `${x.stdout}${x.stderr}`);
@@ -51,25 +58,37 @@ test('lb-rotation.sh (HAProxy): a refused or undelivered runtime command stops i
     assert.match(state(), /^\d+ rails_hosts \d+ app1 127\.0\.0\.1 \d+ 8 /m);
     x = script('ready', 'app1');
     assert.equal(x.status, 0, `${x.stdout}${x.stderr}`);
+    assert.match(x.stdout, /^lb-rotation\.sh: app1 \(198\.18\.0\.11\) back in rotation and up$/m, 'ready returns once HAProxy sees the host UP');
+    assert.equal(status('app1'), 'UP');
     assert.match(state(), /^\d+ rails_hosts \d+ app1 127\.0\.0\.1 \d+ 0 /m);
+    // The last host up is never drained (SRE check 23b, D2: draining the only UP server gave 503 at once).
+    spawnSync('sh', ['-c', `echo "set server rails_hosts/spare state maint" | socat stdio ${sock}`], { timeout: 10000 });
+    x = script('drain', 'app1');
+    assert.equal(x.status, 1, `${x.stdout}${x.stderr}`);
+    assert.match(x.stderr, /no other app host is up and in rotation: draining app1 would leave none/);
+    assert.equal(status('app1'), 'UP', 'app1 stays in rotation');
+    spawnSync('sh', ['-c', `echo "set server rails_hosts/spare state ready" | socat stdio ${sock}`], { timeout: 10000 });
+    while (status('spare') !== 'UP' && Date.now() < deadline + 10000) await sleep(100);
     // A server HAProxy does not know: its refusal, exit 1, never "out of rotation".
     x = script('drain', 'app2');
     assert.equal(x.status, 1, `${x.stdout}${x.stderr}`);
     assert.match(x.stderr, /^lb-rotation\.sh: HAProxy refused "set server rails_hosts\/app2 state drain": No such server\.$/m);
     assert.doesNotMatch(x.stdout, /out of rotation/);
-    // HAProxy gone: socat cannot deliver, exit 1 at once (not a minute of waiting for a count).
+    // HAProxy gone: socat cannot deliver (the drain's first question, whether another host is up), exit 1 at once
+    // (not a minute of waiting for a count).
     proc.kill('SIGTERM');
     const stopped = Date.now() + 10000;
     while (proc.exitCode === null && proc.signalCode === null && Date.now() < stopped) await sleep(100);
     const t0 = Date.now();
     x = script('drain', 'app1');
     assert.equal(x.status, 1, `${x.stdout}${x.stderr}`);
-    assert.match(x.stderr, new RegExp(`^lb-rotation\\.sh: no answer from HAProxy's stats socket ${sock.replace(/[.]/g, '\\.')} to "set server rails_hosts/app1 state drain" \\(socat exit [1-9]\\d*\\)$`, 'm'));
+    assert.match(x.stderr, new RegExp(`^lb-rotation\\.sh: no answer from HAProxy's stats socket ${sock.replace(/[.]/g, '\\.')} to "show stat" \\(socat exit [1-9]\\d*\\)$`, 'm'));
     assert.ok(Date.now() - t0 < 10000, 'it stops at once');
     x = script('ready', 'app1');
     assert.equal(x.status, 1, `${x.stdout}${x.stderr}`);
     assert.doesNotMatch(x.stdout, /back in rotation/);
   } finally {
+    listener.close();
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }

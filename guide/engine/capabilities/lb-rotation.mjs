@@ -32,6 +32,11 @@ export const LB_ROTATION = {
     drain: 'set_state drain',
     ready: 'set_state ready',
     inFlight: 's=$(api "show stat") || exit 1; printf \'%s\\n\' "$s" | awk -F, -v b={backend} -v h="$HOST" \'$1 == b && $2 == h {print $5}\'',
+    // show stat's 18th column is the server's status (UP, UP 1/2 while rising, DOWN, DRAIN, MAINT, NOLB).
+    // othersUp: the other hosts now taking requests, so that a drain never takes the last one out (SRE check 23b,
+    // D2: draining the only UP host gave 503 at once); stateOf: this host's status, which `ready` waits to be UP.
+    othersUp: 's=$(api "show stat") || exit 1; printf \'%s\\n\' "$s" | awk -F, -v b={backend} -v h="$HOST" \'$1 == b && $2 != h && $2 != "BACKEND" && $18 ~ /^UP/ {n++} END {print n + 0}\'',
+    stateOf: 's=$(api "show stat") || exit 1; printf \'%s\\n\' "$s" | awk -F, -v b={backend} -v h="$HOST" \'$1 == b && $2 == h {print $18}\'',
   },
   nginx: {
     needs: 'nginx',
@@ -39,8 +44,13 @@ export const LB_ROTATION = {
     drain: 'sed -i "s|server $ADDR:80 \\(down \\)\\{0,1\\}|server $ADDR:80 down |" {conf} && nginx -t -q && systemctl reload nginx',
     ready: 'sed -i "s|server $ADDR:80 down |server $ADDR:80 |" {conf} && nginx -t -q && systemctl reload nginx',
     inFlight: 'n=0; for p in $SNAPSHOT; do if kill -0 "$p" 2>/dev/null; then n=$((n + 1)); fi; done; echo "$n"',
+    // nginx has only passive checks: "up" is the file's word, the other hosts' lines not marked down. No stateOf:
+    // nothing tells whether a host answers before requests reach it.
+    othersUp: 'grep -E "^ *server [^ ]+:80 " {conf} | grep -v "server $ADDR:80 " | grep -vc " down " || true',
   },
   // Seconds the drain waits for requests in flight before it goes on (with a warning: WebSockets stay open until
   // they close, and Action Cable's client reconnects to a host in rotation).
   waitS: 60,
+  // Seconds `ready` waits for the balancer to see the host up (HAProxy: rise 2 checks, a boot still finishing).
+  readyWaitS: 60,
 };
