@@ -19,7 +19,7 @@ function fn(name) {
   assert.ok(at >= 0, `deploy.sh defines ${name}`);
   return lines[at].endsWith('}') ? lines[at] : lines.slice(at, lines.indexOf('}', at) + 1).join('\n');
 }
-const FNS = ['fail', 'as_user', 'switch_to', 'releases', 'current_release', 'usable', 'since_live', 'mark_failed', 'named', 'switch_back', 'rollback', 'unmark', 'adopt', 'switch_built'];
+const FNS = ['fail', 'as_user', 'switch_to', 'releases', 'current_release', 'usable', 'since_live', 'mark_failed', 'named', 'switch_back', 'rollback', 'unmark', 'adopt', 'switch_built', 'go_live'];
 const A = '20261101000000';
 const B = '20261102000000';
 const C = '20261103000000';
@@ -108,6 +108,15 @@ test('deploy.sh switch: only a release built since current went live, or one nam
       assert.doesNotMatch(r.stdout, /go_live/);
     }
     assert.match(sh, /^  switch\) lock; switch_built "\$\{2:-\}" ;;$/m);
+    // A named, known-good release that fails /up after the switch (the database restarting): switched back, and the
+    // release is kept and marked, never removed (SRE check 23b, D4: it was rm -rf'd, leaving nothing to roll back to).
+    const good = layout(dir, [A, B], B);
+    r = run(good, `went_live() { why="/up failed"; [ "$(current_release)" != ${A} ]; }\nswitch_built ${A}`);
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`release ${A}: /up failed after the switch; switched back to ${B}, which answers /up`));
+    assert.equal(current(good), B);
+    assert.ok(existsSync(join(good, 'releases', A, '.built')), `release ${A} kept`);
+    assert.ok(marked(good, A), `release ${A} marked .deploy-failed (deploy.sh unmark clears it)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

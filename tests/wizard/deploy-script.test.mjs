@@ -71,7 +71,7 @@ test('deploy.sh restarts per the server\'s documented semantics and says why', (
   assert.match(falcon, /`systemctl reload` \(HUP\) loads new code/);
   // …but keeps the gems its controller loaded: a changed Gemfile.lock restarts.
   assert.match(falcon, /^restart_app\(\) \{ if systemctl is-active --quiet rails-app; then if cmp -s "\$ROOT\/releases\/\$\{1:-none\}\/Gemfile\.lock" "\$ROOT\/current\/Gemfile\.lock"; then systemctl reload rails-app; else systemctl restart rails-app; fi; else systemctl restart rails-app; fi; \}$/m);
-  assert.match(falcon, /^  went_live "\$old" \|\| switch_back "\$old" "\$r" "release \$r: \$why after the switch" remove$/m);
+  assert.match(falcon, /^  went_live "\$old" \|\| switch_back "\$old" "\$r" "release \$r: \$why after the switch" "\$\{onfail:-remove\}"$/m);
   const thin = file(gen({ server: 'thin', server_version: '2.0', jobs: 'none' }), 'deploy.sh');
   assert.match(thin, /no reload that loads new code, so `systemctl restart`/);
   assert.match(thin, /^restart_app\(\) \{ systemctl restart rails-app; \}$/m);
@@ -125,9 +125,9 @@ test('deploy.sh: only the preflight boot and the migrations get the secrets; ass
 test('deploy.sh: a failed restart or /up check after the switch switches back and exits 1, in deploy and rollback', () => {
   const sh = file(gen({}), 'deploy.sh');
   assert.match(sh, /^went_live\(\) \{ why=""; restart_app "\$1" 9>&- \|\| \{ why="the restart failed \(exit \$\?\)"; return 1; \}; check_up \|\| \{ why="\/up failed"; return 1; \}; \}$/m);
-  assert.match(sh, /^  if switch_to "\$1" && went_live "\$2"; then\n    case "\$\{4:-\}" in remove\) rm -rf "\$\{ROOT:\?\}\/releases\/\$2" ;; unmark\) as_user rm -f "\$ROOT\/releases\/\$1\/\.deploy-failed" ;; esac\n    fail "\$3; switched back to \$1, which answers \/up"\n  fi$/m);
+  assert.match(sh, /^  if switch_to "\$1" && went_live "\$2"; then\n    case "\$\{4:-\}" in remove\) rm -rf "\$\{ROOT:\?\}\/releases\/\$2" ;; mark\) mark_failed "\$2" "\$3" ;; unmark\) as_user rm -f "\$ROOT\/releases\/\$1\/\.deploy-failed" ;; esac\n    fail "\$3; switched back to \$1, which answers \/up"\n  fi$/m);
   assert.match(sh, /^  fail "\$3; switching back to \$1 failed too: \$why; current -> \$\(current_release\), release \$2 kept/m);
-  assert.match(sh, /^  went_live "\$old" \|\| switch_back "\$old" "\$r" "release \$r: \$why after the switch" remove$/m);
+  assert.match(sh, /^  went_live "\$old" \|\| switch_back "\$old" "\$r" "release \$r: \$why after the switch" "\$\{onfail:-remove\}"$/m);
   assert.match(sh, /^  went_live "\$cur" \|\| switch_back "\$cur" "\$prev" "rollback to \$prev: \$why" unmark$/m);
   // No command after the switch whose failure set -e would turn into an exit before the switch-back.
   const after = sh.slice(sh.indexOf('  switch_to "$r" ||'), sh.indexOf('  trap - EXIT'));
@@ -296,7 +296,7 @@ test('deploy.sh: one deploy or rollback at a time; rollback goes to the release 
     assert.match(sh, /^  runuser -u "\$APP_USER" -- touch "\$new\/\.built"$/m);
     // Once current points at the new release a signal never removes it (keep=yes right after the switch); a failed
     // deploy's switch-back removes it itself, a failed rollback's does not.
-    assert.match(sh, /^  switch_to "\$r" \|\| fail .*\n  keep=yes\n  went_live "\$old" \|\| switch_back "\$old" "\$r" ".*" remove$/m);
+    assert.match(sh, /^  switch_to "\$r" \|\| fail .*\n  keep=yes\n  went_live "\$old" \|\| switch_back "\$old" "\$r" ".*" "\$\{onfail:-remove\}"$/m);
     assert.match(sh, /^    case "\$\{4:-\}" in remove\) rm -rf "\$\{ROOT:\?\}\/releases\/\$2" ;; /m);
     assert.match(sh, /^lock\(\) \{ exec 9>"\/run\/rails-app-deploy\.lock"; /m);
     assert.match(sh, /trap 'exit 1' INT TERM HUP/);
