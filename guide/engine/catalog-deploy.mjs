@@ -73,6 +73,7 @@ export const DEPLOY_CATALOG = {
   "lb-rotation.others-up.nginx": "The other app hosts in rotation in the file (not marked down): a drain never takes out the last one. nginx checks hosts only passively, so this cannot tell whether they answer.",
   "lb-rotation.state-of": "This host's status in show stat (UP, DOWN, DRAIN…).",
   "lb-rotation.wait-up": "ready returns only once HAProxy sees the host up (its health checks pass again after the restart), at most {s} s; otherwise it fails, so the next host is not drained while this one is still down.",
+  "deploy.sh.plain-secrets": "systemd reads the secrets file as an EnvironmentFile, where $, ; and quotes are plain characters; the steps below source it with the shell, where they are not. So the file is read only when every value is made of characters both read alike: a value such as S3cr$et;touch /etc/x would otherwise give the migrations another password than the units and run a command as root (SRE check, issue 23). Generate passwords with openssl rand -hex 32.",
   "lb-rotation.count": "A count that is not a number (the balancer did not answer, or does not know the host) stops the script loudly: the host is out of rotation and nothing says its requests are done.",
   "lb-rotation.in-flight.haproxy": "Requests still in flight on the host: the scur column (current sessions) of `show stat` for it.",
   "lb-rotation.in-flight.nginx": "Requests still in flight: the old workers (from before the reload) still alive; each exits once its requests are served.",

@@ -339,7 +339,7 @@ export const PROD_CATALOG = {
   "rc.reload": "service … reload sends {signal} to the server itself (its pid is in the child pidfile), its graceful restart.",
   "rc.web": "The Rails app server (FreeBSD rc.d).",
   "rc.jobs": "The {runner} job runner (FreeBSD rc.d).",
-  "ops.secrets": "Secrets for the services. Install as {file}, owned by root with mode 0600 (README: secrets); systemd reads it before dropping privileges. Fill in the values after the = signs.",
+  "ops.secrets": "Secrets for the services. Install as {file}, owned by root with mode 0600 (README: secrets); systemd reads it before dropping privileges. Fill in the values after the = signs, without quotes, using only letters, digits and _ . / : @ % + = , ~ - (deploy.sh also reads this file with the shell, and refuses a value the shell would read differently from systemd).",
   "ops.master-key": "Decrypts config/credentials.yml.enc: the contents of config/master.key, which is not deployed (left empty, Rails looks for config/master.key instead).",
   "ops.db-password": "Read by config/database.yml.",
   "ops.logrotate": "Rotate the app's own log files (log/*.log: Unicorn's stdout/stderr, older Rails' production.log). Rails 7.1+ logs to STDOUT, which journald stores and rotates by itself.",

@@ -19,7 +19,7 @@ function fn(name) {
   assert.ok(at >= 0, `deploy.sh defines ${name}`);
   return lines[at].endsWith('}') ? lines[at] : lines.slice(at, lines.indexOf('}', at) + 1).join('\n');
 }
-const FNS = ['fail', 'as_user', 'switch_to', 'releases', 'current_release', 'usable', 'since_live', 'mark_failed', 'named', 'switch_back', 'rollback', 'unmark', 'adopt', 'switch_built', 'go_live'];
+const FNS = ['fail', 'as_user', 'switch_to', 'releases', 'current_release', 'usable', 'since_live', 'mark_failed', 'named', 'switch_back', 'rollback', 'unmark', 'adopt', 'switch_built', 'go_live', 'plain_secrets'];
 const A = '20261101000000';
 const B = '20261102000000';
 const C = '20261103000000';
@@ -224,4 +224,24 @@ test('README: a rollback takes as long as the restart (Unicorn: the handover); P
   const multi = readme({ app_hosts: 2, lb: 'haproxy', db_host: 'separate' });
   assert.match(multi.step7, /^sh deploy\.sh switch$/m);
   assert.doesNotMatch(multi.step7, /Puma's backlog/);
+});
+
+test('deploy.sh reads the secrets file only when the shell and systemd read it the same way (SRE check 23b, D3)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'deploy-secrets-'));
+  try {
+    const check = (text) => { writeFileSync(join(dir, 'secrets.env'), text); return run(dir, `SECRETS=${join(dir, 'secrets.env')}\nplain_secrets && echo plain`); };
+    let r = check('# a comment\n\nRAILS_MASTER_KEY=\nDATABASE_PASSWORD=0f3a9c_./:@%+=,~-Zz\n');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^plain$/m);
+    const marker = join(dir, 'ran-as-root');
+    for (const [line, value] of [[2, `S3cr$et;touch ${marker}`], [2, '"quoted"'], [2, 'two words']]) {
+      r = check(`RAILS_MASTER_KEY=\nDATABASE_PASSWORD=${value}\n`);
+      assert.equal(r.status, 1, value);
+      assert.match(r.stderr, new RegExp(`secrets\\.env line ${line}: only letters, digits and _ \\. / : @ % \\+ = , ~ - in values`), value);
+    }
+    assert.ok(!existsSync(marker), 'nothing in the file was run');
+    assert.match(sh, /^as_app_secrets\(\) \{ plain_secrets && /m, 'every step that sources the file checks it first');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -102,7 +102,7 @@ test('deploy.sh: only the preflight boot and the migrations get the secrets; ass
     const fn = (name) => sh.split('\n').find((l) => l.startsWith(`${name}() {`));
     const home = sh.split('\n').find((l) => l.startsWith('APP_HOME='));
     const rubyEnv = sh.split('\n').find((l) => l.startsWith('WITH_RUBY_ENV='));
-    const script = [`APP_USER=root SECRETS=${dir}/secrets.env`, home, rubyEnv, fn('as_app'), fn('as_app_secrets'), `as_app ${dir} env`, 'echo ---', `as_app_secrets ${dir} env`].join('\n');
+    const script = [`APP_USER=root SECRETS=${dir}/secrets.env`, home, rubyEnv, fn('as_app'), fn('plain_secrets'), fn('as_app_secrets'), `as_app ${dir} env`, 'echo ---', `as_app_secrets ${dir} env`].join('\n');
     const r = spawnSync('dash', ['-c', script], { encoding: 'utf8', timeout: 20000, env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', DATABASE_PASSWORD: 'exported-by-the-shell' } });
     assert.equal(r.status, 0, r.stderr);
     const [plain, withSecrets] = r.stdout.split('---\n');

@@ -93,9 +93,11 @@ export function deployScript(ctx, files) {
     // SC2013: the loop reads names (one word a line), which is what it splits into.
     '# shellcheck source=/dev/null disable=SC2013',
     `as_app() { (cd "$1" && shift && ${UNSET_SECRETS} && exec runuser -u "$APP_USER" --preserve-environment -- env HOME="$APP_HOME" RAILS_ENV=production sh -c "$WITH_RUBY_ENV" as_app "$@") 9>&-; }`,
+    c('plain-secrets'),
+    `plain_secrets() { n=$(grep -n -v -E '^(#.*|[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_./:@%+=,~-]*)?$' "$SECRETS" | head -n 1 | cut -d: -f1); [ -z "$n" ] || fail "$SECRETS line $n: only letters, digits and _ . / : @ % + = , ~ - in values"; }`,
     c('as-app-secrets'),
     '# shellcheck source=/dev/null',
-    'as_app_secrets() { (cd "$1" && shift && set -a && . "$SECRETS" && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env HOME="$APP_HOME" RAILS_ENV=production sh -c "$WITH_RUBY_ENV" as_app "$@") 9>&-; }',
+    'as_app_secrets() { plain_secrets && (cd "$1" && shift && set -a && . "$SECRETS" && set +a && exec runuser -u "$APP_USER" --preserve-environment -- env HOME="$APP_HOME" RAILS_ENV=production sh -c "$WITH_RUBY_ENV" as_app "$@") 9>&-; }',
     c('switch'),
     'switch_to() { ln -sfn "releases/$1" "$ROOT/current.new" && mv -T "$ROOT/current.new" "$ROOT/current"; }',
     ...handoverLines,
