@@ -245,3 +245,16 @@ test('deploy.sh reads the secrets file only when the shell and systemd read it t
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('deploy.sh deploy|build: anything after SOURCE_DIR but --no-migrate is refused, so a typo never migrates (SRE check 23b, D15)', () => {
+  const line = sh.split('\n').find((l) => l.startsWith('  deploy|build) '));
+  const call = (args) => spawnSync('dash', ['-c', `fail() { echo "fail: $*" >&2; exit 1; }\nlock() { :; }\ndeploy() { echo "deploy $1 migrate=$2"; }\nbuild() { echo "build $1 migrate=$2"; }\ncase "$1" in\n${line}\nesac`, 'deploy.sh', ...args], { encoding: 'utf8', timeout: 10000 });
+  assert.match(call(['deploy', '/src']).stdout, /^deploy \/src migrate=yes$/m);
+  assert.match(call(['build', '/src', '--no-migrate']).stdout, /^build \/src migrate=no$/m);
+  for (const args of [['deploy', '/src', '--no-migrat'], ['build', '/src', '--no-migrate', 'x'], ['deploy']]) {
+    const r = call(args);
+    assert.equal(r.status, 1, args.join(' '));
+    assert.match(r.stderr, /usage: deploy\.sh (deploy|build) SOURCE_DIR \[--no-migrate\]/);
+    assert.equal(r.stdout, '', `${args.join(' ')}: nothing ran`);
+  }
+});

@@ -253,7 +253,8 @@ export function deployScript(ctx, files) {
     '',
     'case "${1:-}" in',
     '  init) init ;;',
-    '  deploy|build) [ $# -ge 2 ] || fail "usage: deploy.sh $1 SOURCE_DIR [--no-migrate]"; lock; "$1" "$2" "$([ "${3:-}" = --no-migrate ] && echo no || echo yes)" ;;',
+    // Anything but nothing or --no-migrate after SOURCE_DIR is refused: a typo must not migrate silently (SRE 23b, D15).
+    '  deploy|build) case "$#:${3:-}" in 2:|3:--no-migrate) ;; *) fail "usage: deploy.sh $1 SOURCE_DIR [--no-migrate]" ;; esac; lock; "$1" "$2" "$([ "${3:-}" = --no-migrate ] && echo no || echo yes)" ;;',
     '  switch) lock; switch_built "${2:-}" ;;',
     '  rollback) lock; rollback ;;',
     '  unmark) [ $# -ge 2 ] || fail "usage: deploy.sh unmark RELEASE"; lock; unmark "$2" ;;',
