@@ -171,8 +171,11 @@ export function problemFindings(files, answers) {
     const b = lock.ruby.value.split('.');
     if (a.some((x, k) => b[k] !== undefined && x !== b[k])) {
       const agrees = req && satisfies(rv.value, req.requirement) === true ? `; the Gemfile's ruby "${req.requirement}" (${gemfile.path}:${req.line}) accepts ${rv.value}` : '';
+      // Another minor (3.2 against 3.3) runs other language and gem versions: a warning. A patch release apart only
+      // fixes bugs within the series, as the image rule judges it (ruby-image.mjs): a note (fifth blind trial, ifme).
+      const minor = a[0] !== b[0] || (a[1] !== undefined && b[1] !== undefined && a[1] !== b[1]);
       out.push({
-        rule: 'ruby-mismatch', severity: 'warning', file: rvFile.path, line: rv.line, setting: 'ruby', found: rv.value, expected: lock.ruby.value,
+        rule: 'ruby-mismatch', severity: minor ? 'warning' : 'note', file: rvFile.path, line: rv.line, setting: 'ruby', found: rv.value, expected: lock.ruby.value,
         message: `.ruby-version says Ruby ${rv.value}, but Gemfile.lock's RUBY VERSION records ${lock.ruby.value} (${lock.path}:${lock.ruby.line})${agrees}: Bundler does not refuse to run on another Ruby for that line (it records the Ruby the bundle was resolved with), but buildpacks install the Ruby it names (Heroku, Google Cloud), so production can run ${lock.ruby.value} while development and CI run ${rv.value}. Run \`bundle update --ruby\` under Ruby ${rv.value} to record it`,
         evidence: [BUNDLER_RUBY_GUIDE, HEROKU_LOCK_RUBY], related: [{ file: lock.path, line: lock.ruby.line }],
       });

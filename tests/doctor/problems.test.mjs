@@ -137,3 +137,11 @@ test('no phantom notes: database.yml without production:, a missing pool at Rail
   const r = check(app({ ...BASE, 'config/puma.rb': 'threads 3, 3\nif ENV["RAILS_ENV"] == "development"\n  worker_timeout 3600\n  port 3000\nend\n' }));
   for (const f of r.findings.filter((x) => x.rule === 'missing' && x.diff)) assert.match(f.diff, /@@ -1,1 \+1,2 @@\n threads 3, 3\n\+/, f.setting);
 });
+
+test('.ruby-version against Gemfile.lock\'s RUBY VERSION: another minor is a warning, a patch apart a note (fifth blind trial, ifme)', () => {
+  const mismatch = (rv, locked) => check(app({ ...BASE, 'Gemfile.lock': LOCK(['pg (1.6.0)', 'puma (7.1.0)', 'rails (8.1.1)'], locked), '.ruby-version': `${rv}\n` }))
+    .findings.filter((f) => f.rule === 'ruby-mismatch').map((f) => `${f.severity} ${f.found}/${f.expected}`);
+  assert.deepEqual(mismatch('3.3.0', '3.3.11'), ['note 3.3.0/3.3.11']);
+  assert.deepEqual(mismatch('3.2.4', '3.3.1'), ['warning 3.2.4/3.3.1']);
+  assert.deepEqual(mismatch('3.4.5', '3.4.5'), []);
+});
