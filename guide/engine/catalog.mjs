@@ -559,6 +559,7 @@ export const CATALOG = {
   "w.jruby-release.s": "Answer ruby_version with the JRuby release you run (jruby -v prints it: JRuby 9.4 implements Ruby 3.1, JRuby 10 implements Ruby 3.4).",
   "w.distro-ruby.m": "The units run /usr/bin/ruby, which on {distro} is Ruby {shipped}, not {ruby}: nothing in these steps installs Ruby {ruby}.",
   "w.distro-ruby.s": "Install Ruby {ruby} (ruby-build, rbenv or a container image) and answer ruby_path with its bin directory, or answer ruby_version {shipped} (and check its end of life).",
+  "w.distro-ruby.too-old.s": "Install Ruby {ruby} (ruby-build, rbenv or a container image) and answer ruby_path with its bin directory: {distro}'s Ruby {shipped} cannot run Rails {rails}, which needs Ruby {min} or later.",
   "w.distro-database.m": "{distro} ships {db} {shipped}, not {v}: the package install of the README gives {shipped}.",
   "w.distro-database.none.m": "{distro} ships no MySQL server (only MariaDB), and the README has no repository step for MySQL {v}: its package install fails there.",
   "w.distro-database.none": "no MySQL server (only MariaDB)",

@@ -140,7 +140,10 @@ export const RULES = [
   },
   function distroRuby(ctx) {
     const shipped = distroRubyMismatch(ctx);
-    return shipped && W('distro-ruby', 'warning', { distro: ctx.a.distro, shipped, ruby: ctx.a.ruby_version }, [SRC.rubyBranches]);
+    // The shipped Ruby is offered as an answer only when it can run the answered Rails (trial 24b, D7: Ubuntu 22.04's
+    // 3.0 was suggested beside Rails 8.1, which the CLI then refused).
+    const fits = shipped && !lt(shipped, ctx.railsMinRuby);
+    return shipped && W('distro-ruby', 'warning', { distro: ctx.a.distro, shipped, ruby: ctx.a.ruby_version, rails: ctx.a.rails, min: ctx.railsMinRuby }, [SRC.rubyBranches], 'distro-ruby', fits ? 'distro-ruby' : 'distro-ruby.too-old');
   },
   // Like distroRuby: an answered nginx, PostgreSQL or kernel the release does not ship (issue 23 trial).
   function distroVersions(ctx) {

@@ -166,3 +166,10 @@ test('Sidekiq on a distribution whose Redis current Sidekiq refuses is an error,
   }
   assert.equal(gen({ distro: 'ubuntu-22.04', jobs: 'solid_queue' }).warnings.some((x) => x.id === 'sidekiq-redis-too-old'), false);
 });
+
+test('the distribution\'s Ruby is suggested as an answer only when it can run the answered Rails (24b, D7)', () => {
+  const s = (a) => gen(a).warnings.find((w) => w.id === 'distro-ruby')?.suggestion;
+  assert.doesNotMatch(s({ distro: 'ubuntu-22.04' }), /answer ruby_version/, 'Ruby 3.0 cannot run Rails 8.1');
+  assert.match(s({ distro: 'ubuntu-22.04' }), /Ruby 3\.0 cannot run Rails 8\.1, which needs Ruby 3\.2/);
+  assert.match(s({ distro: 'ubuntu-22.04', rails: '7.0', ruby_version: '3.1' }), /or answer ruby_version 3\.0/);
+});
