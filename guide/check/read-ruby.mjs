@@ -137,7 +137,13 @@ export function readRuby(text) {
     if (!chain.length) return;
     let argToks = body.slice(k);
     if (argToks[0]?.t === 'op' && argToks[0].v === '(' && matching(argToks, 0) === argToks.length - 1) argToks = argToks.slice(1, -1);
-    const args = splitArgs(argToks).map((a) => evaluate(a, locals, text));
+    const parts = splitArgs(argToks);
+    // `environment ENV.fetch 'RAILS_ENV', 'production'`: an argument that is itself a call without parentheses takes
+    // every argument after it (Ruby's parse), so ENV.fetch gets both (fifth blind trial, helpy read two values).
+    const tok = (t, ty, v) => t && t.t === ty && (v === undefined || t.v === v);
+    const inner = parts.findIndex((a) => tok(a[0], 'const', 'ENV') && tok(a[1], 'op', '.') && tok(a[2], 'id', 'fetch') && a[3] && !tok(a[3], 'op', '('));
+    if (inner >= 0 && inner < parts.length - 1) parts.splice(inner, parts.length - inner, argToks.slice(argToks.indexOf(parts[inner][0])));
+    const args = parts.map((a) => evaluate(a, locals, text));
     const name = chain[chain.length - 1];
     res.calls.push({
       name, receiver: chain.slice(0, -1).join('.'), args, line, conditional, branch, inDef: scope.inDef, inBlock: scope.block || null,

@@ -145,3 +145,12 @@ test('.ruby-version against Gemfile.lock\'s RUBY VERSION: another minor is a war
   assert.deepEqual(mismatch('3.2.4', '3.3.1'), ['warning 3.2.4/3.3.1']);
   assert.deepEqual(mismatch('3.4.5', '3.4.5'), []);
 });
+
+test('a call without parentheses as an argument takes the arguments after it: environment ENV.fetch \'RAILS_ENV\', \'production\' (fifth blind trial, helpy)', () => {
+  const f = readFile({ path: 'config/puma.rb', text: "environment ENV.fetch 'RAILS_ENV', 'production'\nthreads 5, 5\n" });
+  assert.equal(f.problem, undefined);
+  const env = f.settings.find((s) => s.name === 'environment');
+  assert.equal(env.value, 'production', 'one value, the default, not "production, production"');
+  assert.equal(env.env, 'RAILS_ENV');
+  assert.equal(f.settings.find((s) => s.name === 'threads').value, '5, 5', 'other calls keep their arguments');
+});
