@@ -4,7 +4,7 @@ import os from 'node:os';
 import { author as gitAuthor } from '../measure/common.mjs';
 import { spread, compare, median, METHOD_TEXT } from './stats.mjs';
 import { hardwareText } from './machine.mjs';
-import { gradeRun, minGoodRuns, readIsolation, isGoodRun, PROTOCOL } from './protocol.mjs';
+import { gradeRun, minGoodRuns, readIsolation, countsIn, PROTOCOL } from './protocol.mjs';
 
 export const YEAR = 2026;
 const r = (v, d) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10 ** d) / 10 ** d);
@@ -70,6 +70,7 @@ export function summaryRows(ctx, spec) {
     { key: 'p_value', label: 'Mann-Whitney p', type: 'number', unit: 'ratio', decimals: 4 },
     { key: 'verdict', label: 'Verdict', type: 'string', description: METHOD_TEXT },
   ];
+  const isGoodRun = countsIn(ctx);
   const values = (g, k) => g.results.filter(isGoodRun).map((x) => x.metrics[k]);
   // Leaving disturbed runs out must not decide a verdict: where counting them (as measured) gives another verdict,
   // the comparison is "unsettled", no verdict (perf review: disturbance can depend on the configuration).

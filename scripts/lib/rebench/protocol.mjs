@@ -66,6 +66,15 @@ export const isDisturbed = (run) => Boolean(run && run.protocol && run.protocol.
 export const isGoodRun = (run) => !run.metrics.error && !isDisturbed(run);
 
 /**
+ * Whether a run's disturbed runs are left out: only where the driver could repeat them (RB_TRIES above 1). A --quick
+ * or --no-wait run measures a busy machine on purpose and never repeats, so leaving its disturbed runs out would leave
+ * nothing; they count there, and the dataset is smoke and says so.
+ */
+export const excludesDisturbed = (ctx) => !ctx.quick && Number(ctx.params?.RB_TRIES ?? PROTOCOL.disturbance.tries) > 1;
+/** The filter for runs that count in a dataset built from ctx. */
+export const countsIn = (ctx) => (excludesDisturbed(ctx) ? isGoodRun : (run) => !run.metrics.error);
+
+/**
  * The failure rule for an HTTP run: zero completed requests, or errors and timeouts above the limit.
  * Returns a reason, or null for a good run.
  */
@@ -143,7 +152,7 @@ export function gradeRun(ctx) {
   if (ungated && !ctx.quick) reasons.push(`${ungated} of ${runs.length} runs had no idle gate before them`);
   if (gateFailed) reasons.push(`the idle gate did not open before ${gateFailed} of ${runs.length} runs (foreign CPU above ${P.idle_gate.max_foreign_cpu_pct} % or steal above ${P.idle_gate.max_steal_pct} %)`);
   const tries = Number(ctx.params && ctx.params.RB_TRIES) || (ctx.quick ? 1 : P.disturbance.tries);
-  if (disturbed) reasons.push(`${disturbed} of ${runs.length} runs were disturbed (${disturbText(ctx.params)}) after ${tries} ${tries === 1 ? 'try' : 'tries'}; they are left out of the medians and verdicts`);
+  if (disturbed) reasons.push(`${disturbed} of ${runs.length} runs were disturbed (${disturbText(ctx.params)}) after ${tries} ${tries === 1 ? 'try' : 'tries'}; ${excludesDisturbed(ctx) ? 'they are left out of the medians and verdicts' : 'never repeated (--quick or --no-wait), they count in the medians'}`);
   if (!ctx.quick && ctx.params && Number(ctx.params.RB_GATE_MAX_WAIT_S) === 0 && 'RB_GATE_MAX_WAIT_S' in ctx.params) reasons.push('run with --no-wait: the driver did not wait for the idle gate or repeat disturbed runs');
   if (ctx.runs < P.runs.min_runs) reasons.push(`${ctx.runs} runs per configuration (the protocol asks for ${P.runs.min_runs})`);
   const d = Number(ctx.params && ctx.params.RB_DURATION_S);
