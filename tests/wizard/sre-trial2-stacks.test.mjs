@@ -173,3 +173,10 @@ test('the distribution\'s Ruby is suggested as an answer only when it can run th
   assert.match(s({ distro: 'ubuntu-22.04' }), /Ruby 3\.0 cannot run Rails 8\.1, which needs Ruby 3\.2/);
   assert.match(s({ distro: 'ubuntu-22.04', rails: '7.0', ruby_version: '3.1' }), /or answer ruby_version 3\.0/);
 });
+
+test('the app unit orders itself only after units on its own host: PgBouncer on a separate database host is not one (23b, D19)', () => {
+  const after = (a) => file(gen(a), 'etc/systemd/system/rails-app.service').match(/^After=(.*)$/m)[1].split(' ');
+  assert.ok(after({ pooler: 'pgbouncer' }).includes('pgbouncer.service'), 'same host: after its PgBouncer');
+  assert.ok(!after({ pooler: 'pgbouncer', db_host: 'separate' }).includes('pgbouncer.service'));
+  assert.ok(!after({ pooler: 'pgbouncer', db_host: 'separate', app_hosts: 2, lb: 'haproxy' }).includes('postgresql.service'));
+});

@@ -65,9 +65,12 @@ export function hardening(ctx, { bindLowPorts = false, writable = [] } = {}) {
   ];
 }
 
+// Only units on this host: with a separate database host, PostgreSQL and PgBouncer run there (db-host/), and an
+// ordering on a unit this host does not have says something untrue (SRE check 23b, D19).
 function dbAfter(ctx) {
-  const db = ctx.a.db_host === 'same' && ctx.a.database !== 'sqlite' ? (ctx.a.database === 'postgresql' ? 'postgresql.service' : 'mariadb.service mysql.service') : '';
-  return `network.target${db ? ` ${db}` : ''}${ctx.pooler === 'pgbouncer' ? ' pgbouncer.service' : ''}`;
+  const here = ctx.a.db_host === 'same';
+  const db = here && ctx.a.database !== 'sqlite' ? (ctx.a.database === 'postgresql' ? 'postgresql.service' : 'mariadb.service mysql.service') : '';
+  return `network.target${db ? ` ${db}` : ''}${here && ctx.pooler === 'pgbouncer' ? ' pgbouncer.service' : ''}`;
 }
 
 function environment(ctx, extraFiles = []) {
