@@ -140,8 +140,7 @@ export function readRuby(text) {
     const parts = splitArgs(argToks);
     // `environment ENV.fetch 'RAILS_ENV', 'production'`: an argument that is itself a call without parentheses takes
     // every argument after it (Ruby's parse), so ENV.fetch gets both (fifth blind trial, helpy read two values).
-    const tok = (t, ty, v) => t && t.t === ty && (v === undefined || t.v === v);
-    const inner = parts.findIndex((a) => tok(a[0], 'const', 'ENV') && tok(a[1], 'op', '.') && tok(a[2], 'id', 'fetch') && a[3] && !tok(a[3], 'op', '('));
+    const inner = parts.findIndex((a) => is(a[0], 'const', 'ENV') && is(a[1], 'op', '.') && is(a[2], 'id', 'fetch') && a[3] && !is(a[3], 'op', '('));
     if (inner >= 0 && inner < parts.length - 1) parts.splice(inner, parts.length - inner, argToks.slice(argToks.indexOf(parts[inner][0])));
     const args = parts.map((a) => evaluate(a, locals, text));
     const name = chain[chain.length - 1];
@@ -205,13 +204,15 @@ const known = (value, text, extra = {}) => ({ known: true, value, text, ...extra
  * The value of an expression, for the few forms configuration files use. → {known, value, text, env?, local?}
  * `env` names the environment variable the value comes from (value is then its default).
  */
+/** A token of type `ty` (and value `v`, when given). */
+const is = (t, ty, v) => t && t.t === ty && (v === undefined || t.v === v);
+
 export function evaluate(toks, locals = new Map(), src = '') {
   const text = toks.length ? src.slice(toks[0].start, toks[toks.length - 1].end) : '';
   // A configuration value is a few tokens; longer expressions are not read (this also bounds the recursion below).
   if (toks.length > LIMITS.expressionTokens) return unknown(text.slice(0, 200));
   let x = toks;
   while (x.length > 2 && x[0].t === 'op' && x[0].v === '(' && matching(x, 0) === x.length - 1) x = x.slice(1, -1);
-  const is = (t, ty, v) => t && t.t === ty && (v === undefined || t.v === v);
   if (x.length === 1) {
     const [t] = x;
     if (t.t === 'num') return known(t.v, text);

@@ -6,11 +6,13 @@ import { verdictSentence } from '../../scripts/lib/rebench/experiments/common.mj
 
 const spec = { labels: [{ key: 'c' }], primary: 'rps' };
 const base = { id: 'base', results: [] };
-// Ten good runs spread ±2 % around the median (summaryRows' records carry the runs; the runner-up test needs them).
+// Ten good runs spread ±2 % around the median (summaryRows' records carry their readings as values; the runner-up
+// test needs them).
 const runsAround = (m) => Array.from({ length: 10 }, (_, i) => ({ metrics: { rps: m * (0.98 + 0.004 * i) } }));
-const rec = (name, rps, verdict, group = { id: name }) => ({ group: { ...group, results: runsAround(rps) }, row: [name, 10, rps], cmp: verdict ? { verdict } : null, baseGroup: verdict ? base : null });
+const valuesOf = (results) => results.map((x) => x.metrics.rps);
+const rec = (name, rps, verdict, group = { id: name }) => { const results = runsAround(rps); return { group: { ...group, results }, row: [name, 10, rps], cmp: verdict ? { verdict } : null, baseGroup: verdict ? base : null, values: valuesOf(results) }; };
 const name = (r) => r.row[0];
-const recBase = (rps) => { base.results = runsAround(rps); return { group: base, row: ['base', 10, rps], cmp: null, baseGroup: null }; };
+const recBase = (rps) => { base.results = runsAround(rps); return { group: base, row: ['base', 10, rps], cmp: null, baseGroup: null, values: valuesOf(base.results) }; };
 
 test('the best median is named only when it beat its baseline beyond the noise, or every rival fell behind it', () => {
   const noise = verdictSentence([recBase(100), rec('b', 104, 'within noise'), rec('c', 98, 'within noise')], spec, 'requests per second', name);

@@ -115,7 +115,8 @@ export function summaryRows(ctx, spec) {
       cmp ? cmp.verdict : isBase ? 'baseline' : 'not compared',
     ];
     rows.push(row);
-    records.push({ group: g, row, cmp, spread: s, baseGroup });
+    // values: the primary readings of the runs that count, for comparisons made from the records (verdictSentence).
+    records.push({ group: g, row, cmp, spread: s, baseGroup, values: values(g, spec.primary) });
   }
   return { columns, rows, markers: [...markers].sort(), records };
 }

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseReport } from '../measure/openloop-report.mjs';
-import { httpFailure, parseProtocolFile, PROTOCOL } from './protocol.mjs';
+import { httpFailure, parseProtocolFile, isDisturbed, PROTOCOL } from './protocol.mjs';
 import { median } from './stats.mjs';
 
 export const FRACTIONS = PROTOCOL.open_loop.fractions;
@@ -110,7 +110,7 @@ export function openLoopValues(results) {
     const s = suffixOf(f);
     const runs = results.map((x) => x.openLoop && x.openLoop[s]).filter(Boolean);
     // Disturbed runs (protocol.sh's disturbed=1 after the last try) are left out as the closed-loop ones are.
-    const good = runs.filter((m) => !m.error && !(m.protocol && m.protocol.disturbed === 1));
+    const good = runs.filter((m) => !m.error && !isDisturbed(m));
     const med = (k) => (good.length ? median(good.map((m) => m[k]).filter(Number.isFinite)) : null);
     return [r2(med('offered_rate'), 1), r2(med('achieved_rate'), 1), r2(med('p50_ms'), 2), r2(med('p99_ms'), 2), r2(med('p999_ms'), 2), runs.filter((m) => m.error).length];
   });

@@ -51,9 +51,9 @@ export function addPssVerdict({ columns, rows, records }, ctx, spec, nameOf) {
       cmp ? cmp.verdict : isBase ? 'baseline' : 'not compared',
     ];
     const labels = rec.row.slice(0, spec.labels.length);
-    return { values, record: { ...rec, row: [...labels, peaks.length, r(s.median, 1)], cmp } };
+    return { values, record: { ...rec, row: [...labels, peaks.length, r(s.median, 1)], cmp, values: peaks } };
   });
-  const sentence = verdictSentence(pseudo.map((p) => p.record), { labels: spec.labels, primary: 'pss_mib', runValues: (rec) => pssPeaks(rec.group) }, 'whole-server PSS', nameOf);
+  const sentence = verdictSentence(pseudo.map((p) => p.record), { labels: spec.labels, primary: 'pss_mib' }, 'whole-server PSS', nameOf);
   return {
     columns: [...columns, ...pssColumns()],
     rows: rows.map((row, i) => [...row, ...pseudo[i].values]),

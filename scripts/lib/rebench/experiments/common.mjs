@@ -1,6 +1,5 @@
 // Wording shared by the experiments: a summary sentence computed from the rows, never typed in.
 import { compare } from '../stats.mjs';
-import { isGoodRun } from '../protocol.mjs';
 
 const fmt = (v) => (v >= 100 ? String(Math.round(v)) : String(Math.round(v * 100) / 100));
 
@@ -22,8 +21,8 @@ export function verdictSentence(records, spec, what, nameOf) {
   // Beating its own baseline is not enough to be named first: it must also beat the runner-up directly (a
   // configuration can beat a slow baseline and still tie the next best). Without the runs to test that, no name.
   const runnerUp = measured.filter((r) => r !== best).sort((a, b) => (higher ? b.row[col] - a.row[col] : a.row[col] - b.row[col]))[0];
-  // spec.runValues(record) gives the per-run readings where they are not metrics[primary] (PSS: the memory samples).
-  const runs = (r) => (spec.runValues ? spec.runValues(r) : r.group && r.group.results ? r.group.results.filter(isGoodRun).map((x) => x.metrics[spec.primary]) : []).filter(Number.isFinite);
+  // A record's values are the readings of the runs that count (summaryRows, pss-verdict.mjs): the same runs as its row.
+  const runs = (r) => (r.values || []).filter(Number.isFinite);
   const backed = beatsBaseline && (!runnerUp || (runs(best).length > 0 && runs(runnerUp).length > 0
     && compare(runs(runnerUp), runs(best), { higherIsBetter: higher, seed: 1, minRuns: 3 }).verdict === 'better'));
   const values = measured.map((r) => r.row[col]);
