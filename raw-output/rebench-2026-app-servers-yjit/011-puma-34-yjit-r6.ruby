@@ -1,0 +1,1 @@
+/opt/ruby-3.4-yjit/bin/ruby; YJIT on
