@@ -3,9 +3,11 @@
 # with ERB into an HTML table, serialises them to JSON and parses that back, and groups and sorts them: object
 # allocation, string building, hashes and blocks, the things a Rails page spends its CPU on.
 # Usage: ruby workload.rb ITERATIONS                      one cold process: all iterations, one checksum line
-#        ruby workload.rb --warm WARMUP MEASURED OUT.json  in-process: WARMUP iterations unmeasured (YJIT compiles
-#                                                          lazily, during the first calls), then each of MEASURED
-#                                                          iterations timed alone (CPU and wall clock) into OUT.json
+#        ruby workload.rb --warm WARMUP MEASURED OUT.json [SECONDS]
+#                                                          in-process: WARMUP iterations unmeasured (YJIT compiles
+#                                                          lazily, during the first calls), then at least MEASURED
+#                                                          iterations, and at least SECONDS of them (wall clock), each
+#                                                          timed alone (CPU and wall clock) into OUT.json
 require 'erb'
 require 'json'
 
@@ -49,24 +51,32 @@ end
 
 if ARGV[0] == '--warm'
   warmup, measured, out = Integer(ARGV[1]), Integer(ARGV[2]), ARGV.fetch(3)
+  # Timed for long enough that a host which runs this guest at two speeds in turn (seen here: stretches of
+  # ~100 ms at half speed) shows its fast speed in many 10-iteration blocks; capped so a bad argument cannot run away.
+  seconds = Float(ARGV.fetch(4, '0'))
+  cap = 200_000
   checksum = 0
   warm = Array.new(warmup) { |i| cpu, _, sum = timed(i); checksum += sum; cpu.round(3) }
   cpu_ms = []
   wall_ms = []
-  measured.times do |i|
+  started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  i = 0
+  while i < measured || (Process.clock_gettime(Process::CLOCK_MONOTONIC) - started < seconds && i < cap)
     cpu, wall, sum = timed(warmup + i)
     checksum += sum
     cpu_ms << cpu.round(3)
     wall_ms << wall.round(3)
+    i += 1
   end
+  timed_s = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
   stats = defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? RubyVM::YJIT.runtime_stats : nil
   yjit = stats && stats.slice(:compiled_iseq_count, :inline_code_size, :outlined_code_size, :code_region_size, :yjit_alloc_size)
   File.write(out, JSON.generate(
     ruby: RUBY_DESCRIPTION, executable: RbConfig.ruby, yjit: yjit_state, yjit_stats: yjit, checksum: checksum,
-    warmup_iterations: warmup, warmup_cpu_ms: warm, cpu_ms: cpu_ms, wall_ms: wall_ms,
+    warmup_iterations: warmup, warmup_cpu_ms: warm, timed_s: timed_s.round(3), cpu_ms: cpu_ms, wall_ms: wall_ms,
     max_rss_kib: File.read('/proc/self/status')[/^VmHWM:\s+(\d+)/, 1].to_i
   ))
-  puts "warm: #{warmup} + #{measured} iterations, checksum=#{checksum} ruby=#{RUBY_VERSION} yjit=#{yjit_state}"
+  puts "warm: #{warmup} + #{cpu_ms.size} iterations, checksum=#{checksum} ruby=#{RUBY_VERSION} yjit=#{yjit_state}"
 else
   n = Integer(ARGV.fetch(0, '200'))
   checksum = 0
