@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inProcessReading, readWarm } from '../../scripts/lib/rebench/warm.mjs';
-import { gradeRun, protocolSize, PROTOCOL } from '../../scripts/lib/rebench/protocol.mjs';
+import { gradeRun, protocolSize, parseProtocolFile, isDisturbed, PROTOCOL } from '../../scripts/lib/rebench/protocol.mjs';
+import { run as runCmd } from '../tools/util.mjs';
 
 const IP = PROTOCOL.in_process;
 // A seeded generator, so the synthetic runs are the same on every machine.
@@ -84,9 +85,46 @@ test('a full run times each process for the protocol\'s minimum, and the workloa
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const out = path.join(dir, 'warm.json');
   const workload = path.join(import.meta.dirname, '../../lab/bench/workload.rb');
-  const stdout = execFileSync('ruby3.1', [workload, '--warm', '2', '5', out, '0.3'], { timeout: 60_000 }).toString();
+  const stdout = execFileSync('ruby3.1', [workload, '--warm', '2', '5', out, '0.3', '1', '0.1'], { timeout: 60_000 }).toString();
   const d = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.ok(d.timed_s >= 0.3, `timed ${d.timed_s} s`);
   assert.ok(d.cpu_ms.length > 5, `${d.cpu_ms.length} iterations: more than the minimum count, to fill the time`);
   assert.match(stdout, new RegExp(`^warm: 2 \\+ ${d.cpu_ms.length} iterations`, 'm'));
+  // The workload's own plateau (printed for the driver) is the figure warm.mjs computes from the same iterations.
+  const printed = Number(/^plateau=([\d.]+)$/m.exec(stdout)[1]);
+  const { plateau } = inProcessReading(d.cpu_ms, { ...IP, block_iterations: 1 });
+  assert.ok(Math.abs(printed - plateau) < 1e-3, `workload.rb ${printed} vs warm.mjs ${plateau}`);
+});
+
+/** lab/bench/protocol.sh's rb_measured on the host, without the monitor, with the protocol's plateau limit. */
+function measured(dir, script) {
+  const bench = path.join(import.meta.dirname, '../../lab/bench');
+  const params = `RB_PLATEAU_MAX='${IP.max_plateau_ratio}' RB_TRIES=3 RB_MONITOR_S='' RB_GATE_WINDOW_S=''`;
+  return runCmd('bash', ['-c', `set -u; RAW='${dir}'; BENCH='${bench}'; ${params}; source "$BENCH/lib.sh"; ${script}`], { timeoutMs: 30000 });
+}
+
+test('the driver repeats a run that did not hold its fast speed, and records one that never did as unsteady', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'in-process-repeat-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // Off the plateau twice, then on it: the third try counts.
+  const counter = path.join(dir, 'n');
+  const flaky = `n=$(cat ${counter} 2>/dev/null || echo 0); n=$((n + 1)); echo $n > ${counter}; [ $n -lt 3 ] && echo plateau=1.4 || echo plateau=1.02`;
+  let r = await measured(dir, `rb_measured "$RAW/flaky" bash -c '${flaky}'`);
+  assert.equal(r.code, 0, r.stderr);
+  const p = parseProtocolFile(fs.readFileSync(path.join(dir, 'flaky.protocol'), 'utf8'));
+  assert.deepEqual([p.tries, p.unsteady, p.disturbed], [3, 0, 0]);
+  assert.ok(fs.existsSync(path.join(dir, 'flaky.disturbed-2.txt')), 'the unsteady tries are kept');
+  assert.match(fs.readFileSync(path.join(dir, 'driver.log'), 'utf8'), /did not hold its fast speed \(plateau 1\.4 above 1\.1\), try 1 of 3/);
+  assert.equal(isDisturbed({ protocol: p }), false);
+  // Never on it: recorded unsteady after the last try, and left out like a disturbed run.
+  r = await measured(dir, `rb_measured "$RAW/never" echo plateau=1.3`);
+  assert.equal(r.code, 0, r.stderr);
+  const q = parseProtocolFile(fs.readFileSync(path.join(dir, 'never.protocol'), 'utf8'));
+  assert.deepEqual([q.tries, q.unsteady, q.disturbed], [3, 1, 0]);
+  assert.equal(isDisturbed({ protocol: q }), true);
+  const values = Array.from({ length: 400 }, (_, i) => (i < 20 ? 3 : 6));
+  const m = readWarm(JSON.stringify({ yjit: 'off', timed_s: 12, cpu_ms: values, wall_ms: values }));
+  const grade = gradeRun({ quick: false, runs: 10, params: { RB_TRIES: 3 }, raw: null, results: [{ metrics: m, protocol: { ...q, foreign_pct: 0, gate_ok: 1 } }] });
+  assert.ok(grade.reasons.some((x) => /did not hold its fast speed in 1 of 1 runs.*still so after 3 tries, they are left out/.test(x)), grade.reasons.join(' | '));
+  assert.ok(!grade.reasons.some((x) => /runs were disturbed \(other programs/.test(x)), 'an unsteady run is not blamed on other programs');
 });

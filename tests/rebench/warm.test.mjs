@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readWarm } from '../../scripts/lib/rebench/warm.mjs';
-import { readMeasurement } from '../../scripts/lib/rebench/runner.mjs';
+import { readMeasurement } from '../../scripts/lib/rebench/readback.mjs';
 
 const WORKLOAD = path.join(import.meta.dirname, '../../lab/bench/workload.rb');
 

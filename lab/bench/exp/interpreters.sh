@@ -26,7 +26,7 @@ exp_cell() { # RUBY RUN MEASUREMENTS OUTPREFIX
   }
   # Under the protocol (protocol.sh): idle gate, foreign-load monitor, repeated when disturbed; the workload's
   # console output goes to -warm.txt, its timings to -warm.json; a non-zero exit makes the run a failed one.
-  rb_measured "$4-warm" "${cmd[@]}" "$BENCH/workload.rb" --warm "$RB_WARMUP" "$RB_ITERATIONS" "$4-warm.json" "${RB_TIMED_S:-0}"
+  rb_measured "$4-warm" "${cmd[@]}" "$BENCH/workload.rb" --warm "$RB_WARMUP" "$RB_ITERATIONS" "$4-warm.json" "${RB_TIMED_S:-0}" "${RB_BLOCK_ITERATIONS:-10}" "${RB_READING_QUANTILE:-0.1}"
 }
 
 exp_teardown() { :; }

@@ -34,6 +34,10 @@ export function driverParams({ quick, noWait = false }) {
     RB_WARMUP_WINDOW_S: P.warmup.window_s,
     RB_WARMUP_TOLERANCE_PCT: P.warmup.tolerance_pct,
     RB_WARMUP_MAX_S: P.warmup.max_s,
+    // In-process CPU runs (workload.rb prints its plateau) are repeated like disturbed ones when it is above this.
+    RB_PLATEAU_MAX: P.in_process.max_plateau_ratio,
+    RB_BLOCK_ITERATIONS: P.in_process.block_iterations,
+    RB_READING_QUANTILE: P.in_process.reading_quantile,
   };
 }
 
@@ -59,7 +63,7 @@ export function minGoodRuns(planned) {
 }
 
 /** A run still disturbed after its last try (lab/bench/protocol.sh wrote disturbed=1). */
-export const isDisturbed = (run) => Boolean(run && run.protocol && run.protocol.disturbed === 1);
+export const isDisturbed = (run) => Boolean(run && run.protocol && (run.protocol.disturbed === 1 || run.protocol.unsteady === 1));
 
 /**
  * A run that counts in medians and verdicts: it did not fail and was not disturbed. A disturbed run measured the
@@ -169,7 +173,8 @@ export function gradeRun(ctx) {
   const IP = P.in_process;
   const good = runs.filter((r) => !r.metrics.error);
   const offPlateau = good.filter((r) => Number.isFinite(r.metrics.plateau) && r.metrics.plateau > IP.max_plateau_ratio);
-  if (offPlateau.length) reasons.push(`the machine did not hold its fast speed in ${offPlateau.length} of ${runs.length} runs: the fastest tenth of their ${IP.block_iterations}-iteration blocks spread more than ${IP.max_plateau_ratio}× (the 10th percentile over the fastest, up to ${Math.max(...offPlateau.map((r) => r.metrics.plateau)).toFixed(2)}×), so their reading is not the code's fast-speed cost`);
+  const repeated = offPlateau.filter((r) => r.protocol && r.protocol.unsteady === 1).length;
+  if (offPlateau.length) reasons.push(`the machine did not hold its fast speed in ${offPlateau.length} of ${runs.length} runs: the fastest tenth of their ${IP.block_iterations}-iteration blocks spread more than ${IP.max_plateau_ratio}× (the 10th percentile over the fastest, up to ${Math.max(...offPlateau.map((r) => r.metrics.plateau)).toFixed(2)}×), so their reading is not the code's fast-speed cost; ${repeated === offPlateau.length && excludesDisturbed(ctx) ? `still so after ${tries} tries, they are left out of the medians and verdicts` : 'measured before the driver repeated such runs, they count in the medians'}`);
   const inProcess = good.filter((r) => r.metrics.in_process);
   const unplateaued = inProcess.filter((r) => Number.isFinite(r.metrics.timed_s) && !Number.isFinite(r.metrics.plateau)).length;
   if (inProcess.length && unplateaued && !ctx.quick) reasons.push(`${unplateaued} of ${runs.length} in-process runs timed fewer than ${10 * IP.block_iterations} iterations, too few blocks for the plateau check`);
