@@ -3,7 +3,8 @@
 #   rb_isolate            pin this driver (and so every server and database it starts) to RB_CPU_SERVER;
 #                         load generators run on RB_CPU_LOAD through RB_LOAD_PIN
 #   rb_gate OUT           wait until the machine is quiet (foreign CPU and steal below the gate), record it
-#   rb_measured OUT CMD…  gate, run CMD with the monitor sampling, repeat when disturbed, record OUT.protocol
+#   rb_measured OUT CMD…  gate, run CMD with the monitor sampling, repeat when disturbed (or, for in-process CPU
+#                         runs that print plateau=X, when X is above RB_PLATEAU_MAX), record OUT.protocol
 RB_LOAD_PIN=()
 RB_MONITOR_ROOT=$$
 [ -d /opt/lab ] && RB_MONITOR_ROOT=1   # inside the lab's PID namespace every process belongs to the experiment
@@ -79,17 +80,28 @@ rb_measured() { # OUT CMD…
     fw=$(rb_kv foreign_cpu_pct_worst_interval "$out.protocol"); sw=$(rb_kv steal_pct_worst_interval "$out.protocol")
     # Disturbed: over the whole run above the limits, or one monitor interval above the burst cap, in % of one CPU
     # (a second of a whole CPU taken away changes a 10 s run by up to 10 %, and the averages would hide it).
+    busy=0 unsteady=0
     if { [ -n "$f" ] && rb_above "$f" "$RB_DISTURB_MAX_FOREIGN"; } || { [ -n "$s" ] && rb_above "$s" "$RB_DISTURB_MAX_STEAL"; } \
       || { [ -n "${RB_DISTURB_MAX_INTERVAL:-}" ] && { { [ -n "$fw" ] && rb_above "$fw" "$RB_DISTURB_MAX_INTERVAL"; } || { [ -n "$sw" ] && rb_above "$sw" "$RB_DISTURB_MAX_INTERVAL"; }; }; }; then
+      busy=1
+    fi
+    # The host's own slowdowns, which the monitor cannot see: an in-process run whose fastest tenth of blocks
+    # disagree never held the machine's fast speed (protocol version 3); it is repeated like a disturbed run.
+    pl=$(sed -n 's/^plateau=//p' "$out.txt" 2>/dev/null | tail -1)
+    if [ -n "${RB_PLATEAU_MAX:-}" ] && [ -n "$pl" ] && rb_above "$pl" "$RB_PLATEAU_MAX"; then unsteady=1; fi
+    if [ "$busy" = 1 ] || [ "$unsteady" = 1 ]; then
       if [ "$try" -lt "${RB_TRIES:-1}" ]; then
-        rb_log "$(basename "$out"): disturbed (foreign CPU $f %, steal $s % on the worst CPU; worst interval: foreign ${fw:-?} %, steal ${sw:-?} %), try $try of $RB_TRIES; repeating"
+        if [ "$busy" = 1 ]; then
+          rb_log "$(basename "$out"): disturbed (foreign CPU $f %, steal $s % on the worst CPU; worst interval: foreign ${fw:-?} %, steal ${sw:-?} %), try $try of $RB_TRIES; repeating"
+        else
+          rb_log "$(basename "$out"): the machine did not hold its fast speed (plateau $pl above $RB_PLATEAU_MAX), try $try of $RB_TRIES; repeating"
+        fi
         mv "$out.txt" "$out.disturbed-$try.txt"; mv "$out.protocol" "$out.disturbed-$try.protocol"
         try=$((try + 1)); continue
       fi
-      echo "disturbed=1" >> "$out.protocol"
-    else
-      echo "disturbed=0" >> "$out.protocol"
     fi
+    echo "disturbed=$busy" >> "$out.protocol"
+    echo "unsteady=$unsteady" >> "$out.protocol"
     echo "tries=$try" >> "$out.protocol"
     [ -f "$out.warmup" ] && grep -E '^warmup_(stable|s)=' "$out.warmup" >> "$out.protocol"
     return 0

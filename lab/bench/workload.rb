@@ -3,9 +3,14 @@
 # with ERB into an HTML table, serialises them to JSON and parses that back, and groups and sorts them: object
 # allocation, string building, hashes and blocks, the things a Rails page spends its CPU on.
 # Usage: ruby workload.rb ITERATIONS                      one cold process: all iterations, one checksum line
-#        ruby workload.rb --warm WARMUP MEASURED OUT.json  in-process: WARMUP iterations unmeasured (YJIT compiles
-#                                                          lazily, during the first calls), then each of MEASURED
-#                                                          iterations timed alone (CPU and wall clock) into OUT.json
+#        ruby workload.rb --warm WARMUP MEASURED OUT.json [SECONDS [BLOCK QUANTILE]]
+#                                                          in-process: WARMUP iterations unmeasured (YJIT compiles
+#                                                          lazily, during the first calls), then at least MEASURED
+#                                                          iterations, and at least SECONDS of them (wall clock), each
+#                                                          timed alone (CPU and wall clock) into OUT.json; prints
+#                                                          plateau=X, the protocol's check (its version 3 in_process:
+#                                                          the QUANTILE of BLOCK-iteration block means over the
+#                                                          fastest block), so the driver can repeat a run that fails it
 require 'erb'
 require 'json'
 
@@ -34,6 +39,16 @@ def iteration(seed)
   html.bytesize + json.bytesize + groups.max_by { |_, v| v }.last.to_i
 end
 
+# The QUANTILE (type 7, as scripts/lib/rebench/stats.mjs) of the means of consecutive BLOCK-iteration blocks, over
+# the fastest block; nil with fewer than ten blocks. The same figure as warm.mjs's inProcessReading.
+def plateau(values, block, q)
+  blocks = values.each_slice(block).select { |b| b.size == block }.map { |b| b.sum / block }.sort
+  return nil if blocks.size < 10 || blocks.first <= 0
+  h = (blocks.size - 1) * q
+  lo = h.floor
+  (blocks[lo] + (h - lo) * (blocks[h.ceil] - blocks[lo])) / blocks.first
+end
+
 def yjit_state
   return 'not built in' unless defined?(RubyVM::YJIT)
   RubyVM::YJIT.enabled? ? 'on' : 'off'
@@ -49,24 +64,36 @@ end
 
 if ARGV[0] == '--warm'
   warmup, measured, out = Integer(ARGV[1]), Integer(ARGV[2]), ARGV.fetch(3)
+  # Timed for long enough that a host which runs this guest at two speeds in turn (seen here: stretches of
+  # ~100 ms at half speed) shows its fast speed in many 10-iteration blocks; capped so a bad argument cannot run away.
+  seconds = Float(ARGV.fetch(4, '0'))
+  block = Integer(ARGV.fetch(5, '10'))
+  quantile = Float(ARGV.fetch(6, '0.1'))
+  cap = 200_000
   checksum = 0
   warm = Array.new(warmup) { |i| cpu, _, sum = timed(i); checksum += sum; cpu.round(3) }
   cpu_ms = []
   wall_ms = []
-  measured.times do |i|
+  started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  i = 0
+  while i < measured || (Process.clock_gettime(Process::CLOCK_MONOTONIC) - started < seconds && i < cap)
     cpu, wall, sum = timed(warmup + i)
     checksum += sum
     cpu_ms << cpu.round(3)
     wall_ms << wall.round(3)
+    i += 1
   end
+  timed_s = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
   stats = defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? RubyVM::YJIT.runtime_stats : nil
   yjit = stats && stats.slice(:compiled_iseq_count, :inline_code_size, :outlined_code_size, :code_region_size, :yjit_alloc_size)
   File.write(out, JSON.generate(
     ruby: RUBY_DESCRIPTION, executable: RbConfig.ruby, yjit: yjit_state, yjit_stats: yjit, checksum: checksum,
-    warmup_iterations: warmup, warmup_cpu_ms: warm, cpu_ms: cpu_ms, wall_ms: wall_ms,
+    warmup_iterations: warmup, warmup_cpu_ms: warm, timed_s: timed_s.round(3), cpu_ms: cpu_ms, wall_ms: wall_ms,
     max_rss_kib: File.read('/proc/self/status')[/^VmHWM:\s+(\d+)/, 1].to_i
   ))
-  puts "warm: #{warmup} + #{measured} iterations, checksum=#{checksum} ruby=#{RUBY_VERSION} yjit=#{yjit_state}"
+  puts "warm: #{warmup} + #{cpu_ms.size} iterations, checksum=#{checksum} ruby=#{RUBY_VERSION} yjit=#{yjit_state}"
+  ratio = plateau(cpu_ms, block, quantile)
+  puts "plateau=#{ratio.round(4)}" if ratio
 else
   n = Integer(ARGV.fetch(0, '200'))
   checksum = 0

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EXPERIMENTS } from '../../scripts/lib/rebench/experiments/index.mjs';
-import { drawPlan } from '../../scripts/lib/rebench/runner.mjs';
+import { drawPlan } from '../../scripts/lib/rebench/plan.mjs';
 import { validate } from '../../scripts/lib/rebench/cli.mjs';
 import { thenNowDataset, thenNowBlocked, writeThenNow, PAIRS } from '../../scripts/lib/rebench/thennow.mjs';
 

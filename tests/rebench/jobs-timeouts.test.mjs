@@ -12,7 +12,7 @@ import path from 'node:path';
 import { ROOT, run, tmpDir } from '../tools/util.mjs';
 import { readJobs } from '../../scripts/lib/rebench/jobs-read.mjs';
 import { readOverload } from '../../scripts/lib/rebench/overload-read.mjs';
-import { readMeasurement } from '../../scripts/lib/rebench/runner.mjs';
+import { readMeasurement } from '../../scripts/lib/rebench/readback.mjs';
 
 const CLIENT = path.join(ROOT, 'lab/bench/jobs-client.rb');
 const OPENLOOP = path.join(ROOT, 'scripts/lib/measure/openloop-cli.mjs');

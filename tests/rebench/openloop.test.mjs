@@ -12,7 +12,7 @@ import { schedule, percentile } from '../../scripts/lib/measure/openloop.mjs';
 import { parseReport } from '../../scripts/lib/measure/openloop-report.mjs';
 import { parse as parseWrk } from '../../scripts/lib/importers/wrk.mjs';
 import { parse as parseAb } from '../../scripts/lib/importers/ab.mjs';
-import { readMeasurement } from '../../scripts/lib/rebench/runner.mjs';
+import { readMeasurement } from '../../scripts/lib/rebench/readback.mjs';
 import { readOpenLoopRuns, openLoopColumns, openLoopValues, addOpenLoop, FRACTIONS } from '../../scripts/lib/rebench/openloop.mjs';
 import { gradeRun } from '../../scripts/lib/rebench/protocol.mjs';
 

@@ -2,7 +2,7 @@
 // repeats with the same seed, one invocation per place per round; and the experiment definitions' shape.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drawPlan, batches, rawName } from '../../scripts/lib/rebench/runner.mjs';
+import { drawPlan, batches, rawName } from '../../scripts/lib/rebench/plan.mjs';
 import { EXPERIMENTS } from '../../scripts/lib/rebench/experiments/index.mjs';
 
 const cells = [

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { ROOT, tmpDir, run } from '../tools/util.mjs';
-import { readMeasurement, readResults } from '../../scripts/lib/rebench/runner.mjs';
+import { readMeasurement, readResults } from '../../scripts/lib/rebench/readback.mjs';
 import { summaryRows } from '../../scripts/lib/rebench/dataset.mjs';
 import { gradeRun, parseProtocolFile, PROTOCOL } from '../../scripts/lib/rebench/protocol.mjs';
 import { validateDataset, knownDatasetIds } from '../../scripts/lib/dataset-validate.mjs';

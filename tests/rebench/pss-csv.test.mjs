@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { pssPeak, pssSamples } from '../../scripts/lib/pss-csv.mjs';
-import { readMemory } from '../../scripts/lib/rebench/runner.mjs';
+import { readMemory } from '../../scripts/lib/rebench/readback.mjs';
 
 const PSS_RB = new URL('../../lab/bench/pss.rb', import.meta.url).pathname;
 

@@ -2,7 +2,8 @@
 # (lab/bench/workload.rb) under the host's Ruby 3.1 with and without its YJIT, the lab's Ruby 3.3 and 3.4 (Debian
 # builds them without YJIT), and the lab's Ruby 3.4 built from Debian's source with YJIT (scripts/lab build), with
 # YJIT off and on. Measured warm and in-process: RB_WARMUP iterations unmeasured (YJIT compiles lazily during the
-# first calls), then RB_ITERATIONS iterations each timed alone; one process per plan entry.
+# first calls), then at least RB_ITERATIONS iterations and RB_TIMED_S seconds of them, each timed alone; one
+# process per plan entry.
 exp_setup() { :; }
 
 YJIT_RUBY=/opt/ruby-3.4-yjit/bin/ruby
@@ -25,7 +26,7 @@ exp_cell() { # RUBY RUN MEASUREMENTS OUTPREFIX
   }
   # Under the protocol (protocol.sh): idle gate, foreign-load monitor, repeated when disturbed; the workload's
   # console output goes to -warm.txt, its timings to -warm.json; a non-zero exit makes the run a failed one.
-  rb_measured "$4-warm" "${cmd[@]}" "$BENCH/workload.rb" --warm "$RB_WARMUP" "$RB_ITERATIONS" "$4-warm.json"
+  rb_measured "$4-warm" "${cmd[@]}" "$BENCH/workload.rb" --warm "$RB_WARMUP" "$RB_ITERATIONS" "$4-warm.json" "${RB_TIMED_S:-0}" "${RB_BLOCK_ITERATIONS:-10}" "${RB_READING_QUANTILE:-0.1}"
 }
 
 exp_teardown() { :; }

@@ -15,6 +15,7 @@ export const PROTOCOL_NAME = `scaling-rails/rebench-protocol@${PROTOCOL.version}
 export function driverParams({ quick, noWait = false }) {
   const P = PROTOCOL;
   return {
+    RB_PROTOCOL_VERSION: P.version,
     RB_CPU_SERVER: P.isolation.server_cpu,
     RB_CPU_LOAD: P.isolation.load_cpu,
     RB_MONITOR_S: P.monitor.interval_s,
@@ -33,6 +34,10 @@ export function driverParams({ quick, noWait = false }) {
     RB_WARMUP_WINDOW_S: P.warmup.window_s,
     RB_WARMUP_TOLERANCE_PCT: P.warmup.tolerance_pct,
     RB_WARMUP_MAX_S: P.warmup.max_s,
+    // In-process CPU runs (workload.rb prints its plateau) are repeated like disturbed ones when it is above this.
+    RB_PLATEAU_MAX: P.in_process.max_plateau_ratio,
+    RB_BLOCK_ITERATIONS: P.in_process.block_iterations,
+    RB_READING_QUANTILE: P.in_process.reading_quantile,
   };
 }
 
@@ -47,6 +52,8 @@ export function protocolSize(params, runs, { quick }) {
   if (typeof out.RB_DURATION_S === 'number') out.RB_DURATION_S = Math.max(out.RB_DURATION_S, PROTOCOL.runs.min_duration_s);
   // Warm-up until stable replaces a fixed warm-up wherever the experiment warms up at all.
   if (typeof out.RB_WARMUP_S === 'number' && out.RB_WARMUP_S > 0) out.RB_WARMUP_S = PROTOCOL.warmup.max_s;
+  // In-process CPU benchmarks time for at least as long, however fast the iterations.
+  if (typeof out.RB_TIMED_S === 'number') out.RB_TIMED_S = Math.max(out.RB_TIMED_S, PROTOCOL.in_process.min_timed_s);
   return { params: out, runs: runs || PROTOCOL.runs.min_runs };
 }
 
@@ -56,7 +63,7 @@ export function minGoodRuns(planned) {
 }
 
 /** A run still disturbed after its last try (lab/bench/protocol.sh wrote disturbed=1). */
-export const isDisturbed = (run) => Boolean(run && run.protocol && run.protocol.disturbed === 1);
+export const isDisturbed = (run) => Boolean(run && run.protocol && (run.protocol.disturbed === 1 || run.protocol.unsteady === 1));
 
 /**
  * A run that counts in medians and verdicts: it did not fail and was not disturbed. A disturbed run measured the
@@ -113,11 +120,15 @@ const round1 = (v) => (v === null || v === undefined || !Number.isFinite(v) ? nu
 const maxOf = (xs) => (xs.length ? Math.max(...xs) : null);
 
 /**
- * The protocol version a run was measured under, from the driver parameters it recorded: version 1 had no burst
- * cap (RB_DISTURB_MAX_INTERVAL) and read steal machine-wide. A dataset rebuilt from old raw output keeps its version.
+ * The protocol version a run was measured under, from the driver parameters it recorded: from version 3 the
+ * driver records it (RB_PROTOCOL_VERSION); version 2 added the burst cap (RB_DISTURB_MAX_INTERVAL); version 1 had
+ * neither. A dataset rebuilt from old raw output keeps its version.
  */
 export function protocolVersionOf(params) {
-  return params && 'RB_DISTURB_MAX_FOREIGN' in params && !('RB_DISTURB_MAX_INTERVAL' in params) ? 1 : PROTOCOL.version;
+  if (!params) return PROTOCOL.version;
+  if ('RB_PROTOCOL_VERSION' in params) return Number(params.RB_PROTOCOL_VERSION);
+  if ('RB_DISTURB_MAX_INTERVAL' in params) return 2;
+  return 'RB_DISTURB_MAX_FOREIGN' in params ? 1 : PROTOCOL.version;
 }
 
 /** The disturbance rule in words, with the thresholds the run was measured under (params), else the protocol's. */
@@ -157,10 +168,23 @@ export function gradeRun(ctx) {
   if (ctx.runs < P.runs.min_runs) reasons.push(`${ctx.runs} runs per configuration (the protocol asks for ${P.runs.min_runs})`);
   const d = Number(ctx.params && ctx.params.RB_DURATION_S);
   if (Number.isFinite(d) && d < P.runs.min_duration_s) reasons.push(`${d} s per measured HTTP run (the protocol asks for ${P.runs.min_duration_s} s)`);
-  // An outcome check the monitor cannot replace: iterations of the same code in one process should take the same time.
-  const steadyMax = P.steadiness && P.steadiness.max_p90_over_p10;
-  const unsteady = runs.filter((r) => !r.metrics.error && Number.isFinite(r.metrics.steadiness) && r.metrics.steadiness > steadyMax);
-  if (steadyMax && unsteady.length) reasons.push(`the machine changed speed within ${unsteady.length} of ${runs.length} runs: their timed iterations of the same code spread more than ${steadyMax}× (90th over 10th percentile, up to ${Math.max(...unsteady.map((r) => r.metrics.steadiness)).toFixed(1)}×), a slowdown from outside the guest (another tenant of the host, frequency) that the load monitor does not see`);
+  // An outcome check the monitor cannot replace: a host that runs this guest at two speeds in turn. An in-process
+  // run reads the 10th percentile of its blocks of iterations; the fastest tenth of the blocks must agree.
+  const IP = P.in_process;
+  const good = runs.filter((r) => !r.metrics.error);
+  const offPlateau = good.filter((r) => Number.isFinite(r.metrics.plateau) && r.metrics.plateau > IP.max_plateau_ratio);
+  const repeated = offPlateau.filter((r) => r.protocol && r.protocol.unsteady === 1).length;
+  if (offPlateau.length) reasons.push(`the machine did not hold its fast speed in ${offPlateau.length} of ${runs.length} runs: the fastest tenth of their ${IP.block_iterations}-iteration blocks spread more than ${IP.max_plateau_ratio}× (the 10th percentile over the fastest, up to ${Math.max(...offPlateau.map((r) => r.metrics.plateau)).toFixed(2)}×), so their reading is not the code's fast-speed cost; ${repeated === offPlateau.length && excludesDisturbed(ctx) ? `still so after ${tries} tries, they are left out of the medians and verdicts` : 'measured before the driver repeated such runs, they count in the medians'}`);
+  const inProcess = good.filter((r) => r.metrics.in_process);
+  const unplateaued = inProcess.filter((r) => Number.isFinite(r.metrics.timed_s) && !Number.isFinite(r.metrics.plateau)).length;
+  if (inProcess.length && unplateaued && !ctx.quick) reasons.push(`${unplateaued} of ${runs.length} in-process runs timed fewer than ${10 * IP.block_iterations} iterations, too few blocks for the plateau check`);
+  const short = inProcess.filter((r) => Number.isFinite(r.metrics.timed_s) && r.metrics.timed_s < IP.min_timed_s).length;
+  if (short && !ctx.quick) reasons.push(`${short} of ${runs.length} in-process runs timed less than ${IP.min_timed_s} s`);
+  // Output from before version 3 (no timed length) was read by its median, which the host's speed decides: such
+  // runs are held to version 2's rule, the spread of their iterations.
+  const old = inProcess.filter((r) => !Number.isFinite(r.metrics.timed_s));
+  const unsteady = old.filter((r) => Number.isFinite(r.metrics.steadiness) && r.metrics.steadiness > IP.v2_max_p90_over_p10);
+  if (unsteady.length) reasons.push(`the machine changed speed within ${unsteady.length} of ${runs.length} runs: their timed iterations of the same code spread more than ${IP.v2_max_p90_over_p10}× (90th over 10th percentile, up to ${Math.max(...unsteady.map((r) => r.metrics.steadiness)).toFixed(1)}×), and their reading (the median, before protocol version 3) depends on the speed`);
   const unstable = runs.filter((r) => r.protocol && r.protocol.warmup_stable === 0).length;
   if (unstable) reasons.push(`warm-up did not reach stable throughput before ${unstable} of ${runs.length} runs`);
   // The open-loop runs after a page's closed-loop run (openloop.mjs) are held to the same rules.
@@ -182,7 +206,7 @@ export function gradeRun(ctx) {
   return {
     grade: reasons.length ? 'smoke' : 'benchmark',
     protocol: iso.length || runs.some((r) => r.protocol)
-      ? (protocolVersionOf(ctx.params) === PROTOCOL.version ? PROTOCOL_NAME : `scaling-rails/rebench-protocol@${protocolVersionOf(ctx.params)} (measured under it; its statistics follow version ${PROTOCOL.version}, which leaves disturbed runs out)`)
+      ? (protocolVersionOf(ctx.params) === PROTOCOL.version ? PROTOCOL_NAME : `scaling-rails/rebench-protocol@${protocolVersionOf(ctx.params)} (measured under it; its statistics follow version ${PROTOCOL.version}: disturbed runs left out, and in-process output from before version 3 held to version 2's rule)`)
       : `${PROTOCOL_NAME}, graded after the fact from the run's own records (the runs predate the protocol)`,
     foreign_load: {
       foreign_cpu_pct_max: round1(maxOf(foreign)),
@@ -210,6 +234,6 @@ export function gradeRun(ctx) {
 export function cellTimeoutS(baseS, measurements, params, { quick }) {
   const P = PROTOCOL;
   if (quick) return baseS + 3 * measurements; // the monitor's start and summary per measurement
-  const perTry = P.idle_gate.max_wait_s + P.idle_gate.window_s + P.idle_gate.poll_s + Number(params.RB_DURATION_S || 0) + 5;
+  const perTry = P.idle_gate.max_wait_s + P.idle_gate.window_s + P.idle_gate.poll_s + Number(params.RB_DURATION_S || params.RB_TIMED_S || 0) + 5;
   return baseS + measurements * (P.warmup.max_s + P.disturbance.tries * perTry);
 }

@@ -1,64 +1,21 @@
-// Runs one experiment: draws the seeded random run order, executes it in the lab (or on the
-// host, for the host's own Ruby), reads every raw output back through the project's importers,
-// and writes the dataset(s) atomically. Experiments only describe cells and how to read them;
-// everything about order, staging, provenance and statistics lives here.
+// Runs one experiment: draws the seeded random run order (plan.mjs), executes it in the lab (or on the
+// host, for the host's own Ruby), reads every raw output back (readback.mjs), and writes the dataset(s)
+// atomically with their provenance. Experiments only describe cells and how to read them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { REPO_ROOT, makeRng, shuffle, randomSeed, trackGroup, untrackGroup, stopGroup, onInterrupt } from '../measure/common.mjs';
+import { REPO_ROOT, randomSeed, trackGroup, untrackGroup, stopGroup, onInterrupt } from '../measure/common.mjs';
 
 const children = new Set();
-import { parse as parseWrk } from '../importers/wrk.mjs';
-import { parse as parseAb } from '../importers/ab.mjs';
-import { parse as parseHyperfine } from '../importers/hyperfine.mjs';
-import { readWarm } from './warm.mjs';
-import { readJobs } from './jobs-read.mjs';
-import { readOverload } from './overload-read.mjs';
-import { readReplica } from './replica-read.mjs';
 import { machineFacts, loadAverage } from './machine.mjs';
 import { stageRaw, discardStage, commitDataset } from './output.mjs';
-import { driverParams, protocolSize, httpFailure, parseProtocolFile, cellTimeoutS } from './protocol.mjs';
-import { readOpenLoop, readOpenLoopRuns, openLoopParams, FRACTIONS } from './openloop.mjs';
-import { pssPeak } from '../pss-csv.mjs';
+import { driverParams, protocolSize, cellTimeoutS } from './protocol.mjs';
+import { openLoopParams, FRACTIONS } from './openloop.mjs';
+import { drawPlan, batches, rawName } from './plan.mjs';
+import { readResults } from './readback.mjs';
 
 export const WORK_ROOT = path.join(REPO_ROOT, 'tmp', 'rebench-work');
 const DRIVER = 'lab/bench/driver.sh';
-
-/**
- * The run order: `runs` rounds; in each round every cell once, shuffled, then grouped by where it
- * runs (host or a lab Ruby) so that one round costs one invocation per place, with the places in a
- * shuffled order as well. Measurements inside a cell (pages, routes) get their own shuffled order.
- */
-export function drawPlan(cells, runs, seed) {
-  const rng = makeRng(seed);
-  const plan = [];
-  for (let round = 1; round <= runs; round += 1) {
-    const order = shuffle(cells, rng);
-    const places = shuffle([...new Set(order.map(placeOf))], rng);
-    for (const place of places) {
-      for (const cell of order.filter((c) => placeOf(c) === place)) {
-        plan.push({ idx: plan.length + 1, cell: cell.id, run: round, place, measurements: shuffle(cell.measurements.map((m) => m.id), rng) });
-      }
-    }
-  }
-  return plan;
-}
-
-export function placeOf(cell) {
-  // REBENCH_ON_HOST=1 (development only) runs lab cells on this machine's own packages.
-  return cell.host || process.env.REBENCH_ON_HOST === '1' ? 'host' : `lab:${cell.ruby || '3.3'}`;
-}
-
-/** Consecutive plan entries with the same place run in one invocation. */
-export function batches(plan) {
-  const out = [];
-  for (const entry of plan) {
-    const last = out[out.length - 1];
-    if (last && last.place === entry.place) last.entries.push(entry);
-    else out.push({ place: entry.place, entries: [entry] });
-  }
-  return out;
-}
 
 function shellQuote(v) {
   return `'${String(v).replace(/'/g, "'\\''")}'`;
@@ -81,105 +38,6 @@ function runCommand(cmd, args, { timeoutMs, logFile }) {
   });
 }
 
-/** Parse one raw output file with the importer for its tool; returns metrics or { error }. */
-export function readMeasurement(tool, file, measurement = {}) {
-  if (!fs.existsSync(file)) return { error: 'no output (the run did not reach this measurement)' };
-  const text = fs.readFileSync(file, 'utf8');
-  try {
-    if (tool === 'wrk') {
-      const r = parseWrk(text);
-      if (r.error) return { error: r.error };
-      const l = r.lua;
-      const errors = r.socket.connect + r.socket.read + r.socket.write + r.socket.timeout + r.non2xx;
-      // Error responses are not throughput: a run where more than 1 % of the responses were HTTP errors (or timed
-      // out) has no reading. Socket read errors alone are not failures: a server that closes the connection after
-      // each response (Unicorn, no keep-alive) makes wrk count one per request.
-      // A run that completed no request is a failed run, never a reading of 0 (protocol.mjs, httpFailure).
-      const requests = l ? l.requests : r.requests;
-      const failure = httpFailure({ requests, bad: r.non2xx + r.socket.timeout });
-      if (failure) return { error: failure, errors };
-      return {
-        rps: r.rps ?? (l ? l.requests / (l.duration_us / 1e6) : null),
-        p50_ms: l ? l.latency_us.percentiles['50'] / 1000 : r.percentiles['50'] ?? null,
-        p99_ms: l ? l.latency_us.percentiles['99'] / 1000 : r.percentiles['99'] ?? null,
-        requests: r.requests,
-        errors,
-      };
-    }
-    if (tool === 'ab') {
-      const r = parseAb(text);
-      if (r.error) return { error: r.error };
-      const failure = httpFailure({ requests: r.complete, bad: (r.failed || 0) + (r.non2xx || 0) });
-      if (failure) return { error: failure, errors: (r.failed || 0) + (r.non2xx || 0) };
-      return {
-        rps: r.rps === null ? null : Number(r.rps),
-        p50_ms: r.percentiles['50'] ?? null,
-        p99_ms: r.percentiles['99'] ?? null,
-        requests: r.complete,
-        errors: (r.failed || 0) + (r.non2xx || 0),
-      };
-    }
-    if (tool === 'openloop') return readOpenLoop(text);
-    if (tool === 'warm') return readWarm(text, { yjit: measurement.yjit });
-    if (tool === 'jobs') return readJobs(text);
-    if (tool === 'overload') return readOverload(text);
-    if (tool === 'replica') return readReplica(text);
-    if (tool === 'hyperfine') {
-      const [r] = parseHyperfine(text);
-      const bad = r.exitCodes.filter((c) => c !== 0).length;
-      if (bad) return { error: `the command exited non-zero in ${bad} run(s)` };
-      return { time_s: r.stats.median ?? r.stats.mean, cpu_s: r.stats.user !== null && r.stats.system !== null ? r.stats.user + r.stats.system : null, errors: 0 };
-    }
-  } catch (err) {
-    return { error: `unreadable ${tool} output: ${err.message}` };
-  }
-  throw new Error(`no reader for tool ${tool}`);
-}
-
-/**
- * Every measurement of the plan read back from the raw directory through the importers. params.RB_SERVER_RUBY
- * (an experiment's parameter): what every server of the run must have reported running (NNN-cell-rR.ruby, from
- * the app's x-lab-ruby header); a run whose server reported anything else, or nothing, is a failed run.
- */
-export function readResults(plan, cells, raw, params = {}) {
-  const results = [];
-  const text = (f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim() : null);
-  for (const entry of plan) {
-    const cell = cells.find((c) => c.id === entry.cell);
-    const skipped = text(path.join(raw, `${rawName(entry)}.skip`));
-    const server = text(path.join(raw, `${rawName(entry)}.ruby`));
-    const failed = text(path.join(raw, `${rawName(entry)}.failed`)) || (skipped ? null : serverFailure(server, params.RB_SERVER_RUBY));
-    for (const m of cell.measurements) {
-      const base = rawName(entry, m.id);
-      const file = path.join(raw, `${base}.${m.ext || 'txt'}`);
-      const status = text(path.join(raw, `${base}.status`));
-      const badStatus = status !== null && !/^2/.test(status) ? { error: `the page answered HTTP ${status || 'nothing'} before the measurement, so it was not measured` } : null;
-      const metrics = skipped ? { error: skipped, skipped: true } : failed ? { error: failed } : badStatus || readMeasurement(m.tool, file, m);
-      const memory = m.memory ? readMemory(path.join(raw, `${base}.pss.csv`)) : null;
-      const protocol = parseProtocolFile(text(path.join(raw, `${base}.protocol`)));
-      // A load tool that crashed (non-zero exit) is a failed run even if it printed something readable.
-      const crashed = protocol && protocol.exit && !metrics.error ? { error: `the load tool exited with status ${protocol.exit} (its output is kept)` } : null;
-      // The open-loop phase after this page's closed-loop run (openloop.mjs), for measurements that ask for it.
-      const openLoop = m.openLoop ? failOpenLoop(readOpenLoopRuns(raw, base), failed) : null;
-      results.push({ entry, cell, measurement: m, metrics: crashed || metrics, memory, openLoop, protocol, server, load: text(path.join(raw, `${base}.load`)), file: fs.existsSync(file) ? path.basename(file) : null });
-    }
-  }
-  return results;
-}
-
-/** Why a run's server does not count: it reported another Ruby or YJIT state than the run needs, or none. */
-export function serverFailure(reported, expected) {
-  if (!expected) return null;
-  if (reported === null || reported === '') return `the server's Ruby and YJIT state were not recorded (no x-lab-ruby answer); this run needs ${expected}`;
-  return reported === expected ? null : `the server ran ${reported}, not ${expected}`;
-}
-
-/** A failed cell run fails its open-loop runs too (they never count for a server in the wrong state). */
-function failOpenLoop(runs, failed) {
-  if (!runs || !failed) return runs;
-  return Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, v.error ? v : { error: failed, protocol: v.protocol }]));
-}
-
 /**
  * Rebuild the dataset(s) of a finished run from its raw output directory alone (provenance.json has the
  * plan, parameters, machine facts and versions), for example after the way a raw file is read changed.
@@ -198,16 +56,6 @@ export function rebuildFromRaw(exp, rawDirPath) {
   };
   return { ctx, datasets: exp.datasets(ctx), runsCsv: runsCsv(results) };
 }
-
-/** Peak PSS of a process tree from the driver's sampler CSV (t_s,pid,ppid,comm,rss_kib,pss_kib). */
-export function readMemory(file) {
-  if (!fs.existsSync(file)) return null;
-  const peak = pssPeak(fs.readFileSync(file, 'utf8'));
-  if (!peak) return null;
-  return { peak_total_mib: peak.peak_kib / 1024, processes: peak.processes, per_process_mib: peak.peak_kib / 1024 / peak.processes, largest_process_mib: peak.max_kib / 1024, series: peak.series };
-}
-
-export const rawName = (entry, measurement) => `${String(entry.idx).padStart(3, '0')}-${entry.cell}-r${entry.run}${measurement ? `-${measurement}` : ''}`;
 
 /**
  * Run an experiment. Returns the paths of the datasets written, or { interrupted: SIGNAL } (nothing written).
@@ -364,9 +212,9 @@ function provenance(ctx) {
 }
 
 function runsCsv(results) {
-  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'jps', 'p50_ms', 'p99_ms', 'time_s', 'cpu_s', 'cpu_ms', 'warmup_drift', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'foreign_cpu_pct', 'steal_pct', 'tries', 'disturbed', 'raw_file', 'error'];
+  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'jps', 'p50_ms', 'p99_ms', 'time_s', 'cpu_s', 'cpu_ms', 'warmup_drift', 'plateau', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'foreign_cpu_pct', 'steal_pct', 'tries', 'disturbed', 'raw_file', 'error'];
   const pr = (r, k) => (r.protocol ? r.protocol[k] : null);
   const q = (v) => (v === null || v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
-  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.jps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.cpu_s, r.metrics.cpu_ms, r.metrics.warmup_drift, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, pr(r, 'foreign_pct'), pr(r, 'steal_pct'), pr(r, 'tries'), pr(r, 'disturbed'), r.file, r.metrics.error].map(q).join(','));
+  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.jps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.cpu_s, r.metrics.cpu_ms, r.metrics.warmup_drift, r.metrics.plateau, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, pr(r, 'foreign_pct'), pr(r, 'steal_pct'), pr(r, 'tries'), pr(r, 'disturbed'), r.file, r.metrics.error].map(q).join(','));
   return `${head.join(',')}\n${lines.join('\n')}\n`;
 }

@@ -4,6 +4,7 @@
 // warm and in-process (lab/bench/workload.rb --warm): a cold process would time YJIT's compiler, not the code.
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
 import { verdictSentence } from './common.mjs';
+import { PROTOCOL } from '../protocol.mjs';
 
 // yjit: the state the run must report (workload.rb records it); a run in any other state is a failed run.
 const RUBIES = [
@@ -16,22 +17,30 @@ const RUBIES = [
 ];
 
 /**
- * How far runs of one configuration lay apart. Each run is one process whose reading is the median of its timed
- * iterations, so what spreads is process against process (memory layout, the host's other guests), and that spread,
- * not the iterations', is what the verdicts weigh.
+ * How far runs of one configuration lay apart. Each run is one process with one reading (the 10th percentile of its
+ * blocks of iterations), so what spreads is process against process (memory layout, the host's speed), and that
+ * spread, not the iterations', is what the verdicts weigh.
  */
 function spreadCaveat(records) {
   const widest = records.filter((r) => r.spread.n > 1 && r.spread.min > 0).map((r) => ({ label: r.group.cell.label, x: r.spread.max / r.spread.min })).sort((a, b) => b.x - a.x)[0];
   if (!widest) return 'No configuration had two good runs, so the spread between processes is not known.';
-  return `Runs of one configuration lay far apart: the slowest run of ${widest.label} took ${widest.x.toFixed(1)} times the CPU per iteration of its fastest. Each run is a separate process summarised by the median of its timed iterations; where the quality record says the machine changed speed within runs, that median mostly says which speed a process ran at, and the spread comes from the machine, not from the Rubies.`;
+  return `Runs of one configuration lay far apart: the slowest run of ${widest.label} took ${widest.x.toFixed(1)} times the CPU per iteration of its fastest. Each run is a separate process with one reading; where the quality record says the machine did not hold its fast speed, a reading says more about the machine than about the Ruby.`;
+}
+
+/** What one run timed and read, for the measured text: version 3's blocks, or the median of older raw output. */
+function readingText(p) {
+  if (!('RB_TIMED_S' in p)) return `${p.RB_ITERATIONS} iterations one by one; its reading is the median of those (this raw output predates protocol version 3, whose reading is a low quantile of blocks of iterations)`;
+  const IP = PROTOCOL.in_process;
+  return `at least ${p.RB_ITERATIONS} iterations${Number(p.RB_TIMED_S) > 0 ? ` and at least ${p.RB_TIMED_S} s of them` : ''}, one by one; its reading is the ${Math.round(IP.reading_quantile * 100)}th percentile of the means of consecutive ${IP.block_iterations}-iteration blocks (noise from outside only adds time; a block keeps its share of garbage collection; the median of each run is in runs.csv's raw files)`;
 }
 
 export default {
   name: 'interpreters',
   title: 'Interpreters: Ruby 3.1 (± YJIT), 3.3, 3.4 (± YJIT) on one workload, warm',
   mirrors: 'thesis Tables 5.10–5.13 and the Rails Ruby Bench posts',
-  full: { params: { RB_WARMUP: 100, RB_ITERATIONS: 200 }, timeoutPerCellS: 120, setupS: 30 },
-  quick: { params: { RB_WARMUP: 5, RB_ITERATIONS: 10 }, timeoutPerCellS: 60, setupS: 30 },
+  // RB_TIMED_S: each process keeps timing iterations for at least this long (the protocol's in_process.min_timed_s).
+  full: { params: { RB_WARMUP: 100, RB_ITERATIONS: 200, RB_TIMED_S: 10 }, timeoutPerCellS: 120, setupS: 30 },
+  quick: { params: { RB_WARMUP: 5, RB_ITERATIONS: 10, RB_TIMED_S: 0 }, timeoutPerCellS: 60, setupS: 30 },
   cells() {
     return RUBIES.map((r) => ({ ...r, measurements: [{ id: 'warm', tool: 'warm', ext: 'json', yjit: r.yjit }] }));
   },
@@ -51,7 +60,7 @@ export default {
       title: 'Ruby 3.1, 3.3 and 3.4, each with YJIT where it has it, on the same Rails-shaped workload, warm',
       topic: 'ruby',
       summary: verdictSentence(records, spec, 'CPU milliseconds per iteration', (r) => r.group.cell.label),
-      measured: `CPU time (user + system, this process only: CLOCK_PROCESS_CPUTIME_ID) of one iteration of lab/bench/workload.rb, warm: ERB rendering of 500 records (the template compiled once into a method, as Action View does), JSON generation and parsing, grouping and sorting, with the standard library only. Each run is one process that runs ${p.RB_WARMUP} iterations unmeasured, then times ${p.RB_ITERATIONS} iterations one by one; its reading is the median of those. Lower is better.`,
+      measured: `CPU time (user + system, this process only: CLOCK_PROCESS_CPUTIME_ID) of one iteration of lab/bench/workload.rb, warm: ERB rendering of 500 records (the template compiled once into a method, as Action View does), JSON generation and parsing, grouping and sorting, with the standard library only. Each run is one process that runs ${p.RB_WARMUP} iterations unmeasured, then times ${readingText(p)}. Lower is better.`,
       software: softwareOf(ctx, ['host', 'lab-3.3']),
       method: methodOf(ctx, {
         tool: 'rebench',
