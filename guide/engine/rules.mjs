@@ -172,8 +172,14 @@ export const RULES = [
     const jobs = fix === 'memory-over-budget-jobs' || fix === 'memory-over-budget-puma';
     return W('memory-over-budget', 'error', { total: ctx.memoryTotalMb, ram: ctx.ramMb, sum: memorySum(ctx.memory), mb: ctx.perWorkerMb, mbWhy: ctx.workerMbMeasured ? `${ctx.perWorkerMb} MB per process is your worker_mb answer` : `${ctx.perWorkerMb} MB per process is Puma's documented estimate for a typical app` }, [SRC.pumaDeploy, DS.serverMemory, ...(jobs ? [SRC.solidQueuePuma] : []), ...(fix === 'memory-over-budget-puma' ? [DS.yjitPuma2026] : [])], 'memory-over-budget', fix);
   },
+  // A Ruby that cannot fork where Solid Queue cannot run inside Puma either (another server, no systemd, Rails < 8).
+  function solidQueueNeedsFork(ctx) {
+    if (ctx.jobs !== 'solid_queue' || ctx.canFork || ctx.jobsInPuma) return null;
+    return W('solid-queue-needs-fork', 'error', { impl: ctx.impl.label }, [SRC.solidQueueNoFork, SRC.solidQueuePuma]);
+  },
   function jobsInPuma(ctx) {
     if (!ctx.jobsInPuma || ctx.memoryOver) return null;
+    if (ctx.jobsInPuma === 'nofork') return W('jobs-in-puma-nofork', 'info', { impl: ctx.impl.label, threads: ctx.jobThreads }, [SRC.solidQueueNoFork, SRC.solidQueuePuma]);
     const vars = { ram: ctx.ramMb, separate: memorySum(ctx.separatePlan.memory), plan: memorySum(ctx.memory), threads: ctx.jobThreads };
     return W('jobs-in-puma', 'info', vars, [SRC.solidQueuePuma, SRC.pumaDeploy, DS.serverMemory]);
   },

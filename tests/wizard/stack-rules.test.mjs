@@ -100,6 +100,27 @@ test('JRuby: a Ruby language level answered as the JRuby version becomes the JRu
   assert.ok(!ids(gen({ ruby: 'jruby', ruby_version: '9.4', adapter: 'jdbc' })).includes('jruby-release'));
 });
 
+test('JRuby + Solid Queue (trial D3): no fork, so Solid Queue runs in async mode inside Puma, the plan counts one JVM, and the default JRuby stack is accepted', () => {
+  const r = gen({ ruby: 'jruby', ruby_version: '10.0' });
+  assert.deepEqual(r.warnings.filter((w) => w.severity === 'error').map((w) => w.id), [], 'the default JRuby stack fits a 4 GB host');
+  assert.ok(ids(r).includes('jobs-in-puma-nofork'), ids(r).join(' '));
+  assert.match(file(r, 'config/puma.rb'), /^plugin :solid_queue if ENV\["SOLID_QUEUE_IN_PUMA"\]\n[\s\S]*^solid_queue_mode :async if ENV\["SOLID_QUEUE_IN_PUMA"\]$/m);
+  assert.match(file(r, 'etc/systemd/system/rails-app.service'), /^Environment=SOLID_QUEUE_IN_PUMA=1$/m);
+  assert.ok(!r.files.some((f) => /rails-jobs|config\/jobs\.env/.test(f.path)), 'no jobs service: bin/jobs would fork');
+  // One JVM: the Puma process (heap + 256 MB); the jobs are threads of it, 0 MB of their own.
+  const processes = r.model.memory.filter((m) => m.mb > 0 && /jobs|workers|master/.test(m.kind));
+  assert.deepEqual(processes.map((m) => m.kind), ['workers'], JSON.stringify(r.model.memory));
+  assert.equal(r.model.memory.find((m) => m.kind === 'jobs').mb, 0);
+  assert.ok(r.model.jobs_in_puma);
+  // Its threads are in the Puma process's queue pool (3 job threads + polling/heartbeat + supervisor/dispatcher/scheduler).
+  assert.match(file(r, 'config/database.yml'), /Solid Queue runs inside the Puma process/);
+  // CRuby on the same host keeps its rails-jobs service (fork mode, the README's default).
+  assert.ok(gen({}).files.some((f) => f.path === 'etc/systemd/system/rails-jobs.service'));
+  // Where async mode inside Puma is not available (Rails 7.2 here), a forkless Ruby with Solid Queue is an error.
+  const old = gen({ ruby: 'jruby', ruby_version: '9.4', rails: '7.2' });
+  assert.equal(old.warnings.find((w) => w.id === 'solid-queue-needs-fork')?.severity, 'error');
+});
+
 test('Unicorn/Pitchfork behind Apache: the request body is spooled (proxy-sendcl, mod_env named), and a warning says responses are not buffered', () => {
   for (const server of ['unicorn', 'pitchfork']) {
     const r = gen({ server, proxy: 'apache', proxy_version: '2.4.62' });
