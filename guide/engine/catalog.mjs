@@ -572,6 +572,7 @@ export const CATALOG = {
   "w.distro-nginx.m": "{distro} ships nginx {shipped}, not {v}: the README's package install gives {shipped}, which rejects what this bundle writes for {v} (e.g. `http2 on;` before 1.25.1: `nginx -t` says unknown directive).",
   "w.distro-nginx.s": "Leave proxy_version out (the release's nginx {shipped} is the default) or answer {shipped}; for {v}, add nginx.org's repository (nginx.org/en/linux_packages.html) before README step 1.",
   "w.distro-postgresql.m": "{distro} ships PostgreSQL {shipped}, not {v}: README step 1 adds the PostgreSQL project's repository (PGDG) and installs postgresql-{v} from it.",
+  "w.distro-postgresql.eol.s": "{distro}'s own PostgreSQL {shipped} reached its end of life on {eol} (no more fixes, security fixes included), so it is not the default: keep the PGDG step, whose packages get the project's updates.",
   "w.distro-postgresql.s": "Keep the PGDG step (its packages get the project's updates), or leave database_version out to use the release's PostgreSQL {shipped}.",
   "w.distro-kernel.m": "{distro} runs Linux {shipped}, not {v}: the sysctl settings of this bundle are chosen for {v}.",
   "w.distro-kernel.s": "Leave kernel out (the release's {shipped} is the default), or answer the version `uname -r` prints on the host.",

@@ -148,7 +148,9 @@ export const RULES = [
   // Like distroRuby: an answered nginx, PostgreSQL or kernel the release does not ship (issue 23 trial).
   function distroVersions(ctx) {
     const ev = { 'distro-nginx': [SRC.nginxChanges], 'distro-postgresql': [SRC.pgVersioning], 'distro-kernel': [SRC.ipSysctl] };
-    return distroVersionMismatches(ctx).map((m) => W(m.id, m.id === 'distro-kernel' ? 'info' : 'warning', { distro: ctx.a.distro, shipped: m.shipped, v: m.v }, ev[m.id]));
+    // The release's PostgreSQL past its end of life (not the default then, version-defaults.mjs): PGDG's is the plan, an info.
+    return distroVersionMismatches(ctx).map((m) => (m.eol ? W(m.id, 'info', { distro: ctx.a.distro, shipped: m.shipped, v: m.v, eol: m.eol }, ev[m.id], m.id, `${m.id}.eol`)
+      : W(m.id, m.id === 'distro-kernel' ? 'info' : 'warning', { distro: ctx.a.distro, shipped: m.shipped, v: m.v }, ev[m.id])));
   },
   function sqliteLayout(ctx) {
     if (ctx.a.database !== 'sqlite' || (ctx.a.app_hosts === 1 && ctx.a.db_host === 'same')) return null;

@@ -121,6 +121,28 @@ test('JRuby + Solid Queue (trial D3): no fork, so Solid Queue runs in async mode
   assert.equal(old.warnings.find((w) => w.id === 'solid-queue-needs-fork')?.severity, 'error');
 });
 
+test('a release\'s database past its end of life is not the default (trial D4): PGDG\'s current PostgreSQL instead, dates from capabilities/lifecycle.mjs against a pinned day; an explicit EOL answer is warned with its date', () => {
+  const rocky = gen({ distro: 'rocky-9' });
+  assert.match(file(rocky, 'README.md'), /^Stack: .*postgresql 17 /m);
+  assert.match(file(rocky, 'README.md'), /pgdg-redhat-repo-latest\.noarch\.rpm\n.*module disable postgresql\n[\s\S]*dnf install -y postgresql17-server$/m);
+  const info = rocky.warnings.find((w) => w.id === 'distro-postgresql');
+  assert.equal(info.severity, 'info');
+  assert.match(info.suggestion, /PostgreSQL 13 reached its end of life on 2025-11-13/);
+  assert.ok(!ids(rocky).includes('database-end-of-life'), ids(rocky).join(' '));
+  // Ubuntu 22.04's PostgreSQL 14 ended on 2026-11-12: the default follows the generation day.
+  const at = (date) => generate({ distro: 'ubuntu-22.04' }, { date });
+  assert.match(file(at('2026-11-26'), 'README.md'), /^Stack: .*postgresql 17 /m);
+  assert.match(file(at('2026-11-26'), 'README.md'), /apt\.postgresql\.org\.sh -y\n[\s\S]*apt-get install -y postgresql-17$/m);
+  assert.match(file(at('2026-11-01'), 'README.md'), /^Stack: .*postgresql 14 /m, 'before its end of life the release\'s own is the default');
+  assert.ok(!ids(at('2026-11-01')).some((i) => i === 'distro-postgresql' || i === 'database-end-of-life'));
+  // Answered explicitly: that version, with a warning naming the date.
+  const old = gen({ distro: 'rocky-9', database_version: '13' });
+  assert.match(file(old, 'README.md'), /^Stack: .*postgresql 13 /m);
+  assert.match(old.warnings.find((w) => w.id === 'database-end-of-life').message, /PostgreSQL 13 is past its end of life \(support ended by 2025-11-13\)/);
+  // MySQL 8.0 (Ubuntu 24.04, RHEL 9) ended in April 2026: 8.4 from MySQL's repository is the default.
+  assert.match(file(gen({ distro: 'ubuntu-24.04', database: 'mysql' }), 'README.md'), /^Stack: .*mysql 8\.4 [\s\S]*select mysql-8\.4-lts/m);
+});
+
 test('Unicorn/Pitchfork behind Apache: the request body is spooled (proxy-sendcl, mod_env named), and a warning says responses are not buffered', () => {
   for (const server of ['unicorn', 'pitchfork']) {
     const r = gen({ server, proxy: 'apache', proxy_version: '2.4.62' });
