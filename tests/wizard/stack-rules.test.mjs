@@ -143,6 +143,22 @@ test('a release\'s database past its end of life is not the default (trial D4): 
   assert.match(file(gen({ distro: 'ubuntu-24.04', database: 'mysql' }), 'README.md'), /^Stack: .*mysql 8\.4 [\s\S]*select mysql-8\.4-lts/m);
 });
 
+test('MySQL/MariaDB bound to a private address start after network-online.target (trial D5): a drop-in named from the family\'s unit, installed and daemon-reloaded before the restart', () => {
+  const sep = gen({ database: 'mysql', database_version: '8.4', adapter: 'trilogy', db_host: 'separate' });
+  const dropIn = file(sep, 'db-host/etc/systemd/system/mysql.service.d/network-online.conf');
+  assert.match(dropIn, /^\[Unit\]\n(#.*\n)*Wants=network-online\.target\nAfter=network-online\.target$/m);
+  assert.match(dropIn, /ip_nonlocal_bind/, 'the file says why not the sysctl');
+  assert.match(file(sep, 'README.md'), /^install -D -m 0644 db-host\/etc\/systemd\/system\/mysql\.service\.d\/network-online\.conf \/etc\/systemd\/system\/mysql\.service\.d\/network-online\.conf\n[\s\S]*^systemctl daemon-reload\nsystemctl restart mysql$/m);
+  // MariaDB on the first of two app hosts (it listens on the private address): the same, its unit mariadb.
+  const maria = gen({ database: 'mariadb', database_version: '11.8', adapter: 'mysql2', app_hosts: 2 });
+  assert.match(file(maria, 'etc/systemd/system/mariadb.service.d/network-online.conf'), /^After=network-online\.target$/m);
+  assert.match(file(maria, 'README.md'), /^systemctl daemon-reload\nsystemctl restart mariadb$/m);
+  // RHEL names MySQL's unit mysqld.
+  assert.ok(gen({ database: 'mysql', database_version: '8.4', adapter: 'trilogy', db_host: 'separate', distro: 'rocky-9' }).files.some((f) => f.path === 'db-host/etc/systemd/system/mysqld.service.d/network-online.conf'));
+  // Loopback only: nothing to wait for.
+  assert.ok(!gen({ database: 'mysql', database_version: '8.4', adapter: 'trilogy' }).files.some((f) => /network-online/.test(f.path)));
+});
+
 test('Unicorn/Pitchfork behind Apache: the request body is spooled (proxy-sendcl, mod_env named), and a warning says responses are not buffered', () => {
   for (const server of ['unicorn', 'pitchfork']) {
     const r = gen({ server, proxy: 'apache', proxy_version: '2.4.62' });

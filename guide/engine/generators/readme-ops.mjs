@@ -93,6 +93,8 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // PostgreSQL reloads, and restarts only when it says a changed setting needs it (readme-apply.mjs).
   const pg = etc.some((p) => p.startsWith('etc/postgresql/'));
   if (pg) sys.push(...fam(ctx, 'pgConfD'), ...pgApply(fam(ctx, 'services.postgresql'), ctx.a.database_version));
+  // MySQL/MariaDB on a private address: its network-online drop-in (mysql.mjs) counts from this restart on.
+  if (etc.some((p) => /\.service\.d\/network-online\.conf$/.test(p))) sys.push('systemctl daemon-reload');
   if (etc.some((p) => p.startsWith('etc/mysql/'))) sys.push(`systemctl restart ${fam(ctx, `services.${ctx.a.database}`)}`);
   blocks.push({ h: 3, text: t('ops.readme.system') }, { p: `${t('ops.readme.system.p')}${pg ? ` ${t('ops.readme.system.pg', { settings: restartOnly('postgresql').filter((k) => pgSettings(ctx).some((e) => e.key === k)).join(', ') })}` : ''}` }, sh(sys.join('\n')));
   // 4. App configuration and databases.
