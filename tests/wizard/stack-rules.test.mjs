@@ -159,6 +159,18 @@ test('MySQL/MariaDB bound to a private address start after network-online.target
   assert.ok(!gen({ database: 'mysql', database_version: '8.4', adapter: 'trilogy' }).files.some((f) => /network-online/.test(f.path)));
 });
 
+test('RHEL SELinux step (trial D6): installs semanage\'s package first, and every file-context rule is safe to add again (-a, else -m)', () => {
+  for (const a of [{ distro: 'rocky-9' }, { distro: 'rocky-9', proxy: 'apache', proxy_version: '2.2' }]) {
+    const readme = file(gen(a), 'README.md');
+    const lines = readme.split('\n');
+    const pkg = lines.indexOf('command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils');
+    const uses = lines.map((l, i) => (/^semanage /.test(l) ? i : -1)).filter((i) => i >= 0);
+    assert.ok(pkg >= 0 && uses.length > 0 && uses.every((i) => i > pkg), JSON.stringify(a));
+    for (const i of uses) assert.match(lines[i], /^semanage fcontext -a -t (\S+) ('[^']+') 2>\/dev\/null \|\| semanage fcontext -m -t \1 \2$/, lines[i]);
+  }
+  assert.doesNotMatch(file(gen({}), 'README.md'), /semanage|policycoreutils/);
+});
+
 test('Unicorn/Pitchfork behind Apache: the request body is spooled (proxy-sendcl, mod_env named), and a warning says responses are not buffered', () => {
   for (const server of ['unicorn', 'pitchfork']) {
     const r = gen({ server, proxy: 'apache', proxy_version: '2.4.62' });

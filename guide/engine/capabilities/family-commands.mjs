@@ -104,6 +104,8 @@ export const FAMILY_COMMANDS = {
       // Not in RHEL or EPEL: Phusion's own repository (passengerRepo), whose packages need EPEL.
       passenger: 'command -v passenger >/dev/null || dnf install -y passenger',
       passengerApache: 'test -e /usr/lib64/httpd/modules/mod_passenger.so >/dev/null || dnf install -y mod_passenger',
+      // semanage (the SELinux steps in `security`, which repeat this line).
+      semanage: 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils',
     },
     // certbot, caddy and jemalloc come from EPEL; Passenger's own repository needs it too.
     epel: ['certbot', 'caddy', 'jemalloc', 'passenger', 'passengerApache'],
@@ -145,10 +147,13 @@ export const FAMILY_COMMANDS = {
     // Per proxy (Apache's httpd runs in the same SELinux domain as nginx: the nginx row) and upstream type (unix socket or TCP): open HTTP/HTTPS in firewalld; let httpd_t (nginx and httpd)
     // connect to a TCP upstream (boolean) or to the app's socket (its directory labelled httpd_var_run_t), and read
     // public/ (httpd_sys_content_t: already the label under /var/www, a more specific rule elsewhere).
+    // semanage is in policycoreutils-python-utils, which minimal installs lack (SRE trial D6: "semanage: command not
+    // found" on Rocky 9): the step installs it. `semanage fcontext -a` refuses a rule that exists ("already
+    // defined"), so a second run modifies it instead (-m): the step is safe to run again (semanage-fcontext(8)).
     security: {
       nginx: {
-        unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', "semanage fcontext -a -t httpd_var_run_t '{root}/tmp/sockets(/.*)?'", 'restorecon -R {root}/tmp/sockets', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
-        tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P httpd_can_network_connect 1', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
+        unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils', "semanage fcontext -a -t httpd_var_run_t '{root}/tmp/sockets(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_var_run_t '{root}/tmp/sockets(/.*)?'", 'restorecon -R {root}/tmp/sockets', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
+        tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P httpd_can_network_connect 1', 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
       },
       caddy: { unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'], tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'] },
     },
