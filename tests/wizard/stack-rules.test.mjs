@@ -171,6 +171,25 @@ test('RHEL SELinux step (trial D6): installs semanage\'s package first, and ever
   assert.doesNotMatch(file(gen({}), 'README.md'), /semanage|policycoreutils/);
 });
 
+test('RHEL repository packages (trial): MySQL\'s Yum release package pinned (el9-1), PGDG\'s -latest with the reason; MySQL\'s root gets a password right after --initialize-insecure (D9)', () => {
+  const readme = file(gen({ distro: 'rocky-9', database: 'mysql', database_version: '8.4', adapter: 'trilogy' }), 'README.md');
+  assert.match(readme, /^rpm -q mysql84-community-release >\/dev\/null \|\| dnf install -y https:\/\/dev\.mysql\.com\/get\/mysql84-community-release-el9-1\.noarch\.rpm$/m);
+  assert.doesNotMatch(readme, /community-release-el9\.rpm/);
+  // Order: initialize without a password, first start, then a random password kept in /root/.my.cnf (0600), set only
+  // while root has none; step 4's `mysql <` (as root) reads that file.
+  const lines = readme.split('\n');
+  const at = (re) => lines.findIndex((l) => re.test(l));
+  const init = at(/^test -e \/var\/lib\/mysql\/mysql\.ibd \|\| mysqld --initialize-insecure --user=mysql$/);
+  const start = at(/^systemctl enable --now mysqld$/);
+  const cnf = at(/^test -e \/root\/\.my\.cnf \|\| \(umask 077 && echo "\[client\]" > \/root\/\.my\.cnf && echo "password=\$\(openssl rand -hex 24\)" >> \/root\/\.my\.cnf\)$/);
+  const alter = at(/^if mysql --no-defaults -u root -e 'SELECT 1' >\/dev\/null 2>&1; then mysql --no-defaults -u root -e "ALTER USER 'root'@'localhost' IDENTIFIED BY '\$\(sed -n 's\/\^password=\/\/p' \/root\/\.my\.cnf\)'"; fi$/);
+  const grants = at(/^mysql < setup\/mysql-grants\.sql$/);
+  assert.ok(init >= 0 && init < start && start < cnf && cnf < alter && alter < grants, JSON.stringify({ init, start, cnf, alter, grants }));
+  assert.doesNotMatch(gen({ distro: 'rocky-9', database: 'mysql', database_version: '8.4', adapter: 'trilogy' }).warnings.find((w) => w.id === 'mysql-community-root').suggestion, /After step 4, give root a password/);
+  // PGDG: not pinned, and the README says why.
+  assert.match(file(gen({ distro: 'rocky-9' }), 'README.md'), /^# pgdg-redhat-repo-latest \(not pinned: its versioned names carry the EL minor release\)/m);
+});
+
 test('Unicorn/Pitchfork behind Apache: the request body is spooled (proxy-sendcl, mod_env named), and a warning says responses are not buffered', () => {
   for (const server of ['unicorn', 'pitchfork']) {
     const r = gen({ server, proxy: 'apache', proxy_version: '2.4.62' });

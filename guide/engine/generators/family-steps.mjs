@@ -89,7 +89,7 @@ export function packageLines(ctx) {
   const mysqlRepo = db === 'mysql' && mysqlRepoSeries(ctx);
   return [
     ...(pg && (c.pgInit.length || (shipped && shipped !== pgMajor(ctx.a.database_version))) ? fam(ctx, 'pgRepo') : []),
-    ...(mysqlRepo ? fam(ctx, 'mysqlRepo.lines', { series: mysqlRepo, aptConfig: c.mysqlRepo.aptConfig }) : []),
+    ...(mysqlRepo ? fam(ctx, 'mysqlRepo.lines', { series: mysqlRepo, aptConfig: c.mysqlRepo.aptConfig, release: c.mysqlRepo.release }) : []),
     ...(keys.some((k) => c.epel?.includes(k)) ? [c.epelInstall] : []),
     ...(ctx.server === 'passenger' ? fam(ctx, 'passengerRepo') : []),
     ...keys.map((k) => (k === 'mysql' && mysqlRepo ? fam(ctx, 'mysqlRepo.package') : fam(ctx, `packages.${k}`))),
@@ -97,6 +97,8 @@ export function packageLines(ctx) {
     // The vendor's server package's own first-start fixes (RHEL's community RPM: my.cnf.d, the data directory).
     ...(mysqlRepo ? fam(ctx, 'mysqlRepo.init') : []),
     ...(db ? fam(ctx, 'dbStart', extra) : []),
+    // …and its root password right after the first start (RHEL's community RPM: --initialize-insecure left none).
+    ...(mysqlRepo ? fam(ctx, 'mysqlRepo.secure') : []),
   ];
 }
 
