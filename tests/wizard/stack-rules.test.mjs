@@ -25,6 +25,13 @@ test('MySQL/MariaDB on the app host: account + databases + grants for loopback, 
   assert.match(file(maria, /mariadb\.conf\.d\/60-rails\.cnf$/), /^bind-address = 127\.0\.0\.1$/m);
   assert.doesNotMatch(file(maria, /mariadb\.conf\.d\/60-rails\.cnf$/), /mysqlx/, 'MariaDB has no X Plugin');
   assert.doesNotMatch(file(gen({ database: 'mysql', database_version: '5.7', adapter: 'mysql2' }), 'etc/mysql/mysql.conf.d/zz-rails.cnf'), /mysqlx/);
+  // Redo log (trial D12): the series answer 8.0 is a current 8.0 patch (past 8.0.30): innodb_redo_log_capacity, never
+  // the deprecated innodb_log_file_size; a patch before 8.0.30 keeps the file size.
+  const redo = (v) => file(gen({ database: 'mysql', database_version: v, adapter: 'mysql2' }), 'etc/mysql/mysql.conf.d/zz-rails.cnf');
+  assert.match(redo('8.0'), /^innodb_redo_log_capacity = \d+G$/m);
+  assert.doesNotMatch(redo('8.0'), /innodb_log_file_size/);
+  assert.match(redo('8.0.28'), /^innodb_log_file_size = \d+M$/m);
+  assert.doesNotMatch(redo('8.0.28'), /innodb_redo_log_capacity/);
 });
 
 test('the distribution\'s versions: Ubuntu 24.04\'s /usr/bin/ruby is 3.2, MySQL 8.4 is not in its archive; Debian 13 + PostgreSQL 18 uses PGDG', () => {

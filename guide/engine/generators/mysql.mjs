@@ -32,7 +32,9 @@ export function mysqlSettings(ctx) {
     { key: 'innodb_buffer_pool_size', value: `${ctx.bufferPoolMb}M`, why: t(a.db_host === 'same' ? 'my.pool' : 'my.pool.dedicated'), evidence: [SRC.mysqlDedicated] },
   ];
   // Redo log: one capacity setting from MySQL 8.0.30; a file size before (and in MariaDB, one file since 10.5).
-  if (!maria && gte(v, '8.0.30')) {
+  // A series answer ("8.0") means its current patch release, which is past 8.0.30 (8.0.30 deprecated
+  // innodb_log_file_size for innodb_redo_log_capacity: SRE trial D12); "8.0.28" keeps the file size.
+  if (!maria && (gte(v, '8.0.30') || (String(v).split('.').length < 3 && gte(v, '8.0')))) {
     const gb = Math.min(16, Math.max(1, Math.floor(ctx.dbCores / 2)));
     e.push({ key: 'innodb_redo_log_capacity', value: `${gb}G`, why: t('my.redo-capacity', { cores: ctx.dbCores }), evidence: [SRC.mysqlRedo, SRC.mysqlDedicated] });
   } else if (maria || gte(v, '5.6.8')) {
