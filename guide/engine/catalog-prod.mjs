@@ -166,6 +166,7 @@ export const PROD_CATALOG = {
   "nginx.tickets": "No session tickets: their keys would undermine forward secrecy unless rotated (Mozilla guideline).",
   "nginx.ocsp": "No OCSP stapling: Let's Encrypt stopped running OCSP responders in 2025, so ssl_stapling would only log errors for its certificates. Turn it on only for a CA that still serves OCSP.",
   "nginx.hsts": "HSTS: browsers use https:// for this host for two years. Add includeSubDomains and preload only when every subdomain is on HTTPS and you mean to submit the site to the preload list (hard to undo).",
+  "apache.hide-hsts": "Rails' force_ssl sends its own HSTS header, which mod_proxy keeps in the table `Header always` does not touch (mod_headers: always is not a superset of onsuccess): unset it there so each response carries exactly one (the one above).",
   "nginx.hide-hsts": "Rails' force_ssl sends its own HSTS header; drop it so each response carries exactly one (the one above).",
   "nginx.proto.proxy": "nginx ends TLS, so $scheme is https here: Rails sees the request as secure (Secure cookies, https URLs, no force_ssl redirect loop).",
   "nginx.proto.upstream": "TLS ends at the load balancer: pass on its X-Forwarded-Proto (https), not nginx's own $scheme (always http on this port). Only the load balancer may reach this port.",

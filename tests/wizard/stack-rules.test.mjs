@@ -197,6 +197,13 @@ test('RHEL repository packages (trial): MySQL\'s Yum release package pinned (el9
   assert.match(file(gen({ distro: 'rocky-9' }), 'README.md'), /^# pgdg-redhat-repo-latest \(not pinned: its versioned names carry the EL minor release\)/m);
 });
 
+test('Apache with TLS sends one HSTS header (trial D18): its own in the always table, and the backend\'s (Rails force_ssl) unset in the onsuccess table mod_proxy fills', () => {
+  const site = file(gen({ proxy: 'apache', proxy_version: '2.4.65', tls: 'proxy' }), 'etc/apache2/sites-available/rails-app.conf');
+  assert.equal((site.match(/^\s*Header always set Strict-Transport-Security max-age=\d+$/gm) || []).length, 1);
+  assert.equal((site.match(/^\s*Header unset Strict-Transport-Security$/gm) || []).length, 1);
+  assert.doesNotMatch(file(gen({ proxy: 'apache', proxy_version: '2.4.65', tls: 'none' }), 'etc/apache2/sites-available/rails-app.conf'), /Strict-Transport-Security/);
+});
+
 test('Unicorn/Pitchfork behind Apache: the request body is spooled (proxy-sendcl, mod_env named), and a warning says responses are not buffered', () => {
   for (const server of ['unicorn', 'pitchfork']) {
     const r = gen({ server, proxy: 'apache', proxy_version: '2.4.62' });
