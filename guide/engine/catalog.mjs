@@ -396,6 +396,7 @@ export const CATALOG = {
   "systemd.exec": "Started in the foreground so systemd supervises it; /usr/bin/env finds bundle on the service’s PATH.",
   "systemd.limits": "Open-files limit for {user} (PAM sessions; services started by systemd use LimitNOFILE instead).",
   "systemd.restart": "Restart the server if it dies.",
+  "systemd.stop.other": "Time for in-flight requests to finish on shutdown: {server} gets {s} s after the stop signal before systemd kills what is left.",
   "systemd.stop": "Time for in-flight requests to finish on shutdown (Puma waits up to 30 s for its workers by default).",
   "systemd.user": "Run as an unprivileged deploy user, in the application root.",
   "thin.daemonize": "A config file makes `thin start` a cluster, and a Thin cluster always runs its servers as daemons (false is overridden); the service unit is Type=forking and follows server 0's PID file.",

@@ -204,6 +204,16 @@ test('Apache with TLS sends one HSTS header (trial D18): its own in the always t
   assert.doesNotMatch(file(gen({ proxy: 'apache', proxy_version: '2.4.65', tls: 'none' }), 'etc/apache2/sites-available/rails-app.conf'), /Strict-Transport-Security/);
 });
 
+test('no Puma words or Puma sources in other servers\' units or the jobs unit (trial D16)', () => {
+  for (const server of ['unicorn', 'pitchfork', 'passenger', 'falcon', 'thin', 'webrick', 'mongrel']) {
+    const r = gen({ server });
+    for (const f of r.files.filter((x) => /^etc\/systemd\/system\/rails-(app|jobs)/.test(x.path))) assert.doesNotMatch(f.content, /puma/i, `${server}: ${f.path}`);
+  }
+  assert.doesNotMatch(file(gen({}), 'etc/systemd/system/rails-jobs.service'), /puma/i);
+  // Puma's own unit keeps them.
+  assert.match(file(gen({}), 'etc/systemd/system/rails-app.service'), /Puma's restart changes into it again/);
+});
+
 test('Unicorn/Pitchfork behind Apache: the request body is spooled (proxy-sendcl, mod_env named), and a warning says responses are not buffered', () => {
   for (const server of ['unicorn', 'pitchfork']) {
     const r = gen({ server, proxy: 'apache', proxy_version: '2.4.62' });
