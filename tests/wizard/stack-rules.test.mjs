@@ -214,6 +214,17 @@ test('no Puma words or Puma sources in other servers\' units or the jobs unit (t
   assert.match(file(gen({}), 'etc/systemd/system/rails-app.service'), /Puma's restart changes into it again/);
 });
 
+test('README step 9 names the database\'s own log for the family and package (trial D15)', () => {
+  const step9 = (a) => { const r = file(gen(a), 'README.md'); return r.slice(r.indexOf('### 9.'), r.indexOf('### 10.')); };
+  assert.match(step9({}), /PostgreSQL's own log \(start-up and connection errors\) is \/var\/log\/postgresql\/postgresql-17-main\.log\./);
+  assert.match(step9({ distro: 'rocky-9' }), /PostgreSQL's own log [^\n]* is \/var\/lib\/pgsql\/17\/data\/log\/\./);
+  assert.match(step9({ distro: 'rocky-9', database: 'mysql', database_version: '8.4', adapter: 'trilogy' }), /MySQL's own log [^\n]* is \/var\/log\/mysqld\.log\./, 'the community RPM');
+  assert.match(step9({ distro: 'rocky-9', database: 'mysql', database_version: '8.0', adapter: 'trilogy' }), /is \/var\/log\/mysql\/mysqld\.log\./, 'RHEL\'s own mysql-server');
+  assert.match(step9({ distro: 'ubuntu-24.04', database: 'mysql', database_version: '8.0', adapter: 'trilogy' }), /is \/var\/log\/mysql\/error\.log\./);
+  assert.match(step9({ database: 'mariadb', database_version: '11.8', adapter: 'mysql2' }), /MariaDB's own log [^\n]* is the journal \(journalctl -u mariadb\)\./);
+  assert.doesNotMatch(step9({ db_host: 'separate' }), /own log/, 'not on an app host without the database');
+});
+
 test('Unicorn/Pitchfork behind Apache: the request body is spooled (proxy-sendcl, mod_env named), and a warning says responses are not buffered', () => {
   for (const server of ['unicorn', 'pitchfork']) {
     const r = gen({ server, proxy: 'apache', proxy_version: '2.4.62' });

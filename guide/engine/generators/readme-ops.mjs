@@ -7,7 +7,7 @@ import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL } from './util.mjs';
 import { DEPLOY_SCRIPT, SHARED_BUNDLE, switchMode, upCheck, precompileEnv, handoverReload } from './releases.mjs';
 import { familyDestination } from './readme.mjs';
-import { commandsOf, packageLines, securityLines, fam } from './family-steps.mjs';
+import { commandsOf, packageLines, securityLines, fam, mysqlRepoSeries } from './family-steps.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
 import { pgSettings } from './postgresql.mjs';
@@ -190,7 +190,11 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // Unicorn (stdout_path), Thin and Mongrel (daemons) send the app's output to their own files, not to journald.
   const ownLogs = (SERVER_PROCESS[ctx.server] || {}).ownLogs;
   const logs = ctx.passengerIntegrated ? 'ops.readme.logs.p.passenger-apache' : ownLogs ? 'ops.readme.logs.p.daemon' : 'ops.readme.logs.p';
-  blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t(logs, { root, logs: fam(ctx, 'logs.apache'), files: ownLogs, server: SERVER_LABEL[ctx.server] }) });
+  // The database on this host: where its own log is, from the family's table (MySQL's community RPM has another path).
+  const here = ctx.a.db_host === 'same' && ['postgresql', 'mysql', 'mariadb'].includes(ctx.a.database) ? ctx.a.database : '';
+  const dbLog = here && fam(ctx, `logs.${here === 'mysql' && mysqlRepoSeries(ctx) && commandsOf(ctx)?.logs?.mysqlRepo ? 'mysqlRepo' : here}`);
+  const dbWords = dbLog && dbLog.length ? ` ${t('ops.readme.logs.db', { db: { postgresql: 'PostgreSQL', mysql: 'MySQL', mariadb: 'MariaDB' }[here], where: dbLog })}` : '';
+  blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t(logs, { root, logs: fam(ctx, 'logs.apache'), files: ownLogs, server: SERVER_LABEL[ctx.server] }) + dbWords });
   if (units.length) blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));
   blocks.push(...(hosts.lb || []));
   return blocks;
