@@ -225,6 +225,18 @@ test('README step 9 names the database\'s own log for the family and package (tr
   assert.doesNotMatch(step9({ db_host: 'separate' }), /own log/, 'not on an app host without the database');
 });
 
+test('ufw items are runnable ufw (trial D20): one source per rule, SSH allowed before ufw enable, the balancer rule only behind a balancer', () => {
+  const ops = (a) => file(gen(a), 'CHECKLIST.md').split('\n').filter((l) => /ufw/.test(l)).join('\n');
+  const one = ops({});
+  assert.match(one, /ufw allow 22\/tcp first[^\n]*then ufw allow 80,443\/tcp and ufw enable/);
+  assert.doesNotMatch(one, /balancer/);
+  const multi = ops({ app_hosts: 2, lb: 'haproxy', db_host: 'separate' });
+  assert.match(multi, /ufw allow 22\/tcp first[^\n]*ufw allow from 10\.0\.0\.2 to any port 80 proto tcp/);
+  assert.match(multi, /ufw allow from 10\.0\.1\.11 to any port 5432 proto tcp; ufw allow from 10\.0\.1\.12 to any port 5432 proto tcp; then ufw enable/);
+  // Every "ufw allow from X" names a single IPv4 address.
+  for (const m of ops({ app_hosts: 5, lb: 'haproxy', db_host: 'separate' }).matchAll(/ufw allow from (\S+)/g)) assert.match(m[1], /^\d+\.\d+\.\d+\.\d+$/);
+});
+
 test('Unicorn/Pitchfork behind Apache: the request body is spooled (proxy-sendcl, mod_env named), and a warning says responses are not buffered', () => {
   for (const server of ['unicorn', 'pitchfork']) {
     const r = gen({ server, proxy: 'apache', proxy_version: '2.4.62' });

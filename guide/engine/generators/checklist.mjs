@@ -4,6 +4,7 @@ import { SRC } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { railsTask, prepareTask } from './rails-commands.mjs';
 import { healthPath } from './releases.mjs';
+import { behindBalancer } from './util.mjs';
 
 /** Operations items for this stack: [text, evidence] pairs (health checks, backups, restarts, logs, connections). */
 /** Host set-up that depends on the distribution family (capabilities/distros.mjs): firewall, SELinux, init, kernel. */
@@ -17,7 +18,10 @@ export function familyItems(ctx) {
     out.push(ctx.upstreams.some((u) => u.type === 'unix') ? [t('ops.selinux.unix', { root: ctx.root }), SRC.selinuxHttpd] : [t('ops.selinux.tcp'), SRC.selinuxHttpd]);
   }
   if (f.firewall === 'firewalld') out.push([t('ops.firewalld'), SRC.firewalld], ...(db ? [[t('ops.firewalld.db', db), SRC.firewalld]] : []));
-  if (f.firewall === 'ufw' && ctx.linux && !ctx.familyGuessed) out.push([t('ops.ufw', { lb: hosts.lb }), SRC.ufw], ...(db ? [[t('ops.ufw.db', db), SRC.ufw]] : []));
+  // ufw takes one source address per rule (SRE trial D20: "from A, B" is no ufw syntax), and SSH is allowed before
+  // `ufw enable`, which would otherwise cut the session that runs it.
+  const ufwDb = db && hosts.app.slice(0, 3).map((addr) => `ufw allow from ${addr} to any port ${port} proto tcp`).join('; ');
+  if (f.firewall === 'ufw' && ctx.linux && !ctx.familyGuessed) out.push([t(behindBalancer(ctx) ? 'ops.ufw.lb' : 'ops.ufw', { lb: hosts.lb }), SRC.ufw], ...(db ? [[t('ops.ufw.db', { ...db, rules: ufwDb, more: hosts.app.length > 3 ? t('ops.ufw.db.more', { n: hosts.app.length - 3 }) : '' }), SRC.ufw]] : []));
   if (f.id === 'alpine') out.push([t('ops.openrc'), SRC.alpineNginx]);
   if (f.id === 'freebsd') out.push([t('ops.freebsd.sysctl'), SRC.freebsdTuning], [t('ops.freebsd.rc'), SRC.freebsdRc]);
   return out;
