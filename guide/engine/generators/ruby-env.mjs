@@ -1,7 +1,6 @@
 // config/ruby.env: GC, JIT and allocator environment for the exact Ruby implementation and version.
 // Only variables the chosen interpreter reads are emitted (capabilities/ruby.mjs GC_ERAS[].reads).
-import { GC_ERAS } from '../capabilities/ruby.mjs';
-import { JIT } from '../caps.mjs';
+import { GC_ERAS, JIT } from '../caps.mjs';
 import { SRC, DS, ART } from '../evidence.mjs';
 import { namesAt } from '../pick.mjs';
 import { inRange, gte } from '../version.mjs';
