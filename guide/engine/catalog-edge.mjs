@@ -71,7 +71,7 @@ export const EDGE_CATALOG = {
   "ops.selinux.tcp": "SELinux (enforcing by default on the RHEL family) stops the proxy from opening TCP connections to the app server: setsebool -P httpd_can_network_connect 1.",
   "ops.selinux.unix": "SELinux: let the proxy use the app server's socket: semanage fcontext -a -t httpd_var_run_t '{root}/tmp/sockets(/.*)?' && restorecon -Rv {root}/tmp/sockets; the proxy also needs read access to {root}/public (httpd_sys_content_t).",
   "ops.firewalld": "firewalld: firewall-cmd --permanent --add-service=http --add-service=https && firewall-cmd --reload.",
-  "ops.firewalld.db": "firewalld on the database host: firewall-cmd --permanent --add-rich-rule='rule family=ipv4 source address={addr} port port={port} protocol=tcp accept' for each of the {n} app host address(es), then firewall-cmd --reload.",
+  "ops.firewalld.db": "firewalld on the database host: one rule per app host address ({n}): {rules}{more}; then firewall-cmd --reload.",
   "ops.ufw": "Firewall: ufw allow 22/tcp first (ufw enable would otherwise cut your SSH session), then ufw allow 80,443/tcp and ufw enable.",
   "ops.ufw.lb": "Firewall on each app host: ufw allow 22/tcp first (ufw enable would otherwise cut your SSH session), then ufw allow from {lb} to any port 80 proto tcp (only the balancer reaches the app) and ufw enable.",
   "ops.ufw.db": "Firewall on the database host: ufw allow 22/tcp first, then one rule per app host address ({n}): {rules}{more}; then ufw enable.",
