@@ -83,7 +83,7 @@ export const FAMILY_COMMANDS = {
     // The database servers' own logs (README step 9; SRE trial D15): postgresql-common's per-cluster file; MySQL's
     // mysqld.cnf (Ubuntu's package and MySQL's APT repository alike) sets log-error there; Debian's MariaDB leaves
     // log_error unset in 50-server.cnf, so its errors go to the journal.
-    logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/', postgresql: '/var/log/postgresql/postgresql-{major}-main.log', mysql: '/var/log/mysql/error.log', mariadb: 'the journal (journalctl -u mariadb)' },
+    logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/', postgresql: '/var/log/postgresql/postgresql-{major}-main.log', mysql: '/var/log/mysql/error.log', mysqlRepo: '/var/log/mysql/error.log', mariadb: 'the journal (journalctl -u mariadb)' },
     // Programs a README line for this family may start with, besides the shared ones (COMMON_PROGRAMS).
     programs: ['apt-get', 'adduser', 'editor', 'apache2ctl', 'a2enmod', 'a2ensite', '/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh', '/usr/bin/passenger-config', 'debconf-set-selections'],
   },

@@ -191,9 +191,8 @@ export function opsBlocks(ctx, files, hosts = {}) {
   const ownLogs = (SERVER_PROCESS[ctx.server] || {}).ownLogs;
   const logs = ctx.passengerIntegrated ? 'ops.readme.logs.p.passenger-apache' : ownLogs ? 'ops.readme.logs.p.daemon' : 'ops.readme.logs.p';
   // The database on this host: where its own log is, from the family's table (MySQL's community RPM has another path).
-  const here = ctx.a.db_host === 'same' && ['postgresql', 'mysql', 'mariadb'].includes(ctx.a.database) ? ctx.a.database : '';
-  const dbLog = here && fam(ctx, `logs.${here === 'mysql' && mysqlRepoSeries(ctx) && commandsOf(ctx)?.logs?.mysqlRepo ? 'mysqlRepo' : here}`);
-  const dbWords = dbLog && dbLog.length ? ` ${t('ops.readme.logs.db', { db: { postgresql: 'PostgreSQL', mysql: 'MySQL', mariadb: 'MariaDB' }[here], where: dbLog })}` : '';
+  const here = ctx.a.db_host === 'same' && ctx.a.database !== 'sqlite' && commandsOf(ctx) ? ctx.a.database : '';
+  const dbWords = here ? ` ${t(`ops.readme.logs.${here}`, { where: fam(ctx, `logs.${here === 'mysql' && mysqlRepoSeries(ctx) ? 'mysqlRepo' : here}`) })}` : '';
   blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t(logs, { root, logs: fam(ctx, 'logs.apache'), files: ownLogs, server: SERVER_LABEL[ctx.server] }) + dbWords });
   if (units.length) blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));
   blocks.push(...(hosts.lb || []));
