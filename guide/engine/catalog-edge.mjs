@@ -75,6 +75,8 @@ export const EDGE_CATALOG = {
   "ops.ufw": "Firewall: ufw allow 22/tcp first (ufw enable would otherwise cut your SSH session), then ufw allow 80,443/tcp and ufw enable.",
   "ops.ufw.lb": "Firewall on each app host: ufw allow 22/tcp first (ufw enable would otherwise cut your SSH session), then ufw allow from {lb} to any port 80 proto tcp (only the balancer reaches the app) and ufw enable.",
   "ops.ufw.db": "Firewall on the database host: ufw allow 22/tcp first, then one rule per app host address ({n}): {rules}{more}; then ufw enable.",
+  "ops.ufw.rule": "ufw allow from {addr} to any port {port} proto tcp",
+  "ops.firewalld.rule": "firewall-cmd --permanent --add-rich-rule='rule family=ipv4 source address={addr} port port={port} protocol=tcp accept'",
   "ops.ufw.db.more": ", and the same for each of the other {n} addresses",
   "ops.openrc": "Alpine runs OpenRC, not systemd: rc-update add nginx default, and start the app server from an OpenRC script with the command in README.md.",
   "ops.freebsd.sysctl": "FreeBSD limits every listen queue with kern.ipc.soacceptqueue: add kern.ipc.soacceptqueue=4096 to /etc/sysctl.conf (the backlog nginx asks for) and apply it with sysctl -f /etc/sysctl.conf.",

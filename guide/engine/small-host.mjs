@@ -25,7 +25,7 @@ export function jobsInPumaApplies(ctx) {
 /** Solid Queue inside Puma from the start: a Ruby that cannot fork (JRuby) cannot run its default fork mode at all. */
 export function jobsInPumaForNoFork(ctx) {
   const f = inPumaFacts();
-  return Boolean(f?.noFork) && !ctx.canFork && canRunInPuma(ctx, f);
+  return f?.noFork && !ctx.canFork && canRunInPuma(ctx, f);
 }
 
 const canRunInPuma = (ctx, f) => ctx.jobs === 'solid_queue' && ctx.server === 'puma' && ctx.linux && ctx.a.init === 'systemd'

@@ -33,7 +33,7 @@ export function choiceDefault(key, a, date = new Date().toISOString().slice(0, 1
   if (!row) return null;
   if (key === 'kernel' && a.os !== 'linux') return null;
   const shipped = row.distro && a.os === 'linux' && shippedBy(a.distro)?.[row.distro];
-  return (shipped && !(row.lifecycle && eolPassed(row.lifecycle, shipped, date)) && shipped) || row.current;
+  return shipped && !eolPassed(row.lifecycle, shipped, date) ? shipped : row.current;
 }
 
 /** Null when `v` is a released series of the choice, else {label, v, known}: the words of the error. */

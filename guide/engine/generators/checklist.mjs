@@ -20,9 +20,9 @@ export function familyItems(ctx) {
   // ufw and a firewalld rich rule take one source address per rule (SRE trial D20: "from A, B" is neither's syntax):
   // one rule per app host (the first three, then "the same for the others"). SSH is allowed before `ufw enable`,
   // which would otherwise cut the session that runs it.
-  const rules = (rule) => db && { ...db, rules: hosts.app.slice(0, 3).map(rule).join('; '), more: hosts.app.length > 3 ? t('ops.ufw.db.more', { n: hosts.app.length - 3 }) : '' };
-  if (f.firewall === 'firewalld') out.push([t('ops.firewalld'), SRC.firewalld], ...(db ? [[t('ops.firewalld.db', rules((addr) => `firewall-cmd --permanent --add-rich-rule='rule family=ipv4 source address=${addr} port port=${port} protocol=tcp accept'`)), SRC.firewalld]] : []));
-  if (f.firewall === 'ufw' && ctx.linux && !ctx.familyGuessed) out.push([t(behindBalancer(ctx) ? 'ops.ufw.lb' : 'ops.ufw', { lb: hosts.lb }), SRC.ufw], ...(db ? [[t('ops.ufw.db', rules((addr) => `ufw allow from ${addr} to any port ${port} proto tcp`)), SRC.ufw]] : []));
+  const rules = (fw) => ({ ...db, rules: hosts.app.slice(0, 3).map((addr) => t(`ops.${fw}.rule`, { addr, port })).join('; '), more: hosts.app.length > 3 ? t('ops.ufw.db.more', { n: hosts.app.length - 3 }) : '' });
+  if (f.firewall === 'firewalld') out.push([t('ops.firewalld'), SRC.firewalld], ...(db ? [[t('ops.firewalld.db', rules('firewalld')), SRC.firewalld]] : []));
+  if (f.firewall === 'ufw' && ctx.linux && !ctx.familyGuessed) out.push([t(behindBalancer(ctx) ? 'ops.ufw.lb' : 'ops.ufw', { lb: hosts.lb }), SRC.ufw], ...(db ? [[t('ops.ufw.db', rules('ufw')), SRC.ufw]] : []));
   if (f.id === 'alpine') out.push([t('ops.openrc'), SRC.alpineNginx]);
   if (f.id === 'freebsd') out.push([t('ops.freebsd.sysctl'), SRC.freebsdTuning], [t('ops.freebsd.rc'), SRC.freebsdRc]);
   return out;
