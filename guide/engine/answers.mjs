@@ -111,7 +111,7 @@ function entriesOf(raw) {
  * Forgiving parse (page, shared URLs): unknown keys and invalid values are dropped, defaults used,
  * and each produces a note {key, message}. Notes never contain the raw value; an unknown key is not echoed either.
  */
-export function parseAnswers(raw, { policy = true } = {}) {
+export function parseAnswers(raw, { policy = true, date } = {}) {
   const answers = { ...DEFAULTS };
   const notes = [];
   let unknown = 0;
@@ -141,8 +141,8 @@ export function parseAnswers(raw, { policy = true } = {}) {
   for (const key of CHOICE_VERSION_KEYS) {
     const p = seen.has(key) && versionProblem(key, answers, answers[key]);
     if (seen.has(key) && !p) continue;
-    if (p) push({ key, message: `${versionMessage(key, p)}, so ${choiceDefault(key, answers)} is used.` });
-    answers[key] = choiceDefault(key, answers) || answers[key];
+    if (p) push({ key, message: `${versionMessage(key, p)}, so ${choiceDefault(key, answers, date)} is used.` });
+    answers[key] = choiceDefault(key, answers, date) || answers[key];
   }
   // An adapter left out is the database's own (mysql2 for MySQL), not PostgreSQL's pg with an error.
   for (const q of QUESTIONS) if (q.defaultBy && !seen.has(q.key)) answers[q.key] = dependentDefault(q.key, answers) ?? answers[q.key];

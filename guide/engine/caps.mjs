@@ -34,6 +34,7 @@ export const PASSENGER_APACHE = lazy('passenger-apache');
 export const PASSENGER_STANDALONE = lazy('passenger-standalone');
 export const IMPLEMENTATIONS = lazy('implementations');
 export const JIT = lazy('jit');
+export const GC_ERAS = lazy('gc-eras'); // capabilities/ruby.mjs, without evidence
 export const DISTRO_FAMILIES = lazy('distro-families');
 export const OS_FAMILIES = lazy('os-families');
 export const MYSQL_CONF_FILES = lazy('mysql-conf-files');

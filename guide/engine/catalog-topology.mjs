@@ -108,6 +108,7 @@ export const TOPOLOGY_CATALOG = {
   "my.binlog": "Binary logs are on by default from MySQL 8.0 and kept 30 days; 7 days still covers a weekly backup's point-in-time recovery without filling the disk.",
   "my.binlog-maria": "MariaDB writes no binary log unless log_bin is set; set binlog_expire_logs_seconds (10.6+) or expire_logs_days with it.",
   "my.binlog-old": "MySQL before 8.0 writes no binary log unless log_bin is set; set expire_logs_days with it.",
+  "my.network-online": "{db} listens on {addr}: the distribution's unit starts after network.target, when that address may not be configured yet (DHCP, hotplug), and a server that cannot bind an address it was given exits at boot. Starting after network-online.target waits for the address (the host's wait-online service decides when the network is online). Chosen over net.ipv4.ip_nonlocal_bind=1, which would let every program on the host bind addresses it does not have.",
   "my.bind": "Listen on {addr}, the address the app hosts use (and loopback where the version accepts a list).",
   "my.secure": "Refuse unencrypted TCP connections.",
   "my.bind.local": "Listen on loopback only: the database is on this host, and MySQL's default listens on every interface.",

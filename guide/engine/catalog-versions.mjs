@@ -5,7 +5,7 @@ import { LIFECYCLE } from './capabilities/lifecycle.mjs';
 import { RAILS_RUBY_BREAKS } from './capabilities/rails-ruby.mjs';
 import { RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS } from './capabilities/rails.mjs';
 import { PUMA_DSL, PUMA_FACTS } from './capabilities/puma.mjs';
-import { FEATURES, IMPLEMENTATIONS, JIT } from './capabilities/ruby.mjs';
+import { FEATURES, IMPLEMENTATIONS, JIT, GC_ERAS } from './capabilities/ruby.mjs';
 import { KERNEL_FEATURES, IO_SCHEDULERS } from './capabilities/kernel.mjs';
 import { NGINX, NGINX_MODULES_INCLUDE } from './capabilities/nginx.mjs';
 import { PASSENGER_APACHE, PASSENGER_STANDALONE } from './capabilities/passenger.mjs';
@@ -27,6 +27,9 @@ export const VERSIONS_CATALOG = {
   "cap.features": FEATURES,
   "cap.implementations": IMPLEMENTATIONS,
   "cap.jit": JIT,
+  // The GC variables each Ruby era reads (ruby-env.mjs), without their evidence objects (the generator cites its own):
+  // JSON here instead of 2.5 KB of first-load JavaScript, mostly for Rubies older than 3.3.
+  "cap.gc-eras": GC_ERAS.map(({ evidence, ...era }) => era),
   "cap.kernel-features": KERNEL_FEATURES,
   "cap.io-schedulers": IO_SCHEDULERS,
   "cap.nginx": NGINX,

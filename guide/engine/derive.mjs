@@ -10,7 +10,7 @@ import { QUESTIONS } from './questions.mjs';
 import { t } from './text.mjs';
 import { LIMITS, placeHosts } from './topology.mjs';
 import { autovacuumWorkers, pgParallelWorkers, rawWorkMemKb } from './pgtune.mjs';
-import { inPumaFacts, jobsInPumaApplies } from './small-host.mjs';
+import { inPumaFacts, jobsInPumaApplies, jobsInPumaForNoFork } from './small-host.mjs';
 
 export const APP_ROOT = '/var/www/app';
 export const APP_NAME = 'rails-app';
@@ -149,6 +149,8 @@ export function derive(a, options = {}) {
   ctx.yjitProduction = ctx.yjitAvailable && gte(a.ruby_version, yjit.production);
 
   placeHosts(ctx);
+  // A Ruby that cannot fork (JRuby): Solid Queue's fork mode cannot start, so it runs inside Puma (one JVM).
+  if (jobsInPumaForNoFork(ctx)) { ctx.jobsInPuma = 'nofork'; ctx.jobProcesses = 0; }
   sizeProcesses(ctx);
   bindings(ctx);
   databaseSizing(ctx);

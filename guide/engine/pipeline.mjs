@@ -57,7 +57,7 @@ export function generateWith(generators, rawAnswers = {}, options = {}) {
  * the JavaScript engine compiles it). The value of the last step is the result.
  */
 export function* generateSteps(generators, rawAnswers = {}, options = {}) {
-  const { answers, notes } = parseAnswers(rawAnswers);
+  const { answers, notes } = parseAnswers(rawAnswers, { date: dateOf(options) });
   const ctx = derive(answers, { ...options, date: dateOf(options) });
   const header = headerFor(answers, options);
   const base = safePermalink(options.base || '').replace(/\/+$/, '');

@@ -148,7 +148,8 @@ export const RULES = [
   // Like distroRuby: an answered nginx, PostgreSQL or kernel the release does not ship (issue 23 trial).
   function distroVersions(ctx) {
     const ev = { 'distro-nginx': [SRC.nginxChanges], 'distro-postgresql': [SRC.pgVersioning], 'distro-kernel': [SRC.ipSysctl] };
-    return distroVersionMismatches(ctx).map((m) => W(m.id, m.id === 'distro-kernel' ? 'info' : 'warning', { distro: ctx.a.distro, shipped: m.shipped, v: m.v }, ev[m.id]));
+    // The release's PostgreSQL past its end of life (not the default then, version-defaults.mjs): PGDG's is the plan, an info.
+    return distroVersionMismatches(ctx).map((m) => W(m.id, m.eol || m.id === 'distro-kernel' ? 'info' : 'warning', { distro: ctx.a.distro, ...m }, ev[m.id], m.id, m.eol ? `${m.id}.eol` : m.id));
   },
   function sqliteLayout(ctx) {
     if (ctx.a.database !== 'sqlite' || (ctx.a.app_hosts === 1 && ctx.a.db_host === 'same')) return null;
@@ -173,7 +174,13 @@ export const RULES = [
     return W('memory-over-budget', 'error', { total: ctx.memoryTotalMb, ram: ctx.ramMb, sum: memorySum(ctx.memory), mb: ctx.perWorkerMb, mbWhy: ctx.workerMbMeasured ? `${ctx.perWorkerMb} MB per process is your worker_mb answer` : `${ctx.perWorkerMb} MB per process is Puma's documented estimate for a typical app` }, [SRC.pumaDeploy, DS.serverMemory, ...(jobs ? [SRC.solidQueuePuma] : []), ...(fix === 'memory-over-budget-puma' ? [DS.yjitPuma2026] : [])], 'memory-over-budget', fix);
   },
   function jobsInPuma(ctx) {
+    // A Ruby that cannot fork: inside Puma (info), or an error where that is not possible (another server, no
+    // systemd, Rails < 8), since Solid Queue's fork mode cannot start there.
+    const noFork = ctx.jobs === 'solid_queue' && !ctx.canFork;
+    const sq = (id, level) => W(id, level, { impl: ctx.impl.label, threads: ctx.jobThreads }, [SRC.solidQueueNoFork, SRC.solidQueuePuma]);
+    if (noFork && !ctx.jobsInPuma) return sq('solid-queue-needs-fork', 'error');
     if (!ctx.jobsInPuma || ctx.memoryOver) return null;
+    if (noFork) return sq('jobs-in-puma-nofork', 'info');
     const vars = { ram: ctx.ramMb, separate: memorySum(ctx.separatePlan.memory), plan: memorySum(ctx.memory), threads: ctx.jobThreads };
     return W('jobs-in-puma', 'info', vars, [SRC.solidQueuePuma, SRC.pumaDeploy, DS.serverMemory]);
   },

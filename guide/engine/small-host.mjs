@@ -19,6 +19,14 @@ export function inPumaFacts() {
 export function jobsInPumaApplies(ctx) {
   const f = inPumaFacts();
   if (!f || !ctx.memoryOver || ctx.jobsInPuma) return false;
-  return ctx.jobs === 'solid_queue' && ctx.server === 'puma' && ctx.mri && ctx.linux && ctx.a.init === 'systemd'
-    && ctx.ramMb <= f.maxRamMb && gte(ctx.a.rails, f.railsSince);
+  return canRunInPuma(ctx, f) && ctx.mri && ctx.ramMb <= f.maxRamMb;
 }
+
+/** Solid Queue inside Puma from the start: a Ruby that cannot fork (JRuby) cannot run its default fork mode at all. */
+export function jobsInPumaForNoFork(ctx) {
+  const f = inPumaFacts();
+  return f?.noFork && !ctx.canFork && canRunInPuma(ctx, f);
+}
+
+const canRunInPuma = (ctx, f) => ctx.jobs === 'solid_queue' && ctx.server === 'puma' && ctx.linux && ctx.a.init === 'systemd'
+  && gte(ctx.a.rails, f.railsSince);

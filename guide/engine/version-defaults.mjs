@@ -1,7 +1,8 @@
 // Version answers per choice (capabilities/choice-versions.mjs): the default a version question takes for the chosen
 // server, proxy, database and distribution release when the answers name none, and whether an answered version
 // exists for that choice. Used by answers.mjs (page: note and default; CLI: exit 2) and derive.mjs.
-import { CHOICE_VERSIONS, DISTRO_RELEASES } from './caps.mjs';
+import { CHOICE_VERSIONS, DISTRO_RELEASES, LIFECYCLE } from './caps.mjs';
+import { firstSince } from './pick.mjs';
 
 /** What the answered distribution release ships ({kernel, nginx, postgresql, …}), or null. */
 export const shippedBy = (distro) => DISTRO_RELEASES.find?.((r) => new RegExp(r.match, 'i').test(distro || '')) || null;
@@ -16,12 +17,23 @@ export function choiceRow(key, a) {
   return table.rows[table.choice ? a[table.choice] : 'linux'] || null;
 }
 
-/** Default for version question `key`: what the release ships for this choice, else the choice's current series. */
-export function choiceDefault(key, a) {
+/** The end-of-life date of `v` of lifecycle `kind` (capabilities/lifecycle.mjs) when it has passed by `date`, else null. */
+export function eolPassed(kind, v, date) {
+  const eol = firstSince(LIFECYCLE[kind] || [], v)?.eol;
+  return eol && date > (eol.length === 7 ? `${eol}-31` : eol) ? eol : null;
+}
+
+/**
+ * Default for version question `key`: what the release ships for this choice, else the choice's current series.
+ * A shipped version past its end of life on `date` (ISO day; tests pin it) is no default where the row names its
+ * lifecycle (row.lifecycle: a vendor repository step exists): the current series is, from that repository.
+ */
+export function choiceDefault(key, a, date = new Date().toISOString().slice(0, 10)) {
   const row = choiceRow(key, a);
   if (!row) return null;
   if (key === 'kernel' && a.os !== 'linux') return null;
-  return (row.distro && a.os === 'linux' && shippedBy(a.distro)?.[row.distro]) || row.current;
+  const shipped = row.distro && a.os === 'linux' && shippedBy(a.distro)?.[row.distro];
+  return shipped && !eolPassed(row.lifecycle, shipped, date) ? shipped : row.current;
 }
 
 /** Null when `v` is a released series of the choice, else {label, v, known}: the words of the error. */

@@ -60,7 +60,8 @@ test('host steps per family: SELinux and firewalld on RHEL, ufw on Debian, OpenR
   const rhel = ops({ distro: 'rocky-9', db_host: 'separate', app_hosts: 2, lb: 'haproxy', pooler: 'pgbouncer' });
   assert.match(rhel, /semanage fcontext -a -t httpd_var_run_t '\/var\/www\/app\/tmp\/sockets\(\/\.\*\)\?'/);
   assert.match(rhel, /firewall-cmd --permanent --add-service=http --add-service=https/);
-  assert.match(rhel, /source address=10\.0\.1\.11, 10\.0\.1\.12 port port=6432 protocol=tcp/);
+  // One rich rule per app host address (a rich rule takes one source; trial D20's finding for ufw, here too).
+  assert.match(rhel, /source address=10\.0\.1\.11 port port=6432 protocol=tcp accept'; firewall-cmd --permanent --add-rich-rule='rule family=ipv4 source address=10\.0\.1\.12 port port=6432 protocol=tcp accept'; then firewall-cmd --reload/);
   // TCP to the app server (no Unix socket on Apache 2.2): the boolean instead of a socket label.
   assert.match(ops({ distro: 'rocky-9', proxy: 'apache', proxy_version: '2.2' }), /setsebool -P httpd_can_network_connect 1/);
   assert.match(ops({ distro: 'debian-12' }), /ufw allow 80,443\/tcp/);

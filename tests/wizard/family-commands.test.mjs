@@ -141,7 +141,7 @@ test('MySQL: the vendor repository steps where the release lacks the series, eac
     { distro: 'debian-12', v: '8.0', repo: /select-server select mysql-8\.0"/, server: /DEBIAN_FRONTEND=noninteractive apt-get install -y mysql-server$/m },
     { distro: 'ubuntu-24.04', v: '8.4', repo: /select-server select mysql-8\.4-lts"/, server: /DEBIAN_FRONTEND=noninteractive apt-get install -y mysql-server$/m },
     { distro: 'ubuntu-24.04', v: '8.0', repo: null, server: /^command -v mysqld >\/dev\/null \|\| apt-get install -y mysql-server$/m },
-    { distro: 'rocky-9', v: '8.4', repo: /^rpm -q mysql84-community-release >\/dev\/null \|\| dnf install -y https:\/\/repo\.mysql\.com\/mysql84-community-release-el9\.rpm$/m, server: /dnf install -y mysql-community-server$/m },
+    { distro: 'rocky-9', v: '8.4', repo: /^rpm -q mysql84-community-release >\/dev\/null \|\| dnf install -y https:\/\/dev\.mysql\.com\/get\/mysql84-community-release-el9-1\.noarch\.rpm$/m, server: /dnf install -y mysql-community-server$/m },
     { distro: 'rocky-9', v: '8.0', repo: null, server: /^command -v mysqld >\/dev\/null \|\| dnf install -y mysql-server$/m },
   ];
   for (const c of cases) {

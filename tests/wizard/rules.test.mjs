@@ -148,8 +148,10 @@ test('Puma sizing: threads by Rails version and workload, workers by cores, sing
     if (c.workers) assert.match(p, new RegExp(`WEB_CONCURRENCY"\\) \\{ ${c.workers} \\}`));
     else assert.doesNotMatch(p, /^workers /m);
     assert.equal(r.model.threads, c.threads);
-    // websockets is on by default: Action Cable's 4 worker threads share the web process's pool (issue 24).
-    assert.equal(r.model.pool, c.threads + 4);
+    // websockets is on by default: Action Cable's 4 worker threads share the web process's pool (issue 24); on a Ruby
+    // that cannot fork the default Solid Queue runs inside Puma, so its worker threads do too (trial D3).
+    assert.equal(r.model.pool, c.threads + 4 + (r.model.jobs_in_puma ? r.model.job_threads : 0));
+    assert.equal(r.model.jobs_in_puma, !c.workers && Boolean(c.over.ruby), JSON.stringify(c.over));
   }
   // Before fork: Process.warmup on 3.3+, GC.compact on 2.7–3.2, nothing before 2.7.
   assert.match(file(gen({ ruby_version: '3.3', jobs: 'none' }), 'config/puma.rb'), /Process\.warmup/);

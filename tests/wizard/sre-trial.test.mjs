@@ -47,8 +47,10 @@ test('nginx and kernel default to what the release ships: no `http2 on;` for ngi
 test('version defaults follow the chosen server, proxy and database; versions never released are refused', () => {
   const u = gen({ distro: 'ubuntu-24.04', server: 'unicorn', database: 'mysql', adapter: 'trilogy' });
   assert.match(stack(u), /Unicorn 6\.1, /);
-  assert.match(stack(u), /mysql 8\.0 \(trilogy\)/, 'Ubuntu 24.04 ships MySQL 8.0');
-  assert.ok(!ids(u).includes('distro-database'));
+  // Ubuntu 24.04 ships MySQL 8.0, past its end of life (April 2026) on this date: 8.4 from MySQL's repository, an info.
+  assert.match(stack(u), /mysql 8\.4 \(trilogy\)/, 'Ubuntu 24.04\'s MySQL 8.0 ended in April 2026');
+  assert.equal(u.warnings.find((w) => w.id === 'distro-database')?.severity, 'info');
+  assert.match(stack(generate({ distro: 'ubuntu-24.04', server: 'unicorn', database: 'mysql', adapter: 'trilogy' }, { date: '2026-03-01' })), /mysql 8\.0 \(trilogy\)/, 'before then, the release\'s own');
   assert.match(stack(gen({ server: 'passenger' })), /Passenger 6\.0, /);
   assert.match(stack(gen({ database: 'mysql', adapter: 'trilogy' })), /mysql 8\.4 /, 'Debian has no MySQL: the current LTS');
   assert.match(stack(gen({ distro: 'debian-12', database: 'mariadb', adapter: 'mysql2' })), /mariadb 10\.11 /);

@@ -9,6 +9,12 @@
 // httpd.apache.org (1.3, 2.0, 2.2, 2.4), Caddy releases (0.x–2.x), basecamp/thruster and basecamp/kamal-proxy (0.x);
 // postgresql.org/support/versioning (6.x–18), dev.mysql.com "MySQL releases: Innovation and LTS" (3.23–5.7, 8.0–8.4,
 // 9.x), mariadb.org maintenance policy (5.1–5.5, 10.0–10.11, 11.0–11.8, 12.x), sqlite.org (2.x, 3.x).
+// `lifecycle`: the row of capabilities/lifecycle.mjs whose end-of-life dates decide whether the release's own version
+// may be the default (SRE trial D4: Rocky 9's PostgreSQL 13 ended 2025-11-13, Ubuntu 22.04's 14 on 2026-11-12): a
+// shipped version past its end of life on the generation day is not, and `current` from the vendor's repository is
+// (PGDG for PostgreSQL; MySQL's APT/Yum repository, whose steps family-commands.mjs has for 8.0 and 8.4). MariaDB
+// has none: no repository step exists for it here, so its default stays what the release ships and the
+// end-of-life warning (rules.mjs) names the date.
 const majors = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
 
 export const CHOICE_VERSIONS = {
@@ -40,8 +46,8 @@ export const CHOICE_VERSIONS = {
   database_version: {
     choice: 'database',
     rows: {
-      postgresql: { label: 'PostgreSQL', current: '17', distro: 'postgresql', majors: majors(6, 18), minors: { 9: ['9.0', '9.1', '9.2', '9.3', '9.4', '9.5', '9.6'] } },
-      mysql: { label: 'MySQL', current: '8.4', distro: 'mysql', majors: ['3', '4', '5', '8', '9'], minors: { 3: ['3.23'], 4: ['4.0', '4.1'], 5: ['5.0', '5.1', '5.5', '5.6', '5.7'], 8: ['8.0', '8.1', '8.2', '8.3', '8.4'] } },
+      postgresql: { label: 'PostgreSQL', current: '17', distro: 'postgresql', lifecycle: 'postgresql', majors: majors(6, 18), minors: { 9: ['9.0', '9.1', '9.2', '9.3', '9.4', '9.5', '9.6'] } },
+      mysql: { label: 'MySQL', current: '8.4', distro: 'mysql', lifecycle: 'mysql', majors: ['3', '4', '5', '8', '9'], minors: { 3: ['3.23'], 4: ['4.0', '4.1'], 5: ['5.0', '5.1', '5.5', '5.6', '5.7'], 8: ['8.0', '8.1', '8.2', '8.3', '8.4'] } },
       mariadb: { label: 'MariaDB', current: '11.8', distro: 'mariadb', majors: ['5', '10', '11', '12'], minors: { 5: ['5.1', '5.2', '5.3', '5.5'] } },
       sqlite: { label: 'SQLite', current: '3.46', majors: ['2', '3'] },
     },

@@ -80,7 +80,10 @@ export const FAMILY_COMMANDS = {
     pgConfD: [],
     // Debian enables neither a firewall nor SELinux by default: nothing to open or label.
     security: {},
-    logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/' },
+    // The database servers' own logs (README step 9; SRE trial D15): postgresql-common's per-cluster file; MySQL's
+    // mysqld.cnf (Ubuntu's package and MySQL's APT repository alike) sets log-error there; Debian's MariaDB leaves
+    // log_error unset in 50-server.cnf, so its errors go to the journal.
+    logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/', postgresql: '/var/log/postgresql/postgresql-{major}-main.log', mysql: '/var/log/mysql/error.log', mysqlRepo: '/var/log/mysql/error.log', mariadb: 'the journal (journalctl -u mariadb)' },
     // Programs a README line for this family may start with, besides the shared ones (COMMON_PROGRAMS).
     programs: ['apt-get', 'adduser', 'editor', 'apache2ctl', 'a2enmod', 'a2ensite', '/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh', '/usr/bin/passenger-config', 'debconf-set-selections'],
   },
@@ -104,6 +107,8 @@ export const FAMILY_COMMANDS = {
       // Not in RHEL or EPEL: Phusion's own repository (passengerRepo), whose packages need EPEL.
       passenger: 'command -v passenger >/dev/null || dnf install -y passenger',
       passengerApache: 'test -e /usr/lib64/httpd/modules/mod_passenger.so >/dev/null || dnf install -y mod_passenger',
+      // semanage (the SELinux steps in `security`, which repeat this line).
+      semanage: 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils',
     },
     // certbot, caddy and jemalloc come from EPEL; Passenger's own repository needs it too.
     epel: ['certbot', 'caddy', 'jemalloc', 'passenger', 'passengerApache'],
@@ -119,9 +124,19 @@ export const FAMILY_COMMANDS = {
     // MySQL's own Yum repository (MySQL Reference Manual 8.4 §2.5.1 "Installing MySQL on Linux Using the MySQL Yum
     // Repository": the release package mysqlNN-community-release-elN enables that series; its server package is
     // mysql-community-server, unit mysqld), for a series the release does not ship (RHEL 9 ships 8.0).
+    // `release`: the release package's own version, pinned (SRE trial: the unversioned {series}-community-release-
+    // el9.rpm is whatever MySQL published last). el9-1 is the name MySQL's download page gave and public install
+    // scripts use (dev.mysql.com/get/mysql84-community-release-el9-1.noarch.rpm, …80…-el9-1); later releases (-4 adds
+    // the 9.x LTS repositories) exist. Not downloaded here: no checksum is verified, and `dnf install` of a URL checks
+    // no signature on that package (localpkg_gpgcheck is off by default); every MySQL package after it is checked
+    // against the key it installs. Raise the pin when MySQL replaces its repository key.
     mysqlRepo: {
       series: { '8.0': 'mysql80', '8.4': 'mysql84' },
-      lines: ['rpm -q {series}-community-release >/dev/null || dnf install -y https://repo.mysql.com/{series}-community-release-el{el}.rpm'],
+      release: '1',
+      lines: [
+        '# {series}-community-release-el{el}-{release} (pinned) over HTTPS; no checksum is verified: compare its MD5 with dev.mysql.com/downloads/repo/yum/ by hand if needed',
+        'rpm -q {series}-community-release >/dev/null || dnf install -y https://dev.mysql.com/get/{series}-community-release-el{el}-{release}.noarch.rpm',
+      ],
       package: 'command -v mysqld >/dev/null || dnf install -y mysql-community-server',
       // Two differences from RHEL's own mysql-server, after the install and before the first start (SRE trial on Rocky
       // 9 + MySQL 8.4): the community RPM's /etc/my.cnf has no `!includedir /etc/my.cnf.d`, so step 3's file would
@@ -137,23 +152,42 @@ export const FAMILY_COMMANDS = {
         "grep -qx '!includedir /etc/my.cnf.d' /etc/my.cnf || echo '!includedir /etc/my.cnf.d' >> /etc/my.cnf",
         'test -e /var/lib/mysql/mysql.ibd || mysqld --initialize-insecure --user=mysql',
       ],
+      // After the first start (SRE trial D9: --initialize-insecure leaves root@localhost without a password): a random
+      // root password, kept in /root/.my.cnf (0600; the mysql client run as root reads it, so step 4's `mysql <` works),
+      // set only while root still has none (--no-defaults: the file's password would be refused by a passwordless
+      // account). That is what mysql_secure_installation would change here: a data directory --initialize(-insecure)
+      // makes has no anonymous accounts and no test database (MySQL 8.4 Reference Manual §2.9.1, §2.9.4).
+      secure: [
+        'test -e /root/.my.cnf || (umask 077 && echo "[client]" > /root/.my.cnf && echo "password=$(openssl rand -hex 24)" >> /root/.my.cnf)',
+        "if mysql --no-defaults -u root -e 'SELECT 1' >/dev/null 2>&1; then mysql --no-defaults -u root -e \"ALTER USER 'root'@'localhost' IDENTIFIED BY '$(sed -n 's/^password=//p' /root/.my.cnf)'\"; fi",
+      ],
     },
-    pgRepo: ['test -x /usr/pgsql-{major}/bin/postgres || dnf install -y https://download.postgresql.org/pub/repos/yum/reporpms/EL-{el}-{arch}/pgdg-redhat-repo-latest.noarch.rpm', 'test -x /usr/pgsql-{major}/bin/postgres || dnf -qy module disable postgresql'],
+    // PGDG's repository package stays `-latest` (not pinned like MySQL's): its versioned names carry the EL minor release
+    // (pgdg-redhat-repo-42.0-64.rhel10.1PGDG.noarch.rpm), so a pin breaks on the next point release, and PGDG's
+    // download page documents only -latest. What it installs is a .repo file with gpgcheck=1 and PGDG's key: every
+    // PostgreSQL package after it is checked against that key.
+    pgRepo: ['# pgdg-redhat-repo-latest (not pinned: its versioned names carry the EL minor release); dnf checks every PostgreSQL package against the PGDG key it installs', 'test -x /usr/pgsql-{major}/bin/postgres || dnf install -y https://download.postgresql.org/pub/repos/yum/reporpms/EL-{el}-{arch}/pgdg-redhat-repo-latest.noarch.rpm', 'test -x /usr/pgsql-{major}/bin/postgres || dnf -qy module disable postgresql'],
     pgInit: ['test -e /var/lib/pgsql/{major}/data/PG_VERSION || /usr/pgsql-{major}/bin/postgresql-{major}-setup initdb'],
     // initdb's postgresql.conf leaves include_dir commented out: the conf.d file of step 3 needs it.
     pgConfD: ["grep -q \"^include_dir = 'conf.d'\" /var/lib/pgsql/{major}/data/postgresql.conf || echo \"include_dir = 'conf.d'\" >> /var/lib/pgsql/{major}/data/postgresql.conf"],
     // Per proxy (Apache's httpd runs in the same SELinux domain as nginx: the nginx row) and upstream type (unix socket or TCP): open HTTP/HTTPS in firewalld; let httpd_t (nginx and httpd)
     // connect to a TCP upstream (boolean) or to the app's socket (its directory labelled httpd_var_run_t), and read
     // public/ (httpd_sys_content_t: already the label under /var/www, a more specific rule elsewhere).
+    // semanage is in policycoreutils-python-utils, which minimal installs lack (SRE trial D6: "semanage: command not
+    // found" on Rocky 9): the step installs it. `semanage fcontext -a` refuses a rule that exists ("already
+    // defined"), so a second run modifies it instead (-m): the step is safe to run again (semanage-fcontext(8)).
     security: {
       nginx: {
-        unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', "semanage fcontext -a -t httpd_var_run_t '{root}/tmp/sockets(/.*)?'", 'restorecon -R {root}/tmp/sockets', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
-        tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P httpd_can_network_connect 1', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
+        unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils', "semanage fcontext -a -t httpd_var_run_t '{root}/tmp/sockets(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_var_run_t '{root}/tmp/sockets(/.*)?'", 'restorecon -R {root}/tmp/sockets', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
+        tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P httpd_can_network_connect 1', 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
       },
       caddy: { unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'], tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'] },
     },
 
-    logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/' },
+    // PGDG's initdb turns logging_collector on with log_directory 'log' (inside the data directory); RHEL's mysql-server
+    // sets log-error=/var/log/mysql/mysqld.log, MySQL's community RPM /var/log/mysqld.log (`mysqlRepo`, where its
+    // first-start password used to be); RHEL's mariadb-server /var/log/mariadb/mariadb.log.
+    logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/', postgresql: '/var/lib/pgsql/{major}/data/log/', mysql: '/var/log/mysql/mysqld.log', mysqlRepo: '/var/log/mysqld.log', mariadb: '/var/log/mariadb/mariadb.log' },
     programs: ['dnf', 'rpm', 'useradd', 'vi', 'mysqld', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', '/usr/pgsql-{major}/bin/postgresql-{major}-setup', '/usr/bin/passenger-config'],
   },
 };

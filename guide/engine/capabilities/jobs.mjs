@@ -14,7 +14,13 @@ export const JOB_RUNNERS = {
     // worker, dispatcher and scheduler as threads of the Puma process (README "Puma plugin", "Running as a fork or
     // asynchronously": `solid_queue_mode :async`, in solid_queue since 1.3.0; the default fork mode forks a process
     // for each of them, which a 1–2 GB host cannot afford). Rails 8's puma.rb has the plugin line.
+    // `noFork`: the plan from the start where the Ruby cannot fork (JRuby, TruffleRuby: capabilities/ruby.mjs fork:
+    // false), whatever the RAM: the fork mode's supervisor calls fork and stops with "NotImplementedError: fork is
+    // not available on this platform" on JRuby (rails/solid_queue issue #374), and JRuby's lead names fork
+    // "impossible to support on JRuby and TruffleRuby" (issue #679). The async mode came back in solid_queue 1.3.0
+    // (pull request #644; 1.3.1 fixed a bug in it, issue #330): one JVM runs requests and jobs.
     inPuma: { maxRamMb: 2048, railsSince: '8.0', gemSince: '1.3.0', mode: 'async', env: 'SOLID_QUEUE_IN_PUMA',
+      noFork: true,
       controlConnections: 6 }, // supervisor, dispatcher and scheduler: 2 each, as for bin/jobs (derive.mjs jobSizing)
   },
   sidekiq: {

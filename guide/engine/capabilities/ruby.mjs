@@ -26,18 +26,35 @@ export const IMPLEMENTATIONS = {
 /**
  * GC environment variables per era. `reads` is the complete list of variable names that era's interpreter reads
  * (tests check that every emitted variable is in it). Ranges: since inclusive, until exclusive.
+ * `comment` and `settings`: what config/ruby.env says and sets for the era (generators/ruby-env.mjs; a setting is
+ * emitted only while `reads` has it at the answered version). `why` is a catalog key, `ev` evidence names: "ds:x"
+ * a dataset (evidence.mjs DS), "art:x" an article (ART), "news:v" Ruby's NEWS for v, else an SRC key.
  */
 export const GC_ERAS = [
   {
     id: 'ree', impl: 'ree', since: '0',
     reads: ['RUBY_HEAP_MIN_SLOTS', 'RUBY_HEAP_SLOTS_INCREMENT', 'RUBY_HEAP_SLOTS_GROWTH_FACTOR', 'RUBY_GC_MALLOC_LIMIT', 'RUBY_HEAP_FREE_MIN'],
     evidence: [SRC.reeGc],
+    comment: 'env.14',
+    settings: [
+      { key: 'RUBY_HEAP_MIN_SLOTS', value: 500000, why: 'env.1', ev: ['ds:gcTuning', 'reeGc', 'art:gc'] },
+      { key: 'RUBY_HEAP_SLOTS_INCREMENT', value: 500000, why: 'env.2', ev: ['ds:gcTuning', 'reeGc'] },
+      { key: 'RUBY_HEAP_SLOTS_GROWTH_FACTOR', value: 1.1, why: 'env.3', ev: ['ds:gcTuning', 'reeGc'] },
+      { key: 'RUBY_GC_MALLOC_LIMIT', value: 40000000, why: 'env.4', ev: ['ds:gcTuning', 'reeGc'] },
+      { key: 'RUBY_HEAP_FREE_MIN', value: 100000, why: 'env.5', ev: ['ds:gcTuning', 'reeGc'] },
+    ],
   },
-  { id: 'mri-18', impl: 'cruby', since: '0', until: '1.9.3', reads: [], evidence: [SRC.gc193] },
+  { id: 'mri-18', impl: 'cruby', since: '0', until: '1.9.3', reads: [], evidence: [SRC.gc193], comment: 'env.mri18' },
   {
     id: 'mri-193', impl: 'cruby', since: '1.9.3', until: '2.1',
     reads: ['RUBY_GC_MALLOC_LIMIT', 'RUBY_HEAP_MIN_SLOTS', 'RUBY_FREE_MIN'],
     evidence: [SRC.gc193],
+    comment: 'env.mri193',
+    settings: [
+      { key: 'RUBY_HEAP_MIN_SLOTS', value: 500000, why: 'env.6', ev: ['ds:gcTuning', 'gc193'] },
+      { key: 'RUBY_FREE_MIN', value: 100000, why: 'env.7', ev: ['ds:gcTuning', 'gc193'] },
+      { key: 'RUBY_GC_MALLOC_LIMIT', value: 40000000, why: 'env.8', ev: ['ds:gcTuning', 'gc193'] },
+    ],
   },
   {
     id: 'rgengc', impl: 'cruby', since: '2.1', until: '3.3',
@@ -48,6 +65,8 @@ export const GC_ERAS = [
       { name: 'RUBY_GC_HEAP_FREE_SLOTS_MIN_RATIO', since: '2.4' }, { name: 'RUBY_GC_HEAP_FREE_SLOTS_GOAL_RATIO', since: '2.4' },
       { name: 'RUBY_GC_HEAP_FREE_SLOTS_MAX_RATIO', since: '2.4' }],
     evidence: [SRC.rubyNews('2.1.0'), SRC.rubyGcC],
+    comment: 'env.rgengc',
+    settings: [{ key: 'RUBY_GC_HEAP_INIT_SLOTS', value: 600000, why: 'env.9', ev: ['ds:gcTuning', 'news:2.1.0', 'art:gc'] }],
   },
   {
     id: 'per-heap', impl: 'cruby', since: '3.3',
@@ -61,6 +80,8 @@ export const GC_ERAS = [
       { name: 'RUBY_GC_HEAP_2_INIT_SLOTS', until: '3.5' }, { name: 'RUBY_GC_HEAP_3_INIT_SLOTS', until: '3.5' },
       { name: 'RUBY_GC_HEAP_4_INIT_SLOTS', until: '3.5' }],
     evidence: [SRC.rubyNews('3.3.0'), SRC.rubyGcC],
+    comment: 'env.per-heap',
+    settings: [{ key: 'RUBY_GC_HEAP_0_INIT_SLOTS', value: 100000, commented: true, why: 'env.10', ev: ['autotuner', 'news:3.3.0'] }],
   },
 ];
 

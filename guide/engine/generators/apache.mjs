@@ -151,6 +151,9 @@ export function siteBody(ctx) {
     D('SSLHonorCipherOrder', 'off', t('nginx.prefer'), [SRC.mozillaTls]),
     ...(has(APACHE_TLS.sessionTickets, v) ? [D('SSLSessionTickets', 'off', t('nginx.tickets'), [SRC.mozillaTls])] : []),
     D('Header', ['always', 'set', 'Strict-Transport-Security', hstsValue()], t('nginx.hsts'), [SRC.hsts, SRC.mozillaTls]),
+    // SRE trial D18: `always` writes another table than the one mod_proxy puts the backend's headers in, so Rails'
+    // own HSTS header (force_ssl) would go out beside it; the default (onsuccess) table's copy is removed here.
+    D('Header', ['unset', 'Strict-Transport-Security'], t('apache.hide-hsts'), [SRC.apacheHeaders, SRC.railsSsl]),
     ...vhost.slice(1),
   ];
   body.push(

@@ -4,6 +4,7 @@ import { SRC } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { railsTask, prepareTask } from './rails-commands.mjs';
 import { healthPath } from './releases.mjs';
+import { behindBalancer } from './util.mjs';
 
 /** Operations items for this stack: [text, evidence] pairs (health checks, backups, restarts, logs, connections). */
 /** Host set-up that depends on the distribution family (capabilities/distros.mjs): firewall, SELinux, init, kernel. */
@@ -11,13 +12,17 @@ export function familyItems(ctx) {
   const { a, family: f, hosts } = ctx;
   const out = [];
   const port = ctx.pooler === 'pgbouncer' ? 6432 : a.database === 'postgresql' ? 5432 : 3306;
-  const db = a.db_host === 'separate' && a.database !== 'sqlite' ? { addr: hosts.app.length > 3 ? `${hosts.app[0]} … ${hosts.app.at(-1)}` : hosts.app.join(', '), port, n: hosts.app.length } : null;
+  const db = a.db_host === 'separate' && a.database !== 'sqlite' ? { port, n: hosts.app.length } : null;
   if (ctx.familyGuessed) out.push([t('ops.family-unknown', { distro: a.distro }), SRC.nginxCore]);
   if (f.selinux && ctx.proxy !== 'none') {
     out.push(ctx.upstreams.some((u) => u.type === 'unix') ? [t('ops.selinux.unix', { root: ctx.root }), SRC.selinuxHttpd] : [t('ops.selinux.tcp'), SRC.selinuxHttpd]);
   }
-  if (f.firewall === 'firewalld') out.push([t('ops.firewalld'), SRC.firewalld], ...(db ? [[t('ops.firewalld.db', db), SRC.firewalld]] : []));
-  if (f.firewall === 'ufw' && ctx.linux && !ctx.familyGuessed) out.push([t('ops.ufw', { lb: hosts.lb }), SRC.ufw], ...(db ? [[t('ops.ufw.db', db), SRC.ufw]] : []));
+  // ufw and a firewalld rich rule take one source address per rule (SRE trial D20: "from A, B" is neither's syntax):
+  // one rule per app host (the first three, then "the same for the others"). SSH is allowed before `ufw enable`,
+  // which would otherwise cut the session that runs it.
+  const rules = (fw) => ({ ...db, rules: hosts.app.slice(0, 3).map((addr) => t(`ops.${fw}.rule`, { addr, port })).join('; '), more: hosts.app.length > 3 ? t('ops.ufw.db.more', { n: hosts.app.length - 3 }) : '' });
+  if (f.firewall === 'firewalld') out.push([t('ops.firewalld'), SRC.firewalld], ...(db ? [[t('ops.firewalld.db', rules('firewalld')), SRC.firewalld]] : []));
+  if (f.firewall === 'ufw' && ctx.linux && !ctx.familyGuessed) out.push([t(behindBalancer(ctx) ? 'ops.ufw.lb' : 'ops.ufw', { lb: hosts.lb }), SRC.ufw], ...(db ? [[t('ops.ufw.db', rules('ufw')), SRC.ufw]] : []));
   if (f.id === 'alpine') out.push([t('ops.openrc'), SRC.alpineNginx]);
   if (f.id === 'freebsd') out.push([t('ops.freebsd.sysctl'), SRC.freebsdTuning], [t('ops.freebsd.rc'), SRC.freebsdRc]);
   return out;

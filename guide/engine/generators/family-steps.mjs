@@ -3,6 +3,7 @@
 // user, the editor, service names, Apache's module switches, firewall and SELinux. No command is spelled here.
 import { FAMILY_COMMANDS, DISTRO_RELEASES } from '../caps.mjs';
 import { pgMajor } from './postgresql.mjs';
+import { eolPassed } from '../version-defaults.mjs';
 
 /** The command row of the app hosts' family, or null (no table: the README gives no shell steps). */
 export const commandsOf = (ctx) => FAMILY_COMMANDS[ctx.family.id] || null;
@@ -48,7 +49,7 @@ export function distroVersionMismatches(ctx) {
   const nginx = ctx.proxy === 'nginx';
   return [
     ...(nginx && r.nginx && r.nginx !== minor(ctx.proxyVersion) ? [{ id: 'distro-nginx', shipped: r.nginx, v: ctx.proxyVersion }] : []),
-    ...(ctx.a.database === 'postgresql' && r.postgresql && r.postgresql !== pgMajor(ctx.a.database_version) ? [{ id: 'distro-postgresql', shipped: r.postgresql, v: pgMajor(ctx.a.database_version) }] : []),
+    ...(ctx.a.database === 'postgresql' && r.postgresql && r.postgresql !== pgMajor(ctx.a.database_version) ? [{ id: 'distro-postgresql', shipped: r.postgresql, v: pgMajor(ctx.a.database_version), eol: eolPassed('postgresql', r.postgresql, ctx.date) }] : []),
     ...(r.kernel && r.kernel !== minor(ctx.a.kernel) ? [{ id: 'distro-kernel', shipped: r.kernel, v: ctx.a.kernel }] : []),
   ];
 }
@@ -88,7 +89,7 @@ export function packageLines(ctx) {
   const mysqlRepo = db === 'mysql' && mysqlRepoSeries(ctx);
   return [
     ...(pg && (c.pgInit.length || (shipped && shipped !== pgMajor(ctx.a.database_version))) ? fam(ctx, 'pgRepo') : []),
-    ...(mysqlRepo ? fam(ctx, 'mysqlRepo.lines', { series: mysqlRepo, aptConfig: c.mysqlRepo.aptConfig }) : []),
+    ...(mysqlRepo ? fam(ctx, 'mysqlRepo.lines', { series: mysqlRepo, aptConfig: c.mysqlRepo.aptConfig, release: c.mysqlRepo.release }) : []),
     ...(keys.some((k) => c.epel?.includes(k)) ? [c.epelInstall] : []),
     ...(ctx.server === 'passenger' ? fam(ctx, 'passengerRepo') : []),
     ...keys.map((k) => (k === 'mysql' && mysqlRepo ? fam(ctx, 'mysqlRepo.package') : fam(ctx, `packages.${k}`))),
@@ -96,6 +97,8 @@ export function packageLines(ctx) {
     // The vendor's server package's own first-start fixes (RHEL's community RPM: my.cnf.d, the data directory).
     ...(mysqlRepo ? fam(ctx, 'mysqlRepo.init') : []),
     ...(db ? fam(ctx, 'dbStart', extra) : []),
+    // …and its root password right after the first start (RHEL's community RPM: --initialize-insecure left none).
+    ...(mysqlRepo ? fam(ctx, 'mysqlRepo.secure') : []),
   ];
 }
 

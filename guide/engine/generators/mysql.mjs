@@ -8,7 +8,7 @@ import { connectionSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 import { MYSQL_CONF_FILES } from '../caps.mjs';
-import { distroDbMismatch, mysqlRepoSeries, releaseOf, commandsOf } from './family-steps.mjs';
+import { distroDbMismatch, mysqlRepoSeries, releaseOf, commandsOf, fam } from './family-steps.mjs';
 
 export const id = 'mysql';
 
@@ -32,7 +32,9 @@ export function mysqlSettings(ctx) {
     { key: 'innodb_buffer_pool_size', value: `${ctx.bufferPoolMb}M`, why: t(a.db_host === 'same' ? 'my.pool' : 'my.pool.dedicated'), evidence: [SRC.mysqlDedicated] },
   ];
   // Redo log: one capacity setting from MySQL 8.0.30; a file size before (and in MariaDB, one file since 10.5).
-  if (!maria && gte(v, '8.0.30')) {
+  // A series answer ("8.0") means its current patch release, which is past 8.0.30 (8.0.30 deprecated
+  // innodb_log_file_size for innodb_redo_log_capacity: SRE trial D12); "8.0.28" keeps the file size.
+  if (!maria && (gte(v, '8.0.30') || (String(v).split('.').length < 3 && gte(v, '8.0')))) {
     const gb = Math.min(16, Math.max(1, Math.floor(ctx.dbCores / 2)));
     e.push({ key: 'innodb_redo_log_capacity', value: `${gb}G`, why: t('my.redo-capacity', { cores: ctx.dbCores }), evidence: [SRC.mysqlRedo, SRC.mysqlDedicated] });
   } else if (maria || gte(v, '5.6.8')) {
@@ -84,6 +86,18 @@ export function generate(ctx) {
   const path = `${pre}${MYSQL_CONF_FILES[ctx.a.database]}`;
   const files = [{ path, format: 'ini', body: mysqlSettings(ctx) }];
   files.push({ path: `${pre}setup/mysql-grants.sql`, format: 'sql', body: grantsSql(ctx) });
+  // Bound to a private address (SRE trial D5): the distribution's unit starts after network.target only, when that
+  // address may not be configured yet (DHCP, hotplug); mysqld/mariadbd then fail to bind it and exit. Ordering the unit
+  // after network-online.target (a drop-in, unit name from the family's table) rather than net.ipv4.ip_nonlocal_bind:
+  // that sysctl is host-wide, lets every program bind addresses the host does not have, and leaves the server up on an
+  // address nothing can reach yet, where the ordering only delays this one unit until the network is configured.
+  if (ctx.hosts.dbNetworked && ctx.a.init === 'systemd' && ctx.linux) {
+    const svc = fam(ctx, `services.${ctx.a.database}`) || ctx.a.database;
+    files.push({ path: `${pre}etc/systemd/system/${svc}.service.d/network-online.conf`, format: 'systemd', body: [{ section: 'Unit', entries: [
+      { key: 'Wants', value: 'network-online.target', why: t('my.network-online', { addr: ctx.hosts.db, db: maria ? 'MariaDB' : 'MySQL' }), evidence: [SRC.systemdService, maria ? SRC.mariadbVars : SRC.mysqlVars] },
+      { key: 'After', value: 'network-online.target' },
+    ] }] });
+  }
   // A version the distribution release does not ship: the README's package line would install another one.
   // MySQL from its vendor's repository (family-steps.mjs mysqlRepoSeries): README step 1 adds it, so the finding is an
   // info; a series without a repository step on a release that lacks it is a warning, as for any other version.

@@ -60,7 +60,7 @@ export function pumaBody(ctx, { version = ctx.serverVersion, forMigration = fals
   }
   if (!forMigration && ctx.jobs === 'solid_queue') {
     const inPuma = ctx.jobsInPuma; // the smaller plan of small hosts (small-host.mjs)
-    body.push({ code: ['plugin :solid_queue if ENV["SOLID_QUEUE_IN_PUMA"]'], why: t(inPuma ? 'puma.solid-queue.in-puma' : 'puma.solid-queue'), evidence: [inPuma ? SRC.solidQueuePuma : SRC.solidQueue, SRC.railsPumaTemplate, ART.jobs] });
+    body.push({ code: ['plugin :solid_queue if ENV["SOLID_QUEUE_IN_PUMA"]'], why: t(inPuma ? `puma.solid-queue.in-puma${inPuma === 'nofork' ? '.nofork' : ''}` : 'puma.solid-queue'), evidence: [inPuma ? SRC.solidQueuePuma : SRC.solidQueue, SRC.railsPumaTemplate, ART.jobs] });
     // The plugin defines solid_queue_mode when it is loaded, hence the same condition.
     if (inPuma) body.push({ code: ['solid_queue_mode :async if ENV["SOLID_QUEUE_IN_PUMA"]'], why: t('puma.solid-queue.async'), evidence: [SRC.solidQueuePuma] });
   }

@@ -67,7 +67,7 @@ export function dbHostBlocks(ctx, files) {
     // The server first, from the family table (MySQL's own repository where the release lacks the series), as step 1.
     const repo = mysqlRepoSeries(ctx);
     lines.push(...(repo ? [...fam(ctx, 'mysqlRepo.lines', { series: repo, aptConfig: fam(ctx, 'mysqlRepo.aptConfig') }), fam(ctx, 'mysqlRepo.package')] : [fam(ctx, `packages.${a.database}`)]));
-    lines.push(...installAll(files, 'db-host/'), `systemctl restart ${svc}`, 'editor db-host/setup/mysql-grants.sql', 'mysql < db-host/setup/mysql-grants.sql');
+    lines.push(...installAll(files, 'db-host/'), 'systemctl daemon-reload', `systemctl restart ${svc}`, 'editor db-host/setup/mysql-grants.sql', 'mysql < db-host/setup/mysql-grants.sql');
   }
   const again = a.database === 'postgresql' ? ` ${t(ctx.pooler === 'pgbouncer' ? 'ops.readme.dbhost.again.pgb' : 'ops.readme.dbhost.again', { keys: restartOnly('pgbouncer').join(', ') })}` : '';
   return [{ h: 3, text: t('ops.readme.dbhost') }, { p: t(ctx.pooler === 'pgbouncer' ? 'ops.readme.dbhost.pgb' : 'ops.readme.dbhost.p', { addr: ctx.hosts.db }) + again }, sh(lines)];

@@ -7,7 +7,7 @@ import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL } from './util.mjs';
 import { DEPLOY_SCRIPT, SHARED_BUNDLE, switchMode, upCheck, precompileEnv, handoverReload } from './releases.mjs';
 import { familyDestination } from './readme.mjs';
-import { commandsOf, packageLines, securityLines, fam } from './family-steps.mjs';
+import { commandsOf, packageLines, securityLines, fam, mysqlRepoSeries } from './family-steps.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
 import { pgSettings } from './postgresql.mjs';
@@ -93,6 +93,8 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // PostgreSQL reloads, and restarts only when it says a changed setting needs it (readme-apply.mjs).
   const pg = etc.some((p) => p.startsWith('etc/postgresql/'));
   if (pg) sys.push(...fam(ctx, 'pgConfD'), ...pgApply(fam(ctx, 'services.postgresql'), ctx.a.database_version));
+  // MySQL/MariaDB on a private address: its network-online drop-in (mysql.mjs) counts from this restart on.
+  if (etc.some((p) => /\.service\.d\/network-online\.conf$/.test(p))) sys.push('systemctl daemon-reload');
   if (etc.some((p) => p.startsWith('etc/mysql/'))) sys.push(`systemctl restart ${fam(ctx, `services.${ctx.a.database}`)}`);
   blocks.push({ h: 3, text: t('ops.readme.system') }, { p: `${t('ops.readme.system.p')}${pg ? ` ${t('ops.readme.system.pg', { settings: restartOnly('postgresql').filter((k) => pgSettings(ctx).some((e) => e.key === k)).join(', ') })}` : ''}` }, sh(sys.join('\n')));
   // 4. App configuration and databases.
@@ -188,7 +190,10 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // Unicorn (stdout_path), Thin and Mongrel (daemons) send the app's output to their own files, not to journald.
   const ownLogs = (SERVER_PROCESS[ctx.server] || {}).ownLogs;
   const logs = ctx.passengerIntegrated ? 'ops.readme.logs.p.passenger-apache' : ownLogs ? 'ops.readme.logs.p.daemon' : 'ops.readme.logs.p';
-  blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t(logs, { root, logs: fam(ctx, 'logs.apache'), files: ownLogs, server: SERVER_LABEL[ctx.server] }) });
+  // The database on this host: where its own log is, from the family's table (MySQL's community RPM has another path).
+  const here = ctx.a.db_host === 'same' && ctx.a.database !== 'sqlite' && commandsOf(ctx) ? ctx.a.database : '';
+  const dbWords = here ? ` ${t(`ops.readme.logs.${here}`, { where: fam(ctx, `logs.${here === 'mysql' && mysqlRepoSeries(ctx) ? 'mysqlRepo' : here}`) })}` : '';
+  blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t(logs, { root, logs: fam(ctx, 'logs.apache'), files: ownLogs, server: SERVER_LABEL[ctx.server] }) + dbWords });
   if (units.length) blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));
   blocks.push(...(hosts.lb || []));
   return blocks;

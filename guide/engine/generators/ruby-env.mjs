@@ -1,7 +1,6 @@
 // config/ruby.env: GC, JIT and allocator environment for the exact Ruby implementation and version.
 // Only variables the chosen interpreter reads are emitted (capabilities/ruby.mjs GC_ERAS[].reads).
-import { GC_ERAS } from '../capabilities/ruby.mjs';
-import { JIT } from '../caps.mjs';
+import { GC_ERAS, JIT } from '../caps.mjs';
 import { SRC, DS, ART } from '../evidence.mjs';
 import { namesAt } from '../pick.mjs';
 import { inRange, gte } from '../version.mjs';
@@ -10,6 +9,12 @@ import { t } from '../text.mjs';
 import { railsEnablesYjit } from '../yjit-memory.mjs';
 
 export const id = 'ruby-env';
+
+/** An evidence name of the GC eras table: "ds:x", "art:x", "news:v" or an SRC key. */
+const evidenceOf = (e) => {
+  const [kind, k] = e.split(':');
+  return k === undefined ? SRC[kind] : kind === 'ds' ? DS[k] : kind === 'art' ? ART[k] : SRC.rubyNews(k);
+};
 
 export function gcEra(ctx) {
   if (!ctx.mri) return null;
@@ -33,41 +38,13 @@ function gcEntries(ctx) {
     }
     return out;
   }
-  switch (era.id) {
-    case 'ree':
-      out.push(
-        { comment: t('env.14') },
-        { key: 'RUBY_HEAP_MIN_SLOTS', value: 500000, why: t('env.1'), evidence: [DS.gcTuning, SRC.reeGc, ART.gc] },
-        { key: 'RUBY_HEAP_SLOTS_INCREMENT', value: 500000, why: t('env.2'), evidence: [DS.gcTuning, SRC.reeGc] },
-        { key: 'RUBY_HEAP_SLOTS_GROWTH_FACTOR', value: 1.1, why: t('env.3'), evidence: [DS.gcTuning, SRC.reeGc] },
-        { key: 'RUBY_GC_MALLOC_LIMIT', value: 40000000, why: t('env.4'), evidence: [DS.gcTuning, SRC.reeGc] },
-        { key: 'RUBY_HEAP_FREE_MIN', value: 100000, why: t('env.5'), evidence: [DS.gcTuning, SRC.reeGc] },
-      );
-      break;
-    case 'mri-18':
-      out.push({ comment: t('env.mri18', { v }) });
-      break;
-    case 'mri-193':
-      out.push(
-        { comment: t('env.mri193', { v }) },
-        { key: 'RUBY_HEAP_MIN_SLOTS', value: 500000, why: t('env.6'), evidence: [DS.gcTuning, SRC.gc193] },
-        { key: 'RUBY_FREE_MIN', value: 100000, why: t('env.7'), evidence: [DS.gcTuning, SRC.gc193] },
-        { key: 'RUBY_GC_MALLOC_LIMIT', value: 40000000, why: t('env.8'), evidence: [DS.gcTuning, SRC.gc193] },
-      );
-      break;
-    case 'rgengc':
-      out.push(
-        { comment: t('env.rgengc', { v }) },
-        { key: 'RUBY_GC_HEAP_INIT_SLOTS', value: 600000, why: t('env.9'), evidence: [DS.gcTuning, SRC.rubyNews('2.1.0'), ART.gc] },
-      );
-      break;
-    default: // per-heap, 3.3+
-      out.push(
-        { comment: t('env.per-heap', { v }) },
-      );
-      if (namesAt(era.reads, v).includes('RUBY_GC_HEAP_0_INIT_SLOTS')) {
-        out.push({ key: 'RUBY_GC_HEAP_0_INIT_SLOTS', value: 100000, commented: true, why: t('env.10'), evidence: [SRC.autotuner, SRC.rubyNews('3.3.0')] });
-      }
+  // The era's comment and settings are capability data (capabilities/ruby.mjs GC_ERAS, JSON on the page); none
+  // before the catalog has loaded. A setting is written only while the interpreter reads it at this version.
+  if (!era) return out;
+  out.push({ comment: t(era.comment, { v }) });
+  const reads = namesAt(era.reads, v);
+  for (const s of era.settings || []) {
+    if (reads.includes(s.key)) out.push({ key: s.key, value: s.value, ...(s.commented ? { commented: true } : {}), why: t(s.why), evidence: s.ev.map(evidenceOf) });
   }
   return out;
 }

@@ -74,12 +74,14 @@ function dbAfter(ctx) {
 }
 
 function environment(ctx, extraFiles = []) {
+  // Puma's words and sources only in Puma's own unit (SRE trial D16: they were in every server's and the jobs unit).
+  const puma = ctx.server === 'puma' && !extraFiles.length;
   return [
     E('User', ctx.user, t('systemd.user', { user: ctx.user }), [SRC.systemdExec]),
     E('Group', ctx.user),
-    E('WorkingDirectory', ctx.appDir, ctx.releases ? t('systemd.current') : undefined, ctx.releases ? [SRC.systemdExec, SRC.pumaRestart] : []),
+    E('WorkingDirectory', ctx.appDir, ctx.releases ? t(puma ? 'systemd.current' : 'systemd.current.other') : undefined, ctx.releases ? [SRC.systemdExec, ...(puma ? [SRC.pumaRestart] : [])] : []),
     E('Environment', 'RAILS_ENV=production'),
-    ...(ctx.releases ? [E('Environment', `BUNDLE_GEMFILE=${ctx.appDir}/Gemfile`, t('systemd.gemfile'), [SRC.pumaRestart])] : []),
+    ...(ctx.releases ? [E('Environment', `BUNDLE_GEMFILE=${ctx.appDir}/Gemfile`, t('systemd.gemfile'), [puma ? SRC.pumaRestart : SRC.systemdExec])] : []),
     E('Environment', `PATH=${[...new Set([ctx.rubyBin, '/usr/local/bin', '/usr/bin', '/bin'])].join(':')}`, t('systemd.path', { bin: ctx.rubyBin }), [SRC.systemdExec]),
     E('EnvironmentFile', `${ctx.appDir}/config/ruby.env`, t('systemd.2'), [SRC.systemdExec]),
     ...extraFiles.map((f) => E('EnvironmentFile', f)),
@@ -152,14 +154,14 @@ export function webUnit(ctx) {
     ...(notify && p.watchdog !== false ? [p.reload?.reexec ? { comment: t('systemd.watchdog.reexec', { server: SERVER_LABEL[ctx.server] }) } : E('WatchdogSec', 10, t('systemd.watchdog'), [SRC.pumaSystemd, SRC.systemdService])] : []),
     ...(notify && thruster ? [E('NotifyAccess', 'all', t('systemd.notify-all'), [SRC.systemdService])] : []),
     ...environment(ctx),
-    ...(ctx.jobsInPuma ? [E('Environment', 'SOLID_QUEUE_IN_PUMA=1', t('systemd.jobs-in-puma'), [SRC.solidQueuePuma, SRC.railsPumaTemplate])] : []),
+    ...(ctx.jobsInPuma ? [E('Environment', 'SOLID_QUEUE_IN_PUMA=1', t(`systemd.jobs-in-puma${ctx.jobsInPuma === 'nofork' ? '.nofork' : ''}`), [SRC.solidQueuePuma, SRC.railsPumaTemplate])] : []),
     ...thrusterEnv,
     ...(ctx.server === 'passenger' ? [E('RuntimeDirectory', PASSENGER_REGISTRY.replace('/run/', ''), t('systemd.passenger.registry', { dir: PASSENGER_REGISTRY }), [SRC.systemdExec, SRC.passengerStandalone])] : []),
     E('ExecStart', cmd, t(p.daemonize && !thruster ? 'systemd.exec.daemon' : 'systemd.exec', { bin: ctx.rubyBin }), [SRC.systemdService, ...(ctx.server === 'webrick' ? [SRC.railsServerUsing] : [])]),
     reloadEntry(ctx),
-    E('KillSignal', p.stopSignal, t(`systemd.kill.${ctx.server}`, { server: SERVER_LABEL[ctx.server], graceful: p.gracefulStop }), [SRC.systemdKill, ...(['unicorn', 'pitchfork'].includes(ctx.server) ? [SRC.unicornSignals, SRC.unicornSystemd] : p.reload?.sources ? p.reload.sources.map((k) => SRC[k]) : [SRC.pumaConfig])]),
+    E('KillSignal', p.stopSignal, t(`systemd.kill.${ctx.server}`, { server: SERVER_LABEL[ctx.server], graceful: p.gracefulStop }), [SRC.systemdKill, ...(['unicorn', 'pitchfork'].includes(ctx.server) ? [SRC.unicornSignals, SRC.unicornSystemd] : p.reload?.sources ? p.reload.sources.map((k) => SRC[k]) : ctx.server === 'puma' ? [SRC.pumaConfig] : [])]),
     E('KillMode', p.killMode, t(`systemd.killmode.${p.killMode}`), [SRC.systemdKill]),
-    E('TimeoutStopSec', p.stopTimeout, t(['unicorn', 'pitchfork'].includes(ctx.server) ? 'systemd.stop.unicorn' : 'systemd.stop'), [SRC.systemdService, SRC.pumaConfig]),
+    E('TimeoutStopSec', p.stopTimeout, t(['unicorn', 'pitchfork'].includes(ctx.server) ? 'systemd.stop.unicorn' : ctx.server === 'puma' ? 'systemd.stop' : 'systemd.stop.other', { server: SERVER_LABEL[ctx.server], s: p.stopTimeout }), [SRC.systemdService, ...(ctx.server === 'puma' ? [SRC.pumaConfig] : [])]),
     E('Restart', 'always', t('systemd.restart'), [SRC.systemdService]),
     E('LimitNOFILE', 65536, t('systemd.3'), [SRC.fdLimits, DS.sysctl]),
     ...hardening(ctx, { bindLowPorts: thruster }),
