@@ -3,20 +3,21 @@
 // licence): the development image inaturalist builds on purpose (a note, not a warning), spree_starter's
 // `bin/rake sidekiq` (a note: only the app's and Sidekiq's tasks are known), helpy's sucker_punch (jobs = none, a note
 // that jobs are lost on restart); and, on a fixture written in the shape of theforeman/foreman (GPL-3.0, not copied:
-// tests/doctor/fixtures/foreman-shape/NOTE.md), DATABASE_URL's ?pool= from a Compose service against Puma's threads
+// tests/fixtures/foreman-shape/NOTE.md), DATABASE_URL's ?pool= from a Compose service against Puma's threads
 // and the Compose worker's `sidekiq -c 15`, and the Gemfile's bundler.d/*.rb read for Puma's pin.
 // Variations change one line of the real files in memory, to show what each judgement rests on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import '../../guide/engine/index.mjs';
-import { ROOT, FIXTURES } from './helpers.mjs';
+import { ROOT } from './helpers.mjs';
 import { collect } from '../../guide/check/collect.mjs';
 import { check } from '../../guide/check/index.mjs';
 import { partPatterns, partFiles } from '../../guide/check/gemfile-parts.mjs';
 
 const CORPUS = join(ROOT, 'tests', 'fixtures', 'real-apps');
-const FOREMAN = join(FIXTURES, 'foreman-shape');
+// Outside tests/doctor/fixtures: its Gemfile's `Dir[…].each` is not a shape the Ruby reader/Prism parity test covers.
+const FOREMAN = join(ROOT, 'tests', 'fixtures', 'foreman-shape');
 const files = (dir) => collect([dir], undefined, dir);
 const app = (name) => files(join(CORPUS, name));
 const strong = (r) => r.findings.filter((f) => f.severity !== 'note').map((f) => `${f.severity} ${f.rule} ${f.file}:${f.line}`).sort();
