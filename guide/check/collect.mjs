@@ -9,6 +9,7 @@ import { classify } from './classify.mjs';
 import { readFile } from './read.mjs';
 import { serverConfigPaths, resolveCompose } from './read-deploy.mjs';
 import { sidekiqLines, sidekiqConfigOf } from './jobs.mjs';
+import { partPatterns, partFiles } from './gemfile-parts.mjs';
 
 const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
   'config/unicorn.rb', 'config/pitchfork.rb', 'config/database.yml', 'config/environments/production.rb', '.env.production',
@@ -153,6 +154,23 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
         const n = out.length;
         add(join(abs, f), display(join(abs, f)), root);
         if (out.length > n && !out[n].problem) out[n].kind = 'sidekiq-yml';
+      }
+      // Files read as another kind than their name says: the Gemfile's evaluated parts (gemfile-parts.mjs), and the
+      // file the production image copies over config/database.yml (its header may say it is a local setup).
+      const extra = (f, kind) => {
+        try { if (!lstatSync(join(abs, f)).isFile()) return; } catch { return; }
+        const n = out.length;
+        add(join(abs, f), display(join(abs, f)), root);
+        if (out.length > n && !out[n].problem) out[n].kind = kind;
+      };
+      const gemfile = out.slice(start).find((x) => !x.problem && classify(x.path, x.text) === 'gemfile');
+      const list = (dir) => { try { return readdirSync(join(abs, dir)); } catch { return []; } };
+      if (gemfile) for (const f of partFiles(partPatterns(gemfile.text), list)) extra(f, 'gemfile-part');
+      for (const d of deploy.filter((x) => x.kind === 'dockerfile' && x.path.split('/').pop() === 'Dockerfile')) {
+        for (const c of d.copies || []) {
+          const src = c.src.replace(/^(\.\/)+/, '');
+          if (/(^|\/)config\/database\.yml$/.test(c.dest) && src !== 'config/database.yml' && !src.startsWith('/') && !src.split('/').includes('..') && !/[$*?[]/.test(src)) extra(src, 'image-config');
+        }
       }
     } else {
       walk(abs, root, abs, 0);

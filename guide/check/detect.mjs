@@ -58,11 +58,13 @@ export function detect(files, given = {}) {
   const gemfile = first('gemfile');
   // A gem the Gemfile declares only in development/test groups is not what production runs.
   const gemfileGem = (name) => gemfile?.settings.find((s) => s.name === name && !s.devOnly);
+  // A gem line from a file the Gemfile evaluates (gemfile-parts.mjs) is cited at that file.
+  const gemAt = (g) => (g?.file ? { path: g.file } : gemfile);
   const inProduction = (name) => !gemfile || !gemfile.settings.some((s) => s.name === name) || Boolean(gemfileGem(name));
   const gem = (name) => lock?.settings.find((s) => s.name === name);
   const rails = gem('rails') || gem('railties');
   if (rails) set('rails', cleanVersion(rails.value), lock, rails.line, `${rails.name} (${rails.value})`);
-  else if (lowerBound(gemfileGem('rails')?.value)) set('rails', cleanVersion(lowerBound(gemfileGem('rails').value)), gemfile, gemfileGem('rails').line, `gem "rails", "${gemfileGem('rails').value}"`, `the lower bound of Gemfile's gem "rails", "${gemfileGem('rails').value}"`);
+  else if (lowerBound(gemfileGem('rails')?.value)) set('rails', cleanVersion(lowerBound(gemfileGem('rails').value)), gemAt(gemfileGem('rails')), gemfileGem('rails').line, `gem "rails", "${gemfileGem('rails').value}"`, `the lower bound of Gemfile's gem "rails", "${gemfileGem('rails').value}"`);
   for (const s of SERVERS) {
     const g = inProduction(s) ? gem(s) : null;
     if (g) {
@@ -70,9 +72,9 @@ export function detect(files, given = {}) {
       if (found.server?.value === s) set('server_version', cleanVersion(g.value), lock, g.line, `${g.name} (${g.value})`);
     } else if (!lock && gemfileGem(s)) {
       const g2 = gemfileGem(s);
-      set('server', s, gemfile, g2.line, `gem "${s}"${g2.value ? `, "${g2.value}"` : ''}`);
+      set('server', s, gemAt(g2), g2.line, `gem "${s}"${g2.value ? `, "${g2.value}"` : ''}`);
       // Without Gemfile.lock the requirement's lower bound ("~> 5.0") is the best guess of the version.
-      if (found.server?.value === s && lowerBound(g2.value)) set('server_version', cleanVersion(lowerBound(g2.value)), gemfile, g2.line, `gem "${s}", "${g2.value}" (lower bound; Gemfile.lock not given)`, `the lower bound of Gemfile's gem "${s}", "${g2.value}"`);
+      if (found.server?.value === s && lowerBound(g2.value)) set('server_version', cleanVersion(lowerBound(g2.value)), gemAt(g2), g2.line, `gem "${s}", "${g2.value}" (lower bound; Gemfile.lock not given)`, `the lower bound of Gemfile's gem "${s}", "${g2.value}"`);
     }
   }
   // A config file names the server unless the Gemfile has that server only in development/test groups
@@ -158,9 +160,11 @@ export function detect(files, given = {}) {
   if (first('sysctl')) set('os', 'linux', first('sysctl'), 1, 'sysctl.d is Linux');
 
   // Facts without a question (yet): jobs backend, Solid Cache/Queue/Cable, Puma workers/threads/plugins.
-  for (const f of ofKind('rails-env')) {
+  // The adapter production.rb sets, else config/application.rb's (production.rb's wins: it is loaded after).
+  for (const f of [...ofKind('rails-env'), ...ofKind('rails-app')]) {
     for (const s of f.settings) {
-      if (s.name === 'config.active_job.queue_adapter') fact('jobs backend', s.value.replace(/^:/, ''), f, s.line);
+      if (s.name === 'config.active_job.queue_adapter' && (f.kind === 'rails-env' || (!s.conditional && /^:?["']?\w+["']?$/.test(String(s.value))))) fact('jobs backend', String(s.value).replace(/^:/, ''), f, s.line);
+      if (f.kind === 'rails-app') continue;
       if (s.name === 'config.cache_store') fact('cache store', s.value.replace(/^:/, ''), f, s.line);
       if (s.name === 'config.solid_queue.connects_to' || s.name === 'config.solid_cache.connects_to') fact(s.name, s.value, f, s.line);
     }
@@ -173,11 +177,14 @@ export function detect(files, given = {}) {
     for (const s of f.settings) if (['workers', 'threads', 'plugin', 'bind', 'port'].includes(s.name)) fact(`puma ${s.name}`, s.value, f, s.line);
   }
   const jobs = facts.find((x) => x.name === 'jobs backend');
-  if (jobs) set('jobs', jobs.value, { path: jobs.file }, jobs.line, `queue_adapter = :${jobs.value}`);
+  // A backend the wizard has no option for (Resque, sucker_punch, Que…): it writes no job configuration for it, so
+  // nothing of Solid Queue's is compared (fifth blind trial: "jobs … assumed solid_queue" for Resque and sucker_punch).
+  if (jobs && /^\w+$/.test(jobs.value) && validateAnswers({ jobs: jobs.value }, { policy: false }).length) set('jobs', 'none', { path: jobs.file }, jobs.line, `queue_adapter = :${jobs.value}, a backend the wizard writes no configuration for`);
+  else if (jobs) set('jobs', jobs.value, { path: jobs.file }, jobs.line, `queue_adapter = :${jobs.value}`);
   for (const g of ['solid_queue', 'sidekiq', 'good_job', 'delayed_job']) {
     const s = (inProduction(g) ? gem(g) : null) || (g === 'delayed_job' && inProduction('delayed_job_active_record') ? gem('delayed_job_active_record') : null);
     if (s) set('jobs', g, lock, s.line, `${s.name} (${s.value})`);
-    else if (!lock && gemfileGem(g)) set('jobs', g, gemfile, gemfileGem(g).line, `gem "${g}"`);
+    else if (!lock && gemfileGem(g)) set('jobs', g, gemAt(gemfileGem(g)), gemfileGem(g).line, `gem "${g}"`);
   }
 
   // Where the app lives, its domain, TLS and the service user, from the server configs.

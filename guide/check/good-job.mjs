@@ -151,8 +151,8 @@ export function goodJobFindings(files, answers) {
         : `GoodJob counts ${n.need} and warns at boot; its notifier takes its connection out of the pool, so only that warning is certain`;
     out.push({
       rule: 'pool-below-concurrency', severity, file: p.c.file, line: p.c.line, setting: 'good_job', found: String(pool.value), expected: String(n.need),
-      message: `\`${p.words.join(' ')}\` runs GoodJob's CLI, a process of its own (it runs jobs whatever execution_mode says) with ${n.threads} execution thread${n.threads === 1 ? '' : 's'} (${n.why.join('; ')}) + ${GJ.notifier} for LISTEN/NOTIFY${n.cron ? ` + ${GJ.cron} for cron` : ''} = ${n.need} connections, but production's pool is ${same ? `${pool.env}, the same variable as the threads (${pool.value} unset)` : `${pool.value} (${yml.path}:${pool.line}, ${pool.from})`}: ${harm}. Set ${describeFix(pool.key, fix)}`,
-      evidence: [README, ESTIMATE, RAILS_TIMEOUT], related: [{ file: yml.path, line: pool.line }, ...(n.at ? [n.at] : []), ...(n.cronAt ? [n.cronAt] : [])],
+      message: `\`${p.words.join(' ')}\` runs GoodJob's CLI, a process of its own (it runs jobs whatever execution_mode says) with ${n.threads} execution thread${n.threads === 1 ? '' : 's'} (${n.why.join('; ')}) + ${GJ.notifier} for LISTEN/NOTIFY${n.cron ? ` + ${GJ.cron} for cron` : ''} = ${n.need} connections, but production's pool is ${same ? `${pool.env}, the same variable as the threads (${pool.value} unset)` : `${pool.value} (${pool.file}:${pool.line}, ${pool.from})`}: ${harm}. Set ${describeFix(pool.key, fix)}`,
+      evidence: [README, ESTIMATE, RAILS_TIMEOUT], related: [{ file: pool.file, line: pool.line }, ...(n.at ? [n.at] : []), ...(n.cronAt ? [n.cronAt] : [])],
       diff: fix.diff, replacement: fix.text,
     });
   }

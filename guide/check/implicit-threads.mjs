@@ -72,8 +72,8 @@ export function implicitThreadFindings(files, answers) {
   if (!t || t.max === null || t.max <= pool.value || (t.env && t.env === pool.env)) return [];
   const assume = [...new Set([t.env && `${t.env} unset`, pool.env && `${pool.env} unset`].filter(Boolean))];
   return [{
-    rule: 'pool-below-threads', severity: 'error', file: yml.path, line: pool.line, setting: pool.key, found: String(pool.value), expected: String(t.max), dependsOn: 'server_version',
-    message: `production's ${pool.key} is ${pool.value} (${pool.from}) but Puma runs ${t.max} threads per process (${t.why}, ${t.file}:${t.line})${assume.length ? ` with ${assume.join(' and ')}` : ''}: under load threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError. Set the threads in config/puma.rb (\`threads ${pool.value}, ${pool.value}\`) or ${pool.key}: ${t.max} in production`,
+    rule: 'pool-below-threads', severity: 'error', file: pool.file, line: pool.line, setting: pool.key, found: String(pool.value), expected: String(t.max), dependsOn: 'server_version',
+    message: `production's ${pool.key} is ${pool.value} (${pool.from}) but Puma runs ${t.max} threads per process (${t.why}, ${t.file}:${t.line})${assume.length ? ` with ${assume.join(' and ')}` : ''}: under load threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError. Set the threads in config/puma.rb (\`threads ${pool.value}, ${pool.value}\`) or ${pool.url ? `?pool=${t.max} in ${pool.url} (${pool.file}:${pool.line})` : `${pool.key}: ${t.max} in production`}`,
     evidence: [t.evidence, SRC.railsPool], related: [{ file: t.file, line: t.line }],
   }];
 }

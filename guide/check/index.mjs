@@ -17,8 +17,9 @@ import { serverFindings } from './servers.mjs';
 import { implicitThreadFindings } from './implicit-threads.mjs';
 import { jobLossFindings } from './job-loss.mjs';
 import { productionNotes } from './note-scope.mjs';
-import { devEnvFindings, missingTaskFindings } from './deploy.mjs';
+import { devEnvFindings, missingTaskFindings, notRakeTaskFindings } from './deploy.mjs';
 import { resolveCompose } from './read-deploy.mjs';
+import { mergeGemfileParts } from './gemfile-parts.mjs';
 import { t } from '../engine/text.mjs';
 
 export const SEVERITIES = ['error', 'warning', 'note'];
@@ -80,6 +81,12 @@ function appRootOf(files) {
   return undefined;
 }
 
+/** The Gemfile evaluates files that were not read: {file, line} (a version may be pinned there), or null. */
+function unfollowedGemfile(files) {
+  const g = files.find((f) => f.kind === 'gemfile' && !f.problem && f.unfollowed);
+  return g ? { file: g.path, line: g.unfollowed.line } : null;
+}
+
 /**
  * check(inputs, {answers, date, onRead}) → report
  * inputs: [{path, text}] (readable text files) and [{path, problem}] (what the collector refused);
@@ -90,6 +97,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   const files = inputs.map((x) => (x.problem ? { path: x.path, kind: null, settings: [], notes: [], problem: x.problem } : (onRead?.(x.path), readFile(x))));
   onRead?.(null);
   resolveCompose(files);
+  mergeGemfileParts(files);
   const det = detect(files, given);
   // What the host already has (an app under /u/apps, a unit with User=root) is compared, not refused.
   const { answers } = parseAnswers(det.answers, { policy: false });
@@ -103,7 +111,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
     const kind = generatedSettings(result.files.find((f) => f.path === path)).kind;
     return [...(deps.get(`${kind}|${key}`) || [])];
   } });
-  const ctxAnswers = { ...answers, __ramGiven: 'ram_gb' in given, __given: Object.keys(given), __provenance: det.provenance, __lockedPuma: lockedGem(files, 'puma') };
+  const ctxAnswers = { ...answers, __ramGiven: 'ram_gb' in given, __given: Object.keys(given), __provenance: det.provenance, __lockedPuma: lockedGem(files, 'puma'), __gemfileUnfollowed: unfollowedGemfile(files) };
   const findings = [...cmp.findings];
   for (const f of files) if (!f.problem) findings.push(...obsoleteFindings(f, ctxAnswers));
   findings.push(...crossFileFindings(files, ctxAnswers));
@@ -116,6 +124,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   findings.push(...jobLossFindings(files, ctxAnswers));
   findings.push(...gemFindings(files));
   findings.push(...missingTaskFindings(files));
+  findings.push(...notRakeTaskFindings(files));
   const devEnv = devEnvFindings(files);
   findings.push(...devEnv);
   // Rails in development in the production image is that warning, on the line that sets it: not also a

@@ -6,6 +6,9 @@ import { sidekiqTimeoutFindings } from './sidekiq-timeout.mjs';
 
 export const ASYNC_ADAPTER = { label: 'Rails API: ActiveJob::QueueAdapters::AsyncAdapter ("a poor fit for production since it drops pending jobs on restart")', url: 'https://api.rubyonrails.org/classes/ActiveJob/QueueAdapters/AsyncAdapter.html' };
 
+export const SUCKER_PUNCH = { label: 'sucker_punch README: jobs are stored in memory; if the web processes are restarted with jobs remaining in the queue, they will be lost (2 worker threads per job class by default)', url: 'https://github.com/brandonhilkert/sucker_punch#readme' };
+
+const isSuckerPunch = (v) => /^:?["']?sucker_punch["']?$|\bSuckerPunchAdapter\b/.test(String(v ?? '').trim());
 const isAsync = (v) => /^:?["']?async["']?$|\bAsyncAdapter\b/.test(String(v ?? '').trim());
 
 export function jobLossFindings(files, answers) {
@@ -13,7 +16,19 @@ export function jobLossFindings(files, answers) {
   // production.rb's own line, outside development/test branches and conditionals (a branch on ENV may pick another).
   const set = files.filter((f) => f.kind === 'rails-env' && !f.problem).flatMap((f) => f.settings
     .filter((s) => s.name === 'config.active_job.queue_adapter' && !s.conditional && !inDevBranch(s)).map((s) => ({ f, s })));
-  const last = set[set.length - 1];
+  // Without a production.rb line, config/application.rb's adapter is production's (helpy: application.rb:25).
+  const app = files.filter((f) => f.kind === 'rails-app' && !f.problem).flatMap((f) => f.settings
+    .filter((s) => s.name === 'config.active_job.queue_adapter' && !s.conditional && !inDevBranch(s)).map((s) => ({ f, s })));
+  const last = set[set.length - 1] || app[app.length - 1];
+  // sucker_punch: the same in-memory queue in the web process, by design ("fast and non-mission critical" jobs, its
+  // README): the loss is the library's documented trade-off, which the files cannot weigh, so a note.
+  if (last && isSuckerPunch(last.s.value ?? last.s.args?.[0]?.text)) {
+    out.push({
+      rule: 'jobs-lost', severity: 'note', file: last.f.path, line: last.s.line, setting: 'config.active_job.queue_adapter', found: ':sucker_punch', expected: null,
+      message: `production runs Active Job on sucker_punch (${last.f.path}:${last.s.line}): jobs wait in the memory of each web process and run on its threads (2 per job class unless \`workers\` says otherwise), so a restart, deploy or crash drops those still queued (it waits SuckerPunch.shutdown_timeout, 8 s by default, then kills the threads), and they take connections from the web process's pool. Fine for jobs the app can lose (its README: fast and non-mission critical); otherwise use a queue backed by a store (Solid Queue, Sidekiq, GoodJob…) and a process that runs it`,
+      evidence: [SUCKER_PUNCH],
+    });
+  }
   if (last && isAsync(last.s.value ?? last.s.args?.[0]?.text)) {
     out.push({
       rule: 'jobs-lost', severity: 'warning', file: last.f.path, line: last.s.line, setting: 'config.active_job.queue_adapter', found: ':async', expected: null,

@@ -24,14 +24,39 @@ const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Nu
  * RAILS_MAX_THREADS as the Sidekiq process gets it (Sidekiq cli.rb: only when concurrency is unset).
  * `procEnv`: the VAR=value prefix of the Procfile line that runs Sidekiq.
  */
-/** The Procfile lines that run Sidekiq (not its web UI, cron or scheduler): [{f, s}]. */
+/**
+ * The deployment lines that run Sidekiq (not its web UI, cron or scheduler): [{f, s, env?}]. Procfile lines, and the
+ * commands of production Compose services (`env`: the service's own environment, over the image's) and Kamal roles
+ * (`servers.ROLE.cmd`): Sidekiq's concurrency is the same whichever of them starts it (fifth blind trial, foreman's
+ * Compose worker `bundle exec sidekiq … -c 15`). A Compose command in list form is read as its words joined.
+ */
 export function sidekiqLines(files) {
-  return files.filter((x) => x.kind === 'procfile' && !x.problem).flatMap((f) => f.settings.map((s) => ({ f, s })))
-    .filter(({ s }) => /\bsidekiq\b/.test(s.value) && !/\bsidekiq(-|_)?(web|cron|scheduler)\b/i.test(s.value));
+  const out = [];
+  for (const f of files.filter((x) => !x.problem)) {
+    if (f.kind === 'procfile') for (const s of f.settings) out.push({ f, s });
+    if (f.kind === 'compose') {
+      for (const svc of f.services || []) {
+        if (svc.production !== true || !svc.command) continue;
+        let value = svc.command.value;
+        if (/^\[/.test(value)) { try { value = JSON.parse(value).join(' '); } catch { /* kept as written */ } }
+        out.push({ f, s: { name: svc.name, value, line: svc.command.line }, env: svc.env });
+      }
+    }
+    if (f.kind === 'kamal') for (const s of f.settings) if (s.key === 'cmd' && typeof s.value === 'string' && s.path?.[0] === 'servers') out.push({ f, s: { name: s.path[1], value: s.value, line: s.line } });
+  }
+  return out.filter(({ s }) => /\bsidekiq\b/.test(s.value) && !/\bsidekiq(-|_)?(web|cron|scheduler)\b/i.test(s.value));
+}
+
+/** The environment a job line's process gets: the job environment, then a Compose service's own over it. */
+function lineEnv(env, line) {
+  if (!line?.env) return env;
+  const out = new Map(env);
+  for (const [k, v] of line.env) if (v.value !== null && v.value !== undefined) out.set(k, { value: String(v.value), file: line.f.path, line: v.line });
+  return out;
 }
 
 export function sidekiqConcurrency(files, env, line = sidekiqLines(files)[0]) {
-  const procEnv = line ? prefixEnv(line.s.value) : {};
+  const procEnv = line ? { ...Object.fromEntries([...(line.env || [])].filter(([, v]) => v.value !== null && v.value !== undefined).map(([k, v]) => [k, String(v.value)])), ...prefixEnv(line.s.value) } : {};
   // `sidekiq -C FILE` reads that file instead of config/sidekiq.yml (collect.mjs reads it): unknown when not given.
   const named = line && sidekiqConfigOf(line.s.value);
   const sq = named ? files.find((f) => f.kind === 'sidekiq-yml' && !f.problem && f.path.replace(/^(\.\/)+/, '').endsWith(named))
@@ -109,10 +134,13 @@ export function jobFindings(files, answers) {
   const yml = of('database-yml')[0];
   const pool = productionPool(yml, env);
 
-  // 1. Sidekiq: every job thread needs a connection (each Procfile line that runs it, with its own -C config).
+  // 1. Sidekiq: every job thread needs a connection (each line that runs it, with its own -C config and, for a
+  // Compose service, its own environment: the DATABASE_URL, and so the pool, that process gets).
   const lines = sidekiqLines(files);
   for (const sl of lines.length ? lines : [undefined]) {
-  const conc = sidekiqConcurrency(files, env, sl);
+  const penv = lineEnv(env, sl);
+  const conc = sidekiqConcurrency(files, penv, sl);
+  const pool = productionPool(yml, penv);
   if (conc && pool) {
     const own = pool.env && conc.procEnv[pool.env] !== undefined ? num(conc.procEnv[pool.env]) : null;
     const size = own ?? pool.value;
@@ -124,8 +152,8 @@ export function jobFindings(files, answers) {
       const assume = [conc.env && `${conc.env} unset`, pool.env && own === null && !(conc.fromDefault && pool.env === 'RAILS_MAX_THREADS') && `${pool.env} unset`].filter(Boolean);
       out.push({
         rule: 'pool-below-concurrency', severity: 'error', file: conc.file, line: conc.line, setting: 'concurrency', found: String(conc.value), expected: String(size),
-        message: `Sidekiq runs ${conc.value} threads${conc.why ? ` (${conc.why})` : ''} but production's pool is ${size} (${yml.path}:${pool.line}, ${pool.from})${assume.length ? ` with ${assume.join(' and ')} (nothing in these files sets ${[conc.env, pool.env].filter(Boolean).join(' or ')} for the Sidekiq process)` : ''}: under load jobs wait for a connection and fail with ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
-        evidence: [SIDEKIQ_POOL, SRC.railsPool], related: [{ file: yml.path, line: pool.line }], diff: fix.diff, replacement: fix.text,
+        message: `Sidekiq runs ${conc.value} threads${conc.why ? ` (${conc.why})` : ''} but production's pool is ${size} (${pool.file}:${pool.line}, ${pool.from})${assume.length ? ` with ${assume.join(' and ')} (nothing in these files sets ${[conc.env, pool.env].filter(Boolean).join(' or ')} for the Sidekiq process)` : ''}: under load jobs wait for a connection and fail with ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
+        evidence: [SIDEKIQ_POOL, SRC.railsPool], related: [{ file: pool.file, line: pool.line }], diff: fix.diff, replacement: fix.text,
       });
     }
   }
@@ -136,7 +164,7 @@ export function jobFindings(files, answers) {
   const q = of('queue-yml')[0] || (solidQueueAdapter(files) && yml ? defaultQueue(yml) : null);
   // `url:` from DATABASE_URL with no pool: Rails' 5 unless the URL carries ?pool= (a note: the files cannot tell).
   const qPool = pool || urlDefaultPool(yml, env);
-  if (q && qPool) {
+  if (q && qPool && yml) {
     const queueDb = yml.settings.filter((s) => s.path[0] === 'production' && s.path[1] === 'queue' && (s.key === 'pool' || s.key === 'max_connections'))[0];
     const qv = queueDb ? num(effective(queueDb, env)) : null;
     const size = queueDb ? qv : qPool.value;
@@ -150,7 +178,7 @@ export function jobFindings(files, answers) {
       out.push({
         rule: 'pool-below-concurrency', severity: envPool ? 'note' : n > size ? 'error' : 'warning', file: q.path, line: t.line, setting: q.implicit ? (queueDb?.key || pool.key) : 'threads', found: String(n), expected: String(size - 2),
         message: `a Solid Queue worker runs ${n} threads${q.implicit ? ' (its default: no config/queue.yml)' : ''} and needs ${n + 2} connections (one per thread, one for polling, one for the heartbeat), but the queue database's pool is ${size}${queueDb ? '' : ` (${qPool.from})`}${qPool.urlEnv && !queueDb ? `: if ${qPool.urlEnv} has no ?pool=, under load a thread waits for a connection and fails with ActiveRecord::ConnectionTimeoutError (Solid Queue ≥ 1.6 warns at start, older releases refuse to start)` : ''}. Set ${describeFix(at.key, fix)}`,
-        evidence: [SOLID_QUEUE, ...(qPool.urlEnv && !queueDb ? [SRC.railsPool] : [])], related: [{ file: yml.path, line: queueDb ? queueDb.line : qPool.line }], diff: fix.diff, replacement: fix.text,
+        evidence: [SOLID_QUEUE, ...(qPool.urlEnv && !queueDb ? [SRC.railsPool] : [])], related: [{ file: queueDb ? yml.path : qPool.file, line: queueDb ? queueDb.line : qPool.line }], diff: fix.diff, replacement: fix.text,
       });
       break;
     }
@@ -185,7 +213,7 @@ export function jobFindings(files, answers) {
       const envPool = Boolean(webPool.env) && !same;
       const fix = webPoolFix(files, yml, webPool, puma, t, appEnv);
       out.push({
-        rule: 'pool-below-concurrency', severity: envPool ? 'note' : 'error', file: yml.path, line: webPool.line, setting: webPool.key, found: String(size), expected: String(need),
+        rule: 'pool-below-concurrency', severity: envPool ? 'note' : 'error', file: webPool.file, line: webPool.line, setting: webPool.key, found: String(size), expected: String(need),
         message: `${emb.what} runs ${emb.n} job threads inside each Puma process (${emb.file}:${emb.line}) next to ${t.max} Puma threads (${puma.path}:${t.s.line}): they need ${need} connections but production's pool is ${same ? `${t.env}, the same variable as the threads` : `${size} (${webPool.from})`}${envPool ? `, unless ${webPool.env} is set to ${need} or more` : ''}. Jobs and requests then wait for connections and fail with ActiveRecord::ConnectionTimeoutError. Set ${describeFix(webPool.key, fix)}`,
         evidence: [emb.evidence, SRC.railsPool, ...(fix.terms.some((x) => /load_async/.test(x.label)) ? [ASYNC_EVIDENCE] : [])], related: [{ file: emb.file, line: emb.line }, { file: puma.path, line: t.s.line }],
         diff: fix.diff, replacement: fix.text,

@@ -53,8 +53,19 @@ export function obsoleteFindings(file, answers) {
     // proves "removed in X" (every allowed version is at least the bound) but not "does not exist before X".
     const pv = locked ? { value: v, assumed: false, text: `Puma ${locked.value} (${locked.file}:${locked.line}${locked.devOnly ? `; only in the Gemfile's ${locked.groups.join('/')} group${locked.groups.length > 1 ? 's' : ''}${locked.at ? ` (${locked.at.file}:${locked.at.line})` : ''}, so production's bundle has no Puma and this file serves development` : ''})` } : v ? versionOf(answers, 'server_version', 'Puma') : null;
     dev = Boolean(locked?.devOnly);
+    // No file names Puma's version and the Gemfile evaluates files that were not read (a pin may be there): the
+    // version is unknown, not the wizard's default; a renamed or removed name is a note that says both sides
+    // (fifth blind trial, foreman: `before_worker_boot` suggested to an app pinned below Puma 7).
+    const unknown = !locked && answers.__gemfileUnfollowed && !answers.__provenance?.server_version && answers.server === 'puma';
     for (const s of file.settings) {
       const cap = PUMA_DSL[s.name] || PUMA_REMOVED[s.name];
+      if (cap && unknown) {
+        const u = answers.__gemfileUnfollowed;
+        const what = cap.deprecatedSince ? `is deprecated since Puma ${cap.deprecatedSince}${cap.until ? ` and removed in ${cap.until}` : ''}${cap.replacement ? ` (${cap.replacement} there; it does not exist in earlier releases)` : ''}`
+          : cap.until ? `was removed in Puma ${cap.until}${cap.replacement ? ` (use ${cap.replacement} there)` : ''}` : cap.since ? `does not exist before Puma ${cap.since}` : null;
+        if (what) add(s, 'note', `${s.name}${branchOf(s)} ${what}; Puma's version is unknown: no Gemfile.lock is read and ${u.file}:${u.line} evaluates files that were not read, where Puma may be pinned. Check the version the app locks before changing this line`, [PUMA_HISTORY]);
+        continue;
+      }
       if (!cap || !v) continue;
       // A value the version no longer knows (rackup DefaultRackup on Puma ≥ 6): the line raises at boot.
       const arg = (cap.removedArgs || []).find((a) => s.args?.[0]?.text === a.value && gte(v, a.until));

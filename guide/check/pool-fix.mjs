@@ -72,7 +72,7 @@ export function sharedPoolFix(files, yml, pool, puma, env, job) {
   const web = t ? [threadsTerm(puma, t, env), ...extraTerms(files, puma, env)] : [];
   const w = web.reduce((n, x) => n + x.value, 0);
   const total = Math.max(w, job.value);
-  const text = web.some((x) => x.env) ? `<%= [${rubySum(web, true)}, ${job.value}].max %>` : String(total);
+  const text = web.some((x) => x.env) && !pool.url ? `<%= [${rubySum(web, true)}, ${job.value}].max %>` : String(total);
   const at = poolDiff(yml, pool, text);
   const terms = w > 0 ? [{ label: `the larger of ${w} for the web process (${web.map((x) => x.label).join(' + ')}) and ${job.label}` }] : [{ label: job.label }];
   return { text, total, terms, diff: at?.diff || null, where: at?.where || null };
@@ -112,6 +112,8 @@ function pastNested(lines, at) {
  * pool: the productionPool() of problems.mjs; value: the rendered text.
  */
 export function poolDiff(yml, pool, value) {
+  // A pool from DATABASE_URL's ?pool= is changed in that URL, wherever the platform keeps it: no database.yml diff.
+  if (pool.url) return { line: pool.line, where: `${pool.url}'s ?pool= (${pool.file}:${pool.line}), which wins over database.yml`, diff: null };
   if (!yml?.text) return null;
   const lines = yml.text.split('\n');
   if (!pool.implicit) {
@@ -143,7 +145,9 @@ export function poolDiff(yml, pool, value) {
 /** The whole fix for the web process: {text, total, terms, diff, where} or null. */
 export function webPoolFix(files, yml, pool, puma, t, env) {
   const terms = [threadsTerm(puma, t, env), ...extraTerms(files, puma, env)];
-  const { text, total } = render(terms);
+  const r = render(terms);
+  // A URL's query holds a number, not ERB.
+  const { text, total } = pool.url ? { text: String(r.total), total: r.total } : r;
   const at = poolDiff(yml, pool, text);
   return { text, total, terms, diff: at?.diff || null, where: at?.where || null };
 }

@@ -33,6 +33,9 @@ export function together(a, b) {
  * files cannot tell (no production section: DATABASE_URL decides; a URL from ENV may carry ?pool=).
  */
 export function productionPool(yml, env) {
+  // DATABASE_URL's ?pool= wins over database.yml's keys (Rails merges the URL's query over production's primary).
+  const fromUrl = envUrlPool(yml, env);
+  if (fromUrl) return fromUrl;
   if (!yml) return null;
   const prod = yml.settings.filter((s) => s.path?.[0] === 'production');
   if (!prod.length) return null;
@@ -40,16 +43,36 @@ export function productionPool(yml, env) {
   const p = prod.find((s) => primary(s) && (s.key === 'max_connections' || s.key === 'pool'));
   if (p) {
     const v = num(effective(p, env));
-    return v === null ? null : { value: v, env: p.env && !env.has(p.env) ? p.env : null, offset: num(p.offset) || 0, line: p.line, implicit: false, key: p.key, from: `${p.key}: ${p.known ? p.value : p.text}` };
+    return v === null ? null : { value: v, env: p.env && !env.has(p.env) ? p.env : null, offset: num(p.offset) || 0, file: yml.path, line: p.line, implicit: false, key: p.key, from: `${p.key}: ${p.known ? p.value : p.text}` };
   }
   const url = prod.find((s) => primary(s) && s.key === 'url');
   if (url) {
     if (!url.known || url.env || typeof url.value !== 'string') return null;
     const q = /[?&](?:pool|max_connections)=(\d+)/.exec(url.value);
-    if (q) return { value: Number(q[1]), env: null, offset: 0, line: url.line, implicit: false, key: 'pool', from: 'url: …?pool=' };
+    if (q) return { value: Number(q[1]), env: null, offset: 0, file: yml.path, line: url.line, implicit: false, key: 'pool', from: 'url: …?pool=' };
   }
   const at = prod.find((s) => primary(s) && s.key === 'database') || prod.find((s) => primary(s));
-  return { value: 5, env: null, offset: 0, line: (at || prod[0]).line, implicit: true, key: 'pool', from: 'no pool: (Rails’ default, 5)' };
+  return { value: 5, env: null, offset: 0, file: yml.path, line: (at || prod[0]).line, implicit: true, key: 'pool', from: 'no pool: (Rails’ default, 5)' };
+}
+
+/**
+ * The pool a DATABASE_URL the files set carries in its query (`postgres://…/app?pool=5` in a Compose service's
+ * environment, a Dockerfile ENV, Kamal's env, an env file): Rails merges the URL over production's primary, its
+ * query parameters included, so `?pool=` wins over database.yml's `pool:` (ActiveRecord::DatabaseConfigurations
+ * merge_db_environment_variables, UrlConfig); with no database.yml the URL is the whole configuration. Not when
+ * production's primary has a `url:` of its own other than from that variable (a URL config: Rails reads that URL).
+ * PRIMARY_DATABASE_URL before DATABASE_URL, as Rails reads them. → a pool like productionPool()'s, `file` and `line`
+ * at the variable, `url` its name; or null.
+ */
+export function envUrlPool(yml, env) {
+  const prod = (yml?.settings || []).filter((s) => s.path?.[0] === 'production' && (s.path.length === 2 || s.path[1] === 'primary'));
+  const url = prod.find((s) => s.key === 'url');
+  if (url && !url.env) return null;
+  const name = url ? url.env : ['PRIMARY_DATABASE_URL', 'DATABASE_URL'].find((n) => env.has(n));
+  const v = name && env.get(name);
+  const q = v && /[?&](pool|max_connections)=(\d+)(?:&|#|$)/.exec(String(v.value ?? ''));
+  if (!q || !v.file) return null;
+  return { value: Number(q[2]), env: null, offset: 0, file: v.file, line: v.line, implicit: false, key: 'pool', url: name, from: `${name} …?${q[1]}=${q[2]}` };
 }
 
 /**
@@ -63,7 +86,7 @@ export function urlDefaultPool(yml, env) {
   if (prod.some((s) => s.key === 'pool' || s.key === 'max_connections')) return null;
   const url = prod.find((s) => s.key === 'url');
   if (!url?.env || env.has(url.env) || /[?&](?:pool|max_connections)=/.test(String(url.value ?? ''))) return null;
-  return { value: 5, env: null, offset: 0, line: url.line, implicit: true, key: 'pool', urlEnv: url.env, from: `no pool: beside url: from ${url.env}: Rails’ default, 5, unless ${url.env} carries ?pool=` };
+  return { value: 5, env: null, offset: 0, file: yml.path, line: url.line, implicit: true, key: 'pool', urlEnv: url.env, from: `no pool: beside url: from ${url.env}: Rails’ default, 5, unless ${url.env} carries ?pool=` };
 }
 
 /** Puma's maximum threads per branch: [{max, env, s}] (threads min, max; or threads n). */
@@ -99,7 +122,7 @@ export function problemFindings(files, answers) {
       // The fix: the app's own thread expression, plus what else runs in the process (pool-fix.mjs).
       const fix = webPoolFix(files, yml, pool, puma, t, env);
       out.push({
-        rule: 'pool-below-threads', severity: pool.urlEnv ? 'note' : 'error', file: yml.path, line: pool.line, setting: pool.key,
+        rule: 'pool-below-threads', severity: pool.urlEnv ? 'note' : 'error', file: pool.file, line: pool.line, setting: pool.key,
         found: String(pool.value), expected: String(fix.total),
         message: `production's ${pool.key} is ${pool.value} (${pool.from}) but Puma runs ${t.max} threads per process (${puma.path}:${t.s.line}${branchName(t.s) ? `, in ${branchName(t.s)}` : ''}${t.arm ? `, default \`${t.arm}\`` : ''})${assume.length ? ` with ${assume.join(' and ')}` : ''}: under load ${pool.urlEnv ? `(if ${pool.urlEnv} has no ?pool=) ` : ''}threads wait for a connection and raise ActiveRecord::ConnectionTimeoutError. Set ${describeFix(pool.key, fix)}`,
         evidence: [SRC.railsPool, RAILS_DEFAULT_POOL, ...(fix.terms.some((x) => /load_async/.test(x.label)) ? [ASYNC_EVIDENCE] : [])], related: [{ file: puma.path, line: t.s.line }],

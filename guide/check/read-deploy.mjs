@@ -30,12 +30,18 @@ export function readDockerfile(src) {
     const start = k;
     let l = lines[k];
     while (/\\\s*$/.test(l) && k + 1 < lines.length) l = l.replace(/\\\s*$/, ' ') + lines[++k];
-    const m = /^\s*(ENV|ARG|CMD|ENTRYPOINT|FROM)\s+(.+?)\s*$/i.exec(l);
+    const m = /^\s*(ENV|ARG|CMD|ENTRYPOINT|FROM|COPY)\s+(.+?)\s*$/i.exec(l);
     if (!m) continue;
     const op = m[1].toUpperCase();
+    if (op === 'COPY') {
+      // `COPY [--chown=…] SRC DEST` from the build context (not `--from=stage`): kept apart from the settings.
+      const words = m[2].split(/\s+/).filter((w) => !w.startsWith('--'));
+      if (!/--from[= ]/i.test(m[2]) && words.length === 2 && stages.length) stages[stages.length - 1].copies.push({ src: words[0], dest: words[1], line: start + 1 });
+      continue;
+    }
     if (op === 'FROM') {
       const f = /^(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?/i.exec(m[2]);
-      stages.push({ name: f?.[2]?.toLowerCase() || null, from: f?.[1]?.toLowerCase() || '', settings: [] });
+      stages.push({ name: f?.[2]?.toLowerCase() || null, from: f?.[1]?.toLowerCase() || '', settings: [], copies: [] });
     }
     const stage = stages[stages.length - 1];
     const add = (s) => { settings.push(s); stage?.settings.push(s); };
@@ -64,7 +70,10 @@ export function readDockerfile(src) {
       if (ref) s.value = args.has(ref[1]) ? args.get(ref[1]) : ref[2] ?? null;
     }
   }
-  return { settings, notes: [], finalStage };
+  // Files the final stage's chain copies from the build context: [{src, dest, line}] (collect.mjs follows the one that
+  // becomes config/database.yml; deploy.mjs reads its header).
+  const copies = chain.flatMap((st) => st.copies);
+  return { settings, notes: [], finalStage, copies };
 }
 
 // Compose's `${VAR:-default}` / `${VAR-default}`: the default (Compose substitutes it when VAR is unset); `${VAR}`

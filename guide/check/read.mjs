@@ -96,6 +96,9 @@ const READERS = {
   sysctl: readSysctl,
   env: readEnv,
   gemfile: readGemfile,
+  'gemfile-part': readGemfile,
+  // A file the image copies over config/database.yml: kept as text (deploy.mjs reads its header comment).
+  'image-config': () => ({ settings: [], notes: [] }),
   'gemfile-lock': readGemfileLock,
   'ruby-version': readRubyVersion,
   'tool-versions': readToolVersions,

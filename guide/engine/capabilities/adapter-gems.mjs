@@ -50,6 +50,14 @@ export const JOB_COMMANDS = [
   { bin: 'resque-pool', gems: ['resque-pool'], runner: 'resque-pool' },
 ];
 
+// Job runners that are executables, not rake tasks, run as a task by mistake (`worker: bin/rake sidekiq`, spree_starter
+// e8555a8 "Replace solid_queue with sidekiq": rake stops with "Don't know how to build task 'sidekiq'"). Sources: the
+// sidekiq gem ships no .rake file and its Railtie (lib/sidekiq/rails.rb) defines no rake_tasks; its worker is
+// `bin/sidekiq` (gemspec executables). Only the gem's own tasks are known here, not every gem's of a bundle.
+export const NOT_RAKE_TASKS = [
+  { task: 'sidekiq', gem: 'sidekiq', run: 'bundle exec sidekiq', runner: 'Sidekiq' },
+];
+
 // App servers a deployment command starts through `bundle exec` (Procfile web:, a Dockerfile CMD, Kamal, Compose), and
 // the gem whose executable it is: under `bundle exec`, Bundler runs only executables of gems in the bundle ("bundler:
 // command not found"), so the web process never starts (alphagov/email-alert-api 2023-04: a Procfile still ran
