@@ -65,7 +65,7 @@ end
 if ARGV[0] == '--warm'
   warmup, measured, out = Integer(ARGV[1]), Integer(ARGV[2]), ARGV.fetch(3)
   # Timed for long enough that a host which runs this guest at two speeds in turn (seen here: stretches of
-  # ~100 ms at half speed) shows its fast speed in many 10-iteration blocks; capped so a bad argument cannot run away.
+  # stretches of 31 ms at the median, up to seconds, at about half speed) shows its fast speed in many 10-iteration blocks; capped so a bad argument cannot run away.
   seconds = Float(ARGV.fetch(4, '0'))
   block = Integer(ARGV.fetch(5, '10'))
   quantile = Float(ARGV.fetch(6, '0.1'))
