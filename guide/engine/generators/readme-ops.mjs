@@ -114,7 +114,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // is usually root's) and hands it over on stdin; mv replaces whatever is at the destination, never follows it.
   // Without release directories the tree belongs to a release tool or was copied by hand, its owner unknown: install.
   const inits = files.map((f) => f.path).filter((p) => p.startsWith('config/initializers/'));
-  const db = ctx.releases ? [`put() { (exec < "$1" && cd / && exec runuser -u ${user} -- sh -c 'umask 077 && mkdir -p "\${1%/*}" && cat > "$1.new" && chmod "$2" "$1.new" && mv -f "$1.new" "$1"' put "$2" "$3"); }`,
+  const db = ctx.releases ? [t('cmd.readme.put', { user }),
     ...conf.map((p) => `put ${p} ${app}/${p} 0640`), ...inits.map((p) => `put ${p} ${app}/${p} 0644`)]
     : [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${app}/config/`, ...inits.map((p) => `install -D -m 0644 -o ${user} -g ${user} ${p} ${app}/${p}`)];
   // The file goes in on stdin: the shell opens it as root, while the postgres user could not read the bundle's
