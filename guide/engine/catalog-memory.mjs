@@ -15,6 +15,8 @@ export const MEMORY_CATALOG = {
   "sum.mem.template.preloader": "copy of the app in the preloader",
   "sum.mem.monitor": "master (no app loaded)",
   "sum.mem.workers.private": "worker(s)",
+  "mem.handover": "{server}'s USR2 handover: a second master with its workers ({mb} MB) until the old master exits",
+  "sum.mem.handover": "the same server again during a reload's handover (USR2)",
   "mem.jobs.template": "{runner} supervisor: one booted copy of the app ({mb} MB), counted once with its dispatcher and scheduler; bin/jobs loads the app before the supervisor forks",
   "mem.jobs.forked": "{n} × {runner} worker forked from the supervisor ({each} MB each: {pct} % of the {mb} MB copy, the pages it writes after the fork)",
   "sum.mem.jobs-template": "copy of the app in the {runner} supervisor",

@@ -31,7 +31,7 @@ export const SRC = {
 // Issue 10 (production edge, processes, jobs): words and URLs in catalog-prod.mjs.
 const PROD = 'hsts mozillaTls letsencryptOcsp certbot nginxSsl nginxHttp2 nginxWebsocket nginxMap nginxRewrite nginxLog apacheSsl apacheHeaders apacheLog apacheAlias apacheHttp2 apacheWstunnel caddyHttps caddyTls caddyHeader thruster kamalProxy railsHealth railsSsl railsMultiDb railsDbTemplate actionCable solidQueue solidCable sidekiq goodJob delayedJob pumaSystemd pumaRestart unicornSignals unicornSystemd pitchforkSignals passengerRestart passengerOptimization passengerDebian systemdKill systemdAnalyze logrotate';
 // Issue 23 (balancers and edges that trust no client header, small hosts): words and URLs in catalog-edge.mjs.
-const EDGE = 'railsHosts railsForwardedHost haproxyDebian nginxDefaultServer certbotHooks journaldRate solidQueuePuma nginxGeo solidQueueNoFork';
+const EDGE = 'strongMigrations railsHosts railsForwardedHost haproxyDebian nginxDefaultServer certbotHooks journaldRate solidQueuePuma nginxGeo solidQueueNoFork';
 // Issue 24 (parity with nginxconfig.io and Mozilla): words and URLs in catalog-parity.mjs.
 const PARITY = 'nginxGzip rackRequest';
 // Issue 24 (every offered server and job backend booted in the lab): words and URLs in catalog-prod.mjs.

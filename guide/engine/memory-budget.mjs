@@ -7,6 +7,7 @@ import { FORK_MEMORY } from './caps.mjs';
 import { yjitMemory } from './yjit-memory.mjs';
 import { lt } from './version.mjs';
 import { t } from './text.mjs';
+import { handoverReload } from './generators/releases.mjs';
 
 /** One booted copy of the app (worker_mb): the reader's measurement, else an estimate whose source ctx.workerMbWhy names. */
 export function perWorkerMb(ctx) {
@@ -98,6 +99,14 @@ function serverLines(ctx, processes) {
   const label = share ? t('mem.workers.private', { n: processes, server: ctx.server, each, pct: share.privatePct, mb: copy, template: share.template }) : t('mem.workers', { n: processes, server: ctx.server, mb: copy });
   lines.push({ label, mb: processes * each, kind: 'workers', n: processes, each, ...(share ? { pct: share.privatePct, of: copy } : {}) });
   if (ctx.yjitMbPerProcess) lines.push({ label: t('mem.jit', { n: processes, mb: ctx.yjitMbPerProcess }), mb: processes * ctx.yjitMbPerProcess, kind: 'jit', n: processes, each: ctx.yjitMbPerProcess });
+  // A reload that hands over to a new master (Unicorn's USR2: capabilities/process.mjs) runs a second master with its
+  // workers beside the old ones: the new master boots a copy of its own (a new exec shares nothing with the old one),
+  // and the old workers finish their requests (up to the server's timeout) while the new ones already write their own
+  // pages. The plan holds that peak, the whole server once more (SRE check 4, D6), not the steady state alone.
+  if (ctx.handoverPeak) {
+    const server = lines.reduce((s, x) => s + x.mb, 0);
+    lines.push({ label: t('mem.handover', { server: ctx.server, mb: server }), mb: server, kind: 'handover' });
+  }
   return lines;
 }
 
@@ -122,9 +131,11 @@ export function memoryBudget(ctx, resize) {
   }
   ctx.hasMaster = ctx.mode === 'cluster' && ctx.server !== 'mongrel' && ctx.server !== 'thin';
   ctx.forkSharing = forkSharing(ctx);
-  // What fits: the fixed items and the server's once-only lines, then as many workers as the rest holds.
+  ctx.handoverPeak = Boolean(handoverReload(ctx));
+  // What fits: the fixed items and the server's once-only lines, then as many workers as the rest holds (twice each
+  // where a handover runs two servers for a while: serverLines' 'handover' line doubles the once-only part itself).
   const once = serverLines(ctx, 0).reduce((s, x) => s + x.mb, 0);
-  const per = ctx.workerPrivateMb + ctx.yjitMbPerProcess;
+  const per = (ctx.workerPrivateMb + ctx.yjitMbPerProcess) * (ctx.handoverPeak ? 2 : 1);
   const fit = Math.floor((ramMb - fixed.reduce((s, x) => s + x.mb, 0) - once) / per);
   ctx.processesByMemory = Math.max(0, fit);
   if (ctx.mode === 'cluster' && fit < ctx.processes) {

@@ -47,21 +47,26 @@ export const PROD_RULES = [
     return W('websockets-before-action-cable', 'info', { rails: ctx.a.rails }, [SRC.actionCable]);
   },
   // A deploy (deploy.sh) boots the app beside the running plan: the preflight `bin/rails runner` and
-  // assets:precompile, one after the other (one more copy of the app), and Unicorn's USR2 handover runs a second
-  // master with its workers until the old one exits (the whole server again). The plan fits the RAM at rest; a warning
-  // when it does not fit during a deploy (SRE re-review, issue 23).
+  // assets:precompile, one after the other (one more copy of the app). The plan fits the RAM at rest; a warning
+  // when it does not fit during a deploy (SRE re-review, issue 23). Unicorn's USR2 handover (a second master with its
+  // workers until the old one exits) is in the plan itself (memory-budget.mjs, SRE check 4, D6), and the deploy's
+  // boots, which end before the switch, need less than it: nothing to add.
   function deployMemory(ctx) {
-    if (!ctx.releases || ctx.memoryOver || !ctx.memory) return null;
-    const handover = Boolean(handoverReload(ctx));
-    const server = ctx.memory.filter((x) => ['monitor', 'master', 'workers', 'jit'].includes(x.kind)).reduce((n, x) => n + x.mb, 0);
-    const extra = handover ? server : ctx.perWorkerMb;
+    if (!ctx.releases || ctx.memoryOver || !ctx.memory || ctx.handoverPeak) return null;
+    const extra = ctx.perWorkerMb;
     const peak = ctx.memoryTotalMb + extra;
     if (peak <= ctx.ramMb) return null;
-    const what = t(handover ? 'w.deploy-memory.handover' : 'w.deploy-memory.boot', { mb: extra, server: ctx.server });
+    const what = t('w.deploy-memory.boot', { mb: extra, server: ctx.server });
     // Half of the budget's 512 MB for the OS and page cache is page cache the kernel gives back under pressure (a
     // minimal Debian server runs in about 200–250 MB): a peak within it is information, beyond it a warning.
     const severe = peak > ctx.ramMb + PAGE_CACHE_MB;
-    return W(severe ? 'deploy-memory' : 'deploy-memory-cache', severe ? 'warning' : 'info', { total: ctx.memoryTotalMb, extra, what, peak, ram: ctx.ramMb, cache: PAGE_CACHE_MB }, [SRC.pumaDeploy, ...(handover ? [SRC.unicornSignals] : [])]);
+    return W(severe ? 'deploy-memory' : 'deploy-memory-cache', severe ? 'warning' : 'info', { total: ctx.memoryTotalMb, extra, what, peak, ram: ctx.ramMb, cache: PAGE_CACHE_MB }, [SRC.pumaDeploy]);
+  },
+  // Why the plan counts the server twice (the reason and the evidence for the 'handover' line of the memory plan).
+  function handoverMemory(ctx) {
+    const line = ctx.handoverPeak && !ctx.memoryOver && ctx.memory?.find((x) => x.kind === 'handover');
+    if (!line) return null;
+    return W('handover-memory', 'info', { mb: line.mb, steady: ctx.memoryTotalMb - line.mb, total: ctx.memoryTotalMb, ram: ctx.ramMb, processes: ctx.processes }, [SRC.unicornSignals, SRC.unicornPreload]);
   },
   function kamalProxyBinary(ctx) {
     if (ctx.proxy !== 'kamal-proxy') return null;

@@ -169,9 +169,9 @@ export const RULES = [
     if (!ctx.memoryOver) return null;
     // An error (CLI exit 3): a plan that does not fit swaps or gets processes killed by the OOM killer (issue 23).
     // Already the smaller plan (Solid Queue inside Puma, small-host.mjs): what is left is RAM, the database or a measurement.
-    const fix = ctx.jobsInPuma ? 'memory-over-budget-puma' : ctx.jobs === 'solid_queue' && ctx.server === 'puma' ? 'memory-over-budget-jobs' : ctx.a.db_host === 'same' ? 'memory-over-budget-same' : 'memory-over-budget-separate';
+    const fix = ctx.handoverPeak ? 'memory-over-budget-handover' : ctx.jobsInPuma ? 'memory-over-budget-puma' : ctx.jobs === 'solid_queue' && ctx.server === 'puma' ? 'memory-over-budget-jobs' : ctx.a.db_host === 'same' ? 'memory-over-budget-same' : 'memory-over-budget-separate';
     const jobs = fix === 'memory-over-budget-jobs' || fix === 'memory-over-budget-puma';
-    return W('memory-over-budget', 'error', { total: ctx.memoryTotalMb, ram: ctx.ramMb, sum: memorySum(ctx.memory), mb: ctx.perWorkerMb, mbWhy: ctx.workerMbMeasured ? `${ctx.perWorkerMb} MB per process is your worker_mb answer` : `${ctx.perWorkerMb} MB per process is Puma's documented estimate for a typical app` }, [SRC.pumaDeploy, DS.serverMemory, ...(jobs ? [SRC.solidQueuePuma] : []), ...(fix === 'memory-over-budget-puma' ? [DS.yjitPuma2026] : [])], 'memory-over-budget', fix);
+    return W('memory-over-budget', 'error', { total: ctx.memoryTotalMb, ram: ctx.ramMb, sum: memorySum(ctx.memory), mb: ctx.perWorkerMb, mbWhy: ctx.workerMbMeasured ? `${ctx.perWorkerMb} MB per process is your worker_mb answer` : `${ctx.perWorkerMb} MB per process is Puma's documented estimate for a typical app` }, [SRC.pumaDeploy, DS.serverMemory, ...(jobs ? [SRC.solidQueuePuma] : []), ...(fix === 'memory-over-budget-puma' ? [DS.yjitPuma2026] : []), ...(ctx.handoverPeak ? [SRC.unicornSignals] : [])], 'memory-over-budget', fix);
   },
   function jobsInPuma(ctx) {
     // A Ruby that cannot fork: inside Puma (info), or an error where that is not possible (another server, no

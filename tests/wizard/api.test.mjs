@@ -22,7 +22,9 @@ const tmpDir = () => { const d = mkdtempSync(join(tmpdir(), 'wizard-cli-')); dir
 // catches runaway growth. README's section on the wizard's size keeps the history of both. Raised to 47 KB on
 // 2026-11-26 (46.2 KB measured): deploy.sh's build/switch for rolling deploys, the Unicorn handover wait, the lock and
 // release markers, and the deploy-memory and server-needs-older-ruby rules (a regression, recorded in README).
-const PAGE_CORE_BUDGET = 47 * 1024;
+// Raised to 48 KB after the fourth SRE check (48,094 B before, 48,723 B after: the Unicorn handover in the memory
+// plan, the /up deadline, README's expand/contract and put steps; a regression, recorded in README).
+const PAGE_CORE_BUDGET = 48 * 1024;
 // Whole engine raised to 62 KB on 2026-11-26 (61.9 KB): version-aware commands per Rails/Bundler/Redis release and
 // deploy.sh's switch/adopt/unmark subcommands (README's size section).
 const WHOLE_ENGINE_BUDGET = 62 * 1024;

@@ -310,8 +310,12 @@ test('migrations (issue 23): their own timeouts, PgBouncer session-mode aliases,
   assert.equal(render({ RAILS_DB_MIGRATE: '1', JOBS_STATEMENT_TIMEOUT: '5min' }), 'statement_timeout: 0 lock_timeout: 5s');
   for (const db of ['app_production', 'app_production_cache', 'app_production_queue', 'app_production_cable']) {
     assert.match(yml, new RegExp(`database: <%= ENV\\["RAILS_DB_MIGRATE"\\] \\? "${db}_migrate" : "${db}" %>`));
-    assert.match(file(r, 'db-host/etc/pgbouncer/pgbouncer.ini'), new RegExp(`^${db}_migrate = host=127\\.0\\.0\\.1 port=5432 dbname=${db} pool_mode=session pool_size=2$`, 'm'));
+    assert.match(file(r, 'db-host/etc/pgbouncer/pgbouncer.ini'), new RegExp(`^${db}_migrate = host=127\\.0\\.0\\.1 port=5432 dbname=${db} pool_mode=session pool_size=4$`, 'm'));
   }
+  // Two server connections per migrating host, for each of the 2 app hosts: a second host started by mistake stops on
+  // Rails' lock at once instead of queueing in PgBouncer (SRE check 4, D9); 3 hosts, 6.
+  assert.match(file(gen({ app_hosts: 3, lb: 'haproxy', db_host: 'separate', pooler: 'pgbouncer' }), 'db-host/etc/pgbouncer/pgbouncer.ini'), /^app_production_migrate = .* pool_mode=session pool_size=6$/m);
+  assert.match(file(r, 'db-host/etc/pgbouncer/pgbouncer.ini').replace(/\n; /g, ' '), /4 for 2 app host\(s\), so a migration started on a second host by mistake gets its connections and stops at once on the lock/);
   assert.match(file(r, 'db-host/etc/pgbouncer/pg_hba.conf'), /^hostssl \S*app_production_migrate\S* app 10\.0\.1\.11\/32 /m);
   const readme = file(r, 'README.md');
   assert.match(readme, /RAILS_DB_MIGRATE=1 \/usr\/bin\/bundle exec bin\/rails db:prepare/);

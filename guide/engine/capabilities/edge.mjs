@@ -47,6 +47,9 @@ export const HAPROXY_DEBIAN = {
   runDir: '/run/haproxy',
   statsSocket: ['/run/haproxy/admin.sock', 'mode', '660', 'level', 'admin'],
   statsTimeout: '30s',
+  // Where lb-rotation.sh keeps the servers' states (`show servers state`) and every reload reads them back
+  // (server-state-file, load-server-state-from-file): a drain survives a reload (SRE check 4, D13).
+  stateFile: '/var/lib/haproxy/server-state',
 };
 
 // What every edge (balancer or app-host proxy) accepts, the same at each hop so the first one refuses what the
@@ -73,4 +76,9 @@ export const TIMEOUT_CHAIN = {
   clientIdleS: 10, // browser ↔ balancer keep-alive idle time (nginxconfig.io's and HAProxy's example value)
   clientHeaderS: 10, // HAProxy: the whole request head must arrive within this (slowloris)
   queueS: 30, // HAProxy: a request waits this long for a free app-host slot, then 503
+  // The /up checks of README and deploy.sh (SRE check 4, D10): curl retries for up to upDeadlineS (a boot on a small,
+  // busy host took 10–20 s in the lab), each try bounded by upTryS, so a check ends within upDeadlineS + upTryS
+  // whatever the app does. Servers whose start returns before the app loads set their own (process rows' bootWait).
+  upDeadlineS: 60,
+  upTryS: 10,
 };

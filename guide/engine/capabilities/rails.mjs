@@ -24,6 +24,9 @@ export const RAILS_API = {
   poolPerPid: { since: '4.0' },
   maxConnectionsKey: { since: '8.1' }, // database.yml `max_connections:` (pool: still read)
   sqliteWalDefault: { since: '7.1' },
+  // self.ignored_columns (rails/rails#21720, Rails 5.0; api.rubyonrails.org ActiveRecord::ModelSchema): README's
+  // expand/contract advice names it where the app's Rails has it.
+  ignoredColumns: { since: '5.0' },
   secretKeyBaseDummy: { since: '7.1' }, // SECRET_KEY_BASE_DUMMY=1: a throw-away secret_key_base for assets:precompile (rails/rails#46760)
   binRails: { since: '4.0' }, // bin/rails (3.x: script/rails, 2.3: script/server)
   rackBased: { since: '2.3' },

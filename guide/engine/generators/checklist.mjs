@@ -36,6 +36,8 @@ export function operations(ctx, { restart: withRestart = true } = {}) {
     gte(a.rails, '7.1') ? [t('ops.health.up'), SRC.railsHealth] : [t('ops.health.own', { rails: a.rails }), SRC.railsHealth],
     [t(`ops.backup.${db}`), SRC[{ postgresql: 'pgBackup', mysql: 'mysqlBackup', sqlite: 'sqliteBackup' }[db]]],
     [t('ops.logs'), SRC.logrotate],
+    // Old code runs against the new schema during every deploy and after a rollback (README step 7; SRE check 4, D8).
+    [t('ops.migrations.expand'), SRC.strongMigrations],
   ];
   // systemd hosts get the unit's reload as their deploy step (issue 10's items); the others get the server's own.
   if (withRestart) items.splice(2, 0, [t(`ops.restart.${restart === 'puma' && ctx.mode !== 'cluster' ? 'other' : restart}`), SRC[{ puma: 'pumaRestart', unicorn: 'unicornSignals', passenger: 'passengerRestart', other: 'systemdService' }[restart]]]);

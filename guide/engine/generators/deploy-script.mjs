@@ -11,7 +11,8 @@
 // `sh -n` and shellcheck, the lab proves it (tests/wizard/faults-deploys.test.mjs). Words: catalog-deploy.mjs.
 import { SECRETS_FILE, pidFilePath } from './systemd.mjs';
 import { jobUnitNames } from './readme-ops.mjs';
-import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, switchMode, precompileEnv, healthPath, handoverReload } from './releases.mjs';
+import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, upDeadline, switchMode, precompileEnv, healthPath, handoverReload } from './releases.mjs';
+import { TIMEOUT_CHAIN } from '../capabilities/edge.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { t } from '../text.mjs';
 import { SERVER_PROCESS } from '../caps.mjs';
@@ -104,7 +105,7 @@ export function deployScript(ctx, files) {
     c('restart', { why: `${restartWhy(ctx, mode)}${reloadsUnit(ctx, mode) ? ` ${t('deploy.sh.restart.inactive')}` : ''}` }),
     `restart_app() { ${[restartCommand(ctx, mode), ...(jobs.length ? [`systemctl restart ${jobs.join(' ')}`] : [])].join(' && ')}; }`,
     c('up'),
-    `check_up() { ${upCheck(ctx)} >/dev/null; }`,
+    `check_up() { ${upCheck(ctx)} >/dev/null || ${t('cmd.deploy.check-up', { path: healthPath(ctx), s: upDeadline(ctx), try: TIMEOUT_CHAIN.upTryS })}; }`,
     c('went-live'),
     'went_live() { why=""; restart_app "$1" 9>&- || { why="the restart failed (exit $?)"; return 1; }; check_up || { why="/up failed"; return 1; }; }',
     c('switch-back'),
@@ -115,8 +116,8 @@ export function deployScript(ctx, files) {
     '    fail "$3; switched back to $1, which answers /up"',
     '  fi',
     '  keep=yes',
-    '  mark_failed "$2" "$3; switching back to $1 failed too: $why" 2>/dev/null || true',
-    '  fail "$3; switching back to $1 failed too: $why; current -> $(current_release), release $2 kept (a process may still run it) and marked .deploy-failed: see journalctl -u rails-app; deploy.sh unmark $2 once the cause is fixed"',
+    c('double-failure'),
+    ...t('cmd.deploy.double-failure').split('\n'),
     '}',
     c('releases'),
     'releases() { find "$ROOT/releases" -mindepth 1 -maxdepth 1 -type d -printf \'%f\\n\'; }',
@@ -155,7 +156,9 @@ export function deployScript(ctx, files) {
     '  keep="" && trap \'[ -n "$keep" ] || rm -rf "$new"\' EXIT && trap \'exit 1\' INT TERM HUP',
     c('copy'),
     '  as_user mkdir "$new" || fail "creating $new failed"',
-    `  (cd "$src" && tar -cf - ${['.git', ...SHARED_DIRS].map((n) => `--exclude=./${n}`).join(' ')} .) | as_user tar -xf - -C "$new"`,
+    // Both ends of the pipe checked (SRE check 4, D16): POSIX sh has no pipefail, and a tar that cannot read a file
+    // still writes a valid archive without it, so the creating side's status goes through a file of root's.
+    ...t('cmd.deploy.copy', { exclude: ['.git', ...SHARED_DIRS].map((n) => `--exclude=./${n}`).join(' ') }).split('\n'),
     ...SHARED_DIRS.map((d) => `  as_user ln -sfn "$ROOT/${d}" "$new/${d}"`),
     '  for f in $CONFIG_FILES; do as_user install -D -m 0640 "$ROOT/current/config/$f" "$new/config/$f" || fail "copying config/$f from the current release failed; current stays at $old"; done',
     c(precompiles(ctx) ? 'build' : 'build-no-assets'),
@@ -244,6 +247,8 @@ export function deployScript(ctx, files) {
     '  [ -d "$ROOT/releases/$cur" ] || fail "$ROOT/current points at no release"',
     '  [ ! -e "$ROOT/releases/$cur/.built" ] || fail "release $cur has its .built marker already"',
     '  check_up || fail "the live release $cur does not answer /up: not marking it usable"',
+    c('adopt-owner'),
+    ...t('cmd.deploy.adopt-owner').split('\n'),
     '  echo "adopted $(date -u +%Y-%m-%dT%H:%M:%SZ) by deploy.sh adopt: live and answering /up, built by an earlier deploy.sh" | as_user tee "$ROOT/releases/$cur/.built" >/dev/null',
     '  echo "deploy.sh: marked the live release $cur usable (.built); older releases stay unmarked"',
     '}',

@@ -9,6 +9,7 @@ import { APPLIES } from './applies.mjs';
 import { backends } from './load-balancer.mjs';
 import { DEPLOY_SCRIPT } from './releases.mjs';
 import { LB_PREFIX } from './util.mjs';
+import { timeoutChain } from './edge.mjs';
 import { t } from '../text.mjs';
 
 export const ROTATION_SCRIPT = `${LB_PREFIX}lb-rotation.sh`;
@@ -18,18 +19,20 @@ const NAMES = { backend: 'rails_hosts', conf: '/etc/nginx/nginx.conf', pid: '/ru
 /** A rolling deploy applies where the bundle has both a balancer it configures and release directories. */
 export const rolls = (ctx) => Boolean(ctx.releases && APPLIES['load-balancer'](ctx) && LB_ROTATION[ctx.a.lb]);
 
-const fill = (s) => s.replace(/\{(\w+)\}/g, (_, k) => (k === 'socket' ? HAPROXY_DEBIAN.statsSocket[0] : NAMES[k]));
+const fill = (s) => s.replace(/\{(\w+)\}/g, (_, k) => (k === 'socket' ? HAPROXY_DEBIAN.statsSocket[0] : k === 'state' ? HAPROXY_DEBIAN.stateFile : NAMES[k]));
 
 export function rotationScript(ctx) {
   const cap = LB_ROTATION[ctx.a.lb];
   const { hosts } = backends(ctx);
   const c = (key, vars) => `# ${t(`lb-rotation.${key}`, vars)}`;
+  // Longer than any request the timeout chain lets through the balancer (nginx closes what old workers hold then).
+  const wait = timeoutChain(ctx).shutdown;
   const usage = `usage: lb-rotation.sh drain|ready ${hosts.map((h) => h.name).join('|')}`;
   return [
     c('usage', { lb: ctx.a.lb }),
     'set -eu',
     'fail() { echo "lb-rotation.sh: $*" >&2; exit 1; }',
-    `command -v ${cap.needs} >/dev/null || fail "${cap.needs} is missing (apt-get install ${cap.needs})"`,
+    `command -v ${cap.needs} >/dev/null || fail "${cap.needs} is missing (apt-get install ${cap.package || cap.needs})"`,
     c('hosts'),
     'HOST=${2:-}',
     'case "$HOST" in',
@@ -47,8 +50,8 @@ export function rotationScript(ctx) {
     c(`others-up.${ctx.a.lb}`),
     `others_up() { ${fill(cap.othersUp)}; }`,
     ...(cap.stateOf ? [c('state-of'), `state_of() { ${fill(cap.stateOf)}; }`] : []),
-    c('wait', { s: LB_ROTATION.waitS }),
-    `WAIT=${LB_ROTATION.waitS}`,
+    c(`wait.${ctx.a.lb}`, { s: wait }),
+    `WAIT=${wait}`,
     ...(cap.helpers || []).flatMap(([key, line]) => [c(`${key}.${ctx.a.lb}`), fill(line)]),
     '',
     'case "${1:-}" in',
@@ -64,7 +67,7 @@ export function rotationScript(ctx) {
     '      case "$n" in ""|*[!0-9]*) fail "could not count the requests in flight on $HOST (got \\"$n\\"): it is drained; check the balancer, then ready or deploy" ;; esac',
     '      [ "$n" != 0 ] || break',
     '      i=$((i + 1))',
-    '      if [ "$i" -gt $((WAIT * 2)) ]; then echo "lb-rotation.sh: $n still in flight on $HOST after $WAIT s; going on" >&2; break; fi',
+    `      if [ "$i" -gt $((WAIT * 2)) ]; then echo "lb-rotation.sh: ${t(`lb-rotation.left.${ctx.a.lb}`)}" >&2; break; fi`,
     '      sleep 0.5',
     '    done',
     '    echo "lb-rotation.sh: $HOST ($ADDR) out of rotation" ;;',

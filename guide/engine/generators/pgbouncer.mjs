@@ -53,7 +53,10 @@ export function generate(ctx) {
       ...dbs.map((db, i) => ({ key: db, value: `host=127.0.0.1 port=5432 dbname=${db}`, ...(i ? {} : { why: t('pgb.db-local'), evidence: [SRC.pgbouncer] }) })),
       // Migrations (README sets RAILS_DB_MIGRATE): the same databases in session mode, where Rails' advisory lock
       // and the migration's own SET statement_timeout stay on one server connection.
-      ...dbs.map((db, i) => ({ key: db + MIGRATE_SUFFIX, value: `host=127.0.0.1 port=5432 dbname=${db} pool_mode=session pool_size=2`, ...(i ? {} : { why: t('pgb.db-migrate'), evidence: [SRC.pgbouncer, SRC.railsAdvisoryOption] }) })),
+      // Two server connections per migrating host (Rails holds its advisory lock on a second one), for every app host:
+      // a second host started by mistake gets its connections and stops at once on the lock (ConcurrentMigrationError)
+      // instead of queueing in PgBouncer until query_wait_timeout (SRE check 4, D9).
+      ...dbs.map((db, i) => ({ key: db + MIGRATE_SUFFIX, value: `host=127.0.0.1 port=5432 dbname=${db} pool_mode=session pool_size=${2 * ctx.a.app_hosts}`, ...(i ? {} : { why: t('pgb.db-migrate', { n: 2 * ctx.a.app_hosts, hosts: ctx.a.app_hosts }), evidence: [SRC.pgbouncer, SRC.railsAdvisoryOption] }) })),
     ] },
     { section: 'pgbouncer', entries },
   ];

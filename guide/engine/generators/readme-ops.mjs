@@ -1,8 +1,9 @@
 // The operations part of the bundle README: the commands that take the files to a running, HTTPS-serving app,
 // then restart, roll back and read logs. Shell blocks are exact (tests run them in the lab); words are in
 // catalog-prod.mjs ("ops.readme.*").
-import { SERVER_PROCESS, HARDENING, LAB_PROOFS } from '../caps.mjs';
-import { ACME_WEBROOT } from './edge.mjs';
+import { SERVER_PROCESS, HARDENING, LAB_PROOFS, RAILS_API } from '../caps.mjs';
+import { has } from '../pick.mjs';
+import { ACME_WEBROOT, cableEnabled, timeoutChain } from './edge.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL } from './util.mjs';
 import { DEPLOY_SCRIPT, SHARED_BUNDLE, switchMode, upCheck, precompileEnv, handoverReload } from './releases.mjs';
@@ -13,6 +14,14 @@ import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
 import { pgSettings } from './postgresql.mjs';
 import { railsTask, prepareTask, precompiles, bundlerArgs } from './rails-commands.mjs';
 import { t } from '../text.mjs';
+
+// Old code runs against the new schema: between the migration and the restart, on the hosts a rolling deploy has not
+// switched yet, and after every rollback (which never undoes a migration). How to write migrations that survive that
+// (SRE check 4, D8), with where the advice comes from: strong_migrations' README and Rails' ignored_columns.
+function expandContract(ctx) {
+  const ignore = has(RAILS_API.ignoredColumns, ctx.a.rails) ? t('ops.readme.migrations.ignore') : t('ops.readme.migrations.ignore-old', { rails: ctx.a.rails });
+  return { p: t('ops.readme.migrations', { ignore, rollback: railsTask(ctx, 'db:rollback') }) };
+}
 
 export function jobUnitNames(ctx) {
   if (!ctx.jobRunner || ctx.jobsInPuma) return []; // inside Puma (small hosts): rails-app runs the jobs
@@ -101,8 +110,15 @@ export function opsBlocks(ctx, files, hosts = {}) {
   const conf = files.map((f) => f.path).filter((p) => /^config\/[^/]+$/.test(p));
   const asUser = (cmd) => `runuser -u ${user} --preserve-environment -- env RAILS_ENV=production ${cmd}`;
   const app = ctx.appDir;
-  const db = [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${app}/config/`,
-    ...files.map((f) => f.path).filter((p) => p.startsWith('config/initializers/')).map((p) => `install -D -m 0644 -o ${user} -g ${user} ${p} ${app}/${p}`)];
+  // Written by the service user, who owns the release tree (deploy.sh copies these files into every new release as
+  // that user): a root-owned file there would protect nothing (the owner of the directory can replace it), and root
+  // writing into it could follow a link planted there (SRE check 4, D17). Root opens the file (the bundle's directory
+  // is usually root's) and hands it over on stdin; mv replaces whatever is at the destination, never follows it.
+  // Without release directories the tree belongs to a release tool or was copied by hand, its owner unknown: install.
+  const inits = files.map((f) => f.path).filter((p) => p.startsWith('config/initializers/'));
+  const db = ctx.releases ? [t('cmd.readme.put', { user }),
+    ...conf.map((p) => `put ${p} ${app}/${p} 0640`), ...inits.map((p) => `put ${p} ${app}/${p} 0644`)]
+    : [`install -m 0640 -o ${user} -g ${user} ${conf.join(' ')} ${app}/config/`, ...inits.map((p) => `install -D -m 0644 -o ${user} -g ${user} ${p} ${app}/${p}`)];
   // The file goes in on stdin: the shell opens it as root, while the postgres user could not read the bundle's
   // directory (typically under /root).
   if (has('setup/postgresql-roles.sql')) db.push(fam(ctx, 'edit', { file: 'setup/postgresql-roles.sql' }), 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
@@ -112,7 +128,8 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // In a subshell: the secrets stay out of the reader's shell, and its directory stays the bundle's (step 7 runs deploy.sh from it).
   // The task this Rails has (capabilities/rails-commands.mjs): db:prepare from 6.0, db:migrate before (the SQL above made the databases).
   db.push(`(cd ${app} && set -a && . ${SECRETS_FILE} && set +a && exec ${asUser(`${migrating}${rubyBin}/bundle exec ${railsTask(ctx, prepareTask(ctx))}`)})`);
-  blocks.push({ h: 3, text: t('ops.readme.app') }, { p: t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : has('setup/mysql-grants.sql') ? 'ops.readme.app.my' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', '), prepare: railsTask(ctx, prepareTask(ctx)) }) }, sh(db.join('\n')));
+  const appP = t(has('setup/postgresql-roles.sql') ? 'ops.readme.app.pg' : has('setup/mysql-grants.sql') ? 'ops.readme.app.my' : 'ops.readme.app.p', { roles: ctx.dbRoles.join(', '), prepare: railsTask(ctx, prepareTask(ctx)) });
+  blocks.push({ h: 3, text: t('ops.readme.app') }, { p: ctx.releases ? `${appP} ${t('ops.readme.app.put', { user })}` : appP }, sh(db.join('\n')));
   // 5. Certificates.
   blocks.push({ h: 3, text: t('ops.readme.certs') });
   if (ctx.tls === 'proxy' && (ctx.proxy === 'nginx' || ctx.proxy === 'apache')) {
@@ -167,19 +184,19 @@ export function opsBlocks(ctx, files, hosts = {}) {
       `(set -a && . ${SECRETS_FILE} && set +a && exec ${asUser(`${migrating}${rubyBin}/bundle exec ${railsTask(ctx, 'db:migrate')}`)})`,
       mode.command,
       ...(jobUnitNames(ctx).length ? [`systemctl restart ${jobUnitNames(ctx).join(' ')}`] : []),
-    ].join('\n')), { h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.p', { rollback: railsTask(ctx, 'db:rollback') }) });
+    ].join('\n')), expandContract(ctx), { h: 3, text: t('ops.readme.rollback') }, { p: t('ops.readme.rollback.p', { rollback: railsTask(ctx, 'db:rollback') }) });
   } else {
   // Behind the bundle's balancer: one host at a time, drained first (lb-rotation.mjs through readme-hosts, a chunk).
   const rolling = hosts.rolling;
   // Puma's hot restart on a host no balancer drains: what the wait costs, and why not a phased restart.
   const pumaWait = !rolling && ctx.server === 'puma' && mode.reloads ? [{ p: t(`ops.readme.deploy.puma-wait.${ctx.mode === 'cluster' ? 'cluster' : 'single'}`) }] : [];
   blocks.push({ h: 3, text: t('ops.readme.deploy') }, { p: t('ops.readme.deploy.releases', { restart }) }, ...pumaWait,
-    ...(rolling ? [{ p: t('ops.readme.deploy.rolling', { n: ctx.a.app_hosts }) }] : []), sh((rolling ? rolling.deploy : [
+    ...(rolling ? [{ p: `${t('ops.readme.deploy.rolling', { n: ctx.a.app_hosts })}${ctx.a.lb === 'nginx' && cableEnabled(ctx) ? ` ${t('ops.readme.deploy.rolling.nginx-cable', { s: timeoutChain(ctx).shutdown })}` : ''}` }] : []), sh((rolling ? rolling.deploy : [
     // Once per deploy, on one host (the first app host); Rails' migration lock stops a second run started by mistake.
     ...(many ? [`# ${t('ops.readme.migrate-once')}`] : []),
     `sh ${DEPLOY_SCRIPT} deploy /path/to/checkout`,
     ...(many ? [`sh ${DEPLOY_SCRIPT} deploy /path/to/checkout --no-migrate`] : []),
-  ]).join('\n')));
+  ]).join('\n')), expandContract(ctx));
   // How long a rollback takes: the restart's boot (Unicorn: the whole handover, which deploy.sh waits for).
   const h = handoverReload(ctx);
   const duration = h ? t('ops.readme.rollback.duration.handover', { wait: h.handoverWait }) : t('ops.readme.rollback.duration');

@@ -3,7 +3,8 @@
 import { SERVER_PROCESS, RAILS_API } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
-import { behindBalancer, UP_CHECK } from './util.mjs';
+import { behindBalancer, upCurl } from './util.mjs';
+import { TIMEOUT_CHAIN } from '../capabilities/edge.mjs';
 import { passengerRestart } from './commands.mjs';
 
 export const DEPLOY_SCRIPT = 'deploy.sh';
@@ -15,13 +16,15 @@ export const SHARED_BUNDLE = 'shared/bundle';
 /** The health path: Rails 7.1+ generates /up (rails/health#show); before it, the root page, as the balancer asks. */
 export const healthPath = (ctx) => (gte(ctx.a.rails, '7.1') ? '/up' : '/');
 
+/** Seconds the /up check retries: a server whose start returns before it loads the app (process row bootWait:
+ * Thin's daemons) gets its own, the others the chain's (capabilities/edge.mjs). */
+export const upDeadline = (ctx) => (SERVER_PROCESS[ctx.server] || {}).bootWait || TIMEOUT_CHAIN.upDeadlineS;
+
 /** The /up check README step 6 and the deploy run on an app host (the balancer asks the same way). */
 export function upCheck(ctx) {
   const up = healthPath(ctx);
   const scheme = ctx.tls === 'none' ? 'http' : 'https';
-  // A server whose start returns before it loads the app (process row bootWait: Thin's daemons) gets that long.
-  const wait = (SERVER_PROCESS[ctx.server] || {}).bootWait;
-  const opts = wait ? UP_CHECK.replace('--retry 5', `--retry ${wait}`) : UP_CHECK;
+  const opts = upCurl(upDeadline(ctx));
   if (behindBalancer(ctx) && ctx.tls === 'upstream') return `curl ${opts} -H 'Host: ${ctx.domain}' -H 'X-Forwarded-Proto: https' http://127.0.0.1${up}`;
   // This host's own edge, whatever DNS says (a CDN in front, or a name not yet pointed here): --resolve.
   return `curl ${opts} --resolve ${ctx.domain}:${scheme === 'https' ? 443 : 80}:127.0.0.1 ${scheme}://${ctx.domain}${up}`;

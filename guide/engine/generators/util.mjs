@@ -1,6 +1,7 @@
 // Small helpers shared by generators.
 import { SRC } from '../evidence.mjs';
 import { gte } from '../version.mjs';
+import { TIMEOUT_CHAIN } from '../capabilities/edge.mjs';
 
 export const S = (name, args, why, evidence = []) => ({ d: name, args: Array.isArray(args) ? args : [args], why, evidence });
 export const C = (comment) => ({ comment });
@@ -37,9 +38,11 @@ export const dbPrefix = (ctx) => (ctx.a.db_host === 'separate' ? 'db-host/' : ''
 export const LB_PREFIX = 'lb-host/';
 
 /** The app hosts sit behind a load balancer: their proxy takes the client address from its X-Forwarded-For. */
-// curl options of the README's /up checks: a reload returns before the new workers run, so retry a few seconds.
-// --max-time: a hung app fails the check in 10 s per try instead of curl's unbounded wait.
-export const UP_CHECK = '-fsS --max-time 10 --retry 5 --retry-all-errors --retry-delay 1';
+// curl options of the /up checks: a reload returns before the new workers run, so retry, within a deadline
+// (--retry-max-time: no new try after it) and each try bounded (--max-time: a hung app fails a try instead of curl's
+// unbounded wait). The seconds are capability data (capabilities/edge.mjs TIMEOUT_CHAIN).
+export const upCurl = (deadline) => `-fsS --max-time ${TIMEOUT_CHAIN.upTryS} --retry ${deadline} --retry-all-errors --retry-delay 1 --retry-max-time ${deadline}`;
+export const UP_CHECK = upCurl(TIMEOUT_CHAIN.upDeadlineS);
 export const behindBalancer = (ctx) => ctx.a.app_hosts > 1 && ctx.a.lb !== 'none';
 
 /** Where the FreeBSD rc.d script reads the app's secrets (the rc-freebsd unit and the operations file name it). */
