@@ -41,7 +41,10 @@ test('every experiment at --quick size: valid datasets with raw outputs and prov
   // log bytes per request, is tested in tests/rebench/logging.test.mjs against real wrk.
   // replica: a second PostgreSQL per cell (about 3 minutes at --quick size); its reader is tested in
   // tests/rebench/replica-read.test.mjs on a real client report.
-  const chosen = EXPERIMENTS.filter((e) => !['bundle-vs-defaults', 'jobs', 'timeouts', 'logging', 'replica'].includes(e.name));
+  // gc: the same pipeline as allocators (puma-env.mjs's experiment; lab/bench/app.sh's rb_puma_env_cell with other
+  // environment variables), which runs here and adds its memory-over-time dataset; gc's own dataset builder is fed
+  // known runs in tests/rebench/datasets.test.mjs. Its quick run cost about 50 s of this test.
+  const chosen = EXPERIMENTS.filter((e) => !['bundle-vs-defaults', 'jobs', 'timeouts', 'logging', 'replica', 'gc'].includes(e.name));
   const r = await run(REBENCH, [...chosen.map((e) => e.name), '--quick', '--then-and-now', '--seed', '42', '--out', out], { timeoutMs: 840000 });
   assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
   const expected = chosen.flatMap((e) => e.datasetIds());

@@ -6,7 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as engine from '../../guide/engine/index.mjs';
-import { openGuide, openWatchedPage } from './page-helpers.mjs';
+import { openGuide, openWatchedPage, watch } from './page-helpers.mjs';
+import { inOrder } from '../helpers/pool.mjs';
 
 const IN_PAGE = 1200;
 const NAVIGATIONS = 60;
@@ -171,28 +172,36 @@ test(`${IN_PAGE} hostile parameter sets through the page's parse and render`, as
   assert.deepEqual(problems.csp, [], 'CSP violations');
 });
 
+// The links open in two pages of the same browser at once (CI has 2 cores); both pages are watched.
 test(`${NAVIGATIONS} hostile links opened for real`, async () => {
   const searches = hostileSearches(NAVIGATIONS, 42, 3000).map((s) => s.toWellFormed());
-  for (const search of searches) {
-    await openGuide(page, server.url, search);
-    // What the browser actually delivered (it percent-encodes raw characters) is what the engine sees.
-    const delivered = await page.evaluate(() => window.__guide && document.getElementById('guide-url-notes-list').children.length);
-    const state = await page.evaluate(() => ({
-      pwned: window.__pwned,
-      hidden: document.getElementById('guide-url-notes').hidden,
-      error: document.getElementById('guide-error').hidden,
-      injected: document.querySelectorAll('#guide img, #guide iframe, #guide script, #guide [style], #guide a[href^="javascript:" i]').length,
-    }));
-    assert.equal(state.pwned, undefined, search);
-    assert.equal(state.injected, 0, search);
-    assert.equal(state.error, true, `generator error for ${search.slice(0, 200)}`);
-    assert.equal(state.hidden, delivered === 0, `note visibility for ${search.slice(0, 200)}`);
-    const url = new URL(page.url());
-    const expected = expectation(search).notes;
-    // Raw characters may be re-encoded by the browser, but the verdict (ignored or not) stays.
-    assert.equal(delivered > 0, expected > 0, `a note is shown exactly when something was ignored: ${search.slice(0, 200)} (${url.search.slice(0, 100)})`);
+  const second = await browser.context.newPage();
+  const secondProblems = watch(second);
+  try {
+    await inOrder(searches, 2, async (search, w) => {
+      const tab = w === 0 ? page : second;
+      await openGuide(tab, server.url, search);
+      // What the browser actually delivered (it percent-encodes raw characters) is what the engine sees.
+      const delivered = await tab.evaluate(() => window.__guide && document.getElementById('guide-url-notes-list').children.length);
+      const state = await tab.evaluate(() => ({
+        pwned: window.__pwned,
+        hidden: document.getElementById('guide-url-notes').hidden,
+        error: document.getElementById('guide-error').hidden,
+        injected: document.querySelectorAll('#guide img, #guide iframe, #guide script, #guide [style], #guide a[href^="javascript:" i]').length,
+      }));
+      assert.equal(state.pwned, undefined, search);
+      assert.equal(state.injected, 0, search);
+      assert.equal(state.error, true, `generator error for ${search.slice(0, 200)}`);
+      assert.equal(state.hidden, delivered === 0, `note visibility for ${search.slice(0, 200)}`);
+      const url = new URL(tab.url());
+      const expected = expectation(search).notes;
+      // Raw characters may be re-encoded by the browser, but the verdict (ignored or not) stays.
+      assert.equal(delivered > 0, expected > 0, `a note is shown exactly when something was ignored: ${search.slice(0, 200)} (${url.search.slice(0, 100)})`);
+    });
+  } finally {
+    await second.close();
   }
-  assert.deepEqual(problems.errors, [], 'uncaught page errors');
-  assert.deepEqual(problems.dialogs, [], 'dialogs opened');
-  assert.deepEqual(problems.csp, [], 'CSP violations');
+  assert.deepEqual([...problems.errors, ...secondProblems.errors], [], 'uncaught page errors');
+  assert.deepEqual([...problems.dialogs, ...secondProblems.dialogs], [], 'dialogs opened');
+  assert.deepEqual([...problems.csp, ...secondProblems.csp], [], 'CSP violations');
 });
