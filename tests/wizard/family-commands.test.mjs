@@ -50,6 +50,9 @@ function check(r) {
   const units = new Set(Object.values(fam.services).map(fill));
   const packages = new Set([...Object.values(fam.packages), fam.mysqlRepo?.package || ''].map(fill).flatMap((p) => p.split(' ')));
   const problems = [];
+  // Shell functions the README defines itself (step 4's `put() { …; }`): their name is a command of the README, and
+  // their body's commands are checked like any other line.
+  const defined = new Set(lines.flatMap((l) => [...l.matchAll(/(?:^|[;&|]\s*)([A-Za-z_][\w-]*)\(\)\s*\{/g)].map((m) => m[1])));
   for (const line of lines) {
     for (const cmd of commands(line)) {
       // Shell keywords (if, then, fi, …) and variable assignments are not programs: the program is what follows them.
@@ -57,6 +60,7 @@ function check(r) {
       while (words.length && (SHELL_WORDS.includes(words[0]) || /^[A-Za-z_][A-Za-z0-9_]*=\S*$/.test(words[0]))) words.shift();
       if (!words.length) continue;
       const prog = words[0];
+      if (defined.has(prog.replace(/\(\)$/, ''))) continue;
       if (!programs.has(prog)) problems.push(`${ctx.family.id}: "${prog}" (in: ${line}) is not in the family's table`);
       if (prog === 'systemctl' && ['restart', 'reload', 'start', 'stop', 'enable'].includes(words[1])) {
         for (const u of words.slice(2).filter((w) => !w.startsWith('-'))) {
