@@ -179,13 +179,16 @@ export function problemFindings(files, answers) {
   const gemfile = of('gemfile')[0];
   const req = gemfile?.ruby?.requirement ? gemfile.ruby : null;
   const lock = of('gemfile-lock')[0];
-  // A .ruby-version of "3.3" lets asdf or mise pick any 3.3.x: judged only when it names a full version.
-  const full = rv && rv.impl === 'ruby' && rv.value.split('.').length >= 3;
-  const refuses = full && req && satisfies(rv.value, req.requirement) === false;
-  if (refuses) {
+  // A .ruby-version of "3.3" lets asdf or mise pick any 3.3.x: judged only when it names a full version. .tool-versions
+  // picks the Ruby for asdf (before .ruby-version) and mise the same way (sixth blind trial, collections: 3.1.2 there
+  // against ruby "~> 3.4.5").
+  const fullRuby = (x) => x && x.impl === 'ruby' && x.value.split('.').length >= 3;
+  const refuses = fullRuby(rv) && req && satisfies(rv.value, req.requirement) === false;
+  for (const f of [rvFile, of('tool-versions')[0]].filter((x) => fullRuby(x?.ruby) && req && satisfies(x.ruby.value, req.requirement) === false)) {
+    const name = f.path.split('/').pop();
     out.push({
-      rule: 'ruby-mismatch', severity: 'warning', file: rvFile.path, line: rv.line, setting: 'ruby', found: rv.value, expected: req.requirement,
-      message: `.ruby-version says Ruby ${rv.value}, but ${gemfile.path} requires ruby "${req.requirement}" (line ${req.line}): wherever .ruby-version picks the Ruby (rbenv, asdf, chruby, mise, and the images and CI jobs built from it) Bundler refuses to load the bundle ("Your Ruby version is ${rv.value}, but your Gemfile specified ${req.requirement}") and the app does not start. Make them agree, or write \`ruby file: ".ruby-version"\` in the Gemfile${lock?.ruby ? ` (Gemfile.lock records Ruby ${lock.ruby.value})` : ''}`,
+      rule: 'ruby-mismatch', severity: 'warning', file: f.path, line: f.ruby.line, setting: 'ruby', found: f.ruby.value, expected: req.requirement,
+      message: `${name} says Ruby ${f.ruby.value}, but ${gemfile.path} requires ruby "${req.requirement}" (line ${req.line}): wherever ${name} picks the Ruby (${name === '.tool-versions' ? 'asdf, mise' : 'rbenv, asdf, chruby, mise'}, and the images and CI jobs built from it) Bundler refuses to load the bundle ("Your Ruby version is ${f.ruby.value}, but your Gemfile specified ${req.requirement}") and the app does not start. Make them agree${name === '.ruby-version' ? ', or write `ruby file: ".ruby-version"` in the Gemfile' : ''}${lock?.ruby ? ` (Gemfile.lock records Ruby ${lock.ruby.value})` : ''}`,
       evidence: [BUNDLER_RUBY_GUIDE, BUNDLER_RUBY], related: [{ file: gemfile.path, line: req.line }],
     });
   }

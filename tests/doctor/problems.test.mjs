@@ -54,6 +54,16 @@ test('puma.rb requiring config/environment is a warning; other requires are not'
   assert.deepEqual(strong(check(app({ ...BASE, 'config/puma.rb': 'require "etc"\nthreads 3, 3\n' }))), []);
 });
 
+test('.tool-versions against the Gemfile’s ruby requirement (sixth blind trial: alphagov/collections@a30c4b3, MIT)', () => {
+  // collections' own lines: Gemfile:3 `ruby "~> 3.4.5"`, .ruby-version 3.4.5, .tool-versions `ruby 3.1.2`.
+  const files = { ...BASE, Gemfile: 'source "https://rubygems.org"\n\nruby "~> 3.4.5"\n\ngem "rails"\n', '.ruby-version': '3.4.5\n', '.tool-versions': 'ruby 3.1.2\n' };
+  const f = check(app(files)).findings.filter((x) => x.rule === 'ruby-mismatch');
+  assert.deepEqual(f.map((x) => `${x.severity} ${x.file}:${x.line} ${x.found}/${x.expected}`), ['warning .tool-versions:1 3.1.2/~> 3.4.5']);
+  assert.match(f[0].message, /asdf, mise.*Bundler refuses to load the bundle/);
+  // Agreeing, or a version without a patch (any 3.4.x), says nothing.
+  for (const tv of ['ruby 3.4.5\n', 'ruby 3.4\n', 'nodejs 22.1.0\n']) assert.deepEqual(check(app({ ...files, '.tool-versions': tv })).findings.filter((x) => x.rule === 'ruby-mismatch'), [], tv);
+});
+
 test('.ruby-version against Gemfile.lock’s RUBY VERSION', () => {
   const r = check(app({ ...BASE, '.ruby-version': '3.2.2\n' }));
   assert.deepEqual(strong(r), ['warning ruby-mismatch']);
