@@ -148,5 +148,7 @@ export function memoryBudget(ctx, resize) {
   }
   ctx.memory = [...fixed, ...serverLines(ctx, ctx.processes)];
   ctx.memoryTotalMb = ctx.memory.reduce((s, x) => s + x.mb, 0);
+  // The plan at rest: without the reload's second server (the 'handover' line), for the rules that tell them apart.
+  ctx.memorySteadyMb = ctx.memoryTotalMb - ctx.memory.filter((x) => x.kind === 'handover').reduce((s, x) => s + x.mb, 0);
   ctx.memoryOver = ctx.memoryTotalMb > ramMb;
 }

@@ -64,9 +64,8 @@ export const PROD_RULES = [
   },
   // Why the plan counts the server twice (the reason and the evidence for the 'handover' line of the memory plan).
   function handoverMemory(ctx) {
-    const line = ctx.handoverPeak && !ctx.memoryOver && ctx.memory?.find((x) => x.kind === 'handover');
-    if (!line) return null;
-    return W('handover-memory', 'info', { mb: line.mb, steady: ctx.memoryTotalMb - line.mb, total: ctx.memoryTotalMb, ram: ctx.ramMb, processes: ctx.processes }, [SRC.unicornSignals, SRC.unicornPreload]);
+    if (!ctx.handoverPeak || ctx.memoryOver || !(ctx.memorySteadyMb < ctx.memoryTotalMb)) return null;
+    return W('handover-memory', 'info', { mb: ctx.memoryTotalMb - ctx.memorySteadyMb, steady: ctx.memorySteadyMb, total: ctx.memoryTotalMb, ram: ctx.ramMb, processes: ctx.processes }, [SRC.unicornSignals, SRC.unicornPreload]);
   },
   function kamalProxyBinary(ctx) {
     if (ctx.proxy !== 'kamal-proxy') return null;

@@ -173,8 +173,7 @@ export const RULES = [
     const jobs = fix === 'memory-over-budget-jobs' || fix === 'memory-over-budget-puma';
     // Over only during a reload's handover (steady state fits): the second server eats the page cache for seconds, a
     // risk to warn about (with the restart alternative), not a plan that cannot run.
-    const handover = ctx.handoverPeak && ctx.memory?.find((x) => x.kind === 'handover');
-    const severity = handover && ctx.memoryTotalMb - handover.mb <= ctx.ramMb ? 'warning' : 'error';
+    const severity = ctx.memorySteadyMb < ctx.memoryTotalMb && ctx.memorySteadyMb <= ctx.ramMb ? 'warning' : 'error';
     return W('memory-over-budget', severity, { total: ctx.memoryTotalMb, ram: ctx.ramMb, sum: memorySum(ctx.memory), mb: ctx.perWorkerMb, mbWhy: ctx.workerMbMeasured ? `${ctx.perWorkerMb} MB per process is your worker_mb answer` : `${ctx.perWorkerMb} MB per process is Puma's documented estimate for a typical app` }, [SRC.pumaDeploy, DS.serverMemory, ...(jobs ? [SRC.solidQueuePuma] : []), ...(fix === 'memory-over-budget-puma' ? [DS.yjitPuma2026] : []), ...(ctx.handoverPeak ? [SRC.unicornSignals] : [])], 'memory-over-budget', fix);
   },
   function jobsInPuma(ctx) {
