@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inProcessReading, readWarm } from '../../scripts/lib/rebench/warm.mjs';
 import { gradeRun, protocolSize, parseProtocolFile, isDisturbed, PROTOCOL } from '../../scripts/lib/rebench/protocol.mjs';
-import { run as runCmd } from '../tools/util.mjs';
+import { driverShell } from '../helpers/driver-shell.mjs';
 
 const IP = PROTOCOL.in_process;
 // A seeded generator, so the synthetic runs are the same on every machine.
@@ -97,11 +97,7 @@ test('a full run times each process for the protocol\'s minimum, and the workloa
 });
 
 /** lab/bench/protocol.sh's rb_measured on the host, without the monitor, with the protocol's plateau limit. */
-function measured(dir, script) {
-  const bench = path.join(import.meta.dirname, '../../lab/bench');
-  const params = `RB_PLATEAU_MAX='${IP.max_plateau_ratio}' RB_TRIES=3 RB_MONITOR_S='' RB_GATE_WINDOW_S=''`;
-  return runCmd('bash', ['-c', `set -u; RAW='${dir}'; BENCH='${bench}'; ${params}; source "$BENCH/lib.sh"; ${script}`], { timeoutMs: 30000 });
-}
+const measured = (dir, script) => driverShell(dir, script, { RB_PLATEAU_MAX: IP.max_plateau_ratio, RB_TRIES: 3, RB_MONITOR_S: '', RB_GATE_WINDOW_S: '' });
 
 test('the driver repeats a run that did not hold its fast speed, and records one that never did as unsteady', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'in-process-repeat-'));

@@ -12,6 +12,7 @@ import { readMeasurement, readResults } from '../../scripts/lib/rebench/readback
 import { summaryRows } from '../../scripts/lib/rebench/dataset.mjs';
 import { gradeRun, parseProtocolFile, PROTOCOL } from '../../scripts/lib/rebench/protocol.mjs';
 import { validateDataset, knownDatasetIds } from '../../scripts/lib/dataset-validate.mjs';
+import { driverShell } from '../helpers/driver-shell.mjs';
 
 const BENCH = path.join(ROOT, 'lab/bench');
 const ticks = (pid) => {
@@ -27,11 +28,6 @@ function burner(t) {
   return child;
 }
 
-/** Source lab/bench/lib.sh on the host and run SCRIPT with the protocol's parameters. */
-function driverShell(raw, script, params) {
-  const env = Object.entries(params).map(([k, v]) => `${k}='${v}'`).join(' ');
-  return run('bash', ['-c', `set -u; RAW='${raw}'; BENCH='${BENCH}'; ${env}; source "$BENCH/lib.sh"; ${script}`], { timeoutMs: 90000 });
-}
 
 const GATE = { RB_MONITOR_S: 1, RB_GATE_WINDOW_S: 2, RB_GATE_POLL_S: 1, RB_GATE_MAX_WAIT_S: 2, RB_GATE_MAX_FOREIGN: PROTOCOL.idle_gate.max_foreign_cpu_pct, RB_GATE_MAX_STEAL: 100, RB_DISTURB_MAX_FOREIGN: PROTOCOL.disturbance.max_foreign_cpu_pct, RB_DISTURB_MAX_STEAL: 100, RB_TRIES: 2 };
 
