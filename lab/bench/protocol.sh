@@ -54,9 +54,10 @@ rb_gate() { # OUT
 }
 
 # Run CMD… (its output to OUT.txt) under the protocol: gate, monitor, repeat while disturbed (RB_TRIES).
-# OUT.protocol records gate_ok, foreign_pct, steal_pct, load1, tries, disturbed, warmup_stable.
+# OUT.protocol records gate_ok, foreign_pct, steal_pct, load1, tries, disturbed, unsteady, warmup_stable, and how
+# many tries were repeated for each reason (repeats_disturbed, repeats_unsteady).
 rb_measured() { # OUT CMD…
-  local out=$1 try=1 f s fw sw mon; shift
+  local out=$1 try=1 f s fw sw mon rep_busy=0 rep_unsteady=0; shift
   while :; do
     rb_gate "$out"
     printf "%s" "$(rb_load)" > "$out.load"
@@ -96,13 +97,19 @@ rb_measured() { # OUT CMD…
         else
           rb_log "$(basename "$out"): the machine did not hold its fast speed (plateau $pl above $RB_PLATEAU_MAX), try $try of $RB_TRIES; repeating"
         fi
+        # Every try's output is kept (the readback's first-try check reads try 1): text, protocol and the JSON
+        # an in-process run writes beside them.
+        if [ "$busy" = 1 ]; then echo "repeated_because=disturbed" >> "$out.protocol"; rep_busy=$((rep_busy + 1))
+        else echo "repeated_because=unsteady" >> "$out.protocol"; rep_unsteady=$((rep_unsteady + 1)); fi
         mv "$out.txt" "$out.disturbed-$try.txt"; mv "$out.protocol" "$out.disturbed-$try.protocol"
+        [ -f "$out.json" ] && mv "$out.json" "$out.disturbed-$try.json"
         try=$((try + 1)); continue
       fi
     fi
     echo "disturbed=$busy" >> "$out.protocol"
     echo "unsteady=$unsteady" >> "$out.protocol"
     echo "tries=$try" >> "$out.protocol"
+    printf "repeats_disturbed=%s\nrepeats_unsteady=%s\n" "$rep_busy" "$rep_unsteady" >> "$out.protocol"
     [ -f "$out.warmup" ] && grep -E '^warmup_(stable|s)=' "$out.warmup" >> "$out.protocol"
     return 0
   done

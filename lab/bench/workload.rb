@@ -54,18 +54,25 @@ def yjit_state
   RubyVM::YJIT.enabled? ? 'on' : 'off'
 end
 
-# Times one iteration: CPU time of this process (user + system) and wall time, in milliseconds.
+# Times one iteration: CPU time of this process (user + system) and wall time, in milliseconds, and the minor and
+# major garbage collections it ran (GC.stat with a key allocates nothing), so the reader can tell whether the fast
+# blocks the reading comes from skipped collections the others paid for.
 def timed(seed)
+  minor0 = GC.stat(:minor_gc_count)
+  major0 = GC.stat(:major_gc_count)
   cpu0 = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
   wall0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   sum = iteration(seed)
-  [(Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu0) * 1000, (Process.clock_gettime(Process::CLOCK_MONOTONIC) - wall0) * 1000, sum]
+  cpu = (Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu0) * 1000
+  wall = (Process.clock_gettime(Process::CLOCK_MONOTONIC) - wall0) * 1000
+  [cpu, wall, sum, GC.stat(:minor_gc_count) - minor0, GC.stat(:major_gc_count) - major0]
 end
 
 if ARGV[0] == '--warm'
   warmup, measured, out = Integer(ARGV[1]), Integer(ARGV[2]), ARGV.fetch(3)
-  # Timed for long enough that a host which runs this guest at two speeds in turn (seen here: stretches of
-  # stretches of 31 ms at the median, up to seconds, at about half speed) shows its fast speed in many 10-iteration blocks; capped so a bad argument cannot run away.
+  # Timed for long enough that a host which runs this guest at two speeds in turn (seen here: slow stretches of
+  # 31 ms at the median, up to seconds, at about half speed) shows its fast speed in many 10-iteration blocks;
+  # capped so a bad argument cannot run away.
   seconds = Float(ARGV.fetch(4, '0'))
   block = Integer(ARGV.fetch(5, '10'))
   quantile = Float(ARGV.fetch(6, '0.1'))
@@ -74,13 +81,17 @@ if ARGV[0] == '--warm'
   warm = Array.new(warmup) { |i| cpu, _, sum = timed(i); checksum += sum; cpu.round(3) }
   cpu_ms = []
   wall_ms = []
+  gc_minor = []
+  gc_major = []
   started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
   i = 0
   while i < measured || (Process.clock_gettime(Process::CLOCK_MONOTONIC) - started < seconds && i < cap)
-    cpu, wall, sum = timed(warmup + i)
+    cpu, wall, sum, minor, major = timed(warmup + i)
     checksum += sum
     cpu_ms << cpu.round(3)
     wall_ms << wall.round(3)
+    gc_minor << minor
+    gc_major << major
     i += 1
   end
   timed_s = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
@@ -89,6 +100,7 @@ if ARGV[0] == '--warm'
   File.write(out, JSON.generate(
     ruby: RUBY_DESCRIPTION, executable: RbConfig.ruby, yjit: yjit_state, yjit_stats: yjit, checksum: checksum,
     warmup_iterations: warmup, warmup_cpu_ms: warm, timed_s: timed_s.round(3), cpu_ms: cpu_ms, wall_ms: wall_ms,
+    gc_minor: gc_minor, gc_major: gc_major,
     max_rss_kib: File.read('/proc/self/status')[/^VmHWM:\s+(\d+)/, 1].to_i
   ))
   puts "warm: #{warmup} + #{cpu_ms.size} iterations, checksum=#{checksum} ruby=#{RUBY_VERSION} yjit=#{yjit_state}"

@@ -110,7 +110,7 @@ test('the driver repeats a run that did not hold its fast speed, and records one
   const p = parseProtocolFile(fs.readFileSync(path.join(dir, 'flaky.protocol'), 'utf8'));
   assert.deepEqual([p.tries, p.unsteady, p.disturbed], [3, 0, 0]);
   assert.ok(fs.existsSync(path.join(dir, 'flaky.disturbed-2.txt')), 'the unsteady tries are kept');
-  assert.match(fs.readFileSync(path.join(dir, 'driver.log'), 'utf8'), /did not hold its fast speed \(plateau 1\.4 above 1\.1\), try 1 of 3/);
+  assert.match(fs.readFileSync(path.join(dir, 'driver.log'), 'utf8'), new RegExp(`did not hold its fast speed \\(plateau 1\\.4 above ${IP.max_plateau_ratio}\\), try 1 of 3`));
   assert.equal(isDisturbed({ protocol: p }), false);
   // Never on it: recorded unsteady after the last try, and left out like a disturbed run.
   r = await measured(dir, `rb_measured "$RAW/never" echo plateau=1.3`);

@@ -75,10 +75,17 @@ export function summaryRows(ctx, spec) {
   // Leaving disturbed runs out must not decide a verdict: where counting them (as measured) gives another verdict,
   // the comparison is "unsettled", no verdict (perf review: disturbance can depend on the configuration).
   const withDisturbed = (g, k) => g.results.filter((x) => !x.metrics.error).map((x) => x.metrics[k]);
+  // Nor may repeating runs (protocol v4): with every run's first try in place of the try that counted, as if the
+  // driver had never repeated, the verdict must be the same (a repeat chosen by its outcome could select fast tries).
+  const firstTries = (g, k) => g.results.filter((x) => !x.metrics.error).flatMap((x) => (x.firstTry ? (x.firstTry.metrics.error ? [] : [x.firstTry.metrics[k]]) : [x.metrics[k]]));
   const sensitive = (cmp, a, b) => {
-    if (![a, b].some((grp) => grp.results.some((x) => !isGoodRun(x) && !x.metrics.error))) return cmp;
-    const all = compare(withDisturbed(a, spec.primary), withDisturbed(b, spec.primary), { higherIsBetter: P.higherIsBetter, seed: ctx.seed, minRuns: minGoodRuns(ctx.runs) });
-    return all.verdict === cmp.verdict || cmp.verdict === 'too few runs' ? cmp : { ...cmp, verdict: 'unsettled' };
+    if (cmp.verdict === 'too few runs') return cmp;
+    const opts = { higherIsBetter: P.higherIsBetter, seed: ctx.seed, minRuns: minGoodRuns(ctx.runs) };
+    const left = [a, b].some((grp) => grp.results.some((x) => !isGoodRun(x) && !x.metrics.error));
+    if (left && compare(withDisturbed(a, spec.primary), withDisturbed(b, spec.primary), opts).verdict !== cmp.verdict) return { ...cmp, verdict: 'unsettled' };
+    const repeated = [a, b].some((grp) => grp.results.some((x) => x.firstTry));
+    if (repeated && compare(firstTries(a, spec.primary), firstTries(b, spec.primary), opts).verdict !== cmp.verdict) return { ...cmp, verdict: 'unsettled' };
+    return cmp;
   };
   const rows = [];
   const records = [];
@@ -136,7 +143,7 @@ export function failuresOf(markers) {
     markers,
     meaning: 'FAILED: no run of this configuration produced a reading: the server did not start, the load tool could not connect, or more than 1 % of the responses were HTTP errors or timeouts (error responses are not throughput); driver.log and runs.csv in the raw output say which. ' +
       'NOT-INSTALLED: the software is not available in the lab on this machine, so the configuration was not run. ' +
-      'DISTURBED: every run was still disturbed by other programs or the hypervisor after its last try (the quality record says how much), so none counts. Individual failed requests are counted in failed_requests, not hidden.',
+      'DISTURBED: every run was still disturbed after its last try (other programs or the hypervisor took CPU, or the host did not hold its fast speed; the quality record says how much), so none counts. Individual failed requests are counted in failed_requests, not hidden.',
   };
 }
 

@@ -176,6 +176,12 @@ export function gradeRun(ctx) {
   const repeated = offPlateau.filter((r) => r.protocol && r.protocol.unsteady === 1).length;
   if (offPlateau.length) reasons.push(`the machine did not hold its fast speed in ${offPlateau.length} of ${runs.length} runs: the fastest tenth of their ${IP.block_iterations}-iteration blocks spread more than ${IP.max_plateau_ratio}× (the 10th percentile over the fastest, up to ${Math.max(...offPlateau.map((r) => r.metrics.plateau)).toFixed(2)}×), so their reading is not the code's fast-speed cost; ${repeated === offPlateau.length && excludesDisturbed(ctx) ? `still so after ${tries} tries, they are left out of the medians and verdicts` : 'measured before the driver repeated such runs, they count in the medians'}`);
   const inProcess = good.filter((r) => r.metrics.in_process);
+  // A low quantile could come from blocks that skipped collections the others paid for; where GC is counted per
+  // iteration (version 4), the reading's blocks must have run about their share. Not a reading for experiments
+  // whose variable is GC itself, whose cost the low quantile would leave out by design.
+  const gcShares = inProcess.map((r) => r.metrics.gc && r.metrics.gc.reading_share).filter(Number.isFinite);
+  const gcShort = gcShares.filter((v) => v < IP.min_gc_reading_share);
+  if (gcShort.length) reasons.push(`in ${gcShort.length} of ${runs.length} in-process runs the blocks the reading comes from ran fewer garbage collections than the run as a whole (down to ${Math.min(...gcShort).toFixed(2)} of their share; the protocol asks for ${IP.min_gc_reading_share}), so their reading leaves out part of what GC costs`);
   const unplateaued = inProcess.filter((r) => Number.isFinite(r.metrics.timed_s) && !Number.isFinite(r.metrics.plateau)).length;
   if (inProcess.length && unplateaued && !ctx.quick) reasons.push(`${unplateaued} of ${runs.length} in-process runs timed fewer than ${10 * IP.block_iterations} iterations, too few blocks for the plateau check`);
   const short = inProcess.filter((r) => Number.isFinite(r.metrics.timed_s) && r.metrics.timed_s < IP.min_timed_s).length;
@@ -203,6 +209,7 @@ export function gradeRun(ctx) {
   const worst = monitored.flatMap((r) => [r.protocol.foreign_cpu_pct_worst_interval, r.protocol.steal_pct_worst_interval]).filter(Number.isFinite);
   const loads = runs.flatMap((r) => [r.protocol && r.protocol.load1, ...loadsOf(r.load)]).filter(Number.isFinite);
   if (ctx.load) loads.push(...ctx.load.before.slice(0, 1), ...ctx.load.after.slice(0, 1));
+  const repeats = repeatCounts(runs);
   return {
     grade: reasons.length ? 'smoke' : 'benchmark',
     protocol: iso.length || runs.some((r) => r.protocol)
@@ -223,8 +230,30 @@ export function gradeRun(ctx) {
     runs_total: runs.length,
     runs_failed: failed,
     runs_disturbed: disturbed,
+    // Recorded by the driver from protocol version 4: output from before has none of these.
+    ...(runs.some((r) => r.protocol && 'unsteady' in r.protocol) ? { runs_unsteady: runs.filter((r) => r.protocol && r.protocol.unsteady === 1).length } : {}),
+    ...(repeats ? { repeats } : {}),
+    ...(gcShares.length ? { gc_reading_share_min: round2(Math.min(...gcShares)) } : {}),
     reasons,
   };
+}
+
+const round2 = (v) => Math.round(v * 100) / 100;
+
+/** Tries the driver repeated, by reason and per configuration (cell:measurement); null before version 4. */
+export function repeatCounts(runs) {
+  const counted = runs.filter((r) => r.protocol && 'repeats_unsteady' in r.protocol);
+  if (!counted.length) return null;
+  const out = { disturbed: 0, unsteady: 0, by_configuration: {} };
+  for (const r of counted) {
+    const d = Number(r.protocol.repeats_disturbed) || 0;
+    const u = Number(r.protocol.repeats_unsteady) || 0;
+    out.disturbed += d;
+    out.unsteady += u;
+    const key = `${r.cell ? r.cell.id : 'run'}:${r.measurement ? r.measurement.id : ''}`;
+    out.by_configuration[key] = (out.by_configuration[key] || 0) + d + u;
+  }
+  return out;
 }
 
 /**

@@ -94,10 +94,24 @@ export function readResults(plan, cells, raw, params = {}) {
       const crashed = protocol && protocol.exit && !metrics.error ? { error: `the load tool exited with status ${protocol.exit} (its output is kept)` } : null;
       // The open-loop phase after this page's closed-loop run (openloop.mjs), for measurements that ask for it.
       const openLoop = m.openLoop ? failOpenLoop(readOpenLoopRuns(raw, base), failed) : null;
-      results.push({ entry, cell, measurement: m, metrics: crashed || metrics, memory, openLoop, protocol, server, load: text(path.join(raw, `${base}.load`)), file: fs.existsSync(file) ? path.basename(file) : null });
+      const firstTry = skipped || failed ? null : readFirstTry(m, raw, base, protocol);
+      results.push({ entry, cell, measurement: m, metrics: crashed || metrics, firstTry, memory, openLoop, protocol, server, load: text(path.join(raw, `${base}.load`)), file: fs.existsSync(file) ? path.basename(file) : null });
     }
   }
   return results;
+}
+
+/**
+ * A repeated run's first try ({ metrics, protocol }), which protocol.sh keeps as BASE.disturbed-1.*: the dataset
+ * checks that no verdict exists only because the driver chose which tries count (dataset.mjs). null when the run
+ * was not repeated.
+ */
+export function readFirstTry(m, raw, base, protocol) {
+  if (!protocol || !(protocol.tries > 1)) return null;
+  const file = path.join(raw, `${base}.disturbed-1.${m.ext || 'txt'}`);
+  if (!fs.existsSync(file)) return null;
+  const p = path.join(raw, `${base}.disturbed-1.protocol`);
+  return { metrics: readMeasurement(m.tool, file, m), protocol: parseProtocolFile(fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : null) };
 }
 
 /** Why a run's server does not count: it reported another Ruby or YJIT state than the run needs, or none. */

@@ -28,6 +28,32 @@ export function inProcessReading(values, ip = PROTOCOL.in_process) {
   return { reading, plateau: blocks.length >= 10 && fastest > 0 ? reading / fastest : null, blocks: blocks.length };
 }
 
+const ints = (a) => Array.isArray(a) && a.every((v) => Number.isInteger(v) && v >= 0);
+const sum = (a) => a.reduce((x, y) => x + y, 0);
+
+/**
+ * Garbage collection in the blocks the reading comes from against the whole run (protocol version 4): { per_iteration,
+ * major_per_1000, reading_share }. reading_share is the collections per iteration in the blocks at or below the
+ * reading over those of every block (1 = the reading's blocks paid their share; 0.5 = they ran half the
+ * collections, so the reading leaves out part of what GC costs). null where the run recorded no counts (before v4)
+ * or ran no collection.
+ */
+export function gcInReading(cpu, minor, major, ip = PROTOCOL.in_process) {
+  if (!ints(minor) || !ints(major) || minor.length !== cpu.length || major.length !== cpu.length) return null;
+  const size = ip.block_iterations;
+  const gcs = minor.map((v, i) => v + major[i]);
+  const total = sum(gcs);
+  const out = { per_iteration: total / gcs.length, major_per_1000: (1000 * sum(major)) / major.length, reading_share: null };
+  if (!total || cpu.length < size) return out;
+  const blocks = [];
+  for (let i = 0; i + size <= cpu.length; i += size) blocks.push({ mean: sum(cpu.slice(i, i + size)) / size, gc: sum(gcs.slice(i, i + size)) });
+  const reading = quantile(blocks.map((b) => b.mean), ip.reading_quantile);
+  const fast = blocks.filter((b) => b.mean <= reading);
+  const all = sum(blocks.map((b) => b.gc)) / blocks.length;
+  out.reading_share = all > 0 && fast.length ? sum(fast.map((b) => b.gc)) / fast.length / all : null;
+  return out;
+}
+
 /** text → { cpu_ms, wall_ms, warmup_drift, iterations, yjit, … } or { error } */
 export function readWarm(text, { yjit } = {}) {
   let d;
@@ -55,6 +81,7 @@ export function readWarm(text, { yjit } = {}) {
     timed_s: v3 ? d.timed_s : null,
     warmup_iterations: d.warmup_iterations ?? null,
     yjit: d.yjit ?? null,
+    gc: gcInReading(d.cpu_ms, d.gc_minor, d.gc_major),
     yjit_code_kib: d.yjit_stats && Number.isFinite(d.yjit_stats.code_region_size) ? d.yjit_stats.code_region_size / 1024 : null,
     max_rss_mib: Number.isFinite(d.max_rss_kib) ? d.max_rss_kib / 1024 : null,
     errors: 0,
