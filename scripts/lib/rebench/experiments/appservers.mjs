@@ -1,6 +1,6 @@
 // Experiment 2: application servers (thesis Tables 5.15–5.18) on the reference Rails 8.1 app.
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
-import { verdictSentence, dbName } from './common.mjs';
+import { verdictSentence, dbName, placementCaveat } from './common.mjs';
 
 export const PAGES = [
   { id: 'api', label: 'API (small JSON)' },
@@ -58,20 +58,13 @@ export default {
       software: softwareOf(ctx, ['lab-3.3']),  // lists the YJIT build too (mounted in every lab run)
       method: methodOf(ctx, {
         tool: 'rebench',
-        description: `Every run boots the server fresh (Puma with no config file, puma -C -; Unicorn and Pitchfork with ${p.RB_WORKERS} workers and preload where the server offers it; Falcon --count ${p.RB_WORKERS}; WEBrick through bin/rails server), waits for /up, then measures the three pages in a random order with wrk -c ${p.RB_CONNECTIONS} while a sampler reads /proc/PID/smaps_rollup of every process in the server's tree every 0.5 s.`,
+        description: `Every run boots the server fresh (${bootText(ctx.cells, p)}), waits for /up, then measures the three pages in a random order with wrk -c ${p.RB_CONNECTIONS} while a sampler reads /proc/PID/smaps_rollup of every process in the server's tree every 0.5 s.`,
         concurrency: p.RB_CONNECTIONS,
         duration: p.RB_DURATION_S,
         warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk (2 connections) on each page right before it is measured, not recorded` : 'none (quick run)',
       }),
       columns, rows, markers,
-      caveats: [
-        'The database server, the app server and wrk share the same two cores, as in a one-machine deployment; the pages spend part of their time waiting for PostgreSQL.',
-        'The two "Ruby 3.4 YJIT build" rows run on the lab\'s Ruby 3.4 built from Debian\'s ruby3.4 source package with YJIT (3.4.5-1~exp1, scripts/lib/lab/build-ruby-yjit.sh); every other row runs on Debian 13\'s Ruby 3.3. Compare the YJIT row with the YJIT-off row (same binary, same gems; only config.yjit differs; every response names the Ruby and the YJIT state of the process that served it, and each run checked that header on /up before it was measured), not with the Ruby 3.3 rows.',
-        'YJIT memory: the YJIT rows\' PSS per process is whole-tree PSS divided by the processes (the Puma master and its workers); the difference between the YJIT-on and YJIT-off rows is the memory YJIT\'s compiled code and metadata add per process under this load, at Ruby 3.4\'s default --yjit-mem-size.',
-        'PSS divides pages shared between forked workers among them, so the whole-tree PSS is the memory the server really holds; RSS summed over workers would count shared pages several times.',
-        'Unicorn does not keep connections alive: it closes the connection after every response, and wrk counts each close as a socket read error, so Unicorn\'s failed-request count equals its request count without any request failing, and each of its requests pays for a new connection.',
-        'Falcon runs each request in a fiber of one thread per process; for Falcon the reference app switches Rails to the fiber isolation level (config.active_support.isolation_level = :fiber, set when LAB_ISOLATION_LEVEL=fiber), as Rails asks for fiber-based servers, so each request holds its own database connection. Without it (the first 2026 run) concurrent requests shared a connection and part of them failed with HTTP 500.',
-      ],
+      caveats: caveatsOf(ctx),
       related: ['thesis-thin-vs-unicorn', 'thesis-passenger-apache-vs-nginx', 'thesis-webserver-memory-workers'],
       charts: [
         medianChart({
@@ -86,6 +79,34 @@ export default {
     })];
   },
 };
+
+const has = (cells, ...ids) => cells.some((c) => ids.includes(c.id));
+
+/** How each measured server was started: only the servers this run measured (a --cells subset names no others). */
+function bootText(cells, p) {
+  const parts = [];
+  if (has(cells, 'puma-single', 'puma-cluster', ...YJIT_SERVERS)) parts.push('Puma with no config file, puma -C -');
+  const forking = ['unicorn', 'pitchfork'].filter((id) => has(cells, id)).map((id) => SERVERS.find((x) => x.id === id).label);
+  if (forking.length) parts.push(`${forking.join(' and ')} with ${p.RB_WORKERS} workers and preload where the server offers it`);
+  if (has(cells, 'falcon')) parts.push(`Falcon --count ${p.RB_WORKERS}`);
+  if (has(cells, 'webrick')) parts.push('WEBrick through bin/rails server');
+  return parts.join('; ');
+}
+
+/** The caveats that hold for the servers this run measured, and where its processes ran (its isolation record). */
+function caveatsOf(ctx) {
+  const cells = ctx.cells;
+  const yjit = has(cells, ...YJIT_SERVERS);
+  const others = cells.some((c) => !YJIT_SERVERS.includes(c.id));
+  return [
+    placementCaveat(ctx, { waits: 'PostgreSQL' }),
+    ...(yjit ? [`The "Ruby 3.4 YJIT build" rows run on the lab's Ruby 3.4 built from Debian's ruby3.4 source package with YJIT (3.4.5-1~exp1, scripts/lib/lab/build-ruby-yjit.sh)${others ? "; every other row runs on Debian 13's Ruby 3.3" : ''}. Compare the YJIT row with the YJIT-off row (same binary, same gems; only config.yjit differs; every response names the Ruby and the YJIT state of the process that served it, and each run checked that header on /up before it was measured)${others ? ', not with the Ruby 3.3 rows' : ''}.`,
+      'YJIT memory: the YJIT rows\' PSS per process is whole-tree PSS divided by the processes (the Puma master and its workers); the difference between the YJIT-on and YJIT-off rows is the memory YJIT\'s compiled code and metadata add per process under this load, at Ruby 3.4\'s default --yjit-mem-size.'] : []),
+    'PSS divides pages shared between forked workers among them, so the whole-tree PSS is the memory the server really holds; RSS summed over workers would count shared pages several times.',
+    ...(has(cells, 'unicorn') ? ['Unicorn does not keep connections alive: it closes the connection after every response, and wrk counts each close as a socket read error, so Unicorn\'s failed-request count equals its request count without any request failing, and each of its requests pays for a new connection.'] : []),
+    ...(has(cells, 'falcon') ? ['Falcon runs each request in a fiber of one thread per process; for Falcon the reference app switches Rails to the fiber isolation level (config.active_support.isolation_level = :fiber, set when LAB_ISOLATION_LEVEL=fiber), as Rails asks for fiber-based servers, so each request holds its own database connection. Without it (the first 2026 run) concurrent requests shared a connection and part of them failed with HTTP 500.'] : []),
+  ];
+}
 
 export function alt(records, what) {
   return records.map((r) => `${r.row[0]}, ${r.row[1]}: ${typeof r.row[3] === 'number' ? `${Math.round(r.row[3])} ${what}` : r.row[3]}`).join('; ') + '.';

@@ -1,5 +1,6 @@
 // Wording shared by the experiments: a summary sentence computed from the rows, never typed in.
 import { compare } from '../stats.mjs';
+import { readIsolation } from '../protocol.mjs';
 
 const fmt = (v) => (v >= 100 ? String(Math.round(v)) : String(Math.round(v * 100) / 100));
 
@@ -36,4 +37,20 @@ export function verdictSentence(records, spec, what, nameOf) {
 /** The database the app ran on in this run (quick runs use SQLite to skip starting a server). */
 export function dbName(params) {
   return { postgresql: 'PostgreSQL 17', mariadb: 'MariaDB 11.8', sqlite: 'SQLite' }[params.RB_DB || 'postgresql'];
+}
+
+/**
+ * Where the run's processes ran, from its own isolation record (protocol.sh's isolation-PLACE.txt), never typed in:
+ * a caveat that said "the same two cores" stayed in datasets measured pinned. server: what ran on the server's CPU;
+ * load: the load generator; waits: what the pages wait for there.
+ */
+export function placementCaveat(ctx, { server = 'The app server and its database', load = 'wrk', waits = 'the database', shared = "the database shares the server's CPU, as on a one-machine deployment, and " } = {}) {
+  const iso = readIsolation(ctx.raw);
+  const pins = iso.map((i) => /^pinned server=(\d+) load=(\d+)/.exec(i.text)).filter(Boolean);
+  if (iso.length && pins.length === iso.length) {
+    const [, cpuServer, cpuLoad] = pins[0];
+    return `${server} ran on CPU ${cpuServer} and ${load} on CPU ${cpuLoad} (taskset; the run's isolation record)${waits ? `: ${shared}the pages spend part of their time waiting for ${waits}` : ''}.`;
+  }
+  const why = iso.length ? iso.map((i) => i.text.replace(/^none\s*/, '')).join('; ') : 'the run predates the isolation record';
+  return `${server} and ${load} shared the machine's CPUs (not pinned: ${why}), so the load generator took CPU from the server${waits ? `; the pages also spend part of their time waiting for ${waits}` : ''}.`;
 }

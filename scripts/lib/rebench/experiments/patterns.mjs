@@ -1,5 +1,6 @@
 // Experiment 6: Rails code patterns (thesis Tables 5.21–5.24) on PostgreSQL 17, MariaDB 11.8 and SQLite.
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
+import { placementCaveat } from './common.mjs';
 
 // Each pattern is compared with the way the thesis measured as the slow one.
 export const PATTERNS = [
@@ -62,7 +63,8 @@ export default {
       columns, rows, markers,
       caveats: [
         'The two transaction routes insert 100 rows and delete them again within each request, so the tables do not grow during a run.',
-        'The database server runs on the same two cores as Puma and wrk, and without tuning (lab defaults).',
+        placementCaveat(ctx),
+        'The database server runs without tuning (lab defaults).',
       ],
       related: ['thesis-rails-eager-loading', 'thesis-rails-find-each', 'thesis-rails-explicit-transactions', 'thesis-rails-magic-finders'],
       charts: [medianChart({

@@ -1,6 +1,6 @@
 // Experiment 1: static files (thesis Tables 5.4–5.9). nginx, Apache and Caddy serve the same 10 KiB file.
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
-import { verdictSentence } from './common.mjs';
+import { verdictSentence, placementCaveat } from './common.mjs';
 
 const SERVERS = [
   { id: 'nginx', label: 'nginx' },
@@ -48,7 +48,10 @@ export default {
         warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk (1 thread, 2 connections) against the same URL before each run's measurements, not recorded` : 'none (quick run)',
       }),
       columns, rows, markers,
-      caveats: ['ab and wrk run on the same two cores as the server: at these rates the load generator uses about as much CPU as the server, so the figures are a floor, and the order between servers matters more than the absolute rate.'],
+      caveats: [
+        placementCaveat(ctx, { server: 'The web server', load: 'ab and wrk', waits: null }),
+        'At these rates the load generator needs about as much CPU as the server, so the figures are a floor, and the order between servers matters more than the absolute rate.',
+      ],
       related: ['thesis-os-ab-nginx-10k-1k', 'thesis-os-ab-apache-10k-1k'],
       charts: [medianChart({
         id: 'rps', title: 'Requests per second for one static file',
