@@ -11,6 +11,8 @@ import { absentIsFine } from './absent.mjs';
 import { ownLocals, ownNginxNames } from './own-names.mjs';
 import { wizardChoice } from './choice.mjs';
 import { UNIT_ROLES } from '../engine/capabilities/process.mjs';
+import { appEnvReads } from './env-reads.mjs';
+import { envMissing, DEPLOY_SET } from './env-missing.mjs';
 
 // Setting names that mean the same thing (Rails 8.1 reads max_connections; pool is still read).
 const ALIASES = { max_connections: ['pool'], pool: ['max_connections'] };
@@ -83,11 +85,14 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
   const compared = [];
   const notCompared = [];
   const env = envOf(userFiles);
+  let reads = null;
   for (const gf of result.files) {
     const { kind, settings, parsed } = generatedSettings(gf);
     if (!kind || !settings.length) continue;
     const genRole = roleOf(kind, parsed.settings);
-    const mine = userFiles.filter((f) => f.kind === kind && !f.problem && fits(genRole, f));
+    // The wizard's job-process env file (config/jobs.env) is the job runner's: compared with env files named for
+    // jobs only, as the job environment is read (jobs.mjs jobEnvOf), never with the app's .env.production.
+    const mine = userFiles.filter((f) => f.kind === kind && !f.problem && fits(genRole, f) && (kind !== 'env' || !JOB_ENV.test(baseName(gf.path)) || JOB_ENV.test(baseName(f.path))));
     if (!mine.length) {
       // A file of this kind was given but refused (its problem is reported): not "no such file given".
       const refused = userFiles.find((f) => f.kind === kind && f.problem);
@@ -123,6 +128,8 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
       const gv = g.value;
       const base = { setting: g.key, reason: g.why, evidence: g.evidence, generated: gf.path, ...(assumes.length ? { assumes } : {}) };
       if (cands.some(({ f, s }) => sameValue(kind, g.key, userValue(kind, s, env), gv))) continue;
+      // A secret the wizard leaves empty for the operator (DATABASE_PASSWORD=): any value is theirs, and not echoed.
+      if (kind === 'env' && cands.length && String(gv ?? '') === '') continue;
       // A value the files cannot tell (ERB, a method call, an ENV variable production sets) is unknown, not different.
       if (cands.length && cands.every(({ s }) => unknownValue(kind, s, env))) continue;
       // A pool larger than the wizard's default serves the app's own threads, job runners and embedded
@@ -145,6 +152,14 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
           diff: f.text && suggestion && !choice ? replaceLine(f.path, f.text, s.line, suggestion) : null, ...base, setting: key,
         });
       } else {
+        // An environment variable is worth setting only where the app's own files read it (env-missing.mjs).
+        if (kind === 'env') {
+          reads ??= appEnvReads(userFiles);
+          const target = insertionPoint(mine, g, kind, genRole);
+          const note = envMissing(g, gf, { reads, env, target, assumes, envFiles: mine.map((f) => f.path) });
+          if (note) findings.push({ ...note, ...base, reason: note.reason });
+          continue;
+        }
         // Absent but no difference: the program's default is the wizard's value, or the file delegates (absent.mjs).
         const section = mine.flatMap((f) => f.settings.filter((s) => s.path && scope(s) === scope(g)));
         if (mine.some((f) => absentIsFine(kind, g.key, { file: f, files: userFiles, section, answers, env, generated: gv }))) continue;
@@ -164,8 +179,9 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
   return { findings, compared, notCompared };
 }
 
-// Variables every production deployment sets (the app's environment name, the port a platform assigns).
-const DEPLOY_SET = new Set(['RAILS_ENV', 'RACK_ENV', 'PORT']);
+// Env files of the job process, by name (crossfile.mjs envOf and jobs.mjs jobEnvOf tell them apart the same way).
+const JOB_ENV = /job|worker|queue|sidekiq/i;
+const baseName = (p) => String(p).split('/').pop();
 
 function unknownValue(kind, s, env) {
   const v = userValue(kind, s, env);

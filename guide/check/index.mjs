@@ -11,6 +11,7 @@ import { crossFileFindings } from './crossfile.mjs';
 import { problemFindings } from './problems.mjs';
 import { jobFindings } from './jobs.mjs';
 import { goodJobFindings } from './good-job.mjs';
+import { unseenPoolFindings } from './unseen-pool.mjs';
 import { rubyImageFindings } from './ruby-image.mjs';
 import { lockedGem } from './assumed.mjs';
 import { serverFindings } from './servers.mjs';
@@ -119,6 +120,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   findings.push(...rubyImageFindings(files));
   findings.push(...jobFindings(files, ctxAnswers));
   findings.push(...goodJobFindings(files, ctxAnswers));
+  findings.push(...unseenPoolFindings(files));
   findings.push(...serverFindings(files, ctxAnswers));
   findings.push(...implicitThreadFindings(files, ctxAnswers));
   findings.push(...jobLossFindings(files, ctxAnswers));

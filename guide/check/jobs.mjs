@@ -48,7 +48,7 @@ export function sidekiqLines(files) {
 }
 
 /** The environment a job line's process gets: the job environment, then a Compose service's own over it. */
-function lineEnv(env, line) {
+export function lineEnv(env, line) {
   if (!line?.env) return env;
   const out = new Map(env);
   for (const [k, v] of line.env) if (v.value !== null && v.value !== undefined) out.set(k, { value: String(v.value), file: line.f.path, line: v.line });
@@ -61,30 +61,38 @@ export function sidekiqConcurrency(files, env, line = sidekiqLines(files)[0]) {
   const named = line && sidekiqConfigOf(line.s.value);
   const sq = named ? files.find((f) => f.kind === 'sidekiq-yml' && !f.problem && f.path.replace(/^(\.\/)+/, '').endsWith(named))
     : files.find((f) => f.kind === 'sidekiq-yml' && !f.problem && !sidekiqLines(files).some((l) => sidekiqConfigOf(l.s.value) && f.path.endsWith(sidekiqConfigOf(l.s.value))));
+  // The command line's -c wins over the config file (Sidekiq cli.rb: parse_config(file).merge(opts)): catarse's
+  // Procfile runs `sidekiq -c 10 -C config/sidekiq.yml` with `production: :concurrency: 5` in that file.
+  // Sidekiq 7 capsules (`:capsules:` with their own `:concurrency:`) run threads of their own in the same process.
+  const caps = (sq?.settings || []).filter((c) => c.key === 'concurrency' && (c.path[0] === 'capsules' || (c.path[0] === 'production' && c.path[1] === 'capsules')));
+  const extra = caps.map((c) => num(effective(c, env)));
+  const withCaps = (c, v) => (caps.length ? { ...c, value: v + extra.reduce((a, b) => a + b, 0), env: null, why: `${v} + ${extra.join(' + ')} in ${caps.length} capsule${caps.length === 1 ? '' : 's'} (${sq.path}:${caps.map((x) => x.line).join(', ')})` } : c);
+  const cli = line && cliConcurrency(line, env, procEnv);
+  if (cli) return cli.value !== null && !extra.includes(null) ? withCaps(cli, cli.value) : cli;
   if (named && !sq) return null;
   if (sq) {
     const pick = (path) => sq.settings.find((s) => s.path.join('.') === path);
     const s = pick('production.:concurrency') || pick('production.concurrency') || pick(':concurrency') || pick('concurrency');
     const v = s && num(effective(s, env));
-    // Sidekiq 7 capsules (`:capsules:` with their own `:concurrency:`) run threads of their own in the same process.
-    const caps = sq.settings.filter((c) => c.key === 'concurrency' && (c.path[0] === 'capsules' || (c.path[0] === 'production' && c.path[1] === 'capsules')));
-    const extra = caps.map((c) => num(effective(c, env)));
     if (v !== null && v !== undefined && !extra.includes(null)) {
-      const sum = extra.reduce((a, b) => a + b, 0);
-      return { value: v + sum, env: s.env && !env.has(s.env) && !caps.length ? s.env : null, file: sq.path, line: s.line, procEnv, ...(caps.length ? { why: `${v} + ${extra.join(' + ')} in ${caps.length} capsule${caps.length === 1 ? '' : 's'} (${sq.path}:${caps.map((c) => c.line).join(', ')})` } : {}) };
+      return withCaps({ value: v, env: s.env && !env.has(s.env) ? s.env : null, file: sq.path, line: s.line, procEnv }, v);
     }
   }
   if (line) {
-    const m = /(?:-c|--concurrency)[\s=](\d+)\b/.exec(line.s.value);
-    if (m) return { value: Number(m[1]), env: null, file: line.f.path, line: line.s.line, procEnv };
-    // `--concurrency $RAILS_MAX_THREADS`: that variable, the same symbolic value as a pool read from it (shell-words.mjs).
-    const v = /(?:-c|--concurrency)[\s=](\$\S+)/.exec(line.s.value);
-    const sv = v && shellValue(v[1], env, procEnv);
-    if (sv) return { value: sv.value, env: sv.env, file: line.f.path, line: line.s.line, procEnv };
     const rmt = procEnv.RAILS_MAX_THREADS ?? env.get('RAILS_MAX_THREADS')?.value;
     if (num(rmt) !== null) return { value: num(rmt), env: null, file: line.f.path, line: line.s.line, procEnv, fromRailsMaxThreads: true };
   }
   return sidekiqDefault(files, env, line, sq, procEnv);
+}
+
+/** `sidekiq -c N` or `--concurrency $VAR` on the line that runs it, or null. */
+function cliConcurrency(line, env, procEnv) {
+  const m = /(?:-c|--concurrency)[\s=](\d+)\b/.exec(line.s.value);
+  if (m) return { value: Number(m[1]), env: null, file: line.f.path, line: line.s.line, procEnv };
+  // `--concurrency $RAILS_MAX_THREADS`: that variable, the same symbolic value as a pool read from it (shell-words.mjs).
+  const v = /(?:-c|--concurrency)[\s=](\$\S+)/.exec(line.s.value);
+  const sv = v && shellValue(v[1], env, procEnv);
+  return sv ? { value: sv.value, env: sv.env, file: line.f.path, line: line.s.line, procEnv } : null;
 }
 
 // Nothing sets concurrency: Sidekiq takes RAILS_MAX_THREADS, else its version's default (capabilities/jobs.mjs),
