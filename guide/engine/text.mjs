@@ -14,6 +14,11 @@ export function catalogStamp() {
   return catalog;
 }
 
+/** Whether the installed catalog has text `id` (without counting it as asked for). */
+export function hasText(id) {
+  return typeof catalog[id] === 'string';
+}
+
 export function hasCatalog() {
   return Object.keys(catalog).length > 0;
 }

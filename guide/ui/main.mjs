@@ -11,7 +11,6 @@ import { h, basePath, slicer } from './dom.mjs';
 import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
 import { FOLLOWING_KEYS, dependentDefault } from '../engine/answers.mjs';
 import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText, useHighlighter } from './output.mjs';
-import { bundleFiles } from './readme.mjs';
 
 const STORE_KEY = 'scaling-rails-guide-checked';
 const LOADING = 'Loading the generators for these answers…';
@@ -322,16 +321,18 @@ export async function start(root) {
       announce('The bundle is not ready for these answers: ' + (el.error.hidden ? 'try again in a moment.' : el.error.textContent));
       return;
     }
-    const files = bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS });
-    // The archive writers (fflate) are a chunk of their own, fetched on the first download.
+    // These answers and their files, as they are now: the reader may change an answer while the chunk loads.
+    const { result, answers, permalink } = state;
+    // The archive writers (fflate) and the bundle's file list are a chunk of their own, fetched on the first download.
     let archive;
     try {
-      archive = await import('./archive.mjs');
+      archive = await import('./download.mjs');
     } catch (err) {
       announce('The download could not start: the archive code did not load (' + String((err && err.message) || err) + '). Reload the page to try again.');
       return;
     }
-    const { zip, tarGz } = archive;
+    const { zip, tarGz, bundleFiles } = archive;
+    const files = bundleFiles(result, answers, { permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS });
     const bytes = kind === 'zip' ? zip(files, { root: BUNDLE }) : await tarGz(files, { root: BUNDLE });
     const blob = new Blob([bytes], { type: kind === 'zip' ? 'application/zip' : 'application/gzip' });
     const url = URL.createObjectURL(blob);
@@ -360,8 +361,12 @@ export async function start(root) {
     syncUrl,
     // Fetches every optional generator, so that render() is synchronous for any answers (tests, benchmarks).
     loadGenerators: () => registry.load(),
-    bundleFiles: async () => (await state.pending, state.resultFor === state.permalink
-      ? bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS }) : null),
+    bundleFiles: async () => {
+      await state.pending;
+      const { bundleFiles } = await import('./download.mjs');
+      return state.resultFor === state.permalink
+        ? bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS }) : null;
+    },
     get permalink() {
       return state.permalink;
     },
