@@ -43,6 +43,21 @@ export function t(id, vars) {
 }
 
 /**
+ * Catalog text `id` as lines (shell templates: catalog-shell.mjs): each {name} takes vars[name], and a line that is
+ * only {name} of a list takes the list's lines (none for an empty list).
+ */
+export function lines(id, vars = {}) {
+  const own = (k) => Object.prototype.hasOwnProperty.call(vars, k);
+  const out = [];
+  for (const line of t(id).split('\n')) {
+    const list = /^\{(\w+)\}$/.exec(line);
+    if (list && own(list[1]) && Array.isArray(vars[list[1]])) out.push(...vars[list[1]]);
+    else out.push(line.replace(/\{([A-Za-z_]\w*)\}/g, (m, k) => (own(k) ? String(vars[k]) : m)));
+  }
+  return out;
+}
+
+/**
  * Capability table `id` ("cap.<id>" in the catalog). Large tables of version data (capabilities/*.mjs marked so)
  * travel with the words as JSON instead of in the page's JavaScript; the engine reads them only at generate time.
  */

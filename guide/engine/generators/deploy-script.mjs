@@ -9,13 +9,13 @@
 // restart or /up fails. Only the preflight boot and the migrations get the secrets file: Bundler, the gems' build
 // scripts and assets:precompile run without it (Rails 7.1+: SECRET_KEY_BASE_DUMMY, capabilities/rails.mjs). POSIX sh with `set -eu`; the sweep checks it with
 // `sh -n` and shellcheck, the lab proves it (tests/wizard/faults-deploys.test.mjs). Words: catalog-deploy.mjs; the
-// script's text: catalog-deploy-script.mjs.
+// script's text: catalog-shell.mjs.
 import { SECRETS_FILE, pidFilePath } from './systemd.mjs';
 import { jobUnitNames } from './readme-ops.mjs';
 import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, upDeadline, switchMode, precompileEnv, healthPath, handoverReload } from './releases.mjs';
 import { TIMEOUT_CHAIN } from '../capabilities/edge.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
-import { t } from '../text.mjs';
+import { t, lines } from '../text.mjs';
 import { SERVER_PROCESS } from '../caps.mjs';
 import { SERVER_LABEL } from './util.mjs';
 import { APP_NAME } from '../derive.mjs';
@@ -48,22 +48,13 @@ function restartCommand(ctx, mode) {
   return `if systemctl is-active --quiet rails-app; then ${reload}; else systemctl restart rails-app; fi`;
 }
 
-// deploy.sh's text is catalog words (catalog-deploy-script.mjs: JSON on the page, not first-load JavaScript). A
-// template's {name} takes vars[name]; a line that is only {name} of a list takes the list's lines; a line "#:key" is
-// the comment deploy.sh.<key>, filled from the same vars, at that line's indent.
+// deploy.sh's text is catalog words (catalog-shell.mjs: JSON on the page, not first-load JavaScript), filled by
+// text.mjs lines(); a line "#:key" there is the comment deploy.sh.<key>, filled from the same vars, at its indent.
 function expand(key, vars) {
-  const out = [];
-  for (const line of t(`cmd.deploy.${key}`).split('\n')) {
-    const list = /^\{(\w+)\}$/.exec(line);
-    if (list && Array.isArray(vars[list[1]])) {
-      out.push(...vars[list[1]]);
-      continue;
-    }
-    const filled = line.replace(/\{([A-Za-z_]\w*)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
-    const note = /^(\s*)#:([\w-]+)$/.exec(filled);
-    out.push(note ? `${note[1]}# ${t(`deploy.sh.${note[2]}`, vars)}` : filled);
-  }
-  return out;
+  return lines(`cmd.deploy.${key}`, vars).map((line) => {
+    const note = /^(\s*)#:([\w-]+)$/.exec(line);
+    return note ? `${note[1]}# ${t(`deploy.sh.${note[2]}`, vars)}` : line;
+  });
 }
 
 export function deployScript(ctx, files) {

@@ -1,11 +1,14 @@
-// deploy.sh's text as catalog words (merged into CATALOG by catalog.mjs): the page fetches it with the other words as
-// JSON instead of carrying about 9 KB of shell in its first-load JavaScript (scripts/build-guide.mjs BUDGET_GZIP).
-// generators/deploy-script.mjs computes what differs per bundle and fills these templates (its expand()):
+// Shell text as catalog words (merged into CATALOG by catalog.mjs): deploy.sh, and README's certificate and
+// PostgreSQL steps. The page fetches it with the other words as JSON instead of carrying about 10 KB of shell in its
+// first-load JavaScript (scripts/build-guide.mjs BUDGET_GZIP). The generators compute what differs per bundle and
+// fill these templates through text.mjs lines():
 //   {name}         a value from the generator (the app root, the restart command, the Rails tasks…);
 //   a line {name}  that is only a list's name: the list's lines (none for an empty list);
-//   a line #:key   the comment "deploy.sh.<key>" (catalog-deploy.mjs), with the same values, at the line's indent.
-// Why each line is what it is: generators/deploy-script.mjs's header and the comments these lines produce.
-export const DEPLOY_SCRIPT_CATALOG = {
+//   a line #:key   (deploy.sh only, generators/deploy-script.mjs) the comment "deploy.sh.<key>" of catalog-deploy.mjs,
+//                  with the same values, at the line's indent.
+// Why each line is what it is: the generators' comments (deploy-script.mjs, readme-apply.mjs) and the comments these
+// lines produce.
+export const SHELL_CATALOG = {
   "cmd.deploy.script": [
     '#:usage',
     'set -eu',
@@ -224,5 +227,24 @@ export const DEPLOY_SCRIPT_CATALOG = {
     '#:assets-bridge',
     '  [ ! -d "$ROOT/current/public/assets" ] || { as_user mkdir -p "$new/public/assets" && as_user cp -a "$ROOT/current/public/assets/." "$new/public/assets/"; } || fail "copying the current release\'s assets failed; current stays at $old"',
     '  as_app "$new" {precompileEnv} "$BUNDLE" exec {precompileTask} || fail "assets:precompile failed; current stays at $old"',
+  ].join('\n'),
+  // README step 5 (generators/readme-apply.mjs certLines): the first certificate, issued while the proxy serves.
+  "cmd.readme.cert": [
+    'install -d {webroot}',
+    'if [ ! -e /etc/letsencrypt/renewal/{domain}.conf ]; then',
+    '  install -d -m 0700 {live}',
+    '  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN={domain}" -keyout {live}/privkey.pem -out {live}/fullchain.pem 2>/dev/null',
+    '{enable}',
+    '  {check} && systemctl reload-or-restart {svc}',
+    // Set aside, not deleted: if certbot fails (DNS, port 80), the proxy's next reload still finds a certificate.
+    '  mv {live} {live}.selfsigned',
+    '  certbot certonly --webroot -w {webroot} -d {domain} --deploy-hook "systemctl reload {svc}" || { rm -rf {live}; mv {live}.selfsigned {live}; echo "certbot failed: {svc} keeps the throw-away certificate (2 days); fix DNS or port 80, then run this step again" >&2; false; }',
+    '  rm -r {live}.selfsigned',
+    'fi',
+  ].join('\n'),
+  // README step 3 (readme-apply.mjs pgApply), PostgreSQL 9.5+: reload, then restart only for a pending start-only setting.
+  "cmd.readme.pg-apply": [
+    'systemctl reload-or-restart {svc}',
+    'if runuser -u postgres -- psql -Atc "SELECT name FROM pg_file_settings WHERE error IS NOT NULL" | grep .; then systemctl restart {svc}; fi',
   ].join('\n'),
 };
