@@ -7,7 +7,7 @@
 // do not need yet are fetched when they do (generators.mjs), which keeps the page's JavaScript small.
 import { GENERATOR_VERSION, QUESTIONS, parseAnswers, generateWith, generateSteps, toQuery, fromQuery, setCatalog } from '../engine/pipeline.mjs';
 import * as registry from './generators.mjs';
-import { h, basePath, slicer } from './dom.mjs';
+import { basePath, slicer } from './dom.mjs';
 import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
 import { FOLLOWING_KEYS, dependentDefault } from '../engine/answers.mjs';
 import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText, useHighlighter } from './output.mjs';
@@ -323,25 +323,16 @@ export async function start(root) {
     }
     // These answers and their files, as they are now: the reader may change an answer while the chunk loads.
     const { result, answers, permalink } = state;
-    // The archive writers (fflate) and the bundle's file list are a chunk of their own, fetched on the first download.
-    let archive;
+    // The bundle's file list, the archive writers (fflate) and the save are a chunk of their own, fetched on the first download.
+    let chunk;
     try {
-      archive = await import('./download.mjs');
+      chunk = await import('./download.mjs');
     } catch (err) {
       announce('The download could not start: the archive code did not load (' + String((err && err.message) || err) + '). Reload the page to try again.');
       return;
     }
-    const { zip, tarGz, bundleFiles } = archive;
-    const files = bundleFiles(result, answers, { permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS });
-    const bytes = kind === 'zip' ? zip(files, { root: BUNDLE }) : await tarGz(files, { root: BUNDLE });
-    const blob = new Blob([bytes], { type: kind === 'zip' ? 'application/zip' : 'application/gzip' });
-    const url = URL.createObjectURL(blob);
-    const a = h('a', { href: url, download: BUNDLE + (kind === 'zip' ? '.zip' : '.tar.gz'), class: 'guide-offscreen' });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
-    announce(`Downloaded ${files.length} files as ${kind === 'zip' ? '.zip' : '.tar.gz'}.`);
+    const n = await chunk.saveBundle(kind, result, answers, { permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS }, BUNDLE);
+    announce(`Downloaded ${n} files as ${kind === 'zip' ? '.zip' : '.tar.gz'}.`);
   }
   $('guide-download-zip').addEventListener('click', () => download('zip'));
   $('guide-download-tgz').addEventListener('click', () => download('tgz'));
