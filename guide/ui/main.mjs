@@ -16,11 +16,6 @@ const STORE_KEY = 'scaling-rails-guide-checked';
 const LOADING = 'Loading the generators for these answers…';
 const BUNDLE = 'scaling-rails-config';
 const $ = (id) => document.getElementById(id);
-const optionLabel = (key, value) => {
-  const q = QUESTIONS.find((x) => x.key === key);
-  const o = q && q.options && q.options.find((x) => x.value === value);
-  return o ? o.label : String(value);
-};
 
 function loadChecked() {
   try {
@@ -110,20 +105,11 @@ export async function start(root) {
   function drawPictures(result, answers, warnings) {
     const mine = (picturesFor = state.permalink);
     picturesModule ??= import('./pictures.mjs');
-    return picturesModule.then(({ drawRequestPath, drawMemory }) => {
+    return picturesModule.then(({ drawBoth }) => {
       if (mine !== picturesFor) return;
-      const model = result.model || {};
-      const labels = {
-        proxy: answers.proxy === 'none' ? 'No proxy' : optionLabel('proxy', answers.proxy),
-        proxyVersion: answers.proxy === 'none' ? '' : String(answers.proxy_version),
-        server: optionLabel('server', answers.server),
-        database: optionLabel('database', answers.database),
-        databaseVersion: String(answers.database_version),
-      };
-      const ids = new Set(warnings.map((w) => w.id));
-      el.pathText.textContent = drawRequestPath(el.path, model, answers, labels,
-        { tooMany: ids.has('too-many-db-connections'), raised: ids.has('max-connections-raised') }).desc;
-      el.memText.textContent = drawMemory(el.mem, model).desc;
+      const text = drawBoth(el.path, el.mem, result.model || {}, answers, warnings);
+      el.pathText.textContent = text.path;
+      el.memText.textContent = text.memory;
       document.documentElement.setAttribute('data-guide-pictures', mine);
     }, () => {
       el.pathText.textContent = 'The pictures could not be loaded; the files and lists above are complete.';
