@@ -2,7 +2,7 @@
 // Bundles the wizard page (guide/ui/main.mjs + engine + the d3 modules it imports) into
 // assets/generated/guide.js, writes the engine's text catalog as assets/generated/guide-catalog.json, and writes the default-answers bundle (.zip and .tar.gz) that the
 // page links to for readers without JavaScript. Prints the JavaScript size (raw and gzip) against
-// the 40 KB gzip budget of issue 3; over budget it warns (the page test fails), and with --strict it
+// BUDGET_GZIP (below); over budget it warns (the page test fails), and with --strict it
 // exits non-zero. Usage: node scripts/build-guide.mjs [--quiet] [--strict]
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -40,7 +40,16 @@ const OUT = join(ROOT, 'assets/generated');
 // nginx drain by open connections, the service-user `put` of README step 4 — partly offset by the stacks' catalog
 // moves). Measured about 54.5 KB with chart-values.mjs. Same regression; moving the non-Debian command tables into a
 // chunk is the first item of the next stop.
-export const BUDGET_GZIP = 56 * 1024;
+// 50 KB since stop 34: measured 48,758 B for guide.js (54,562 B before), 50,863 B with chart-values.mjs (2,105 B), what
+// tests/wizard/page-form.test.mjs counts; 50 KB is the first whole KB above that. The non-Debian command tables and
+// the old-Rails command data were already JSON in the catalog, not JavaScript, so they were not what had grown. What
+// moved: deploy.sh's text and README's certificate and PostgreSQL steps into the catalog as shell templates
+// (catalog-shell.mjs, about 3.3 KB), the evidence names (the catalog's url.* keys are the list, 0.9 KB), answers.mjs's
+// notes into the catalog, and into chunks: the download (file list, archive writers, the save), the pictures' labels,
+// the pieces of the unit and database.yml that only Falcon, Passenger and PgBouncer answers need (into their
+// generators, reached through ctx.generator), and nginx's forwarded-header maps for TLS ending upstream
+// (nginx-forwarded). The catalog JSON grew by about 3.7 KB gzip with it (80,954 → 84,690 B).
+export const BUDGET_GZIP = 50 * 1024;
 
 function siteUrl() {
   try {

@@ -3,6 +3,7 @@ import { QUESTIONS, DEFAULTS } from './questions.mjs';
 import { VERSION_RE } from './version.mjs';
 import { answerProblem, reasonText, allowedText } from './deploy-policy.mjs';
 import { choiceDefault, choiceOf, versionProblem } from './version-defaults.mjs';
+import { t } from './text.mjs';
 
 const BY_KEY = new Map(QUESTIONS.map((q) => [q.key, q]));
 const STRING_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
@@ -16,16 +17,16 @@ const FORMAT_RE = {
   domain: /^(?=.{1,63}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/,
   user: /^[a-z_][a-z0-9_-]{0,31}$/,
 };
-const FORMAT_HELP = {
-  path: 'absolute path of letters, digits, ".", "_", "-" and "/" (no "..")',
-  domain: 'host name of letters, digits, "-" and "." (e.g. app.example.com)',
-  user: 'Unix user name: lowercase letters, digits, "_" and "-"',
-};
+// The words of the notes and of the allowed values are in the catalog ("answers.*", catalog-questions.mjs), so the page
+// fetches them as JSON; the page parses answers only once its catalog is installed, the CLI always has it.
+const FORMAT_HELP = ['path', 'domain', 'user', 'version', 'address', 'addresses'];
 
 const MAX_NOTES = 25;
 // Version questions whose default and released series depend on another answer (capabilities/choice-versions.mjs).
 const CHOICE_VERSION_KEYS = ['server_version', 'proxy_version', 'database_version', 'kernel'];
-const versionMessage = (key, p) => `${key} "${p.v}" was never released for ${p.label} (released series: ${p.known}; current ${p.current})`;
+const versionMessage = (key, p) => t('answers.never', { key, v: p.v, label: p.label, known: p.known, current: p.current });
+/** The words of a note about question `q`'s value (answers.note.<id>), with its label, key and default. */
+const noteOn = (id, q, vars) => t(`answers.note.${id}`, { label: q.label, key: q.key, default: String(q.default), ...vars });
 
 /** Keys whose default follows other answers: the version questions and those with `defaultBy` (questions.mjs). */
 export const FOLLOWING_KEYS = [...CHOICE_VERSION_KEYS, ...QUESTIONS.filter((q) => q.defaultBy).map((q) => q.key)];
@@ -50,10 +51,7 @@ export function allowedValues(q) {
     case 'number': return [`number ${q.min}..${q.max}`];
     case 'boolean': return ['true', 'false'];
     default:
-      if (q.format === 'version') return ['dotted version of 1 to 4 numbers, e.g. "3.3" or "2.6.32"'];
-      if (FORMAT_HELP[q.format]) return [FORMAT_HELP[q.format]];
-      if (q.format) return [`"auto" or IPv4 address${q.format === 'addresses' ? 'es (one per app host, comma-separated, or the first of a range)' : ''}`];
-      return ['1 to 40 characters: letters, digits, ".", "_", "-"'];
+      return [t(`answers.format.${FORMAT_HELP.includes(q.format) ? q.format : 'string'}`)];
   }
 }
 
@@ -123,30 +121,30 @@ export function parseAnswers(raw, { policy = true, date } = {}) {
     if (!q) {
       unknown++;
       const len = String(k).length;
-      push({ key: null, message: `An unknown parameter (name of ${len} character${len === 1 ? '' : 's'}) was ignored.` });
+      push({ key: null, message: t('answers.note.unknown', { len, s: len === 1 ? '' : 's' }) });
       continue;
     }
     if (seen.has(q.key)) {
-      push({ key: q.key, message: `${q.label} (${q.key}) was given more than once; the first value was kept.` });
+      push({ key: q.key, message: noteOn('twice', q) });
       continue;
     }
     seen.add(q.key);
     const c = coerce(q, v, { policy });
     if (c.ok) answers[q.key] = c.value;
-    else if (c.reason) push({ key: q.key, message: `${q.label} (${q.key}): not allowed, the value ${reasonText(c.reason)}. Allowed: ${allowedValues(q)[0]}. The default (${String(q.default)}) is used until you change it.` });
-    else push({ key: q.key, message: `${q.label} (${q.key}): the value was not valid, so the default (${String(q.default)}) is used.` });
+    else if (c.reason) push({ key: q.key, message: noteOn('refused', q, { reason: reasonText(c.reason), allowed: allowedValues(q)[0] }) });
+    else push({ key: q.key, message: noteOn('invalid', q) });
   }
   // A version left out takes the chosen server's, proxy's, database's or release's own (never another choice's
   // default: "Unicorn 8.0"); one never released for the choice is a note and that default (the CLI exits 2).
   for (const key of CHOICE_VERSION_KEYS) {
     const p = seen.has(key) && versionProblem(key, answers, answers[key]);
     if (seen.has(key) && !p) continue;
-    if (p) push({ key, message: `${versionMessage(key, p)}, so ${choiceDefault(key, answers, date)} is used.` });
+    if (p) push({ key, message: t('answers.note.version', { never: versionMessage(key, p), default: choiceDefault(key, answers, date) }) });
     answers[key] = choiceDefault(key, answers, date) || answers[key];
   }
   // An adapter left out is the database's own (mysql2 for MySQL), not PostgreSQL's pg with an error.
   for (const q of QUESTIONS) if (q.defaultBy && !seen.has(q.key)) answers[q.key] = dependentDefault(q.key, answers) ?? answers[q.key];
-  if (dropped > 0) notes.push({ key: null, message: `${dropped} more problem(s) with the parameters were ignored.` });
+  if (dropped > 0) notes.push({ key: null, message: t('answers.note.dropped', { n: dropped }) });
   return { answers, notes, unknown };
 }
 

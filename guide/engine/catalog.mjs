@@ -8,6 +8,7 @@ import { SMALL_HOST_CATALOG } from './catalog-small-host.mjs';
 import { PARITY_CATALOG } from './catalog-parity.mjs'; // issue 24: settings taken from the parity tables
 import { PROD_CATALOG } from './catalog-prod.mjs'; // issue 10: TLS, jobs, systemd, WebSockets, operations
 import { DEPLOY_CATALOG } from './catalog-deploy.mjs'; // issue 23: release directories, deploy.sh
+import { SHELL_CATALOG } from './catalog-shell.mjs'; // deploy.sh's and README's shell text (text.mjs lines())
 import { MEMORY_CATALOG } from './catalog-memory.mjs'; // issue 24: the memory model of forking servers
 
 export const CATALOG = {
@@ -596,4 +597,5 @@ export const CATALOG = {
   ...PROD_CATALOG,
   ...PARITY_CATALOG,
   ...DEPLOY_CATALOG,
+  ...SHELL_CATALOG,
 };

@@ -4,7 +4,7 @@
 
 // Evidence objects carry catalog keys: the label ("ev.<key>", resolved by core.mjs) and, for external sources,
 // the URL ("url.<key>"); dataset and article URLs are derived from their ids.
-import { t, catalogStamp } from './text.mjs';
+import { t, catalogStamp, hasCatalog, hasText } from './text.mjs';
 
 export const ds = (id) => ({ key: `ds.${id}`, url: `/datasets/${id}/` });
 const ext = (key, vars) => {
@@ -21,24 +21,29 @@ const ext = (key, vars) => {
   };
 };
 
-// Plain external sources: SRC.<name> has the label "ev.<name>" and the URL "url.<name>" in the catalog.
-const PLAIN = 'rubyGcC reeGc gc193 yjitDoc heroku autotuner pumaDeploy pumaHistory puma7 pumaNginx pumaConfig unicorn unicornConf pitchfork pitchforkRefork passenger passengerStandalone thin falcon rubyBranches railsMaintenance railsMysqlRemoved railsAdvisoryOption railsConfiguring railsPumaTemplate railsCaching railsQuery railsAssoc nginxCore nginxEvents nginxProxy nginxUpstream nginxChanges nginxInternal nginxGzipStatic apacheProxy apacheMpm xsendfile caddyProxy rackSendfile nginxHttpCore systemdService systemdExec apacheCore apacheBalancer caddyEncode caddyMatchers caddyHandle pgResource pgConnection pgtune pgbouncer pgbouncerChangelog mysqlDedicated mysqlVars mariadbVars railsPool sqliteRails trilogy pgHba pgSsl pgClient pgLogging pgWikiConnections mysqlRedo mysqlSlowLog mysqlBinlog mysqlCreateUser mysqlX redisConf sidekiqRedis haproxy nginxRealIp nginxconfig ipSysctl pgVersioning mysqlReleases mariadbMaintenance jrubyTuning railsAsyncExecutor pgBackup mysqlBackup sqliteBackup pgMonitoring apacheRemoteIp muslMalloc selinuxHttpd firewalld freebsdTuning freebsdRc alpineNginx ufw pgbouncerShow timeWait twRecycle fdLimits ioSched debianRubyYjit debianRuby34';
-
-export const SRC = {
+// Plain external sources: SRC.<name> has the label "ev.<name>" and the URL "url.<name>" in the catalog, whose "url.*"
+// keys are also the list of names (the page fetches them as JSON instead of carrying a second copy, about 0.9 KB gzip,
+// in its JavaScript). With a catalog installed, a name without its URL there is undefined, as a misspelt property of
+// a plain object would be; without one (the page before its catalog has loaded) every name answers, with empty words.
+// One object per name: evidence keeps its identity across renders (core.mjs caches labels by it).
+const FUNCTIONS = {
   rubyNews: (v) => ext('rubyNews', { v }),
   railsRelease: (v) => ext('railsRelease', { v, u: v.replace('.', '_') }),
 };
-// Issue 10 (production edge, processes, jobs): words and URLs in catalog-prod.mjs.
-const PROD = 'hsts mozillaTls letsencryptOcsp certbot nginxSsl nginxHttp2 nginxWebsocket nginxMap nginxRewrite nginxLog apacheSsl apacheHeaders apacheLog apacheAlias apacheHttp2 apacheWstunnel caddyHttps caddyTls caddyHeader thruster kamalProxy railsHealth railsSsl railsMultiDb railsDbTemplate actionCable solidQueue solidCable sidekiq goodJob delayedJob pumaSystemd pumaRestart unicornSignals unicornSystemd pitchforkSignals passengerRestart passengerOptimization passengerDebian systemdKill systemdAnalyze logrotate';
-// Issue 23 (balancers and edges that trust no client header, small hosts): words and URLs in catalog-edge.mjs.
-const EDGE = 'strongMigrations railsHosts railsForwardedHost haproxyDebian nginxDefaultServer certbotHooks journaldRate solidQueuePuma nginxGeo solidQueueNoFork';
-// Issue 24 (parity with nginxconfig.io and Mozilla): words and URLs in catalog-parity.mjs.
-const PARITY = 'nginxGzip rackRequest';
-// Issue 24 (every offered server and job backend booted in the lab): words and URLs in catalog-prod.mjs.
-const SERVERS = 'asyncContainer falconDeploy rackMongrelRemoved actionpackRack2 mongrelReleases mongrelDispatcher mongrelRuby19 railsServerUsing mysqlRepo mysqlYumRepo passengerEnv';
-// Issue 24 (the memory model of forking servers): words and URLs in catalog-memory.mjs.
-const MEMORY = 'pumaPreload unicornPreload passengerSpawn solidQueueFork';
-for (const k of `${PLAIN} ${PROD} ${EDGE} ${PARITY} ${SERVERS} ${MEMORY}`.split(' ')) SRC[k] = ext(k);
+const made = new Map();
+const bare = { stamp: null, value: true };
+const known = (name) => {
+  if (bare.stamp !== catalogStamp()) { bare.stamp = catalogStamp(); bare.value = !hasCatalog(); }
+  return bare.value || hasText(`url.${name}`);
+};
+export const SRC = new Proxy(FUNCTIONS, {
+  get(fns, name) {
+    if (typeof name !== 'string' || Object.prototype.hasOwnProperty.call(fns, name)) return fns[name];
+    if (!known(name)) return undefined;
+    if (!made.has(name)) made.set(name, ext(name));
+    return made.get(name);
+  },
+});
 
 export const DS = {
   sysctl: ds('thesis-os-sysctl-values'),

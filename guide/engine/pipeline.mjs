@@ -59,6 +59,11 @@ export function generateWith(generators, rawAnswers = {}, options = {}) {
 export function* generateSteps(generators, rawAnswers = {}, options = {}) {
   const { answers, notes } = parseAnswers(rawAnswers, { date: dateOf(options) });
   const ctx = derive(answers, { ...options, date: dateOf(options) });
+  // An optional generator's module, for the generators every bundle runs: they call helpers that live there
+  // (Passenger's and Falcon's command lines in the unit, PgBouncer's database.yml keys) only for answers whose
+  // predicate (generators/applies.mjs) has the page load that module, so the helpers stay out of its first-load script.
+  const byId = new Map(generators.map((g) => [g.id, g]));
+  ctx.generator = (id) => byId.get(id) || missingGenerator(id);
   const header = headerFor(answers, options);
   const base = safePermalink(options.base || '').replace(/\/+$/, '');
   // Site-relative evidence links (/datasets/…, /articles/…) become absolute in downloaded files when a base is given.
@@ -96,6 +101,10 @@ function labelled(list = []) {
     if (!x) { x = { label: (e.key && t(e.key, e.vars)) || e.label || e.url, url: e.url }; labels.map.set(e, x); }
     return x;
   });
+}
+
+function missingGenerator(id) {
+  throw new Error(`the ${id} generator is needed for these answers but not loaded (generators/applies.mjs)`);
 }
 
 function dedupe(list) {

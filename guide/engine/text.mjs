@@ -14,6 +14,11 @@ export function catalogStamp() {
   return catalog;
 }
 
+/** Whether the installed catalog has text `id` (without counting it as asked for). */
+export function hasText(id) {
+  return typeof catalog[id] === 'string';
+}
+
 export function hasCatalog() {
   return Object.keys(catalog).length > 0;
 }
@@ -33,6 +38,21 @@ export function t(id, vars) {
   for (let i = 1; i < parts.length; i += 2) {
     const k = parts[i];
     out += (Object.prototype.hasOwnProperty.call(vars, k) ? String(vars[k]) : `{${k}}`) + parts[i + 1];
+  }
+  return out;
+}
+
+/**
+ * Catalog text `id` as lines (shell templates: catalog-shell.mjs): each {name} takes vars[name], and a line that is
+ * only {name} of a list takes the list's lines (none for an empty list).
+ */
+export function lines(id, vars = {}) {
+  const own = (k) => Object.prototype.hasOwnProperty.call(vars, k);
+  const out = [];
+  for (const line of t(id).split('\n')) {
+    const list = /^\{(\w+)\}$/.exec(line);
+    if (list && own(list[1]) && Array.isArray(vars[list[1]])) out.push(...vars[list[1]]);
+    else out.push(line.replace(/\{([A-Za-z_]\w*)\}/g, (m, k) => (own(k) ? String(vars[k]) : m)));
   }
   return out;
 }

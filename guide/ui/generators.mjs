@@ -33,6 +33,7 @@ export const LOADERS = {
   mongrel: () => import('../engine/generators/mongrel.mjs'),
   falcon: () => import('../engine/generators/falcon.mjs'),
   apache: () => import('../engine/generators/apache.mjs'),
+  'nginx-forwarded': () => import('../engine/generators/nginx-forwarded.mjs'),
   caddy: () => import('../engine/generators/caddy.mjs'),
   mysql: () => import('../engine/generators/mysql.mjs'),
   pgbouncer: () => import('../engine/generators/pgbouncer.mjs'),

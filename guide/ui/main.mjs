@@ -7,21 +7,15 @@
 // do not need yet are fetched when they do (generators.mjs), which keeps the page's JavaScript small.
 import { GENERATOR_VERSION, QUESTIONS, parseAnswers, generateWith, generateSteps, toQuery, fromQuery, setCatalog } from '../engine/pipeline.mjs';
 import * as registry from './generators.mjs';
-import { h, basePath, slicer } from './dom.mjs';
+import { basePath, slicer } from './dom.mjs';
 import { buildForm, readForm, writeForm, showFieldNotes } from './form.mjs';
 import { FOLLOWING_KEYS, dependentDefault } from '../engine/answers.mjs';
 import { renderWarnings, renderAdvice, renderFiles, renderNotes, copyText, useHighlighter } from './output.mjs';
-import { bundleFiles } from './readme.mjs';
 
 const STORE_KEY = 'scaling-rails-guide-checked';
 const LOADING = 'Loading the generators for these answers…';
 const BUNDLE = 'scaling-rails-config';
 const $ = (id) => document.getElementById(id);
-const optionLabel = (key, value) => {
-  const q = QUESTIONS.find((x) => x.key === key);
-  const o = q && q.options && q.options.find((x) => x.value === value);
-  return o ? o.label : String(value);
-};
 
 function loadChecked() {
   try {
@@ -111,20 +105,11 @@ export async function start(root) {
   function drawPictures(result, answers, warnings) {
     const mine = (picturesFor = state.permalink);
     picturesModule ??= import('./pictures.mjs');
-    return picturesModule.then(({ drawRequestPath, drawMemory }) => {
+    return picturesModule.then(({ drawBoth }) => {
       if (mine !== picturesFor) return;
-      const model = result.model || {};
-      const labels = {
-        proxy: answers.proxy === 'none' ? 'No proxy' : optionLabel('proxy', answers.proxy),
-        proxyVersion: answers.proxy === 'none' ? '' : String(answers.proxy_version),
-        server: optionLabel('server', answers.server),
-        database: optionLabel('database', answers.database),
-        databaseVersion: String(answers.database_version),
-      };
-      const ids = new Set(warnings.map((w) => w.id));
-      el.pathText.textContent = drawRequestPath(el.path, model, answers, labels,
-        { tooMany: ids.has('too-many-db-connections'), raised: ids.has('max-connections-raised') }).desc;
-      el.memText.textContent = drawMemory(el.mem, model).desc;
+      const text = drawBoth(el.path, el.mem, result.model || {}, answers, warnings);
+      el.pathText.textContent = text.path;
+      el.memText.textContent = text.memory;
       document.documentElement.setAttribute('data-guide-pictures', mine);
     }, () => {
       el.pathText.textContent = 'The pictures could not be loaded; the files and lists above are complete.';
@@ -322,25 +307,18 @@ export async function start(root) {
       announce('The bundle is not ready for these answers: ' + (el.error.hidden ? 'try again in a moment.' : el.error.textContent));
       return;
     }
-    const files = bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS });
-    // The archive writers (fflate) are a chunk of their own, fetched on the first download.
-    let archive;
+    // These answers and their files, as they are now: the reader may change an answer while the chunk loads.
+    const { result, answers, permalink } = state;
+    // The bundle's file list, the archive writers (fflate) and the save are a chunk of their own, fetched on the first download.
+    let chunk;
     try {
-      archive = await import('./archive.mjs');
+      chunk = await import('./download.mjs');
     } catch (err) {
       announce('The download could not start: the archive code did not load (' + String((err && err.message) || err) + '). Reload the page to try again.');
       return;
     }
-    const { zip, tarGz } = archive;
-    const bytes = kind === 'zip' ? zip(files, { root: BUNDLE }) : await tarGz(files, { root: BUNDLE });
-    const blob = new Blob([bytes], { type: kind === 'zip' ? 'application/zip' : 'application/gzip' });
-    const url = URL.createObjectURL(blob);
-    const a = h('a', { href: url, download: BUNDLE + (kind === 'zip' ? '.zip' : '.tar.gz'), class: 'guide-offscreen' });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
-    announce(`Downloaded ${files.length} files as ${kind === 'zip' ? '.zip' : '.tar.gz'}.`);
+    const n = await chunk.saveBundle(kind, result, answers, { permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS }, BUNDLE);
+    announce(`Downloaded ${n} files as ${kind === 'zip' ? '.zip' : '.tar.gz'}.`);
   }
   $('guide-download-zip').addEventListener('click', () => download('zip'));
   $('guide-download-tgz').addEventListener('click', () => download('tgz'));
@@ -360,8 +338,12 @@ export async function start(root) {
     syncUrl,
     // Fetches every optional generator, so that render() is synchronous for any answers (tests, benchmarks).
     loadGenerators: () => registry.load(),
-    bundleFiles: async () => (await state.pending, state.resultFor === state.permalink
-      ? bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS }) : null),
+    bundleFiles: async () => {
+      await state.pending;
+      const { bundleFiles } = await import('./download.mjs');
+      return state.resultFor === state.permalink
+        ? bundleFiles(state.result, state.answers, { permalink: state.permalink, date: today(), version: GENERATOR_VERSION, questions: QUESTIONS }) : null;
+    },
     get permalink() {
       return state.permalink;
     },

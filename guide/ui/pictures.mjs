@@ -4,6 +4,7 @@
 // .attr() only (no inline styles: the page runs under a strict CSP); colours
 // come from classes in guide.css.
 import { select } from 'd3-selection';
+import { QUESTIONS } from '../engine/questions.mjs';
 
 const W = 720;
 const MAX_ROWS = 8; // processes drawn per host
@@ -211,4 +212,27 @@ export function drawMemory(container, model) {
   legend.select('rect').attr('class', (d) => 'pic-c' + (d.i % 6)).attr('y', 0);
   legend.select('text').attr('class', 'pic-sub').attr('x', 18).attr('y', 11).text((d) => `${clip(d.label, 46)}: ${fmt(d.mb)} MB`);
   return { over, desc };
+}
+
+const optionLabel = (key, value) => {
+  const q = QUESTIONS.find((x) => x.key === key);
+  const o = q && q.options && q.options.find((x) => x.value === value);
+  return o ? o.label : String(value);
+};
+
+/**
+ * Both pictures of a render (guide/ui/main.mjs, once this chunk has loaded): the request path, labelled with the
+ * answers' choices and flagged by the connection warnings, and the memory plan; → their text descriptions.
+ */
+export function drawBoth(pathContainer, memContainer, model, answers, warnings) {
+  const labels = {
+    proxy: answers.proxy === 'none' ? 'No proxy' : optionLabel('proxy', answers.proxy),
+    proxyVersion: answers.proxy === 'none' ? '' : String(answers.proxy_version),
+    server: optionLabel('server', answers.server),
+    database: optionLabel('database', answers.database),
+    databaseVersion: String(answers.database_version),
+  };
+  const ids = new Set(warnings.map((w) => w.id));
+  const path = drawRequestPath(pathContainer, model, answers, labels, { tooMany: ids.has('too-many-db-connections'), raised: ids.has('max-connections-raised') }).desc;
+  return { path, memory: drawMemory(memContainer, model).desc };
 }

@@ -24,10 +24,17 @@ const tmpDir = () => { const d = mkdtempSync(join(tmpdir(), 'wizard-cli-')); dir
 // release markers, and the deploy-memory and server-needs-older-ruby rules (a regression, recorded in README).
 // Raised to 48 KB after the fourth SRE check (48,094 B before, 48,723 B after: the Unicorn handover in the memory
 // plan, the /up deadline, README's expand/contract and put steps; a regression, recorded in README).
-const PAGE_CORE_BUDGET = 48 * 1024;
+// Lowered to 43 KB in stop 34 (43,526 B measured, from 48,713 B): deploy.sh's text and README's certificate and
+// PostgreSQL steps became catalog shell templates (catalog-shell.mjs), the evidence names come from the catalog's url.*
+// keys, answers.mjs's notes are catalog words, and Falcon's, Passenger's and PgBouncer's pieces of the unit and of
+// database.yml and nginx's forwarded-header maps moved into optional generators (chunks, reached through
+// ctx.generator). 43 KB is the first whole KB above the measured size: the next growth fails here and is either moved
+// out or recorded in README.
+const PAGE_CORE_BUDGET = 43 * 1024;
 // Whole engine raised to 62 KB on 2026-11-26 (61.9 KB): version-aware commands per Rails/Bundler/Redis release and
-// deploy.sh's switch/adopt/unmark subcommands (README's size section).
-const WHOLE_ENGINE_BUDGET = 62 * 1024;
+// deploy.sh's switch/adopt/unmark subcommands (README's size section). Lowered to 58 KB in stop 34 (59,277 B measured,
+// from 63,389 B), the first whole KB above it, for the same moves.
+const WHOLE_ENGINE_BUDGET = 58 * 1024;
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'guide', 'cli.mjs');
 const CLI_KEYS = ['os', 'distro', 'kernel', 'arch', 'ruby', 'ruby_version', 'rails', 'server', 'server_version', 'proxy', 'proxy_version', 'database', 'database_version', 'adapter', 'pooler', 'pooler_version', 'db_host', 'app_hosts', 'cores', 'ram_gb', 'storage', 'init', 'workload', 'downloads', 'worker_mb',
   'db_cores', 'db_ram_gb', 'lb', 'app_addresses', 'db_address', 'lb_address',

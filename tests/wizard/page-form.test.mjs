@@ -392,7 +392,7 @@ test('works offline once loaded (service worker)', async () => {
     assert.equal(await page.inputValue('#q-server'), 'unicorn');
     assert.ok(await page.locator('.guide-file').count() > 3, 'files render offline');
     assert.ok(await page.locator('#guide-advice > li').count() > 3, 'the checklist renders offline (catalog cached)');
-    // The archive writers load on the first click (their own chunk): cached too.
+    // The download chunk (file list, archive writers) loads on the first click: cached too.
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#guide-download-zip')]);
     assert.match(download.suggestedFilename(), /\.zip$/);
   } finally {

@@ -10,6 +10,8 @@ export const APPLIES = {
   mongrel: (ctx) => ctx.server === 'mongrel',
   falcon: (ctx) => ctx.server === 'falcon',
   apache: (ctx) => ctx.proxy === 'apache',
+  // Lends nginx.mjs the forwarded-header maps for TLS that ends upstream (it writes no file of its own).
+  'nginx-forwarded': (ctx) => ctx.proxy === 'nginx' && ctx.tls === 'upstream',
   caddy: (ctx) => ctx.proxy === 'caddy',
   mysql: (ctx) => ctx.a.database === 'mysql' || ctx.a.database === 'mariadb',
   pgbouncer: (ctx) => ctx.pooler === 'pgbouncer',

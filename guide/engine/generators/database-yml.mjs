@@ -106,12 +106,8 @@ export function generate(ctx) {
       why: poolWhy(ctx, viaBouncer ? 'db.pool.bouncer' : multi ? (ctx.jobsInPuma ? 'db.pool.multi.puma' : 'db.pool.multi') : 'db.pool', { threads: ctx.threads, pool: poolSum(ctx), sum: connectionSum(ctx), limit: ctx.appSideLimit }),
       evidence: [SRC.railsPool, DS.pumaProcThreads, ART.databases],
     });
-    if (viaBouncer) {
-      const psOk = gte(a.pooler_version, '1.21');
-      if (!psOk && has(RAILS_API.pgPreparedStatements, a.rails)) prod.push({ key: 'prepared_statements', value: false, why: t('db.no-prepared', { v: a.pooler_version }), evidence: [SRC.pgbouncerChangelog] });
-      if (has(RAILS_API.advisoryLocksOption, a.rails)) prod.push({ key: 'advisory_locks', value: pg ? { raw: `<%= ENV[${JSON.stringify(MIGRATE_ENV)}] ? true : false %>` } : false, why: t(pg ? 'db.advisory.migrate' : 'db.advisory', { env: MIGRATE_ENV }), evidence: [SRC.railsConfiguring, SRC.railsAdvisoryOption] });
-      else if (has(RAILS_API.migrationAdvisoryLocks, a.rails)) prod.push({ comment: t('db.advisory-5', { rails: a.rails }) });
-    }
+    // Prepared statements and advisory locks behind PgBouncer: its generator's (a chunk the page loads for these answers).
+    if (viaBouncer) prod.push(...ctx.generator('pgbouncer').databaseYmlEntries(ctx));
   }
   if (sessionVariablesApply(ctx)) prod.push(migrationVariables(ctx));
   if (!multi) return { files: [{ path: 'config/database.yml', format: 'yaml', body: [{ key: 'production', children: prod }] }] };

@@ -1,15 +1,25 @@
 // Falcon: started by the init system with command-line options (see systemd.mjs); advice for isolation level.
 import { SRC, DS } from '../evidence.mjs';
-import { RAILS_API } from '../caps.mjs';
+import { RAILS_API, SERVER_PROCESS } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { connectionSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
-import { falconCommand } from './commands.mjs';
 import { APPLIES } from './applies.mjs';
 import { W } from '../rules.mjs';
 import { lt } from '../version.mjs';
 
 export const id = 'falcon';
+
+// The command line that starts Falcon (systemd.mjs's unit and rc-freebsd.mjs run it through ctx.generator('falcon');
+// here, not in the first-load script, since only Falcon's answers need it). config.ru named through the app directory
+// (current with release directories), so every child the HUP restart forks reads the release current points at, not
+// the directory the controller started in; the graceful stop from the process row, within the unit's TimeoutStopSec
+// (falcon serve waits 1 s by default, then kills).
+export function falconCommand(ctx) {
+  const u = ctx.upstreams[0];
+  const p = SERVER_PROCESS.falcon;
+  return `bundle exec falcon serve --bind http://${u.host}:${u.port} --count ${ctx.processes} --config ${ctx.appDir}/config.ru --graceful-stop ${p.gracefulStop}`;
+}
 
 // Rules about this generator's own server or proxy (moved from rules.mjs: their code loads with this chunk).
 function falconNotes(ctx) {

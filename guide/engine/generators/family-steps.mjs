@@ -19,12 +19,6 @@ export function distroRubyMismatch(ctx) {
   return shipped && shipped !== minor(ctx.a.ruby_version) ? shipped : null;
 }
 
-/** MySQL/MariaDB the release does not ship (PostgreSQL gets the PGDG step instead), else null. */
-export function distroDbMismatch(ctx) {
-  const shipped = releaseOf(ctx)?.[ctx.a.database];
-  return shipped && shipped !== minor(ctx.a.database_version) ? shipped : null;
-}
-
 /**
  * The vendor repository's value for the answered MySQL series ({series} of the family's mysqlRepo) when the README
  * must add MySQL's own repository on the database's host (step 1, or the database host's block): a MySQL the known

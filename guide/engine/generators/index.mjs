@@ -16,6 +16,7 @@ import * as thin from './thin.mjs';
 import * as mongrel from './mongrel.mjs';
 import * as falcon from './falcon.mjs';
 import * as nginx from './nginx.mjs';
+import * as nginxForwarded from './nginx-forwarded.mjs';
 import * as apache from './apache.mjs';
 import * as caddy from './caddy.mjs';
 import * as databaseYml from './database-yml.mjs';
@@ -32,7 +33,7 @@ import * as readme from './readme.mjs';
 import * as readmeHosts from './readme-hosts.mjs';
 import * as checklist from './checklist.mjs';
 
-const ALL = [puma, unicorn, pitchfork, passenger, thin, mongrel, falcon, rubyEnv, databaseYml, railsHosts, nginx, apache, caddy,
+const ALL = [puma, unicorn, pitchfork, passenger, thin, mongrel, falcon, rubyEnv, databaseYml, railsHosts, nginx, nginxForwarded, apache, caddy,
   postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, limits, redis, kamalProxy, rcFreebsd, operations, adviceRails, adviceProd, deployScript, readmeHosts, readme, checklist];
 const byId = new Map(ALL.map((g) => [g.id, g]));
 

@@ -8,9 +8,17 @@ import { connectionSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 import { MYSQL_CONF_FILES } from '../caps.mjs';
-import { distroDbMismatch, mysqlRepoSeries, releaseOf, commandsOf, fam } from './family-steps.mjs';
+import { mysqlRepoSeries, releaseOf, commandsOf, fam } from './family-steps.mjs';
 
 export const id = 'mysql';
+
+/** MySQL/MariaDB the release does not ship (PostgreSQL gets the PGDG step instead), else null. Here, not in
+ * family-steps.mjs (first-load script): only this chunk asks. */
+function distroDbMismatch(ctx) {
+  const shipped = releaseOf(ctx)?.[ctx.a.database];
+  const minor = String(ctx.a.database_version).split('.').slice(0, 2).join('.');
+  return shipped && shipped !== minor ? shipped : null;
+}
 
 const GB = 1024;
 

@@ -1,9 +1,18 @@
 // The app host's nginx behind TLS that ends upstream: which X-Forwarded-Proto and -Port it passes to Rails (issue 23).
-// nginx.mjs puts these blocks at the top of the site file.
+// nginx.mjs puts these blocks at the top of the site file, through ctx.generator('nginx-forwarded'). An optional
+// generator of no files of its own (applies.mjs: nginx with TLS ending upstream), so that the page fetches this code
+// as a chunk for those answers instead of carrying it in its first-load script.
 import { SRC } from '../evidence.mjs';
 import { t } from '../text.mjs';
 import { S, behindBalancer } from './util.mjs';
 import { nginxHas } from './nginx.mjs';
+
+export const id = 'nginx-forwarded';
+
+/** Nothing to write: nginx.mjs asks for the maps. */
+export function generate() {
+  return {};
+}
 
 /**
  * TLS ends upstream (at a balancer): the scheme and port the browser used, from the balancer's X-Forwarded-Proto and

@@ -6,7 +6,6 @@ import { has } from '../pick.mjs';
 import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled, EDGE_CLEARED, timeoutChain } from './edge.mjs';
 import { behindBalancer, S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
 import { t } from '../text.mjs';
-import { forwardedMaps } from './nginx-forwarded.mjs';
 
 export const id = 'nginx';
 
@@ -193,7 +192,8 @@ export function siteBody(ctx) {
       children: [S('default', 'upgrade'), { d: '""', args: ['close'] }],
     }, BLANK);
   }
-  if (ctx.tls === 'upstream') top.push(...forwardedMaps(ctx), BLANK);
+  // The forwarded-header maps live in their own optional generator (a chunk the page loads for these answers).
+  if (ctx.tls === 'upstream') top.push(...ctx.generator('nginx-forwarded').forwardedMaps(ctx), BLANK);
   top.push(upstream, BLANK);
   if (!https) {
     top.push({ block: 'server', children: [...listen(ctx, 80), ...common, BLANK, ...locations] }, BLANK, defaultServer(ctx, false));

@@ -2,6 +2,6 @@
 // (index.mjs) and the page's lazy registry (guide/ui/generators.mjs) both follow it.
 export const ORDER = [
   'puma', 'unicorn', 'pitchfork', 'passenger', 'thin', 'mongrel', 'falcon',
-  'ruby-env', 'database-yml', 'rails-hosts', 'nginx', 'apache', 'caddy', 'postgresql', 'mysql', 'pgbouncer', 'load-balancer',
+  'ruby-env', 'database-yml', 'rails-hosts', 'nginx', 'nginx-forwarded', 'apache', 'caddy', 'postgresql', 'mysql', 'pgbouncer', 'load-balancer',
   'sysctl', 'systemd', 'limits', 'redis', 'kamal-proxy', 'rc-freebsd', 'operations', 'advice-rails', 'advice-prod', 'deploy-script', 'readme-hosts', 'readme', 'checklist',
 ];

@@ -1,16 +1,47 @@
 // Phusion Passenger: Apache integration (directives in the Apache site) or Passenger Standalone behind nginx/Caddy.
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
-import { PASSENGER_APACHE } from '../caps.mjs';
+import { PASSENGER_APACHE, PASSENGER_STANDALONE } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 import { W } from '../rules.mjs';
 import { CABLE_PATH, cableEnabled } from './edge.mjs';
-import { passengerMinInstances } from './commands.mjs';
+import { commandsOf } from './family-steps.mjs';
 import { SECRETS_FILE } from './systemd.mjs';
 
 export const id = 'passenger';
+
+// Passenger Standalone's command line (systemd.mjs's unit, rc-freebsd.mjs and README run it through
+// ctx.generator('passenger'); here, not in the first-load script, since only Passenger's answers need it): the
+// distribution's `passenger` where the family's table names it (README step 1 installs it), else the Gemfile's. The
+// app directory is named rather than taken from the working directory: Passenger reads that through getcwd(), which
+// resolves `current` to one release, and a restart would spawn the old code again. PID and log files go where the
+// unit may write (tmp/pids, log/: logrotate's rails-app file rotates log/*.log). Not /dev/stdout: under systemd that
+// is a socket to the journal, which open(2) cannot reopen (Passenger's agent then fails to start; seen in the lab,
+// where it is a root-owned file).
+export function standaloneCommand(ctx) {
+  const u = ctx.upstreams[0];
+  const v = ctx.a.server_version;
+  const bin = commandsOf(ctx)?.passengerBin?.start;
+  return [bin || 'bundle exec passenger', 'start', ...(ctx.releases ? [ctx.appDir] : []),
+    ...(has(PASSENGER_STANDALONE.engine, v) ? [`--engine ${PASSENGER_STANDALONE.engine.value}`] : []),
+    ...(has(PASSENGER_STANDALONE.ruby, v) ? [`--ruby ${ctx.rubyBin}/ruby`] : []),
+    `--address ${u.host} --port ${u.port} --environment production --max-pool-size ${ctx.processes} --min-instances ${passengerMinInstances(ctx)} --spawn-method ${ctx.canFork ? 'smart' : 'direct'}`,
+    `--pid-file ${ctx.root}/tmp/pids/passenger.pid --log-file ${ctx.root}/log/passenger.log`,
+    ...(ctx.linux && ctx.a.init === 'systemd' ? [`--instance-registry-dir ${PASSENGER_REGISTRY}`] : [])].join(' ');
+}
+
+// Where Passenger records its instance: one of the places passenger-status and passenger-config look by default
+// (Passenger's admin_tools/instance_registry.rb lists /var/run/passenger-instreg). The default, /tmp, is the unit's
+// private /tmp under PrivateTmp=yes, where an operator's passenger-status would not find it. The unit creates it
+// (RuntimeDirectory=), writable under ProtectSystem=strict.
+export const PASSENGER_REGISTRY = '/run/passenger-instreg';
+
+/** Processes Passenger keeps running: the cores' worth, within the pool, one left for Action Cable's own group. */
+export function passengerMinInstances(ctx) {
+  return Math.max(1, Math.min(ctx.processes - (ctx.passengerCableGroup ? 1 : 0), ctx.a.cores));
+}
 
 /** Server-level Apache directives for Passenger. */
 export function passengerApacheDirectives(ctx) {

@@ -4,7 +4,9 @@
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { dbPrefix } from './util.mjs';
-import { databaseNames, MIGRATE_SUFFIX } from './database-yml.mjs';
+import { databaseNames, MIGRATE_SUFFIX, MIGRATE_ENV } from './database-yml.mjs';
+import { RAILS_API } from '../caps.mjs';
+import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 
@@ -12,6 +14,22 @@ export const id = 'pgbouncer';
 
 export function hbaMethod(v) {
   return gte(v, '1.14') ? 'scram-sha-256' : 'md5'; // SCRAM arrived in PgBouncer 1.14
+}
+
+/**
+ * database.yml's entries for Rails behind PgBouncer (database-yml.mjs adds them through ctx.generator('pgbouncer'), so
+ * they load with this chunk): prepared statements off before PgBouncer 1.21 where Rails uses them; advisory locks
+ * where Rails has the option, on only for migrations (PostgreSQL, which connect around PgBouncer), else a comment.
+ */
+export function databaseYmlEntries(ctx) {
+  const { a } = ctx;
+  const pg = a.database === 'postgresql';
+  const out = [];
+  const psOk = gte(a.pooler_version, '1.21');
+  if (!psOk && has(RAILS_API.pgPreparedStatements, a.rails)) out.push({ key: 'prepared_statements', value: false, why: t('db.no-prepared', { v: a.pooler_version }), evidence: [SRC.pgbouncerChangelog] });
+  if (has(RAILS_API.advisoryLocksOption, a.rails)) out.push({ key: 'advisory_locks', value: pg ? { raw: `<%= ENV[${JSON.stringify(MIGRATE_ENV)}] ? true : false %>` } : false, why: t(pg ? 'db.advisory.migrate' : 'db.advisory', { env: MIGRATE_ENV }), evidence: [SRC.railsConfiguring, SRC.railsAdvisoryOption] });
+  else if (has(RAILS_API.migrationAdvisoryLocks, a.rails)) out.push({ comment: t('db.advisory-5', { rails: a.rails }) });
+  return out;
 }
 
 export function generate(ctx) {

@@ -7,7 +7,7 @@ import { SERVER_PROCESS, SANDBOX, RAILS_API } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
 import { railsServerCommand, SERVER_LABEL } from './util.mjs';
-import { falconCommand, standaloneCommand, passengerRestart, PASSENGER_REGISTRY } from './commands.mjs';
+import { passengerRestart } from './commands.mjs';
 import { t } from '../text.mjs';
 
 export const id = 'systemd';
@@ -31,8 +31,9 @@ export function execStart(ctx) {
     // --clean: a member killed hard (OOM, SIGKILL at the stop timeout) leaves its PID file, and mongrel_rails refuses
     // to start over one; Restart= would loop. mongrel_cluster's --clean removes stale files first.
     case 'mongrel': return 'bundle exec mongrel_rails cluster::start -C config/mongrel_cluster.yml --clean';
-    case 'falcon': return falconCommand(ctx);
-    case 'passenger': return standaloneCommand(ctx);
+    // Falcon's and Passenger Standalone's command lines live in their generators (loaded for those answers).
+    case 'falcon': return ctx.generator('falcon').falconCommand(ctx);
+    case 'passenger': return ctx.generator('passenger').standaloneCommand(ctx);
     // WEBrick through `rails server`, named: unnamed, Rails starts the first handler it can load (Puma in a Gemfile
     // that has it), not WEBrick.
     default: return `bundle exec ${railsServerCommand(ctx.a.rails)} ${has(RAILS_API.serverUsingOption, ctx.a.rails) ? '-u ' : ''}${ctx.server} -e production -b ${u.host} -p ${u.port}`;
@@ -46,6 +47,8 @@ export function absolute(ctx, cmd) {
 
 // An explained entry without its own source cites systemd.exec, where every sandbox setting is documented.
 const E = (key, value, why, evidence = []) => ({ key, value, why, evidence: why && evidence.length === 0 ? [SRC.systemdExec] : evidence });
+// Passenger's instance registry (its directory: passenger.mjs PASSENGER_REGISTRY), created by the unit.
+const passengerRegistry = (dir) => E('RuntimeDirectory', dir.replace('/run/', ''), t('systemd.passenger.registry', { dir }), [SRC.systemdExec, SRC.passengerStandalone]);
 
 /** Sandbox settings shared by every Ruby unit; writable: the app's tmp, log and storage directories only. */
 export function hardening(ctx, { bindLowPorts = false, writable = [] } = {}) {
@@ -156,7 +159,7 @@ export function webUnit(ctx) {
     ...environment(ctx),
     ...(ctx.jobsInPuma ? [E('Environment', 'SOLID_QUEUE_IN_PUMA=1', t(`systemd.jobs-in-puma${ctx.jobsInPuma === 'nofork' ? '.nofork' : ''}`), [SRC.solidQueuePuma, SRC.railsPumaTemplate])] : []),
     ...thrusterEnv,
-    ...(ctx.server === 'passenger' ? [E('RuntimeDirectory', PASSENGER_REGISTRY.replace('/run/', ''), t('systemd.passenger.registry', { dir: PASSENGER_REGISTRY }), [SRC.systemdExec, SRC.passengerStandalone])] : []),
+    ...(ctx.server === 'passenger' ? [passengerRegistry(ctx.generator('passenger').PASSENGER_REGISTRY)] : []),
     E('ExecStart', cmd, t(p.daemonize && !thruster ? 'systemd.exec.daemon' : 'systemd.exec', { bin: ctx.rubyBin }), [SRC.systemdService, ...(ctx.server === 'webrick' ? [SRC.railsServerUsing] : [])]),
     reloadEntry(ctx),
     E('KillSignal', p.stopSignal, t(`systemd.kill.${ctx.server}`, { server: SERVER_LABEL[ctx.server], graceful: p.gracefulStop }), [SRC.systemdKill, ...(['unicorn', 'pitchfork'].includes(ctx.server) ? [SRC.unicornSignals, SRC.unicornSystemd] : p.reload?.sources ? p.reload.sources.map((k) => SRC[k]) : ctx.server === 'puma' ? [SRC.pumaConfig] : [])]),
