@@ -1,0 +1,207 @@
+# Host-speed probe of the measurement protocol (version 4, "http" in _data/measurement_protocol.json).
+# This virtual machine's host runs it at two speeds in turn, in stretches that neither /proc/loadavg nor steal
+# shows. A fixed piece of work timed in the CPU time of the thread doing it takes longer only when the CPU itself
+# ran slower: while the guest's scheduler runs the server or wrk instead, the probe's thread clock stops, so the
+# probe reads the host, not the experiment. One spinner per CPU, pinned there (taskset) at the lowest priority
+# (SCHED_IDLE through chrt: any other task preempts it at once, and a CPU kept busy gives it about 0.3 %), spins a
+# calibrated loop every PERIOD_MS. Each spin's time over the calibrated time is its ratio; a window's ratio is the
+# mean of its spins', and a window above the slow ratio ran slow.
+#
+#   ruby speed-probe.rb calibrate seconds=S spin_ms=M period_ms=P window_s=W slow_ratio=R min_spins=N quantile=Q
+#        every CPU at once, while the driver has found the machine idle: per CPU the loop count whose spin takes
+#        M ms of CPU, then S seconds of spins; the reference is their Q quantile (outside noise only adds time).
+#        Prints key=value lines: the calibration file every run's probe reads, its parameters included.
+#   ruby speed-probe.rb spin ITERATIONS PERIOD_MS FILE   one spinner (its starter pins it): "t,cpu_ns" per spin into
+#        FILE until TERM, then "cost,CPU_S,WALL_S": the spinner's own CPU time over its life, what it cost.
+#   ruby speed-probe.rb summary CALIBRATION ORIGIN END WINDOWS_CSV CPU=FILE…   a run's figures from its spinners'
+#        files (monitor.rb does the same in process when its run ends), key=value lines
+require 'rbconfig'
+
+module SpeedProbe
+  module_function
+
+  # A spinner must not inherit a JIT from the experiment's environment: compiled, the loop would run several times
+  # faster than it was calibrated, and read as a fast host.
+  CLEAN_ENV = { 'RUBYOPT' => nil, 'RUBY_YJIT_ENABLE' => nil }.freeze
+
+  def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+  def thread_ns = Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID, :nanosecond)
+  def cpus = File.read('/proc/stat').scan(/^cpu(\d+)\s/).flatten.map(&:to_i)
+
+  # The fixed work: a counted empty loop. It allocates nothing (no garbage collection) and touches a few cache
+  # lines, so the memory traffic of the server or wrk on the other CPU barely reaches it.
+  def spin(n)
+    i = 0
+    i += 1 while i < n
+    i
+  end
+
+  def timed_spin(n)
+    t0 = thread_ns
+    spin(n)
+    thread_ns - t0
+  end
+
+  def quantile(sorted, q) # type 7, as scripts/lib/rebench/stats.mjs
+    h = (sorted.size - 1) * q
+    lo = h.floor
+    sorted[lo] + (h - lo) * (sorted[h.ceil] - sorted[lo])
+  end
+
+  # One CPU (the caller pinned this process): the loop count for spin_ms, then spins every period_ms for seconds.
+  def calibrate_one(seconds, spin_ms, period_ms, q)
+    target = spin_ms * 1e6
+    n = 1000
+    n *= 4 while (t = Array.new(3) { timed_spin(n) }.min) < target / 2
+    n = (n * target / t).round
+    times = []
+    stop = now + seconds
+    while now < stop
+      times << timed_spin(n)
+      sleep(period_ms / 1000.0)
+    end
+    s = times.sort
+    { iterations: n, ns: quantile(s, q).round, spread: (quantile(s, 0.5) / quantile(s, q)).round(3), spins: s.size }
+  end
+
+  def calibrate(p)
+    kids = cpus.map do |cpu|
+      cmd = [*pin(cpu), RbConfig.ruby, __FILE__, 'calibrate-one', p['seconds'], p['spin_ms'], p['period_ms'], p['quantile']]
+      [cpu, IO.popen(CLEAN_ENV, cmd.map(&:to_s), &:read)]
+    end
+    out = p.merge('cpus' => kids.map(&:first).join(' '), 'ruby' => RUBY_DESCRIPTION)
+    kids.each { |cpu, text| text.scan(/^(\w+)=(.*)$/) { |k, v| out["cpu#{cpu}_#{k}"] = v } }
+    out
+  end
+
+  def read_calibration(file) = File.read(file).scan(/^(\w+)=(.*)$/).to_h
+
+  def pin(cpu) = system('taskset', '-c', cpu.to_s, 'true', out: File::NULL, err: File::NULL) ? ['taskset', '-c', cpu.to_s] : []
+  def idle_priority
+    return %w[chrt --idle 0] if system('chrt', '--idle', '0', 'true', out: File::NULL, err: File::NULL)
+    %w[nice -n 19]
+  end
+
+  # One spinner per calibrated CPU, pinned and at the lowest priority; returns once each has timed its first spin,
+  # so that Ruby's start-up is over before the run starts. [{cpu:, pid:, file:}…] and how they were placed.
+  def start(cal, prefix)
+    prio = idle_priority
+    pins = cal['cpus'].split.to_h { |cpu| [cpu, pin(cpu)] }
+    spinners = pins.map do |cpu, pinned|
+      file = "#{prefix}.cpu#{cpu}.spins"
+      File.write(file, '')
+      cmd = [*pinned, *prio, RbConfig.ruby, __FILE__, 'spin', cal["cpu#{cpu}_iterations"], cal['period_ms'], file]
+      { cpu: cpu, pid: Process.spawn(CLEAN_ENV, *cmd.map(&:to_s), out: File::NULL), file: file }
+    end
+    deadline = now + 10
+    sleep 0.02 until spinners.all? { |s| File.size(s[:file]).positive? } || now > deadline
+    [spinners, "#{pins.values.all?(&:any?) ? 'pinned' : 'unpinned'}-#{prio.first == 'chrt' ? 'sched_idle' : 'nice19'}"]
+  end
+
+  def stop(spinners)
+    spinners.each { |s| Process.kill('TERM', s[:pid]) rescue nil }
+    spinners.each do |s|
+      done = false
+      50.times { break if (done = (Process.wait(s[:pid], Process::WNOHANG) rescue true)); sleep 0.05 }
+      next if done
+      Process.kill('KILL', s[:pid]) rescue nil
+      Process.wait(s[:pid]) rescue nil
+    end
+  end
+
+  def spinner(n, period_ms, file)
+    out = File.open(file, 'a')
+    parent = Process.ppid
+    cpu0 = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
+    wall0 = now
+    first = true
+    loop do
+      started = now
+      ns = timed_spin(n)
+      out.puts "#{now.round(4)},#{ns}"
+      out.flush if first
+      first = false
+      break if Process.ppid != parent # the monitor died without stopping it: never spin on alone
+      rest = period_ms / 1000.0 - (now - started)
+      sleep(rest) if rest.positive?
+    end
+  rescue SignalException
+    nil
+  ensure
+    out.puts "cost,#{(Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu0).round(4)},#{(now - wall0).round(4)}"
+    out.close
+  end
+
+  # A run's figures: per CPU, windows of window_s from origin to finish (a short tail joins the window before it);
+  # a window with fewer than min_spins spins is not measured (a CPU the experiment keeps busy starves the probe, by
+  # design). rows: one per CPU and window, for the raw output. Every figure in % or as a ratio to the calibration.
+  def summarize(cal, origin, finish, files)
+    w = cal['window_s'].to_f
+    slow_ratio = cal['slow_ratio'].to_f
+    min_spins = cal['min_spins'].to_i
+    count = [((finish - origin) / w).floor, 1].max
+    rows = []
+    per = files.map do |cpu, path|
+      ref = cal["cpu#{cpu}_ns"].to_f
+      spins = Array.new(count) { [] }
+      cost = nil
+      File.foreach(path) do |l|
+        a, b, c = l.chomp.split(',')
+        if a == 'cost'
+          cost = [b.to_f, c.to_f]
+          next
+        end
+        t = a.to_f
+        spins[[((t - origin) / w).floor, count - 1].min] << b.to_f / ref if t >= origin && t <= finish
+      end
+      windows = spins.each_with_index.map do |s, i|
+        ratio = s.empty? ? nil : s.sum / s.size
+        measured = s.size >= min_spins
+        rows << [cpu, (i * w).round(3), s.size, ratio&.round(4), measured ? (ratio > slow_ratio ? 1 : 0) : '']
+        { ratio: ratio, measured: measured, slow: measured && ratio > slow_ratio }
+      end
+      m = windows.select { |x| x[:measured] }
+      all = spins.flatten
+      { cpu: cpu, measured: m.size, slow: m.count { |x| x[:slow] }, mean: all.empty? ? nil : all.sum / all.size,
+        worst: m.map { |x| x[:ratio] }.max, cost: cost && cost[1].positive? ? 100 * cost[0] / cost[1] : nil }
+    end
+    out = { speed_windows: count, speed_measured_pct: per.map { |c| 100.0 * c[:measured] / count }.min }
+    measured = per.select { |c| c[:measured].positive? }
+    out[:speed_slow_pct] = measured.map { |c| 100.0 * c[:slow] / c[:measured] }.max unless measured.empty?
+    worst = per.filter_map { |c| c[:worst] }.max
+    out[:speed_ratio_worst_window] = worst.round(3) if worst
+    per.each do |c|
+      out[:"speed_cpu#{c[:cpu]}_windows_measured"] = c[:measured]
+      out[:"speed_cpu#{c[:cpu]}_windows_slow"] = c[:slow]
+      out[:"speed_cpu#{c[:cpu]}_ratio_mean"] = c[:mean].round(3) if c[:mean]
+    end
+    costs = per.filter_map { |c| c[:cost] }
+    out[:speed_probe_cpu_pct] = costs.max.round(2) unless costs.empty?
+    [out, rows]
+  end
+
+  def write_rows(file, rows)
+    File.write(file, "cpu,window_start_s,spins,ratio,slow\n" + rows.map { |r| r.join(',') }.join("\n") + "\n")
+  end
+end
+
+if $PROGRAM_NAME == __FILE__
+  mode = ARGV.shift
+  case mode
+  when 'calibrate'
+    SpeedProbe.calibrate(ARGV.to_h { |a| a.split('=', 2) }).each { |k, v| puts "#{k}=#{v}" }
+  when 'calibrate-one'
+    seconds, spin_ms, period_ms, q = ARGV.map(&:to_f)
+    SpeedProbe.calibrate_one(seconds, spin_ms, period_ms, q).each { |k, v| puts "#{k}=#{v}" }
+  when 'spin'
+    SpeedProbe.spinner(Integer(ARGV[0]), Float(ARGV[1]), ARGV[2])
+  when 'summary'
+    cal, origin, finish, csv, *files = ARGV
+    out, rows = SpeedProbe.summarize(SpeedProbe.read_calibration(cal), origin.to_f, finish.to_f, files.map { |f| f.split('=', 2) })
+    SpeedProbe.write_rows(csv, rows)
+    out.each { |k, v| puts "#{k}=#{v.is_a?(Float) ? v.round(2) : v}" }
+  else
+    warn 'usage: speed-probe.rb calibrate KEY=VALUE… | spin ITERATIONS PERIOD_MS FILE | summary CALIBRATION ORIGIN END CSV CPU=FILE…'
+    exit 2
+  end
+end
