@@ -29,14 +29,19 @@ Dir.mktmpdir('speed-probe-cost') do |dir|
   rounds.times do |i|
     alone = worker(seconds)
     spinners, placement = SpeedProbe.start(cal, File.join(dir, "r#{i}"))
+    t0 = SpeedProbe.now
     probed = worker(seconds)
+    t1 = SpeedProbe.now
     SpeedProbe.stop(spinners)
+    # What the probe read meanwhile: on the worker's CPU it runs only in the slices a busy CPU leaves it.
+    speed, = SpeedProbe.summarize(cal, t0, t1, spinners.map { |s| [s[:cpu], s[:file]] })
     spinners.each do |s|
       cost = File.readlines(s[:file]).grep(/^cost,/).first&.split(',')
       costs[s[:cpu]] << 100 * cost[1].to_f / cost[2].to_f if cost
     end
     slowdowns << 100 * (1 - probed / alone)
-    puts format('round=%d alone_ips=%.0f probed_ips=%.0f slowdown_pct=%.2f probe=%s', i + 1, alone, probed, slowdowns.last, placement)
+    puts format('round=%d alone_ips=%.0f probed_ips=%.0f slowdown_pct=%.2f probe=%s %s', i + 1, alone, probed, slowdowns.last, placement,
+                speed.map { |k, v| "#{k}=#{v.is_a?(Float) ? v.round(3) : v}" }.join(' '))
   end
 end
 puts format('median_slowdown_pct=%.2f', median.(slowdowns))

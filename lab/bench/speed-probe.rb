@@ -65,10 +65,12 @@ module SpeedProbe
   end
 
   def calibrate(p)
-    kids = cpus.map do |cpu|
+    # Every CPU at once, as during a run (on a host whose two vCPUs share a core, one alone would read faster).
+    pipes = cpus.map do |cpu|
       cmd = [*pin(cpu), RbConfig.ruby, __FILE__, 'calibrate-one', p['seconds'], p['spin_ms'], p['period_ms'], p['quantile']]
-      [cpu, IO.popen(CLEAN_ENV, cmd.map(&:to_s), &:read)]
+      [cpu, IO.popen(CLEAN_ENV, cmd.map(&:to_s))]
     end
+    kids = pipes.map { |cpu, io| [cpu, io.read.tap { io.close }] }
     out = p.merge('cpus' => kids.map(&:first).join(' '), 'ruby' => RUBY_DESCRIPTION)
     kids.each { |cpu, text| text.scan(/^(\w+)=(.*)$/) { |k, v| out["cpu#{cpu}_#{k}"] = v } }
     out
@@ -77,25 +79,21 @@ module SpeedProbe
   def read_calibration(file) = File.read(file).scan(/^(\w+)=(.*)$/).to_h
 
   def pin(cpu) = system('taskset', '-c', cpu.to_s, 'true', out: File::NULL, err: File::NULL) ? ['taskset', '-c', cpu.to_s] : []
-  def idle_priority
-    return %w[chrt --idle 0] if system('chrt', '--idle', '0', 'true', out: File::NULL, err: File::NULL)
-    %w[nice -n 19]
-  end
 
-  # One spinner per calibrated CPU, pinned and at the lowest priority; returns once each has timed its first spin,
-  # so that Ruby's start-up is over before the run starts. [{cpu:, pid:, file:}…] and how they were placed.
+  # One spinner per calibrated CPU, pinned; returns once each has booted Ruby (at normal priority, so that a busy
+  # CPU cannot hold the run's start back) and lowered its own priority: [{cpu:, pid:, file:}…] and their placement.
   def start(cal, prefix)
-    prio = idle_priority
     pins = cal['cpus'].split.to_h { |cpu| [cpu, pin(cpu)] }
     spinners = pins.map do |cpu, pinned|
       file = "#{prefix}.cpu#{cpu}.spins"
       File.write(file, '')
-      cmd = [*pinned, *prio, RbConfig.ruby, __FILE__, 'spin', cal["cpu#{cpu}_iterations"], cal['period_ms'], file]
+      cmd = [*pinned, RbConfig.ruby, __FILE__, 'spin', cal["cpu#{cpu}_iterations"], cal['period_ms'], file]
       { cpu: cpu, pid: Process.spawn(CLEAN_ENV, *cmd.map(&:to_s), out: File::NULL), file: file }
     end
     deadline = now + 10
     sleep 0.02 until spinners.all? { |s| File.size(s[:file]).positive? } || now > deadline
-    [spinners, "#{pins.values.all?(&:any?) ? 'pinned' : 'unpinned'}-#{prio.first == 'chrt' ? 'sched_idle' : 'nice19'}"]
+    prios = spinners.map { |s| File.open(s[:file], &:gets).to_s[/^# (\w+)/, 1] || 'not started' }
+    [spinners, "#{pins.values.all?(&:any?) ? 'pinned' : 'unpinned'}-#{prios.uniq.join('+')}"]
   end
 
   def stop(spinners)
@@ -109,18 +107,24 @@ module SpeedProbe
     end
   end
 
+  # The lowest priority Linux gives: SCHED_IDLE (any other task preempts it at once), else nice 19.
+  def lower_priority
+    return 'sched_idle' if system('chrt', '--all-tasks', '--idle', '-p', '0', Process.pid.to_s, out: File::NULL, err: File::NULL)
+    Process.setpriority(Process::PRIO_PROCESS, 0, 19)
+    'nice19'
+  end
+
   def spinner(n, period_ms, file)
-    out = File.open(file, 'a')
-    parent = Process.ppid
     cpu0 = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID)
     wall0 = now
-    first = true
+    out = File.open(file, 'a')
+    out.puts "# #{lower_priority}" # the first line: booted and demoted, the run may start
+    out.flush
+    parent = Process.ppid
     loop do
       started = now
       ns = timed_spin(n)
       out.puts "#{now.round(4)},#{ns}"
-      out.flush if first
-      first = false
       break if Process.ppid != parent # the monitor died without stopping it: never spin on alone
       rest = period_ms / 1000.0 - (now - started)
       sleep(rest) if rest.positive?
@@ -128,8 +132,8 @@ module SpeedProbe
   rescue SignalException
     nil
   ensure
-    out.puts "cost,#{(Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu0).round(4)},#{(now - wall0).round(4)}"
-    out.close
+    out&.puts "cost,#{(Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) - cpu0).round(4)},#{(now - wall0).round(4)}"
+    out&.close
   end
 
   # A run's figures: per CPU, windows of window_s from origin to finish (a short tail joins the window before it);
@@ -146,6 +150,7 @@ module SpeedProbe
       spins = Array.new(count) { [] }
       cost = nil
       File.foreach(path) do |l|
+        next if l.start_with?('#')
         a, b, c = l.chomp.split(',')
         if a == 'cost'
           cost = [b.to_f, c.to_f]
@@ -199,7 +204,7 @@ if $PROGRAM_NAME == __FILE__
     cal, origin, finish, csv, *files = ARGV
     out, rows = SpeedProbe.summarize(SpeedProbe.read_calibration(cal), origin.to_f, finish.to_f, files.map { |f| f.split('=', 2) })
     SpeedProbe.write_rows(csv, rows)
-    out.each { |k, v| puts "#{k}=#{v.is_a?(Float) ? v.round(2) : v}" }
+    out.each { |k, v| puts "#{k}=#{v.is_a?(Float) ? v.round(3) : v}" } # as monitor.rb prints them
   else
     warn 'usage: speed-probe.rb calibrate KEY=VALUE… | spin ITERATIONS PERIOD_MS FILE | summary CALIBRATION ORIGIN END CSV CPU=FILE…'
     exit 2

@@ -35,7 +35,7 @@ test('the probe\'s windows: mean spin over the calibrated time, a short tail joi
   const p = parseProtocolFile(r.stdout);
   assert.equal(p.speed_windows, 3);
   assert.equal(p.speed_slow_pct, 50, 'the worst CPU: 1 slow of CPU 1\'s 2 measured windows (CPU 0: 1 of 3)');
-  assert.equal(p.speed_measured_pct, 66.67, 'CPU 1 measured 2 of 3 windows');
+  assert.equal(p.speed_measured_pct, 66.667, 'CPU 1 measured 2 of 3 windows');
   assert.equal(p.speed_ratio_worst_window, 2);
   assert.equal(p.speed_cpu0_ratio_mean, 1.333, 'nine spins inside the run: 12 / 9');
   assert.equal(p.speed_cpu1_ratio_mean, 1.15);
