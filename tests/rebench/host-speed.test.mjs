@@ -92,6 +92,12 @@ test('readback of raw files: the probe\'s figures from .protocol, wrk\'s respons
   assert.deepEqual([r.protocol.slow_host, r.protocol.repeats_slow_host, r.protocol.speed_slow_pct], [1, 2, 20]);
   assert.equal(isDisturbed(r), true);
   assert.equal(parseWrk(wrk).windows, null, 'output without the line has no windows');
+  // A calibration taken with the gate closed, or spins that ran well under their reference (the calibration caught
+  // the host slow): both said, as the probe would undercount slow windows.
+  fs.writeFileSync(path.join(raw, 'speed-calibration-lab-3.3.txt'), 'cpus=0 1\ncpu0_ns=250000\ngate_ok=0\n');
+  const q = gradeRun({ quick: false, runs: 10, params: V4, raw, results: [{ ...r, protocol: { ...r.protocol, speed_cpu1_ratio_mean: 0.6 } }] });
+  assert.ok(q.reasons.some((x) => /calibrated on lab-3\.3 while the idle gate was closed/.test(x)), q.reasons.join(' | '));
+  assert.ok(q.reasons.some((x) => /in 1 of 1 load runs the probe's spins ran well under their calibrated time/.test(x)), q.reasons.join(' | '));
 });
 
 test('the schema and the validator: the slow-host counts are recorded, and a benchmark grade needs them', () => {

@@ -192,7 +192,7 @@ export function gradeRun(ctx) {
   const unsteady = old.filter((r) => Number.isFinite(r.metrics.steadiness) && r.metrics.steadiness > IP.v2_max_p90_over_p10);
   if (unsteady.length) reasons.push(`the machine changed speed within ${unsteady.length} of ${runs.length} runs: their timed iterations of the same code spread more than ${IP.v2_max_p90_over_p10}× (90th over 10th percentile, up to ${Math.max(...unsteady.map((r) => r.metrics.steadiness)).toFixed(1)}×), and their reading (the median, before protocol version 3) depends on the speed`);
   // Load runs: protocol version 4's host-speed probe (host-speed.mjs); older output has none, and is smoke for it.
-  const speed = hostSpeedQuality(P, protocolVersionOf(ctx.params), runs, { quick: ctx.quick, excludes: excludesDisturbed(ctx), tries });
+  const speed = hostSpeedQuality(P, protocolVersionOf(ctx.params), runs, { quick: ctx.quick, excludes: excludesDisturbed(ctx), tries, raw: ctx.raw });
   reasons.push(...speed.reasons);
   const unstable = runs.filter((r) => r.protocol && r.protocol.warmup_stable === 0).length;
   if (unstable) reasons.push(`warm-up did not reach stable throughput before ${unstable} of ${runs.length} runs`);
