@@ -100,7 +100,7 @@ test('readback of raw files: the probe\'s figures from .protocol, wrk\'s respons
   assert.ok(q.reasons.some((x) => /in 1 of 1 load runs the probe's spins ran well under their calibrated time/.test(x)), q.reasons.join(' | '));
 });
 
-test('the schema and the validator: the slow-host counts are recorded, and a benchmark grade needs them', () => {
+test('the schema and the validator: the slow-host counts are recorded, and a benchmark grade needs them', async () => {
   const file = path.join(ROOT, '_data/datasets/rebench-2026-caching.json');
   const good = JSON.parse(fs.readFileSync(file, 'utf8'));
   const check = (ds) => validateDataset({ file, text: JSON.stringify(ds, null, 2), knownIds: knownDatasetIds() }).map((p) => `${p.field}: ${p.message}`);
@@ -110,6 +110,10 @@ test('the schema and the validator: the slow-host counts are recorded, and a ben
   const probed = { ...claimed, quality: { ...claimed.quality, runs_slow_host: 0, repeats_slow_host: { 'puma / api': 1 } } };
   assert.ok(!check(probed).some((m) => /host-speed/.test(m)), check(probed).join(' | '));
   assert.ok(check({ ...probed, quality: { ...probed.quality, runs_slow_host: 1 } }).some((m) => /runs_slow_host/.test(m)), 'benchmark with a run left out for a slow host is rejected');
+  // The dataset page states them.
+  const { qualityHtml } = await import('../../scripts/lib/dataset-html.mjs');
+  assert.match(qualityHtml(probed), /Host-speed probe: 0 runs left out for a slow host; tries repeated for one: puma \/ api 1\./);
+  assert.doesNotMatch(qualityHtml(good), /Host-speed probe/, 'a dataset from before version 4 has no such record');
   // The driver gets the probe's thresholds from the protocol file, and none in a --quick run.
   assert.equal(driverParams({ quick: false }).RB_SPEED_MAX_SLOW_PCT, H.max_slow_pct);
   assert.equal(driverParams({ quick: true }).RB_SPEED_CALIBRATE_S, '');
