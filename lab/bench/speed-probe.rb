@@ -83,7 +83,7 @@ module SpeedProbe
   # One spinner per calibrated CPU, pinned; returns once each has booted Ruby (at normal priority, so that a busy
   # CPU cannot hold the run's start back) and lowered its own priority: [{cpu:, pid:, file:}…] and their placement.
   def start(cal, prefix)
-    pins = cal['cpus'].split.to_h { |cpu| [cpu, pin(cpu)] }
+    pins = cal['cpus'].to_s.split.to_h { |cpu| [cpu, pin(cpu)] }
     spinners = pins.map do |cpu, pinned|
       file = "#{prefix}.cpu#{cpu}.spins"
       File.write(file, '')
