@@ -5,13 +5,13 @@
 # probe reads the host, not the experiment. One spinner per CPU, pinned there (taskset) at the lowest priority
 # (SCHED_IDLE through chrt: any other task preempts it at once, and a CPU kept busy gives it about 0.3 %), spins a
 # calibrated loop every PERIOD_MS. Each spin's time over the calibrated time is its ratio; a window's ratio is the
-# mean of its spins', and a window above the slow ratio ran slow.
+# median of its uninterrupted spins', and a window above the slow ratio ran slow.
 #
 #   ruby speed-probe.rb calibrate seconds=S spin_ms=M period_ms=P window_s=W slow_ratio=R min_spins=N quantile=Q
 #        every CPU at once, while the driver has found the machine idle: per CPU the loop count whose spin takes
 #        M ms of CPU, then S seconds of spins; the reference is their Q quantile (outside noise only adds time).
 #        Prints key=value lines: the calibration file every run's probe reads, its parameters included.
-#   ruby speed-probe.rb spin ITERATIONS PERIOD_MS FILE   one spinner (its starter pins it): "t,cpu_ns" per spin into
+#   ruby speed-probe.rb spin ITERATIONS PERIOD_MS FILE   one spinner (its starter pins it): "t,cpu_ns,wall_ns" per spin into
 #        FILE until TERM, then "cost,CPU_S,WALL_S": the spinner's own CPU time over its life, what it cost.
 #   ruby speed-probe.rb summary CALIBRATION ORIGIN END WINDOWS_CSV CPU=FILE…   a run's figures from its spinners'
 #        files (monitor.rb does the same in process when its run ends), key=value lines
@@ -40,6 +40,14 @@ module SpeedProbe
     t0 = thread_ns
     spin(n)
     thread_ns - t0
+  end
+
+  # The spin's thread CPU time and wall time, in ns: wall well above CPU means another task ran in the middle.
+  def timed_spin_wall(n)
+    w0 = Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond)
+    t0 = thread_ns
+    spin(n)
+    [thread_ns - t0, Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond) - w0]
   end
 
   def quantile(sorted, q) # type 7, as scripts/lib/rebench/stats.mjs
@@ -123,8 +131,8 @@ module SpeedProbe
     parent = Process.ppid
     loop do
       started = now
-      ns = timed_spin(n)
-      out.puts "#{now.round(4)},#{ns}"
+      ns, wall = timed_spin_wall(n)
+      out.puts "#{now.round(4)},#{ns},#{wall}"
       break if Process.ppid != parent # the monitor died without stopping it: never spin on alone
       rest = period_ms / 1000.0 - (now - started)
       sleep(rest) if rest.positive?
@@ -136,9 +144,12 @@ module SpeedProbe
     out&.close
   end
 
-  # A run's figures: per CPU, windows of window_s from origin to finish (a short tail joins the window before it);
-  # a window with fewer than min_spins spins is not measured (a CPU the experiment keeps busy starves the probe, by
-  # design). rows: one per CPU and window, for the raw output. Every figure in % or as a ratio to the calibration.
+  # A run's figures: per CPU, windows of window_s from origin to finish (a short tail joins the window before it).
+  # A spin during which another task ran (wall time more than INTERRUPTED_NS above its CPU time) is not read: the
+  # other task's use of the caches would read as a slow host. A window's ratio is the median of its other spins
+  # (over half of the window ran at least that slow); with fewer than min_spins of them it is not measured (a CPU the
+  # experiment keeps busy starves the probe, by design). rows: one per CPU and window, for the raw output.
+  INTERRUPTED_NS = 20_000
   def summarize(cal, origin, finish, files)
     w = cal['window_s'].to_f
     slow_ratio = cal['slow_ratio'].to_f
@@ -148,6 +159,7 @@ module SpeedProbe
     per = files.map do |cpu, path|
       ref = cal["cpu#{cpu}_ns"].to_f
       spins = Array.new(count) { [] }
+      interrupted = Array.new(count, 0)
       cost = nil
       File.foreach(path) do |l|
         next if l.start_with?('#')
@@ -157,17 +169,19 @@ module SpeedProbe
           next
         end
         t = a.to_f
-        spins[[((t - origin) / w).floor, count - 1].min] << b.to_f / ref if t >= origin && t <= finish
+        next unless t >= origin && t <= finish
+        i = [((t - origin) / w).floor, count - 1].min
+        c && c.to_f - b.to_f > INTERRUPTED_NS ? interrupted[i] += 1 : spins[i] << b.to_f / ref
       end
       windows = spins.each_with_index.map do |s, i|
-        ratio = s.empty? ? nil : s.sum / s.size
+        ratio = median(s)
         measured = s.size >= min_spins
-        rows << [cpu, (i * w).round(3), s.size, ratio&.round(4), measured ? (ratio > slow_ratio ? 1 : 0) : '']
+        rows << [cpu, (i * w).round(3), s.size, interrupted[i], ratio&.round(4), measured ? (ratio > slow_ratio ? 1 : 0) : '']
         { ratio: ratio, measured: measured, slow: measured && ratio > slow_ratio }
       end
       m = windows.select { |x| x[:measured] }
-      all = spins.flatten
-      { cpu: cpu, measured: m.size, slow: m.count { |x| x[:slow] }, mean: all.empty? ? nil : all.sum / all.size,
+      { cpu: cpu, measured: m.size, slow: m.count { |x| x[:slow] }, median: median(spins.flatten),
+        interrupted_pct: 100.0 * interrupted.sum / [interrupted.sum + spins.sum(&:size), 1].max,
         worst: m.map { |x| x[:ratio] }.max, cost: cost && cost[1].positive? ? 100 * cost[0] / cost[1] : nil }
     end
     out = { speed_windows: count, speed_measured_pct: per.map { |c| 100.0 * c[:measured] / count }.min }
@@ -178,15 +192,22 @@ module SpeedProbe
     per.each do |c|
       out[:"speed_cpu#{c[:cpu]}_windows_measured"] = c[:measured]
       out[:"speed_cpu#{c[:cpu]}_windows_slow"] = c[:slow]
-      out[:"speed_cpu#{c[:cpu]}_ratio_mean"] = c[:mean].round(3) if c[:mean]
+      out[:"speed_cpu#{c[:cpu]}_ratio_median"] = c[:median].round(3) if c[:median]
+      out[:"speed_cpu#{c[:cpu]}_interrupted_pct"] = c[:interrupted_pct].round(1)
     end
     costs = per.filter_map { |c| c[:cost] }
     out[:speed_probe_cpu_pct] = costs.max.round(2) unless costs.empty?
     [out, rows]
   end
 
+  def median(xs)
+    return nil if xs.empty?
+    s = xs.sort
+    (s[(s.size - 1) / 2] + s[s.size / 2]) / 2.0
+  end
+
   def write_rows(file, rows)
-    File.write(file, "cpu,window_start_s,spins,ratio,slow\n" + rows.map { |r| r.join(',') }.join("\n") + "\n")
+    File.write(file, "cpu,window_start_s,spins,interrupted,ratio,slow\n" + rows.map { |r| r.join(',') }.join("\n") + "\n")
   end
 end
 

@@ -64,8 +64,8 @@ export function hostSpeedQuality(P, version, runs, { quick, excludes, tries, raw
       if (!p || !Number.isFinite(p.speed_windows)) { noFigure += 1; continue; }
       const key = configOf(r);
       repeats[key] = (repeats[key] || 0) + (Number(p.repeats_slow_host) || 0);
-      // Spins well below their reference on average: the calibration itself caught the host at its slow speed.
-      if (Object.keys(p).some((k) => /^speed_cpu\d+_ratio_mean$/.test(k) && p[k] < 1 / H.slow_ratio)) slowReference += 1;
+      // Spins well below their reference at the median: the calibration itself caught the host at its slow speed.
+      if (Object.keys(p).some((k) => /^speed_cpu\d+_ratio_median$/.test(k) && p[k] < 1 / H.slow_ratio)) slowReference += 1;
       if (p.slow_host === 1) slow += 1;
       else if (!(p.speed_measured_pct >= H.min_measured_pct)) unmeasured += 1;
     }
@@ -76,7 +76,7 @@ export function hostSpeedQuality(P, version, runs, { quick, excludes, tries, raw
     return { reasons, runs_slow_host: 0, repeats_slow_host: {} };
   }
   for (const c of readCalibrations(raw)) if (c.gate_ok === '0') reasons.push(`the host-speed probe was calibrated on ${c.place} while the idle gate was closed (other programs' CPU or steal above it), so its reference may be a slow one`);
-  if (slowReference) reasons.push(`in ${slowReference} of ${total} load runs the probe's spins ran well under their calibrated time (below ${(1 / H.slow_ratio).toFixed(2)}× on average on some CPU): the calibration caught the host slow, so those runs' slow windows are undercounted`);
+  if (slowReference) reasons.push(`in ${slowReference} of ${total} load runs the probe's spins ran well under their calibrated time (below ${(1 / H.slow_ratio).toFixed(2)}× at the median on some CPU): the calibration caught the host slow, so those runs' slow windows are undercounted`);
   if (noFigure) reasons.push(`${noFigure} of ${total} load runs have no host-speed figure (the probe's calibration or its spinners failed: see driver.log)`);
   if (unmeasured) reasons.push(`the host-speed probe measured fewer than ${H.min_measured_pct} % of the ${H.window_s} s windows on some CPU in ${unmeasured} of ${total} load runs (at the lowest priority it yields to the experiment), so a slow host cannot be ruled out there`);
   if (slow) reasons.push(`the host ran this machine slow (spins over ${H.slow_ratio}× their calibrated time) in more than ${H.max_slow_pct} % of the windows of ${slow} of ${total} load runs after ${tries} ${tries === 1 ? 'try' : 'tries'}; ${excludes ? 'they are left out of the medians and verdicts' : 'never repeated (--no-wait), they count in the medians'}`);

@@ -103,7 +103,7 @@ export function parseProtocolFile(text) {
   if (!text) return null;
   const out = {};
   for (const line of text.split('\n')) {
-    const m = /^([a-z_]+)=(.*)$/.exec(line.trim());
+    const m = /^([a-z][a-z0-9_]*)=(.*)$/.exec(line.trim()); // per-CPU keys: speed_cpu0_…
     if (!m) continue;
     const n = Number(m[2]);
     out[m[1]] = m[2] !== '' && Number.isFinite(n) ? n : m[2];
