@@ -103,7 +103,8 @@ test('readback of raw files: the probe\'s figures from .protocol, wrk\'s respons
 
 test('the schema and the validator: the slow-host counts are recorded, and a benchmark grade needs them', async () => {
   const file = path.join(ROOT, '_data/datasets/rebench-2026-caching.json');
-  const good = JSON.parse(fs.readFileSync(file, 'utf8'));
+  // Without its charts: rendering them (seconds) is the dataset tests' business, not the quality record's.
+  const good = { ...JSON.parse(fs.readFileSync(file, 'utf8')), charts: [] };
   const knownIds = knownDatasetIds();
   const check = (ds) => validateDataset({ file, text: JSON.stringify(ds, null, 2), knownIds }).map((p) => `${p.field}: ${p.message}`);
   assert.deepEqual(check({ ...good, quality: { ...good.quality, runs_slow_host: 2, repeats_slow_host: { 'puma / api': 3 } } }), []);
