@@ -20,6 +20,7 @@ trap 'rb_log "driver: stopped by signal"; rb_stop_all; exit 143' TERM INT
 rb_log "driver: $EXP batch $(basename "$PLAN") on $RB_PLACE, load average $(rb_load)"
 rb_versions > "$RAW/versions-$RB_PLACE.txt"
 rb_isolate
+rb_speed_calibrate
 if ! exp_setup; then
   rb_log "driver: setup of $EXP failed"
   while IFS=$'\t' read -r idx cell run measurements base; do

@@ -96,7 +96,8 @@ rb_wrk() { # OUT URL CONNECTIONS DURATION_S
 rb_wrk_run() { # URL CONNECTIONS DURATION_S
   local url=$1 c=$2 d=$3 t=2
   [ "$c" -lt 2 ] && t=1
-  "${RB_LOAD_PIN[@]}" wrk -t"$t" -c"$c" -d"${d}s" --timeout 10s --latency -s "$WRK_LUA" "$url"
+  # WRK_WINDOW_S: wrk-report.lua also counts the responses completed in each window (protocol version 5).
+  WRK_WINDOW_S="${RB_WRK_WINDOW_S:-}" "${RB_LOAD_PIN[@]}" wrk -t"$t" -c"$c" -d"${d}s" --timeout 10s --latency -s "$WRK_LUA" "$url"
 }
 
 # The open-loop phase: after a page's closed-loop run (OUT.txt from rb_wrk), a fixed arrival rate at each of

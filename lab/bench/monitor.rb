@@ -8,9 +8,14 @@
 # and the server is pinned to one CPU). The worst 1-interval figures catch a burst a long window averages away.
 #
 #   ruby monitor.rb window ROOT SECONDS      one window: prints key=value lines (foreign_pct, steal_pct, …)
-#   ruby monitor.rb sample ROOT INTERVAL [SUMMARY]  CSV of cumulative counters every INTERVAL s until TERM; then
-#                                            the summary (as below) into the file SUMMARY: one Ruby start per run
+#   ruby monitor.rb sample ROOT INTERVAL [SUMMARY [CALIBRATION SPEED_CSV]]  CSV of cumulative counters every
+#                                            INTERVAL s until TERM; then the summary (as below) into the file SUMMARY:
+#                                            one Ruby start per run. With CALIBRATION (speed-probe.rb calibrate's file)
+#                                            it also runs the host-speed probe (speed-probe.rb, protocol version 5) from
+#                                            before its first sample to its last: the probe's windows into SPEED_CSV,
+#                                            its figures (speed_*) into SUMMARY
 #   ruby monitor.rb summary FILE             the CSV's whole window and its worst interval, as key=value
+require_relative 'speed-probe'
 HZ = 100 # USER_HZ: /proc/stat and /proc/PID/stat both count in these ticks on Linux
 
 def machine
@@ -64,7 +69,8 @@ def between(a, b)
     experiment_pct: 100 * (b[:exp] - a[:exp]) / total, seconds: b[:t] - a[:t] }
 end
 
-def print_kv(h) = h.each { |k, v| puts "#{k}=#{v.is_a?(Float) ? v.round(1) : v}" }
+# Ratios of the host-speed probe (speed_*) keep three decimals: its slow threshold is a ratio like 1.2.
+def print_kv(h) = h.each { |k, v| puts "#{k}=#{v.is_a?(Float) ? v.round(k.to_s.start_with?('speed_') ? 3 : 1) : v}" }
 
 # Monitor intervals of at least MIN_INTERVAL_S: a pair of samples closer than that (the last one, taken when the run
 # ended) is merged into the interval before it, so a few ticks cannot read as a 100 % burst.
@@ -99,6 +105,10 @@ when 'window'
   print_kv(between(a, b).merge(load1: b[:load1]))
 when 'sample'
   root = arg.to_i
+  cal_file, speed_csv = ARGV[4], ARGV[5]
+  # The spinners start (and finish booting Ruby) before the header, which the driver waits for: the run starts after.
+  cal = cal_file && File.exist?(cal_file) ? SpeedProbe.read_calibration(cal_file) : nil
+  spinners, placement = SpeedProbe.start(cal, speed_csv) if cal
   $stdout.sync = true
   puts 't_s,total,busy,steal,experiment,load1,per_cpu'
   rows = []
@@ -112,7 +122,16 @@ when 'sample'
     loop { line.call; sleep num.to_f }
   rescue SignalException
     line.call # TERM ends the window: one last sample, so that even a run shorter than INTERVAL has two
-    File.open(ARGV[3], 'w') { |f| $stdout = f; summarize(rows) } if ARGV[3]
+    speed = nil
+    if spinners
+      SpeedProbe.stop(spinners)
+      files = spinners.map { |sp| [sp[:cpu], sp[:file]] }
+      speed, windows = SpeedProbe.summarize(cal, rows.first[:t], rows.last[:t], files)
+      SpeedProbe.write_rows(speed_csv, windows)
+      files.each { |_, f| File.delete(f) } # the per-spin lines: summarised into SPEED_CSV's windows
+      speed = { speed_probe: placement, **speed }
+    end
+    File.open(ARGV[3], 'w') { |f| $stdout = f; summarize(rows); print_kv(speed) if speed } if ARGV[3]
     exit 0
   end
 when 'summary'

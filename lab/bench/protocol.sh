@@ -3,8 +3,12 @@
 #   rb_isolate            pin this driver (and so every server and database it starts) to RB_CPU_SERVER;
 #                         load generators run on RB_CPU_LOAD through RB_LOAD_PIN
 #   rb_gate OUT           wait until the machine is quiet (foreign CPU and steal below the gate), record it
-#   rb_measured OUT CMD…  gate, run CMD with the monitor sampling, repeat when disturbed (or, for in-process CPU
-#                         runs that print plateau=X, when X is above RB_PLATEAU_MAX), record OUT.protocol
+#   rb_speed_calibrate    once per batch, on a machine the idle gate found quiet: the host-speed probe's reference
+#                         (lab/bench/speed-probe.rb, protocol version 5), RAW/speed-calibration-PLACE.txt
+#   rb_measured OUT CMD…  gate, run CMD with the monitor (and the host-speed probe) sampling, repeat when disturbed
+#                         (or, for in-process CPU runs that print plateau=X, when X is above RB_PLATEAU_MAX, or when
+#                         the probe found the host slow in more than RB_SPEED_MAX_SLOW_PCT % of its windows), record
+#                         OUT.protocol
 RB_LOAD_PIN=()
 RB_MONITOR_ROOT=$$
 [ -d /opt/lab ] && RB_MONITOR_ROOT=1   # inside the lab's PID namespace every process belongs to the experiment
@@ -25,6 +29,26 @@ rb_isolate() {
     echo "pinned server=$RB_CPU_SERVER load=$RB_CPU_LOAD (taskset: the driver, every server and database it starts on CPU $RB_CPU_SERVER; wrk, ab, hyperfine's load and the open-loop generator on CPU $RB_CPU_LOAD)" > "$file"
   fi
   rb_log "isolation: $(cat "$file")"
+}
+
+# The host-speed probe's calibration: after the idle gate (a busy machine would calibrate the probe to its own
+# slowness), every CPU spins for RB_SPEED_CALIBRATE_S seconds. Sets RB_SPEED_CAL, the file every run's probe reads.
+# An experiment that sets RB_PROBE=0 (in-process CPU runs: their plateau check reads the host's speed from the
+# workload itself) has no probe, nor does a run without RB_SPEED_CALIBRATE_S (--quick).
+RB_SPEED_CAL=
+rb_speed_calibrate() {
+  local out="$RAW/speed-calibration-$RB_PLACE"
+  [ -n "${RB_SPEED_CALIBRATE_S:-}" ] && [ "${RB_PROBE:-1}" = 1 ] || return 0
+  rb_gate "$out"
+  if ! ruby "$BENCH/speed-probe.rb" calibrate seconds="$RB_SPEED_CALIBRATE_S" spin_ms="$RB_SPEED_SPIN_MS" \
+      period_ms="$RB_SPEED_PERIOD_MS" window_s="$RB_SPEED_WINDOW_S" slow_ratio="$RB_SPEED_SLOW_RATIO" \
+      min_spins="$RB_SPEED_MIN_SPINS" quantile="$RB_SPEED_QUANTILE" > "$out.txt" 2>> "$RAW/driver.log"; then
+    rb_log "host-speed probe: calibration failed (see above); runs have no probe figures and grade smoke"
+    return 0
+  fi
+  [ -f "$out.gate" ] && grep -E '^gate_(ok|waited_s)=' "$out.gate" >> "$out.txt" && rm -f "$out.gate"
+  RB_SPEED_CAL="$out.txt"
+  rb_log "host-speed probe: calibrated ($(grep -E '^cpu[0-9]+_(ns|spread)=' "$out.txt" | tr '\n' ' '))"
 }
 
 rb_monitor_window() { ruby "$BENCH/monitor.rb" window "$RB_MONITOR_ROOT" "$1"; }
@@ -57,13 +81,14 @@ rb_gate() { # OUT
 # OUT.protocol records gate_ok, foreign_pct, steal_pct, load1, tries, disturbed, unsteady, warmup_stable, and how
 # many tries were repeated for each reason (repeats_disturbed, repeats_unsteady).
 rb_measured() { # OUT CMD…
-  local out=$1 try=1 f s fw sw mon rep_busy=0 rep_unsteady=0; shift
+  local out=$1 try=1 f s fw sw mon sp slow repeats_slow=0 rep_busy=0 rep_unsteady=0 probe=(); shift
+  [ -n "${RB_SPEED_CAL:-}" ] && [ "${RB_PROBE:-1}" = 1 ] && probe=("$RB_SPEED_CAL" "$out.speed.csv")
   while :; do
     rb_gate "$out"
     printf "%s" "$(rb_load)" > "$out.load"
     if [ -n "${RB_MONITOR_S:-}" ]; then
       rm -f "$out.monitor.sum"
-      ruby "$BENCH/monitor.rb" sample "$RB_MONITOR_ROOT" "$RB_MONITOR_S" "$out.monitor.sum" > "$out.monitor.csv" 2>> "$RAW/driver.log" &
+      ruby "$BENCH/monitor.rb" sample "$RB_MONITOR_ROOT" "$RB_MONITOR_S" "$out.monitor.sum" "${probe[@]}" > "$out.monitor.csv" 2>> "$RAW/driver.log" &
       mon=$!
       # A full run starts once the monitor has taken its first sample (Ruby's start-up, seconds on a busy machine,
       # is not part of the window); a --quick run does not wait, and a run shorter than that start-up has no figure.
@@ -90,17 +115,25 @@ rb_measured() { # OUT CMD…
     # disagree never held the machine's fast speed (protocol version 3); it is repeated like a disturbed run.
     pl=$(sed -n 's/^plateau=//p' "$out.txt" 2>/dev/null | tail -1)
     if [ -n "${RB_PLATEAU_MAX:-}" ] && [ -n "$pl" ] && rb_above "$pl" "$RB_PLATEAU_MAX"; then unsteady=1; fi
-    if [ "$busy" = 1 ] || [ "$unsteady" = 1 ]; then
+    # The same for any other run (protocol version 5): the host-speed probe's share of slow windows.
+    sp=$(rb_kv speed_slow_pct "$out.protocol"); slow=0
+    if [ -n "${RB_SPEED_MAX_SLOW_PCT:-}" ] && [ -n "$sp" ] && rb_above "$sp" "$RB_SPEED_MAX_SLOW_PCT"; then slow=1; fi
+    if [ "$busy" = 1 ] || [ "$unsteady" = 1 ] || [ "$slow" = 1 ]; then
       if [ "$try" -lt "${RB_TRIES:-1}" ]; then
+        repeats_slow=$((repeats_slow + slow))
         if [ "$busy" = 1 ]; then
           rb_log "$(basename "$out"): disturbed (foreign CPU $f %, steal $s % on the worst CPU; worst interval: foreign ${fw:-?} %, steal ${sw:-?} %), try $try of $RB_TRIES; repeating"
-        else
+        elif [ "$unsteady" = 1 ]; then
           rb_log "$(basename "$out"): the machine did not hold its fast speed (plateau $pl above $RB_PLATEAU_MAX), try $try of $RB_TRIES; repeating"
+        else
+          rb_log "$(basename "$out"): the host ran slow in $sp % of the probe's windows (above $RB_SPEED_MAX_SLOW_PCT %), try $try of $RB_TRIES; repeating"
         fi
-        # Every try's output is kept (the readback's first-try check reads try 1): text, protocol and the JSON
-        # an in-process run writes beside them.
+        # Every try's output is kept (the readback's first-try check reads try 1): text, protocol, the JSON
+        # an in-process run writes beside them and the probe's windows.
         if [ "$busy" = 1 ]; then echo "repeated_because=disturbed" >> "$out.protocol"; rep_busy=$((rep_busy + 1))
-        else echo "repeated_because=unsteady" >> "$out.protocol"; rep_unsteady=$((rep_unsteady + 1)); fi
+        elif [ "$unsteady" = 1 ]; then echo "repeated_because=unsteady" >> "$out.protocol"; rep_unsteady=$((rep_unsteady + 1))
+        else echo "repeated_because=slow_host" >> "$out.protocol"; fi
+        [ -f "$out.speed.csv" ] && mv "$out.speed.csv" "$out.disturbed-$try.speed.csv"
         mv "$out.txt" "$out.disturbed-$try.txt"; mv "$out.protocol" "$out.disturbed-$try.protocol"
         [ -f "$out.json" ] && mv "$out.json" "$out.disturbed-$try.json"
         try=$((try + 1)); continue
@@ -108,6 +141,8 @@ rb_measured() { # OUT CMD…
     fi
     echo "disturbed=$busy" >> "$out.protocol"
     echo "unsteady=$unsteady" >> "$out.protocol"
+    echo "slow_host=$slow" >> "$out.protocol"
+    echo "repeats_slow_host=$repeats_slow" >> "$out.protocol"
     echo "tries=$try" >> "$out.protocol"
     printf "repeats_disturbed=%s\nrepeats_unsteady=%s\n" "$rep_busy" "$rep_unsteady" >> "$out.protocol"
     [ -f "$out.warmup" ] && grep -E '^warmup_(stable|s)=' "$out.warmup" >> "$out.protocol"

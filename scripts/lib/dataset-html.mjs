@@ -79,10 +79,16 @@ export function qualityBadge(dataset) {
   if (!q) return '';
   return ` <span class="quality quality-${esc(q.grade)}"><strong>Grade: ${esc(q.grade)}</strong> — ${esc(GRADE_TEXT[q.grade])} (${esc(foreignLoadText(q.foreign_load))}).</span>`;
 }
+// Protocol version 5's host-speed probe: the runs it left out and, per configuration, the tries it repeated.
+function slowHostText(q) {
+  if (!q.repeats_slow_host) return '';
+  const repeated = Object.entries(q.repeats_slow_host).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
+  return ` Host-speed probe: ${q.runs_slow_host || 0} runs left out for a slow host; tries repeated for one: ${repeated.length ? repeated.join(', ') : 'none'}.`;
+}
 export function qualityHtml(dataset) {
   const q = dataset.quality;
   if (!q) return null;
-  return `<strong class="quality quality-${esc(q.grade)}">${esc(q.grade)}</strong>: ${esc(GRADE_TEXT[q.grade])}. Measured foreign load: ${esc(foreignLoadText(q.foreign_load))} (${esc(q.foreign_load.source)}). Protocol: ${esc(q.protocol)}.${q.reasons.length ? `<ul>${q.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}`;
+  return `<strong class="quality quality-${esc(q.grade)}">${esc(q.grade)}</strong>: ${esc(GRADE_TEXT[q.grade])}. Measured foreign load: ${esc(foreignLoadText(q.foreign_load))} (${esc(q.foreign_load.source)}). Protocol: ${esc(q.protocol)}.${esc(slowHostText(q))}${q.reasons.length ? `<ul>${q.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}`;
 }
 
 export function figureHtml(dataset, chart, sizes, { full = false } = {}) {

@@ -5,6 +5,9 @@
 # first calls), then at least RB_ITERATIONS iterations and RB_TIMED_S seconds of them, each timed alone; one
 # process per plan entry.
 exp_setup() { :; }
+# No host-speed probe (protocol version 5's, for HTTP runs): these in-process runs read the host's speed from the
+# workload's own blocks (the plateau check), and a spinner on the measured CPU would only add noise to them.
+RB_PROBE=0
 
 YJIT_RUBY=/opt/ruby-3.4-yjit/bin/ruby
 

@@ -5,7 +5,7 @@ import { timeToMs, metric, binaryToMiB, col, skeleton, Markers, spreadChart, bar
 const num = (s) => (/nan/i.test(s) ? null : Number(s));
 
 export function parse(text) {
-  const run = { url: null, host: null, threads: null, connections: null, durationS: null, latency: null, reqSec: null, percentiles: {}, requests: null, elapsedS: null, readMiB: null, socket: { connect: 0, read: 0, write: 0, timeout: 0 }, non2xx: 0, rps: null, lua: null, error: null };
+  const run = { url: null, host: null, threads: null, connections: null, durationS: null, latency: null, reqSec: null, percentiles: {}, requests: null, elapsedS: null, readMiB: null, socket: { connect: 0, read: 0, write: 0, timeout: 0 }, non2xx: 0, rps: null, lua: null, windows: null, error: null };
   let m;
   if ((m = /^Running (\S+) test @ (\S+)/m.exec(text))) {
     run.durationS = timeToMs(m[1]) / 1000;
@@ -43,6 +43,8 @@ export function parse(text) {
     run.socket = { connect: l.errors.connect, read: l.errors.read, write: l.errors.write, timeout: l.errors.timeout };
     run.non2xx = l.errors.status;
   }
+  // wrk-report.lua with WRK_WINDOW_S: responses completed per window of the wall clock (first and last partial).
+  if ((m = /^WRK_WINDOWS (\{.*\})\s*$/m.exec(text))) run.windows = JSON.parse(m[1]);
   if ((m = /unable to connect to (\S+) (.+)$/m.exec(text))) {
     run.error = `unable to connect: ${m[2].trim()}`;
     if (!run.host) { run.host = m[1].replace(/:\d+$/, ''); run.url = `http://${m[1]}/`; }

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../measure/common.mjs';
+import { hostSpeedParams, hostSpeedQuality } from './host-speed.mjs';
 
 export const PROTOCOL_FILE = path.join(REPO_ROOT, '_data', 'measurement_protocol.json');
 export const PROTOCOL = JSON.parse(fs.readFileSync(PROTOCOL_FILE, 'utf8'));
@@ -38,6 +39,8 @@ export function driverParams({ quick, noWait = false }) {
     RB_PLATEAU_MAX: P.in_process.max_plateau_ratio,
     RB_BLOCK_ITERATIONS: P.in_process.block_iterations,
     RB_READING_QUANTILE: P.in_process.reading_quantile,
+    // Load runs (version 5): the host-speed probe and wrk's responses per window.
+    ...hostSpeedParams(P, { quick }),
   };
 }
 
@@ -62,8 +65,11 @@ export function minGoodRuns(planned) {
   return Math.max(3, Math.ceil(PROTOCOL.runs.min_good_fraction * planned));
 }
 
-/** A run still disturbed after its last try (lab/bench/protocol.sh wrote disturbed=1). */
-export const isDisturbed = (run) => Boolean(run && run.protocol && (run.protocol.disturbed === 1 || run.protocol.unsteady === 1));
+/**
+ * A run still disturbed after its last try (lab/bench/protocol.sh wrote disturbed=1), off its plateau (unsteady=1,
+ * version 3) or on a host that ran slow (slow_host=1, version 5).
+ */
+export const isDisturbed = (run) => Boolean(run && run.protocol && (run.protocol.disturbed === 1 || run.protocol.unsteady === 1 || run.protocol.slow_host === 1));
 
 /**
  * A run that counts in medians and verdicts: it did not fail and was not disturbed. A disturbed run measured the
@@ -97,7 +103,7 @@ export function parseProtocolFile(text) {
   if (!text) return null;
   const out = {};
   for (const line of text.split('\n')) {
-    const m = /^([a-z_]+)=(.*)$/.exec(line.trim());
+    const m = /^([a-z][a-z0-9_]*)=(.*)$/.exec(line.trim()); // per-CPU keys: speed_cpu0_…
     if (!m) continue;
     const n = Number(m[2]);
     out[m[1]] = m[2] !== '' && Number.isFinite(n) ? n : m[2];
@@ -191,6 +197,9 @@ export function gradeRun(ctx) {
   const old = inProcess.filter((r) => !Number.isFinite(r.metrics.timed_s));
   const unsteady = old.filter((r) => Number.isFinite(r.metrics.steadiness) && r.metrics.steadiness > IP.v2_max_p90_over_p10);
   if (unsteady.length) reasons.push(`the machine changed speed within ${unsteady.length} of ${runs.length} runs: their timed iterations of the same code spread more than ${IP.v2_max_p90_over_p10}× (90th over 10th percentile, up to ${Math.max(...unsteady.map((r) => r.metrics.steadiness)).toFixed(1)}×), and their reading (the median, before protocol version 3) depends on the speed`);
+  // Load runs: protocol version 5's host-speed probe (host-speed.mjs); older output has none, and is smoke for it.
+  const speed = hostSpeedQuality(P, protocolVersionOf(ctx.params), runs, { quick: ctx.quick, excludes: excludesDisturbed(ctx), tries, raw: ctx.raw });
+  reasons.push(...speed.reasons);
   const unstable = runs.filter((r) => r.protocol && r.protocol.warmup_stable === 0).length;
   if (unstable) reasons.push(`warm-up did not reach stable throughput before ${unstable} of ${runs.length} runs`);
   // The open-loop runs after a page's closed-loop run (openloop.mjs) are held to the same rules.
@@ -213,7 +222,7 @@ export function gradeRun(ctx) {
   return {
     grade: reasons.length ? 'smoke' : 'benchmark',
     protocol: iso.length || runs.some((r) => r.protocol)
-      ? (protocolVersionOf(ctx.params) === PROTOCOL.version ? PROTOCOL_NAME : `scaling-rails/rebench-protocol@${protocolVersionOf(ctx.params)} (measured under it; its statistics follow version ${PROTOCOL.version}: disturbed runs left out, and in-process output from before version 3 held to version 2's rule)`)
+      ? (protocolVersionOf(ctx.params) === PROTOCOL.version ? PROTOCOL_NAME : `scaling-rails/rebench-protocol@${protocolVersionOf(ctx.params)} (measured under it; its statistics follow version ${PROTOCOL.version}: disturbed runs left out, in-process output from before version 3 held to version 2's rule, and load runs from before version 5 graded smoke for want of a host-speed probe)`)
       : `${PROTOCOL_NAME}, graded after the fact from the run's own records (the runs predate the protocol)`,
     foreign_load: {
       foreign_cpu_pct_max: round1(maxOf(foreign)),
@@ -234,6 +243,9 @@ export function gradeRun(ctx) {
     ...(runs.some((r) => r.protocol && 'unsteady' in r.protocol) ? { runs_unsteady: runs.filter((r) => r.protocol && r.protocol.unsteady === 1).length } : {}),
     ...(repeats ? { repeats } : {}),
     ...(gcShares.length ? { gc_reading_share_min: round2(Math.min(...gcShares)) } : {}),
+    // The host-speed probe's record (protocol version 5 on).
+    runs_slow_host: speed.runs_slow_host,
+    repeats_slow_host: speed.repeats_slow_host,
     reasons,
   };
 }

@@ -37,6 +37,8 @@ export function readMeasurement(tool, file, measurement = {}) {
         p99_ms: l ? l.latency_us.percentiles['99'] / 1000 : r.percentiles['99'] ?? null,
         requests: r.requests,
         errors,
+        // Responses per second in each window (protocol version 5; the first and last windows are partial).
+        ...(r.windows ? { rps_windows: r.windows.counts.map((n) => n / r.windows.window_s) } : {}),
       };
     }
     if (tool === 'ab') {

@@ -9,7 +9,8 @@ import { REPO_ROOT, randomSeed, trackGroup, untrackGroup, stopGroup, onInterrupt
 const children = new Set();
 import { machineFacts, loadAverage } from './machine.mjs';
 import { stageRaw, discardStage, commitDataset } from './output.mjs';
-import { driverParams, protocolSize, cellTimeoutS } from './protocol.mjs';
+import { driverParams, protocolSize, cellTimeoutS, PROTOCOL } from './protocol.mjs';
+import { calibrationS } from './host-speed.mjs';
 import { openLoopParams, FRACTIONS } from './openloop.mjs';
 import { drawPlan, batches, rawName } from './plan.mjs';
 import { readResults } from './readback.mjs';
@@ -118,7 +119,7 @@ export async function runExperiment(exp, opts) {
       const rel = (p) => path.relative(REPO_ROOT, p);
       let cmd;
       let args;
-      const timeoutS = Math.ceil(batch.entries.reduce((t, e) => t + cellTimeoutS(size.timeoutPerCellS, Math.max(1, e.measurements.length) * (openLoop ? 1 + FRACTIONS.length : 1), params, { quick }), 0) + (size.setupS || 60));
+      const timeoutS = Math.ceil(batch.entries.reduce((t, e) => t + cellTimeoutS(size.timeoutPerCellS, Math.max(1, e.measurements.length) * (openLoop ? 1 + FRACTIONS.length : 1), params, { quick }), 0) + (size.setupS || 60) + calibrationS(PROTOCOL, params));
       if (batch.place === 'host') {
         cmd = 'bash';
         args = [path.join(REPO_ROOT, DRIVER), exp.name, work, planFile];
