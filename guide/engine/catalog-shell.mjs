@@ -95,6 +95,7 @@ export const SHELL_CATALOG = {
     '  echo "deploy.sh: $ROOT/current -> releases/$r"',
     '}',
     '',
+    '{assets}',
     '#:build-release',
     'build_release() {',
     '  src=$1 migrate=$2',
@@ -115,7 +116,7 @@ export const SHELL_CATALOG = {
     '  for f in $CONFIG_FILES; do as_user install -D -m 0640 "$ROOT/current/config/$f" "$new/config/$f" || fail "copying config/$f from the current release failed; current stays at $old"; done',
     '#:{buildWords}',
     '{bundleLines}',
-    '{assets}',
+    '{buildAssets}',
     '#:preflight',
     '  as_app_secrets "$new" "$BUNDLE" exec {runner} \'{preflight}\' || fail "release $r does not boot or /up fails; current stays at $old"',
     '#:migrate',
@@ -222,11 +223,17 @@ export const SHELL_CATALOG = {
     '#:handover',
     'wait_handover() { i=0; while [ "$i" -lt {wait} ]; do i=$((i + 1)); sleep 1; [ ! -e "$PIDFILE.oldbin" ] || continue; p=$(cat "$PIDFILE" 2>/dev/null) || continue; if [ "$p" != "$1" ] && kill -0 "$p" 2>/dev/null; then return 0; fi; [ -z "$(find "$PIDFILE" -cnewer "$PIDFILE.deploy")" ] || return 1; done; return 1; }',
   ].join('\n'),
-  // Assets only where this Rails has the asset pipeline (3.1+; generators/rails-commands.mjs precompiles).
+  // build_assets (generators/deploy-script.mjs), only where this Rails has the asset pipeline (3.1+; rails-commands.mjs
+  // precompiles), and in it the asset steps only where the release's Rakefile defines assets:precompile.
   "cmd.deploy.assets": [
     '#:assets-bridge',
+    'build_assets() {',
+    '  tasks=$(as_app "$new" {precompileEnv} "$BUNDLE" exec rake -P) || fail "listing the rake tasks of release $r (rake -P) failed; current stays at $old"',
+    '  if ! printf \'%s\\n\' "$tasks" | grep -qx \'rake assets:precompile\'; then echo "deploy.sh: release $r has no assets:precompile task (no asset pipeline, as in an API-only app): no assets to build"; return 0; fi',
     '  [ ! -d "$ROOT/current/public/assets" ] || { as_user mkdir -p "$new/public/assets" && as_user cp -a "$ROOT/current/public/assets/." "$new/public/assets/"; } || fail "copying the current release\'s assets failed; current stays at $old"',
     '  as_app "$new" {precompileEnv} "$BUNDLE" exec {precompileTask} || fail "assets:precompile failed; current stays at $old"',
+    '}',
+    '',
   ].join('\n'),
   // README step 5 (generators/readme-apply.mjs certLines): the first certificate, issued while the proxy serves.
   "cmd.readme.cert": [

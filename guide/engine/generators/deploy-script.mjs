@@ -91,7 +91,14 @@ export function deployScript(ctx, files) {
     appName: APP_NAME,
   };
   vars.handover = h ? expand('handover', { ...vars, pidFile: pidFilePath(ctx), wait: h.handoverWait }) : [];
-  vars.assets = precompiles(ctx) ? expand('assets', { ...vars, precompileEnv: precompileEnv(ctx), precompileTask: railsTask(ctx, 'assets:precompile') }) : [];
+  // build_assets (catalog-shell.mjs cmd.deploy.assets), defined before build_release and called by it, only where this
+  // Rails has the asset pipeline (3.1+). `rake -P` lists every task the release's Rakefile defines (what Heroku's Ruby
+  // buildpack asks before it precompiles): an API-only app (`rails new --api`, no Sprockets or Propshaft) has no
+  // assets:precompile, and running it would stop every deploy with "Don't know how to build task" (SRE check 5, D1).
+  // A Rakefile that cannot be read stops the build instead.
+  const assets = precompiles(ctx);
+  vars.assets = assets ? expand('assets', { ...vars, precompileEnv: precompileEnv(ctx), precompileTask: railsTask(ctx, 'assets:precompile') }) : [];
+  vars.buildAssets = assets ? ['  build_assets'] : [];
   return expand('script', vars);
 }
 

@@ -1,0 +1,80 @@
+// The fifth SRE check of the bundles (issue 23; /work/notes/sre5-review.md): defects found by reading the generated
+// files, each proven on the generated output (file contents, and deploy.sh's own functions run by dash with the
+// commands they call replaced by recorders).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generate } from '../../guide/engine/index.mjs';
+
+const DATE = '2026-11-26';
+const gen = (a) => generate(a, { date: DATE });
+const file = (r, p) => r.files.find((f) => f.path === p)?.content;
+
+// One function of a generated deploy.sh, as text (a one-line function or a block up to its closing brace).
+function fnOf(sh, name) {
+  const lines = sh.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(`${name}() {`));
+  assert.ok(at >= 0, `deploy.sh defines ${name}`);
+  return lines[at].endsWith('}') ? lines[at] : lines.slice(at, lines.indexOf('}', at) + 1).join('\n');
+}
+
+// build_assets of the default bundle, run by dash in a scratch app root. as_app records each command it is given
+// (one line each in $LOG) and answers `rake -P` with $TASKS, or fails it when $TASKS is "FAIL"; as_user runs its
+// command as the calling user. Returns dash's result and the recorded commands.
+function runBuildAssets(sh, tasks, { currentAssets = [] } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'sre5-assets-'));
+  try {
+    const root = join(dir, 'app');
+    const r = '20261126000000';
+    mkdirSync(join(root, 'releases', r), { recursive: true });
+    mkdirSync(join(root, 'current', 'public', 'assets'), { recursive: true });
+    for (const a of currentAssets) writeFileSync(join(root, 'current', 'public', 'assets', a), a);
+    const log = join(dir, 'log');
+    writeFileSync(log, '');
+    const fakes = [
+      'as_user() { "$@"; }',
+      'as_app() { shift; echo "$*" >> "$LOG"; case "$*" in *" rake -P") [ "$TASKS" != FAIL ] || return 1; printf "%s\\n" "$TASKS" ;; esac; }',
+    ];
+    const script = ['set -eu', `ROOT=${root} LOG=${log} r=${r} new=${join(root, 'releases', r)} old=20261125000000`, `TASKS='${tasks}'`,
+      fnOf(sh, 'fail'), ...fakes, fnOf(sh, 'build_assets'), 'build_assets', 'echo "built assets"'].join('\n');
+    const res = spawnSync('dash', ['-c', script], { encoding: 'utf8', timeout: 20000 });
+    const newAssets = join(root, 'releases', r, 'public', 'assets');
+    return { res, calls: readFileSync(log, 'utf8').split('\n').filter(Boolean), copied: existsSync(newAssets) ? readdirSync(newAssets).sort() : null };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const RAKE_P = (...names) => names.map((n) => `rake ${n}\n    environment`).join('\n');
+
+// D1: deploy.sh ran assets:precompile in every release whatever the app, so an API-only app (no Sprockets or
+// Propshaft, hence no such task) could never be deployed: "Don't know how to build task 'assets:precompile'".
+// build_assets now asks the release's Rakefile (rake -P) first.
+test('deploy.sh: a release without an assets:precompile task (API-only app) builds without assets; one with it precompiles', () => {
+  const sh = file(gen({ domain: 'app.test' }), 'deploy.sh');
+  assert.match(sh, /^build_release\(\) \{[\s\S]*?\n {2}build_assets\n[\s\S]*?\n\}/m, 'build_release calls build_assets');
+  // An API-only app: rake -P lists no asset tasks. Nothing is precompiled or copied, the build goes on.
+  let { res, calls, copied } = runBuildAssets(sh, RAKE_P('about', 'db:migrate', 'db:prepare'), { currentAssets: ['app-1.css'] });
+  assert.equal(res.status, 0, res.stderr);
+  assert.match(res.stdout, /^deploy\.sh: release 20261126000000 has no assets:precompile task \(no asset pipeline, as in an API-only app\): no assets to build$/m);
+  assert.match(res.stdout, /^built assets$/m);
+  assert.equal(calls.length, 1, calls.join('\n'));
+  assert.match(calls[0], /^SECRET_KEY_BASE_DUMMY=1 \S+\/bundle exec rake -P$/, 'only rake -P ran');
+  assert.equal(copied, null, 'no assets copied into a release that compiles none');
+  // An app with an asset pipeline: the current release's assets are carried over, then assets:precompile runs.
+  ({ res, calls, copied } = runBuildAssets(sh, RAKE_P('about', 'assets:precompile', 'assets:clobber'), { currentAssets: ['app-1.css'] }));
+  assert.equal(res.status, 0, res.stderr);
+  assert.ok(calls.some((c) => / exec bin\/rails assets:precompile$/.test(c)), calls.join('\n'));
+  assert.deepEqual(copied, ['app-1.css']);
+  // A Rakefile that cannot be read (a gem missing, a syntax error) stops the build loudly instead of skipping assets.
+  ({ res, calls } = runBuildAssets(sh, 'FAIL'));
+  assert.equal(res.status, 1);
+  assert.match(res.stderr, /^deploy\.sh: listing the rake tasks of release 20261126000000 \(rake -P\) failed; current stays at 20261125000000$/m);
+  assert.doesNotMatch(res.stdout, /built assets/);
+  assert.ok(!calls.some((c) => /assets:precompile/.test(c)));
+  // Rails before the asset pipeline (3.0) has no build_assets at all.
+  assert.doesNotMatch(file(gen({ rails: '3.0', ruby_version: '1.9.3', server: 'unicorn', server_version: '4.0', jobs: 'none', domain: 'app.test' }), 'deploy.sh') || '', /build_assets/);
+});
