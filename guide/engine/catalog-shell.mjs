@@ -232,6 +232,7 @@ export const SHELL_CATALOG = {
     '  if ! printf \'%s\\n\' "$tasks" | grep -qx \'rake assets:precompile\'; then echo "deploy.sh: release $r has no assets:precompile task (no asset pipeline, as in an API-only app): no assets to build"; return 0; fi',
     '  [ ! -d "$ROOT/current/public/assets" ] || { as_user mkdir -p "$new/public/assets" && as_user cp -a "$ROOT/current/public/assets/." "$new/public/assets/"; } || fail "copying the current release\'s assets failed; current stays at $old"',
     '  as_app "$new" {precompileEnv} "$BUNDLE" exec {precompileTask} || fail "assets:precompile failed; current stays at $old"',
+    '  if printf \'%s\\n\' "$tasks" | grep -qx \'rake assets:clean\'; then as_app "$new" {precompileEnv} "$BUNDLE" exec {cleanTask} || echo "deploy.sh: assets:clean failed: older asset versions stay in release $r (the deploy goes on)" >&2; fi',
     '}',
     '',
   ].join('\n'),

@@ -24,7 +24,7 @@ function fnOf(sh, name) {
 // build_assets of the default bundle, run by dash in a scratch app root. as_app records each command it is given
 // (one line each in $LOG) and answers `rake -P` with $TASKS, or fails it when $TASKS is "FAIL"; as_user runs its
 // command as the calling user. Returns dash's result and the recorded commands.
-function runBuildAssets(sh, tasks, { currentAssets = [] } = {}) {
+function runBuildAssets(sh, tasks, { currentAssets = [], cleanFails = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'sre5-assets-'));
   try {
     const root = join(dir, 'app');
@@ -36,9 +36,9 @@ function runBuildAssets(sh, tasks, { currentAssets = [] } = {}) {
     writeFileSync(log, '');
     const fakes = [
       'as_user() { "$@"; }',
-      'as_app() { shift; echo "$*" >> "$LOG"; case "$*" in *" rake -P") [ "$TASKS" != FAIL ] || return 1; printf "%s\\n" "$TASKS" ;; esac; }',
+      'as_app() { shift; echo "$*" >> "$LOG"; case "$*" in *" rake -P") [ "$TASKS" != FAIL ] || return 1; printf "%s\\n" "$TASKS" ;; *" assets:clean") [ -z "$CLEAN_FAILS" ] ;; esac; }',
     ];
-    const script = ['set -eu', `ROOT=${root} LOG=${log} r=${r} new=${join(root, 'releases', r)} old=20261125000000`, `TASKS='${tasks}'`,
+    const script = ['set -eu', `ROOT=${root} LOG=${log} r=${r} new=${join(root, 'releases', r)} old=20261125000000`, `TASKS='${tasks}' CLEAN_FAILS=${cleanFails ? 1 : "''"}`,
       fnOf(sh, 'fail'), ...fakes, fnOf(sh, 'build_assets'), 'build_assets', 'echo "built assets"'].join('\n');
     const res = spawnSync('dash', ['-c', script], { encoding: 'utf8', timeout: 20000 });
     const newAssets = join(root, 'releases', r, 'public', 'assets');
@@ -77,4 +77,29 @@ test('deploy.sh: a release without an assets:precompile task (API-only app) buil
   assert.ok(!calls.some((c) => /assets:precompile/.test(c)));
   // Rails before the asset pipeline (3.0) has no build_assets at all.
   assert.doesNotMatch(file(gen({ rails: '3.0', ruby_version: '1.9.3', server: 'unicorn', server_version: '4.0', jobs: 'none', domain: 'app.test' }), 'deploy.sh') || '', /build_assets/);
+});
+
+// D2: each build copies the current release's compiled assets and precompiles on top, and nothing removed a digest, so
+// release N held every asset of releases 1…N (five such releases kept): a disk that fills deploy by deploy. After the
+// precompile, assets:clean (Propshaft and Sprockets: the current and two older versions of each asset stay) runs; a
+// clean that fails warns and the deploy goes on.
+test('deploy.sh: assets:clean runs after assets:precompile where the release has it, and its failure only warns', () => {
+  const sh = file(gen({ domain: 'app.test' }), 'deploy.sh');
+  let { res, calls } = runBuildAssets(sh, RAKE_P('assets:clean', 'assets:clobber', 'assets:precompile'), { currentAssets: ['app-1.js'] });
+  assert.equal(res.status, 0, res.stderr);
+  const at = (re) => calls.findIndex((c) => re.test(c));
+  assert.deepEqual([at(/ rake -P$/), at(/ assets:precompile$/), at(/ assets:clean$/)], [0, 1, 2], calls.join('\n'));
+  assert.match(calls[2], /^SECRET_KEY_BASE_DUMMY=1 \S+\/bundle exec bin\/rails assets:clean$/, 'without the secrets, like the precompile');
+  ({ res, calls } = runBuildAssets(sh, RAKE_P('assets:clean', 'assets:precompile'), { cleanFails: true }));
+  assert.equal(res.status, 0, res.stderr);
+  assert.match(res.stderr, /^deploy\.sh: assets:clean failed: older asset versions stay in release 20261126000000 \(the deploy goes on\)$/m);
+  assert.match(res.stdout, /^built assets$/m);
+  // A pipeline without a clean task (a gem that defines only assets:precompile): nothing else runs.
+  ({ res, calls } = runBuildAssets(sh, RAKE_P('assets:precompile')));
+  assert.equal(res.status, 0, res.stderr);
+  assert.equal(at(/ assets:clean$/), -1, calls.join('\n'));
+  // The deploy's memory note names the extra boot (one after the other: the peak is still one more copy of the app).
+  const small = gen({ distro: 'ubuntu-24.04', ram_gb: 2, jobs: 'sidekiq', db_host: 'separate', ruby_version: '3.2', domain: 'app.test' });
+  const note = small.warnings.find((w) => /^deploy-memory/.test(w.id));
+  assert.match(note?.message || '', /once for assets:precompile \(then for assets:clean\), one after the other/, JSON.stringify(small.warnings.map((w) => w.id)));
 });

@@ -95,9 +95,14 @@ export function deployScript(ctx, files) {
   // Rails has the asset pipeline (3.1+). `rake -P` lists every task the release's Rakefile defines (what Heroku's Ruby
   // buildpack asks before it precompiles): an API-only app (`rails new --api`, no Sprockets or Propshaft) has no
   // assets:precompile, and running it would stop every deploy with "Don't know how to build task" (SRE check 5, D1).
-  // A Rakefile that cannot be read stops the build instead.
+  // A Rakefile that cannot be read stops the build instead. Each build copies the current release's assets before
+  // precompiling (the old digests stay reachable during the switch), so without assets:clean release N would hold every
+  // digest of releases 1…N (D2). Sprockets' and Propshaft's clean keep the current and the two newest older versions of
+  // each asset, plus any younger than an hour (propshaft lib/propshaft/output_path.rb; sprockets-rails
+  // assets:clean[keep=2]): the pages an old process still renders during the switch ask for the previous digests,
+  // which stay. A clean that fails only warns: a deploy should not stop for housekeeping.
   const assets = precompiles(ctx);
-  vars.assets = assets ? expand('assets', { ...vars, precompileEnv: precompileEnv(ctx), precompileTask: railsTask(ctx, 'assets:precompile') }) : [];
+  vars.assets = assets ? expand('assets', { ...vars, precompileEnv: precompileEnv(ctx), precompileTask: railsTask(ctx, 'assets:precompile'), cleanTask: railsTask(ctx, 'assets:clean') }) : [];
   vars.buildAssets = assets ? ['  build_assets'] : [];
   return expand('script', vars);
 }
