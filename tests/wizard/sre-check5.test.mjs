@@ -103,3 +103,28 @@ test('deploy.sh: assets:clean runs after assets:precompile where the release has
   const note = small.warnings.find((w) => /^deploy-memory/.test(w.id));
   assert.match(note?.message || '', /once for assets:precompile \(then for assets:clean\), one after the other/, JSON.stringify(small.warnings.map((w) => w.id)));
 });
+
+// D5: nginx and both balancers refuse bodies over 25 MB (EDGE_LIMITS), but Caddy had no limit (it streams any upload to
+// Puma, which spools it to a temp file on the root file system, where PostgreSQL writes too) and Apache kept its own
+// 1 GiB default. Every edge now refuses at the same size as nginx's client_max_body_size.
+test('Caddy and Apache refuse request bodies at the same size as nginx and the balancers', () => {
+  const nginxMb = (r) => Number(file(r, 'etc/nginx/sites-enabled/rails-app.conf').match(/client_max_body_size (\d+)m;/)[1]);
+  const limit = nginxMb(gen({})) * 1024 * 1024;
+  const lbHaproxy = file(gen({ app_hosts: 2, lb: 'haproxy', db_host: 'separate' }), 'lb-host/etc/haproxy/haproxy.cfg');
+  assert.match(lbHaproxy, new RegExp(`deny_status 413 if \\{ req\\.hdr_val\\(content-length\\) gt ${limit} \\}`), 'the balancer refuses at the same size');
+  for (const tls of ['proxy', 'upstream', 'none']) {
+    const a = { proxy: 'caddy', proxy_version: '2.8', tls, domain: 'shop.example.com', ...(tls === 'upstream' ? { app_hosts: 2, lb: 'cloud', db_host: 'separate' } : {}) };
+    const caddy = file(gen(a), 'etc/caddy/Caddyfile');
+    // Inside the site block, before any handler: request_body { max_size BYTES } (bytes: old Caddy 2 parses an integer only).
+    assert.match(caddy, new RegExp(`\\n\\trequest_body \\{\\n\\t\\tmax_size ${limit}\\n\\t\\}\\n`), `${tls}: ${caddy}`);
+    assert.ok(caddy.indexOf('request_body') < caddy.indexOf('reverse_proxy'), tls);
+  }
+  for (const a of [{ proxy: 'apache', proxy_version: '2.4.58', server: 'passenger', server_version: '6.0' }, { proxy: 'apache', proxy_version: '2.4.58' }, { proxy: 'apache', proxy_version: '2.4.58', tls: 'none' }]) {
+    const r = gen({ domain: 'shop.example.com', ...a });
+    const conf = r.files.find((f) => /apache2?\/.*rails-app\.conf$|httpd\/.*rails-app\.conf$/.test(f.path)).content;
+    const vhosts = conf.split('<VirtualHost').slice(1);
+    const served = vhosts.filter((v) => /DocumentRoot/.test(v));
+    assert.equal(served.length, 1, JSON.stringify(a));
+    assert.match(served[0], new RegExp(`\\n\\s+LimitRequestBody ${limit}\\n`), JSON.stringify(a));
+  }
+});

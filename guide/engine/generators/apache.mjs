@@ -4,7 +4,7 @@ import { gte } from '../version.mjs';
 import { passengerApacheDirectives, passengerVhostDirectives, passengerCableLocation } from './passenger.mjs';
 import { t } from '../text.mjs';
 import { SERVER_LABEL, behindBalancer } from './util.mjs';
-import { APACHE_TLS, MOZILLA } from '../caps.mjs';
+import { APACHE_TLS, MOZILLA, EDGE_LIMITS } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, cableEnabled, EDGE_CLEARED } from './edge.mjs';
 import { APPLIES } from './applies.mjs';
@@ -61,6 +61,9 @@ export function siteBody(ctx) {
     D('ServerName', 'localhost'),
     D('DocumentRoot', `${ctx.appDir}/public`, t('apache.root'), [SRC.apacheCore]),
     { section: 'Directory', args: [`${ctx.appDir}/public`], children: [D('Options', '-MultiViews'), D('AllowOverride', 'None'), ...access] },
+    // The bundle's one request body limit (EDGE_LIMITS), as nginx and the balancers: Apache's own default is 1 GiB
+    // (2.4.54+; unlimited before), which mod_proxy or Passenger then spool to disk (SRE check 5, D5).
+    D('LimitRequestBody', String(EDGE_LIMITS.bodyMb * 1024 * 1024), t('apache.body-size', { mb: EDGE_LIMITS.bodyMb }), [SRC.apacheCore]),
   ];
   // Behind the balancer (issue 11): mod_remoteip (2.4+) takes the client's address from the balancer's header.
   if (behindBalancer(ctx) && v24) vhost.push(D('RemoteIPHeader', 'X-Forwarded-For', t('edge.real-ip', { lb: ctx.hosts.lb }), [SRC.apacheRemoteIp]), D('RemoteIPInternalProxy', ctx.hosts.lb));

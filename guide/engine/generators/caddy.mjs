@@ -1,7 +1,7 @@
 // Caddy 2 Caddyfile. A host-name site address turns on Caddy's automatic HTTPS (certificates, HTTP→HTTPS
 // redirect, HTTP/2 and HTTP/3); "localhost" gets a certificate from Caddy's own local CA.
 import { SRC } from '../evidence.mjs';
-import { CADDY_EDGE } from '../caps.mjs';
+import { CADDY_EDGE, EDGE_LIMITS } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { SERVER_LABEL, behindBalancer } from './util.mjs';
@@ -35,6 +35,10 @@ export function caddyBody(ctx) {
   proxy.push({ d: 'transport', args: ['http'], why: t('caddy.timeout', { s: proxyReadTimeout(ctx) }), evidence: [SRC.caddyProxy], children: [{ d: 'response_header_timeout', args: [`${proxyReadTimeout(ctx)}s`] }] });
   if (https) proxy.push({ d: 'header_down', args: ['-Strict-Transport-Security'], why: t('nginx.hide-hsts'), evidence: [SRC.caddyProxy, SRC.railsSsl] });
   const site = [{ d: 'root', args: ['*', `${ctx.appDir}/public`] }];
+  // The request body limit every other edge of the bundle applies (EDGE_LIMITS): Caddy has none by default and streams
+  // any upload to the app server, which spools it to a temp file on the root file system (SRE check 5, D5). In bytes:
+  // early Caddy 2 releases read max_size with strconv.Atoi and ignore "25MB" (no limit at all); later ones read both.
+  site.push({ d: 'request_body', children: [{ d: 'max_size', args: [String(EDGE_LIMITS.bodyMb * 1024 * 1024)] }], why: t('caddy.body-size', { mb: EDGE_LIMITS.bodyMb }), evidence: [SRC.caddyRequestBody] });
   if (https) {
     site.push({ d: 'header', args: ['Strict-Transport-Security', hstsValue()], why: t('caddy.hsts'), evidence: [SRC.hsts, SRC.caddyHeader] });
     if (ctx.domain === 'localhost') site.push({ d: 'tls', args: ['internal'], why: t('caddy.internal'), evidence: [SRC.caddyTls] });
