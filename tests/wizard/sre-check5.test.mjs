@@ -128,3 +128,34 @@ test('Caddy and Apache refuse request bodies at the same size as nginx and the b
     assert.match(served[0], new RegExp(`\\n\\s+LimitRequestBody ${limit}\\n`), JSON.stringify(a));
   }
 });
+
+// database.yml as Rails reads it (ERB, then YAML with the Rails 8 layout's aliases), with the given environment.
+function renderYaml(text, env) {
+  const r = spawnSync('ruby', ['-rerb', '-ryaml', '-rjson', '-e', 'puts JSON.generate(YAML.safe_load(ERB.new(STDIN.read).result, aliases: true))'], { input: text, env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+// D6: the PostgreSQL bundles give migrations a 5 s lock_timeout; the MySQL and MariaDB bundles gave them nothing, so an
+// ALTER TABLE waited up to lock_wait_timeout (a year) for a metadata lock while every later query on the table queued
+// behind it. Migrations (RAILS_DB_MIGRATE=1 in README and deploy.sh) now wait 5 s at most; the app sets nothing.
+test('MySQL and MariaDB: migrations get lock_wait_timeout 5 (RAILS_DB_MIGRATE), the app processes get no session variable', () => {
+  for (const a of [{ database: 'mysql', database_version: '8.4' }, { database: 'mariadb', database_version: '11.4' }, { database: 'mysql', database_version: '8.0', adapter: 'trilogy' }, { database: 'mysql', database_version: '8.0', rails: '6.1', ruby_version: '3.0', jobs: 'sidekiq', server_version: '6.4' }]) {
+    const what = JSON.stringify(a);
+    const r = gen({ domain: 'app.test', ...a });
+    const yml = file(r, 'config/database.yml');
+    const primary = (db) => db.production.primary || db.production;
+    const migrating = primary(renderYaml(yml, { RAILS_DB_MIGRATE: '1' }));
+    const serving = primary(renderYaml(yml, {}));
+    assert.deepEqual(migrating.variables, { lock_wait_timeout: 5 }, what);
+    assert.deepEqual(serving.variables, { lock_wait_timeout: null }, `${what}: nil, which Rails skips (no SET for the app)`);
+    // Every other database of the Rails 8 layout inherits the primary's settings.
+    for (const [role, cfg] of Object.entries(renderYaml(yml, { RAILS_DB_MIGRATE: '1' }).production)) if (role !== 'primary' && typeof cfg === 'object' && 'adapter' in cfg) assert.deepEqual(cfg.variables, { lock_wait_timeout: 5 }, `${what} ${role}`);
+    assert.match(file(r, 'deploy.sh'), /as_app_secrets "\$new" RAILS_DB_MIGRATE=1 "\$BUNDLE" exec bin\/rails db:migrate/, what);
+    assert.match(file(r, 'README.md'), /RAILS_DB_MIGRATE=1 \/usr\/bin\/bundle exec bin\/rails db:prepare/, what);
+  }
+  // Before Rails 4.0 the MySQL adapters read no `variables:`: nothing is written, and README sets no variable.
+  const old = gen({ database: 'mysql', database_version: '5.5', rails: '3.2', ruby_version: '1.9.3', server: 'unicorn', server_version: '4.0', jobs: 'none', domain: 'app.test' });
+  assert.doesNotMatch(file(old, 'config/database.yml'), /lock_wait_timeout/);
+  assert.doesNotMatch(file(old, 'README.md'), /RAILS_DB_MIGRATE/);
+});

@@ -18,6 +18,9 @@ export const RAILS_API = {
   pgPreparedStatements: { since: '3.1' }, // PostgreSQL adapter prepares statements; `prepared_statements: false` turns it off
   migrationAdvisoryLocks: { since: '5.0' }, // migrations take an advisory lock (rails/rails#22122)
   advisoryLocksOption: { since: '6.0' }, // database.yml `advisory_locks: false` (rails/rails#33691)
+  // database.yml `variables:` for the MySQL adapters: SET @@SESSION.<name> for each, a nil value skipped
+  // (abstract_mysql_adapter.rb configure_connection; Rails 4.0's Active Record).
+  mysqlSessionVariables: { since: '4.0' },
   mysqlAdapter: { until: '5.0' }, // legacy `mysql` gem adapter removed in 5.0 (rails/rails#22642)
   russianDoll: { since: '4.0' }, // cache digests in the default stack
   forkTracker: { since: '6.1' }, // pools discarded after fork

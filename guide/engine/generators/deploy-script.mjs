@@ -14,7 +14,7 @@ import { SECRETS_FILE, pidFilePath } from './systemd.mjs';
 import { jobUnitNames } from './readme-ops.mjs';
 import { DEPLOY_SCRIPT, SHARED_DIRS, SHARED_BUNDLE, KEEP_RELEASES, upCheck, upDeadline, switchMode, precompileEnv, healthPath, handoverReload } from './releases.mjs';
 import { TIMEOUT_CHAIN } from '../capabilities/edge.mjs';
-import { MIGRATE_ENV } from './database-yml.mjs';
+import { MIGRATE_ENV, migrateEnvApplies } from './database-yml.mjs';
 import { t, lines } from '../text.mjs';
 import { SERVER_PROCESS } from '../caps.mjs';
 import { SERVER_LABEL } from './util.mjs';
@@ -86,7 +86,7 @@ export function deployScript(ctx, files) {
     bundleLines: bundlerArgs(ctx, 'deploy', `"$ROOT/${SHARED_BUNDLE}"`).map((args) => `  as_app "$new" "$BUNDLE" ${args} || fail "bundle ${args.split(' ')[0]} failed; current stays at $old"`),
     runner: railsRunner(ctx),
     preflight: `status, = ${rackApp(ctx)}.call(Rack::MockRequest.env_for("https://${ctx.domain}${healthPath(ctx)}", "HTTP_HOST" => "${ctx.domain}")); exit(${ok})`,
-    migrateEnv: ctx.a.database === 'postgresql' ? `${MIGRATE_ENV}=1 ` : '',
+    migrateEnv: migrateEnvApplies(ctx) ? `${MIGRATE_ENV}=1 ` : '',
     migrateTask: railsTask(ctx, 'db:migrate'),
     appName: APP_NAME,
   };

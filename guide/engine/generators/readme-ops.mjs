@@ -9,7 +9,7 @@ import { SERVER_LABEL } from './util.mjs';
 import { DEPLOY_SCRIPT, SHARED_BUNDLE, switchMode, upCheck, precompileEnv, handoverReload } from './releases.mjs';
 import { familyDestination } from './readme.mjs';
 import { commandsOf, packageLines, securityLines, fam, mysqlRepoSeries } from './family-steps.mjs';
-import { MIGRATE_ENV } from './database-yml.mjs';
+import { MIGRATE_ENV, migrateEnvApplies } from './database-yml.mjs';
 import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
 import { pgSettings } from './postgresql.mjs';
 import { railsTask, prepareTask, precompiles, bundlerArgs } from './rails-commands.mjs';
@@ -47,9 +47,9 @@ function labProof(ctx, row) {
   return [booted.length ? t('ops.readme.booted.parts', { release: row.booted, booted: booted.join('; ') }) : '', ...unbooted].filter(Boolean).join(' ');
 }
 
-/** The variable that makes database.yml connect as migrations (PostgreSQL; see database-yml.mjs). */
+/** The variable that gives migrations their own session settings in database.yml (PostgreSQL, MySQL, MariaDB). */
 function migrateEnv(ctx) {
-  return ctx.a.database === 'postgresql' ? `${MIGRATE_ENV}=1 ` : '';
+  return migrateEnvApplies(ctx) ? `${MIGRATE_ENV}=1 ` : '';
 }
 
 /** `hosts`: what the optional generators left on the summary: {db, lb} blocks and the rolling deploy lines (readme-hosts.mjs), kamal lines. */
