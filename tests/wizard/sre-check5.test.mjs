@@ -159,3 +159,48 @@ test('MySQL and MariaDB: migrations get lock_wait_timeout 5 (RAILS_DB_MIGRATE), 
   assert.doesNotMatch(file(old, 'config/database.yml'), /lock_wait_timeout/);
   assert.doesNotMatch(file(old, 'README.md'), /RAILS_DB_MIGRATE/);
 });
+
+// D3: the database host's PostgreSQL (ssl = on) and PgBouncer (client_tls_sslmode = require) named Debian's snakeoil
+// pair on every family; Rocky/RHEL have no such files, and neither server starts without them. Each family's pair now
+// comes from capability data (distros.mjs dbTls): Debian keeps the snakeoil pair its ssl-cert package makes, the others
+// name a pair of their own, and README's file table gives the command that makes it (run here into a scratch
+// directory: the pair it writes is a certificate and its key), and that PostgreSQL must restart for listen_addresses.
+test('RHEL family database host: PostgreSQL and PgBouncer name a certificate pair README says how to make; Debian keeps snakeoil', () => {
+  const readmeRow = (r, path) => file(r, 'README.md').split('\n').find((l) => l.startsWith(`| ${path} |`)) || '';
+  const makeCmd = (row) => (row.match(/`(if \[ ! -e .*?; fi)`/) || [])[1];
+  const cases = [
+    [{ distro: 'rocky-9', app_hosts: 2, db_host: 'separate', lb: 'nginx', domain: 'app.test' }, 'db-host/etc/postgresql/17/main/conf.d/60-rails.conf', /^ssl_cert_file = '(\S+)'$/m, /^ssl_key_file = '(\S+)'$/m, '/var/lib/pgsql/17/data', 'postgres'],
+    [{ distro: 'rocky-9', app_hosts: 2, db_host: 'separate', lb: 'haproxy', pooler: 'pgbouncer', domain: 'app.test' }, 'db-host/etc/pgbouncer/pgbouncer.ini', /^client_tls_cert_file = (\S+)$/m, /^client_tls_key_file = (\S+)$/m, '/etc/pgbouncer', 'pgbouncer'],
+  ];
+  const dir = mkdtempSync(join(tmpdir(), 'sre5-tls-'));
+  try {
+    for (const [a, path, certRe, keyRe, where, owner] of cases) {
+      const r = gen(a);
+      for (const f of r.files.filter((x) => x.path.startsWith('db-host/'))) assert.doesNotMatch(f.content, /snakeoil/, f.path);
+      const conf = file(r, path);
+      const [cert, key] = [conf.match(certRe)[1], conf.match(keyRe)[1]];
+      assert.equal(cert, `${where}/server.crt`);
+      assert.equal(key, `${where}/server.key`);
+      const row = readmeRow(r, path);
+      const cmd = makeCmd(row);
+      assert.ok(cmd, row);
+      assert.ok(cmd.includes(`-keyout ${key} -out ${cert}`) && cmd.includes(`chown ${owner}: ${key} ${cert}`), cmd);
+      assert.doesNotMatch(cmd, /\|/, 'no pipe: the row is a Markdown table cell, where | is escaped');
+      if (path.includes('postgresql')) assert.match(row, /PostgreSQL reads listen_addresses only at start: restart it/);
+      // The command, pointed at a scratch directory and owned by root, makes a pair whose key matches the certificate.
+      const here = join(dir, owner);
+      mkdirSync(here);
+      const local = cmd.replaceAll(where, here).replace(`chown ${owner}:`, 'chown root:');
+      for (let i = 0; i < 2; i++) assert.equal(spawnSync('sh', ['-c', local], { encoding: 'utf8' }).status, 0, local);
+      const pub = (args) => spawnSync('openssl', args, { encoding: 'utf8' }).stdout;
+      assert.equal(pub(['x509', '-in', join(here, 'server.crt'), '-noout', '-pubkey']), pub(['pkey', '-in', join(here, 'server.key'), '-pubout']));
+      assert.equal((spawnSync('stat', ['-c', '%a', join(here, 'server.key')], { encoding: 'utf8' }).stdout || '').trim(), '600', 'PostgreSQL refuses a key others may read');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // Debian: the snakeoil pair of the ssl-cert package, and no extra note (README step 0 restarts PostgreSQL when needed).
+  const deb = gen({ distro: 'debian-13', app_hosts: 2, db_host: 'separate', lb: 'haproxy', domain: 'app.test' });
+  assert.match(file(deb, 'db-host/etc/postgresql/17/main/conf.d/60-rails.conf'), /^ssl_cert_file = '\/etc\/ssl\/certs\/ssl-cert-snakeoil\.pem'$/m);
+  assert.doesNotMatch(readmeRow(deb, 'db-host/etc/postgresql/17/main/conf.d/60-rails.conf'), /certificate pair|listen_addresses/);
+});

@@ -15,31 +15,43 @@ export const DISTRO_FAMILIES = [
     webUser: 'nginx', apacheUser: 'apache', nginxInclude: 'conf.d', nginxSite: '/etc/nginx/conf.d/rails-app.conf', apacheSite: '/etc/httpd/conf.d/rails-app.conf',
     pgDir: '/var/lib/pgsql/{v}/data', mysqlDir: '/etc/my.cnf.d', libc: 'glibc', jemalloc: '/usr/lib64/libjemalloc.so.2', jemallocPkg: 'jemalloc (EPEL)',
     firewall: 'firewalld', selinux: true, pkg: 'dnf install',
+    dbTls: { pg: { dir: '{pgDir}', owner: 'postgres' }, pgbouncer: { dir: '/etc/pgbouncer', owner: 'pgbouncer' } },
   },
   {
     id: 'alpine', match: '^alpine',
     webUser: 'nginx', apacheUser: 'apache', nginxInclude: 'http.d', nginxSite: '/etc/nginx/http.d/rails-app.conf', apacheSite: '/etc/apache2/conf.d/rails-app.conf',
     pgDir: '/etc/postgresql{major}', mysqlDir: '/etc/my.cnf.d', libc: 'musl', jemalloc: '/usr/lib/libjemalloc.so.2', jemallocPkg: 'jemalloc',
     firewall: 'awall', selinux: false, pkg: 'apk add',
+    dbTls: { pg: { dir: '{pgDir}', owner: 'postgres' }, pgbouncer: { dir: '/etc/pgbouncer', owner: 'pgbouncer' } },
   },
   {
     id: 'debian', match: '',
     webUser: 'www-data', apacheUser: 'www-data', nginxSite: '/etc/nginx/sites-enabled/rails-app.conf', apacheSite: '/etc/apache2/sites-available/rails-app.conf',
     pgDir: '/etc/postgresql/{v}/main', mysqlDir: '/etc/mysql/conf.d', libc: 'glibc', jemalloc: '/usr/lib/{triplet}/libjemalloc.so.2', jemallocPkg: 'libjemalloc2',
     firewall: 'ufw', selinux: false, pkg: 'apt-get install',
+    dbTls: { snakeoil: { cert: '/etc/ssl/certs/ssl-cert-snakeoil.pem', key: '/etc/ssl/private/ssl-cert-snakeoil.key' } },
   },
 ];
 
+// dbTls: the certificate pair PostgreSQL (ssl = on) and PgBouncer (client_tls_*) present to the app hosts over the
+// network. Debian's ssl-cert package (a dependency of postgresql-common) makes a self-signed "snakeoil" pair at install
+// and adds postgres to the ssl-cert group that may read its key; no other family has such a pair, and PostgreSQL does
+// not start with ssl = on and a missing file (PostgreSQL docs, "Secure TCP/IP Connections with SSL"), nor PgBouncer
+// with client_tls_sslmode = require. There the bundle names a pair of its own (server.crt and server.key in `dir`,
+// {pgDir} the family's PostgreSQL directory, owned by the service's user: PostgreSQL refuses a key others may read) and
+// README's file table says how to make it (SRE check 5, D3). PGDG's pgbouncer package on RHEL runs as "pgbouncer".
 export const OS_FAMILIES = {
   freebsd: {
     id: 'freebsd', webUser: 'www', apacheUser: 'www', nginxSite: '/usr/local/etc/nginx/sites-enabled/rails-app.conf', apacheSite: '/usr/local/etc/apache24/Includes/rails-app.conf',
     pgDir: '/var/db/postgres/data{v}', mysqlDir: '/usr/local/etc/mysql/conf.d', libc: 'freebsd', jemalloc: null, jemallocPkg: null,
     firewall: 'pf', selinux: false, pkg: 'pkg install', listenQueue: 'kern.ipc.soacceptqueue',
+    dbTls: { pg: { dir: '{pgDir}', owner: 'postgres' }, pgbouncer: { dir: '/usr/local/etc/pgbouncer', owner: 'pgbouncer' } },
   },
   macos: {
     id: 'macos', webUser: null, apacheUser: null, nginxSite: '/opt/homebrew/etc/nginx/servers/rails-app.conf', apacheSite: '/opt/homebrew/etc/httpd/extra/rails-app.conf',
     pgDir: '/opt/homebrew/var/postgresql@{v}', mysqlDir: '/opt/homebrew/etc/my.cnf.d', libc: 'darwin', jemalloc: null, jemallocPkg: null,
     firewall: null, selinux: false, pkg: 'brew install', development: true,
+    dbTls: { pg: { dir: '{pgDir}', owner: '' }, pgbouncer: { dir: '/opt/homebrew/etc/pgbouncer', owner: '' } },
   },
 };
 

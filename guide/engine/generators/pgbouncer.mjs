@@ -9,6 +9,7 @@ import { RAILS_API } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
+import { dbTlsPair } from './db-tls.mjs';
 
 export const id = 'pgbouncer';
 
@@ -46,9 +47,10 @@ export function generate(ctx) {
   ];
   if (net) {
     entries.push({ key: 'auth_hba_file', value: '/etc/pgbouncer/pg_hba.conf' });
-    entries.push({ key: 'client_tls_sslmode', value: 'require', why: t('pgb.tls'), evidence: [SRC.pgbouncer] });
-    entries.push({ key: 'client_tls_cert_file', value: '/etc/ssl/certs/ssl-cert-snakeoil.pem' });
-    entries.push({ key: 'client_tls_key_file', value: '/etc/ssl/private/ssl-cert-snakeoil.key' });
+    const pair = dbTlsPair(ctx, 'pgbouncer');
+    entries.push({ key: 'client_tls_sslmode', value: 'require', why: t(pair.make ? 'pgb.tls.own' : 'pgb.tls'), evidence: [SRC.pgbouncer] });
+    entries.push({ key: 'client_tls_cert_file', value: pair.cert });
+    entries.push({ key: 'client_tls_key_file', value: pair.key });
   }
   entries.push(
     { key: 'pool_mode', value: 'transaction', why: t('pgb.mode'), evidence: [SRC.pgbouncer] },

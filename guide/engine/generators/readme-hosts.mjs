@@ -15,6 +15,7 @@ import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
 import { APPLIES } from './applies.mjs';
 import { rolls, rollingLines, rotationScript, ROTATION_SCRIPT } from './lb-rotation.mjs';
 import { backends } from './load-balancer.mjs';
+import { dbHostRowNotes } from './db-tls.mjs';
 
 export const id = 'readme-hosts';
 
@@ -43,6 +44,7 @@ export function finish(summary) {
   if (!APPLIES['readme-hosts'](ctx)) return [];
   const rolling = rolls(ctx) ? { deploy: rollingLines(ctx, 'deploy /path/to/checkout'), rollback: rollingLines(ctx, 'rollback') } : null;
   summary.hostBlocks = { ...summary.hostBlocks, db: dbHostBlocks(ctx, summary.files), lb: lbBlocks(ctx, summary.files), ...(rolling ? { rolling } : {}) };
+  summary.rowNotes = { ...summary.rowNotes, ...dbHostRowNotes(ctx, summary.files) };
   return rolling ? [{ path: ROTATION_SCRIPT, format: 'sh', body: rotationScript(ctx) }] : [];
 }
 

@@ -42,7 +42,9 @@ export function finish(summary) {
     // With Passenger's wrapper the secrets file is also the app's group's (README step 2).
     const how = t(`readme.install.${kind === 'secrets' && ctx.passengerEnvWrapper ? 'secrets-passenger' : kind}`, { dest: `/${f.path.replace(/^(lb-host|db-host)\//, '')}`, user: ctx.user });
     const dest = familyDestination(ctx, f.path);
-    return [f.path, dest ? `${how} ${t('readme.install.family', { family: ctx.family.id, dest })}` : how];
+    // What another finishing step knows about the file (readme-hosts.mjs: the database host's certificate pair).
+    const note = summary.rowNotes?.[f.path];
+    return [f.path, [how, dest ? t('readme.install.family', { family: ctx.family.id, dest }) : '', note || ''].filter(Boolean).join(' ')];
   });
   rows.push(['CHECKLIST.md', t('readme.checklist')]);
   const vars = {
