@@ -204,3 +204,21 @@ test('RHEL family database host: PostgreSQL and PgBouncer name a certificate pai
   assert.match(file(deb, 'db-host/etc/postgresql/17/main/conf.d/60-rails.conf'), /^ssl_cert_file = '\/etc\/ssl\/certs\/ssl-cert-snakeoil\.pem'$/m);
   assert.doesNotMatch(readmeRow(deb, 'db-host/etc/postgresql/17/main/conf.d/60-rails.conf'), /certificate pair|listen_addresses/);
 });
+
+// D4 (the part fixed here): the balancer's row in README's file table said "reload (step 11)" on every family, but
+// steps 0 and 11 are written for the Debian family only; a Rocky README had no step 11 to follow. The row now says
+// step 11 does it where there is one, and what to do by hand where there is none.
+test("README's balancer row points at step 11 only where README has it", () => {
+  const row = (r) => file(r, 'README.md').split('\n').find((l) => /^\| lb-host\/etc\//.test(l));
+  const headings = (r) => file(r, 'README.md').match(/^### .*/gm).join('\n');
+  for (const lb of ['nginx', 'haproxy']) {
+    const deb = gen({ distro: 'debian-13', app_hosts: 2, db_host: 'separate', lb, domain: 'app.test' });
+    assert.match(headings(deb), /^### 11\. Load balancer/m);
+    assert.match(row(deb), /README step 11 does it, with the certificate\./);
+    const rocky = gen({ distro: 'rocky-9', app_hosts: 2, db_host: 'separate', lb, domain: 'app.test' });
+    assert.doesNotMatch(headings(rocky), /^### 11\./m);
+    assert.doesNotMatch(row(rocky), /step 11 does it|reload \(step 11\)/);
+    assert.match(row(rocky), /README has no balancer step for this distribution family \(rhel; its steps 0 and 11 are written for Debian's\)/);
+    if (lb === 'nginx') assert.match(row(rocky), /setsebool -P httpd_can_network_connect 1 for nginx/);
+  }
+});

@@ -44,11 +44,18 @@ export function finish(summary) {
   if (!APPLIES['readme-hosts'](ctx)) return [];
   const rolling = rolls(ctx) ? { deploy: rollingLines(ctx, 'deploy /path/to/checkout'), rollback: rollingLines(ctx, 'rollback') } : null;
   summary.hostBlocks = { ...summary.hostBlocks, db: dbHostBlocks(ctx, summary.files), lb: lbBlocks(ctx, summary.files), ...(rolling ? { rolling } : {}) };
-  summary.rowNotes = { ...summary.rowNotes, ...dbHostRowNotes(ctx, summary.files) };
+  summary.rowNotes = { ...summary.rowNotes, ...dbHostRowNotes(ctx, summary.files), ...lbRowNotes(ctx, summary.files, summary.hostBlocks.lb) };
   return rolling ? [{ path: ROTATION_SCRIPT, format: 'sh', body: rotationScript(ctx) }] : [];
 }
 
 const sh = (lines) => ({ code: lines.join('\n'), lang: 'sh' });
+// The balancer's files in README's table: where step 11 installs them, or, on a family without it, what to do by hand
+// (the row used to point at a step 11 those READMEs do not have: SRE check 5, D4).
+function lbRowNotes(ctx, files, lb) {
+  const selinux = ctx.family.selinux && ctx.a.lb === 'nginx' ? t('readme.install.lb-nostep.selinux') : t('readme.install.lb-nostep.none');
+  const note = lb.length ? t('readme.install.lb-step') : t('readme.install.lb-nostep', { family: ctx.family.id, selinux });
+  return Object.fromEntries(files.filter((f) => f.path.startsWith(`${LB_PREFIX}etc/`)).map((f) => [f.path, note]));
+}
 const installAll = (files, prefix) => files.map((f) => f.path).filter((p) => p.startsWith(`${prefix}etc/`))
   .map((p) => `install -D -m 0644 ${p} /${p.slice(prefix.length)}`);
 // A bundle file and where step 0 installs it, for the comparisons before a reload or restart.
