@@ -431,6 +431,8 @@ export const PROD_CATALOG = {
   "checklist.ops.certs": "Fetch the certificate for {domain} and check that renewal reloads the proxy (certbot renew --dry-run)",
   "checklist.ops.certs-upstream": "Firewall: only the load balancer may reach the HTTP port",
   "checklist.ops.certs-none": "Plain HTTP: keep this host off the Internet",
+  "w.sidekiq-redis-per-host.m": "Each of the {n} app hosts runs its own Redis (REDIS_URL is 127.0.0.1 in its units), and Sidekiq on a host works only the jobs that host enqueued: a host that dies or is rebuilt takes its queued, scheduled and retrying jobs with it, periodic jobs and uniqueness locks (sidekiq-cron, Enterprise) run once per host, and the Web UI shows one host's share.",
+  "w.sidekiq-redis-per-host.s": "Run one Redis for all app hosts (a host of its own, or the database host), with a password and a firewall rule per app host, and point REDIS_URL in the units' redis.conf drop-ins at it; or choose Solid Queue (jobs: solid_queue), whose jobs live in the shared database.",
   "w.sidekiq-redis-too-old.m": "{distro} ships Redis {redis}, and current Sidekiq needs Redis {min} or newer (8.0.1 and later; 7.x needs 6.2): the job process stops at boot.",
   "w.sidekiq-redis-too-old.s": "Install Redis {min} or newer from Redis's own packages (packages.redis.io) or your distribution's newer stream (RHEL 9: dnf module enable redis:7) before step 3, or choose Solid Queue (jobs: solid_queue), which needs no Redis.",
   "checklist.ops.start": "Enable and start the services; curl {up} answers (Rails 7.1+ generates /up; before it, / with any status below 400)",

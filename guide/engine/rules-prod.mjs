@@ -18,6 +18,12 @@ export const PROD_RULES = [
     if (!redis || gte(redis, REDIS_FACTS.sidekiqMin)) return null;
     return W('sidekiq-redis-too-old', 'error', { redis, min: REDIS_FACTS.sidekiqMin, distro: ctx.a.distro }, [SRC.sidekiqRedis]);
   },
+  // Sidekiq on several app hosts: each host's units read REDIS_URL=127.0.0.1 (redis.mjs), a Redis of its own, so a job
+  // runs only on the host that enqueued it and is lost with that host (SRE check 5, D7).
+  function sidekiqRedisPerHost(ctx) {
+    if (ctx.jobs !== 'sidekiq' || ctx.a.app_hosts < 2) return null;
+    return W('sidekiq-redis-per-host', 'warning', { n: ctx.a.app_hosts }, [SRC.sidekiqRedis]);
+  },
   function tlsNone(ctx) {
     if (ctx.tls !== 'none') return null;
     return W('tls-none', 'warning', { from: sub(ctx, 'tls', 'no-proxy') ? t('w.tls-none.no-proxy') : '' }, [SRC.railsSsl, SRC.hsts]);

@@ -222,3 +222,20 @@ test("README's balancer row points at step 11 only where README has it", () => {
     if (lb === 'nginx') assert.match(row(rocky), /setsebool -P httpd_can_network_connect 1 for nginx/);
   }
 });
+
+// D7: with Sidekiq on several app hosts each host installs its own Redis and its units point REDIS_URL at 127.0.0.1,
+// so jobs die with the host that enqueued them and periodic jobs run once per host. Nothing said so; a warning now
+// does, with the way out, and one app host (where a local Redis is the whole queue) gets none.
+test('Sidekiq on several app hosts: a warning that each host has its own Redis, none for one host or Solid Queue', () => {
+  const multi = gen({ app_hosts: 2, lb: 'haproxy', db_host: 'separate', jobs: 'sidekiq', distro: 'debian-13', domain: 'app.test' });
+  for (const unit of ['etc/systemd/system/rails-app.service.d/redis.conf', 'etc/systemd/system/rails-jobs@.service.d/redis.conf']) assert.match(file(multi, unit), /^Environment=REDIS_URL=redis:\/\/127\.0\.0\.1:6379\/0$/m, 'the premise: every host its own Redis');
+  const w = multi.warnings.find((x) => x.id === 'sidekiq-redis-per-host');
+  assert.equal(w?.severity, 'warning', JSON.stringify(multi.warnings.map((x) => x.id)));
+  assert.match(w.message, /Each of the 2 app hosts runs its own Redis .*a host that dies or is rebuilt takes its queued, scheduled and retrying jobs with it/);
+  assert.match(w.suggestion, /one Redis for all app hosts .*or choose Solid Queue/);
+  assert.ok(w.evidence.some((e) => /sidekiq\/wiki\/Using-Redis/.test(e.url)), JSON.stringify(w.evidence));
+  assert.match(file(multi, 'README.md'), /^- WARNING: Each of the 2 app hosts runs its own Redis/m);
+  for (const a of [{ jobs: 'sidekiq', distro: 'debian-13' }, { app_hosts: 2, lb: 'haproxy', db_host: 'separate', jobs: 'solid_queue' }]) {
+    assert.ok(!gen({ domain: 'app.test', ...a }).warnings.some((x) => x.id === 'sidekiq-redis-per-host'), JSON.stringify(a));
+  }
+});
