@@ -38,7 +38,7 @@ function runBuildAssets(sh, tasks, { currentAssets = [], cleanFails = false } = 
       'as_user() { "$@"; }',
       'as_app() { shift; echo "$*" >> "$LOG"; case "$*" in *" rake -P") [ "$TASKS" != FAIL ] || return 1; printf "%s\\n" "$TASKS" ;; *" assets:clean") [ -z "$CLEAN_FAILS" ] ;; esac; }',
     ];
-    const script = ['set -eu', `ROOT=${root} LOG=${log} r=${r} new=${join(root, 'releases', r)} old=20261125000000`, `TASKS='${tasks}' CLEAN_FAILS=${cleanFails ? 1 : "''"}`,
+    const script = ['set -eu', `ROOT=${root} LOG=${log} BUNDLE=/usr/bin/bundle r=${r} new=${join(root, 'releases', r)} old=20261125000000`, `TASKS='${tasks}' CLEAN_FAILS=${cleanFails ? 1 : "''"}`,
       fnOf(sh, 'fail'), ...fakes, fnOf(sh, 'build_assets'), 'build_assets', 'echo "built assets"'].join('\n');
     const res = spawnSync('dash', ['-c', script], { encoding: 'utf8', timeout: 20000 });
     const newAssets = join(root, 'releases', r, 'public', 'assets');
