@@ -150,7 +150,7 @@ test('MySQL and MariaDB: migrations get lock_wait_timeout 5 (RAILS_DB_MIGRATE), 
     assert.deepEqual(migrating.variables, { lock_wait_timeout: 5 }, what);
     assert.deepEqual(serving.variables, { lock_wait_timeout: null }, `${what}: nil, which Rails skips (no SET for the app)`);
     // Every other database of the Rails 8 layout inherits the primary's settings.
-    for (const [role, cfg] of Object.entries(renderYaml(yml, { RAILS_DB_MIGRATE: '1' }).production)) if (role !== 'primary' && typeof cfg === 'object' && 'adapter' in cfg) assert.deepEqual(cfg.variables, { lock_wait_timeout: 5 }, `${what} ${role}`);
+    for (const [role, cfg] of Object.entries(renderYaml(yml, { RAILS_DB_MIGRATE: '1' }).production)) if (role !== 'primary' && cfg && typeof cfg === 'object' && 'adapter' in cfg) assert.deepEqual(cfg.variables, { lock_wait_timeout: 5 }, `${what} ${role}`);
     assert.match(file(r, 'deploy.sh'), /as_app_secrets "\$new" RAILS_DB_MIGRATE=1 "\$BUNDLE" exec bin\/rails db:migrate/, what);
     assert.match(file(r, 'README.md'), /RAILS_DB_MIGRATE=1 \/usr\/bin\/bundle exec bin\/rails db:prepare/, what);
   }
