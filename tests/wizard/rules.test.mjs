@@ -328,9 +328,12 @@ test('migrations (issue 23): their own timeouts, PgBouncer session-mode aliases,
   const direct = file(gen({}), 'config/database.yml');
   assert.match(direct, /^\s+database: app_production$/m);
   assert.match(direct, /statement_timeout: <%= ENV\["RAILS_DB_MIGRATE"\] \? 0 : ENV\["JOBS_STATEMENT_TIMEOUT"\] %>/);
-  // No PostgreSQL, no session variables: the job process gets no JOBS_STATEMENT_TIMEOUT either.
+  // No PostgreSQL, no statement timeouts: the job process gets no JOBS_STATEMENT_TIMEOUT either. MySQL's migrations get
+  // their own metadata-lock wait instead (SRE check 5, D6; tests/wizard/sre-check5.test.mjs renders it).
   assert.doesNotMatch(file(gen({ database: 'mysql', adapter: 'trilogy' }), 'config/jobs.env'), /JOBS_STATEMENT_TIMEOUT/);
-  assert.doesNotMatch(file(gen({ database: 'mysql', adapter: 'trilogy' }), 'config/database.yml'), /RAILS_DB_MIGRATE/);
+  const mysqlYml = file(gen({ database: 'mysql', adapter: 'trilogy' }), 'config/database.yml');
+  assert.match(mysqlYml, /^\s+variables:\n(?:\s+#.*\n)*\s+lock_wait_timeout: <%= 5 if ENV\["RAILS_DB_MIGRATE"\] %>$/m);
+  assert.doesNotMatch(mysqlYml, /statement_timeout|lock_timeout:/);
 });
 
 test('connections: max_connections follows hosts × processes × pool, with a remedy when it gets large', () => {
