@@ -3,7 +3,9 @@
 // commands they call replaced by recorders).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, spawn } from 'node:child_process';
+import { createServer, request } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -237,5 +239,46 @@ test('Sidekiq on several app hosts: a warning that each host has its own Redis, 
   assert.match(file(multi, 'README.md'), /^- WARNING: Each of the 2 app hosts runs its own Redis/m);
   for (const a of [{ jobs: 'sidekiq', distro: 'debian-13' }, { app_hosts: 2, lb: 'haproxy', db_host: 'separate', jobs: 'solid_queue' }]) {
     assert.ok(!gen({ domain: 'app.test', ...a }).warnings.some((x) => x.id === 'sidekiq-redis-per-host'), JSON.stringify(a));
+  }
+});
+
+// D5 in a real Caddy (the one validators.mjs uses): the generated Caddyfile (TLS elsewhere, so plain HTTP) in front of a
+// stand-in app server on a Unix socket that reports the bytes it received. A 1 MB upload reaches it; 30 MB, with a
+// Content-Length or chunked, gets 413 from Caddy and never reaches it. Only the address, paths and admin API differ.
+test('Caddy answers 413 for a body over the limit and passes a smaller one (live, on 127.0.0.1)', { timeout: 30000 }, async () => {
+  const caddyfile = file(gen({ proxy: 'caddy', proxy_version: '2.8', tls: 'none', domain: 'shop.example.com' }), 'etc/caddy/Caddyfile');
+  const dir = mkdtempSync(join(tmpdir(), 'sre5-caddy-'));
+  const port = await new Promise((resolve) => { const s = createNetServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
+  const sock = join(dir, 'app.sock');
+  mkdirSync(join(dir, 'public'));
+  let received = 0;
+  const app = createServer((req, res) => { let n = 0; req.on('data', (c) => { n += c.length; }); req.on('end', () => { received += n; res.end(`got ${n}`); }); });
+  await new Promise((resolve) => app.listen(sock, resolve));
+  const conf = `{\n\tadmin off\n}\n${caddyfile.replace(/^:80 \{$/m, `http://127.0.0.1:${port} {`).replaceAll('/var/www/app/current/public', join(dir, 'public')).replaceAll('/var/www/app/tmp/sockets/puma.sock', sock)}`;
+  writeFileSync(join(dir, 'Caddyfile'), conf);
+  const caddy = spawn('caddy', ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], { stdio: 'ignore' });
+  const post = (bytes, chunked) => new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/upload', method: 'POST', headers: chunked ? {} : { 'content-length': bytes } }, (res) => { let body = ''; res.on('data', (c) => { body += c; }); res.on('end', () => resolve({ status: res.statusCode, body })); });
+    req.on('error', reject);
+    const chunk = Buffer.alloc(1024 * 1024);
+    let left = bytes;
+    const write = () => { while (left > 0) { const n = Math.min(left, chunk.length); left -= n; if (!req.write(chunk.subarray(0, n))) return req.once('drain', write); } req.end(); };
+    write();
+  });
+  try {
+    let small;
+    for (let i = 0; i < 100 && !small; i++) small = await post(1024 * 1024).catch(() => new Promise((r) => setTimeout(() => r(null), 100)));
+    assert.equal(small?.status, 200, 'Caddy did not come up');
+    assert.equal(small.body, `got ${1024 * 1024}`);
+    const before = received;
+    for (const chunked of [false, true]) {
+      const big = await post(30 * 1024 * 1024, chunked).catch((e) => ({ status: `reset (${e.code})` }));
+      assert.equal(big.status, 413, `30 MB ${chunked ? 'chunked' : 'with Content-Length'}`);
+    }
+    assert.ok(received - before < 26214400, `the app server got ${received - before} bytes of the refused uploads`);
+  } finally {
+    caddy.kill();
+    app.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
