@@ -15,7 +15,7 @@ import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
 import { APPLIES } from './applies.mjs';
 import { rolls, rollingLines, rotationScript, ROTATION_SCRIPT } from './lb-rotation.mjs';
 import { backends } from './load-balancer.mjs';
-import { dbHostRowNotes } from './db-tls.mjs';
+import { dbTlsPair } from './db-tls.mjs';
 
 export const id = 'readme-hosts';
 
@@ -119,4 +119,22 @@ export function lbBlocks(ctx, files) {
   if (!tls) lines.push(`${check} && systemctl reload ${svc}`);
   lines.push(`curl ${UP_CHECK} ${tls ? 'https' : 'http'}://${domain}/up`);
   return [{ h: 3, text: t('ops.readme.lb') }, { p: t(tls ? `ops.readme.lb.tls.${svc}` : 'ops.readme.lb.p', { lb: svc, n: a.app_hosts, domain }) }, sh(lines), { p: t(svc === 'haproxy' ? 'ops.readme.lb.drain' : `ops.readme.lb.nginx-health${rolls(ctx) ? '' : '.manual'}`, { health: backends(ctx).health }) }];
+}
+
+/** Notes for README's file table (readme.mjs appends them to a file's row): where the database host's files name a
+ * pair the distribution does not make, the command that makes it; and, on families without README step 0
+ * (dbHostBlocks above: Debian only), that PostgreSQL must restart for listen_addresses, which a reload leaves on loopback. */
+function dbHostRowNotes(ctx, files) {
+  const notes = {};
+  const rows = [['pg', /^db-host\/etc\/postgresql\/[^/]+\/main\/conf\.d\//], ['pgbouncer', /^db-host\/etc\/pgbouncer\/pgbouncer\.ini$/]];
+  for (const [service, re] of rows) {
+    const f = files.find((x) => re.test(x.path));
+    if (!f) continue;
+    const pair = dbTlsPair(ctx, service);
+    const parts = [];
+    if (pair.make && f.content.includes(pair.cert)) parts.push(t('readme.install.tls-pair', { cmd: pair.make }));
+    if (service === 'pg' && ctx.family.id !== 'debian') parts.push(t('readme.install.pg-restart'));
+    if (parts.length) notes[f.path] = parts.join(' ');
+  }
+  return notes;
 }
