@@ -33,17 +33,15 @@ export const MIGRATE_ENV = 'RAILS_DB_MIGRATE';
 export const JOBS_TIMEOUT_ENV = 'JOBS_STATEMENT_TIMEOUT';
 export const JOBS_STATEMENT_TIMEOUT = '5min';
 export const MIGRATE_SUFFIX = '_migrate';
-const whenMigrating = (v) => ({ raw: `<%= ${JSON.stringify(v)} if ENV[${JSON.stringify(MIGRATE_ENV)}] %>` });
+export const whenMigrating = (v) => ({ raw: `<%= ${JSON.stringify(v)} if ENV[${JSON.stringify(MIGRATE_ENV)}] %>` });
 const dbName = (ctx, name) => (ctx.pooler === 'pgbouncer' ? { raw: `<%= ENV[${JSON.stringify(MIGRATE_ENV)}] ? ${JSON.stringify(name + MIGRATE_SUFFIX)} : ${JSON.stringify(name)} %>` } : name);
 
 /** database.yml carries per-process PostgreSQL session settings (migrations, job processes). */
 export const sessionVariablesApply = (ctx) => ctx.a.database === 'postgresql' && gte(ctx.a.rails, '2.3');
-/** MySQL and MariaDB: migrations wait at most 5 s for a table's metadata lock (lock_wait_timeout, default one year;
- *  MariaDB 10.2.4+ one day). An ALTER waiting behind a long transaction makes every later query on that table wait
- *  behind it, so the site stalls for as long as it waits (SRE check 5, D6). */
-export const mysqlMigrationVariablesApply = (ctx) => ['mysql', 'mariadb'].includes(ctx.a.database) && ctx.adapter !== 'jdbc' && has(RAILS_API.mysqlSessionVariables, ctx.a.rails);
-/** Whether README and deploy.sh run migrations with MIGRATE_ENV set (database.yml gives them their own settings). */
-export const migrateEnvApplies = (ctx) => sessionVariablesApply(ctx) || mysqlMigrationVariablesApply(ctx);
+/** Whether README and deploy.sh run migrations with MIGRATE_ENV set (database.yml gives them their own settings:
+ *  PostgreSQL's here, MySQL's and MariaDB's lock wait in the mysql chunk, which the page loads for those databases:
+ *  generators/applies.mjs). */
+export const migrateEnvApplies = (ctx) => sessionVariablesApply(ctx) || (['mysql', 'mariadb'].includes(ctx.a.database) && ctx.generator('mysql').migrationVariablesApply(ctx));
 /** The job process's own statement timeout is a session SET: through PgBouncer's transaction pooling the server
  *  connection, and the setting with it, passes to web requests (PgBouncer's features page: SET is unsupported in
  *  transaction mode), so behind PgBouncer jobs keep the role's 30 s. Migrations use the session-mode alias. */
@@ -116,9 +114,8 @@ export function generate(ctx) {
     if (viaBouncer) prod.push(...ctx.generator('pgbouncer').databaseYmlEntries(ctx));
   }
   if (sessionVariablesApply(ctx)) prod.push(migrationVariables(ctx));
-  if (mysqlMigrationVariablesApply(ctx)) {
-    prod.push({ key: 'variables', why: t('db.mysql-migrate-variables', { env: MIGRATE_ENV }), evidence: [SRC.railsConfiguring, SRC.mysqlMetadataLocks], children: [{ key: 'lock_wait_timeout', value: whenMigrating(5) }] });
-  }
+  // MySQL and MariaDB: the migrations' metadata-lock wait (the mysql chunk's).
+  else if (migrateEnvApplies(ctx)) prod.push(ctx.generator('mysql').migrationVariables(ctx));
   if (!multi) return { files: [{ path: 'config/database.yml', format: 'yaml', body: [{ key: 'production', children: prod }] }] };
   // Rails 8 layout: one entry per database, each inheriting the primary's settings.
   const roles = ctx.dbRoles.filter((r) => r !== 'primary').map((role) => {

@@ -1,13 +1,14 @@
 // MySQL / MariaDB: server settings (my.cnf include) per version, and when the database is reached over the network
 // its bind address and an SQL file with one TLS-only account per app host.
-import { databaseNames } from './database-yml.mjs';
+import { databaseNames, whenMigrating, MIGRATE_ENV } from './database-yml.mjs';
 import { SRC, DS } from '../evidence.mjs';
 import { gte } from '../version.mjs';
 import { dbPrefix } from './util.mjs';
 import { connectionSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
-import { MYSQL_CONF_FILES } from '../caps.mjs';
+import { MYSQL_CONF_FILES, RAILS_API } from '../caps.mjs';
+import { has } from '../pick.mjs';
 import { mysqlRepoSeries, releaseOf, commandsOf, fam } from './family-steps.mjs';
 
 export const id = 'mysql';
@@ -18,6 +19,15 @@ function distroDbMismatch(ctx) {
   const shipped = releaseOf(ctx)?.[ctx.a.database];
   const minor = String(ctx.a.database_version).split('.').slice(0, 2).join('.');
   return shipped && shipped !== minor ? shipped : null;
+}
+
+/** database.yml (database-yml.mjs, through ctx.generator('mysql')): migrations wait at most 5 s for a table's metadata
+ *  lock (lock_wait_timeout, default one year; MariaDB 10.2.4+ one day). An ALTER waiting behind a long transaction
+ *  makes every later query on that table wait behind it, so the site stalls for as long as it waits (SRE check 5, D6).
+ *  Rails 4.0+ sets the MySQL adapters' `variables:`; JRuby's JDBC adapter is left as it was. */
+export const migrationVariablesApply = (ctx) => ctx.adapter !== 'jdbc' && has(RAILS_API.mysqlSessionVariables, ctx.a.rails);
+export function migrationVariables(ctx) {
+  return { key: 'variables', why: t('db.mysql-migrate-variables', { env: MIGRATE_ENV }), evidence: [SRC.railsConfiguring, SRC.mysqlMetadataLocks], children: [{ key: 'lock_wait_timeout', value: whenMigrating(5) }] };
 }
 
 const GB = 1024;

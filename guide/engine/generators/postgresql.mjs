@@ -9,7 +9,6 @@ import { pgSize } from '../topology.mjs';
 import { dbPrefix } from './util.mjs';
 import { connectionSum } from '../arithmetic.mjs';
 import { t } from '../text.mjs';
-import { dbTlsPair } from './db-tls.mjs';
 
 export const id = 'postgresql';
 
@@ -46,8 +45,9 @@ export function pgSettings(ctx) {
     out.push({ key: 'listen_addresses', value: listen, why: t(ctx.pooler === 'pgbouncer' ? 'pg.listen.bouncer' : 'pg.listen', { addr: hosts.db }), evidence: [SRC.pgConnection] });
     if (ctx.pooler !== 'pgbouncer') {
       out.push({ key: 'ssl', value: true, why: t('pg.ssl'), evidence: [SRC.pgSsl] });
-      // The family's pair (capabilities/distros.mjs dbTls): Debian's snakeoil, elsewhere one the file table says how to make.
-      const pair = dbTlsPair(ctx, 'pg');
+      // The family's pair (capabilities/distros.mjs dbTls): Debian's snakeoil, elsewhere one the file table says how to
+      // make. Through the readme-hosts chunk, which the page loads whenever the database is reached over the network.
+      const pair = ctx.generator('readme-hosts').dbTlsPair(ctx, 'pg');
       out.push({ key: 'ssl_cert_file', value: pair.cert, why: t(pair.make ? 'pg.ssl-cert.own' : 'pg.ssl-cert'), evidence: [SRC.pgSsl] });
       out.push({ key: 'ssl_key_file', value: pair.key });
       if (gte(v, '12')) out.push({ key: 'ssl_min_protocol_version', value: 'TLSv1.2', why: t('pg.ssl-min'), evidence: [SRC.pgSsl] });

@@ -17,6 +17,10 @@ import { rolls, rollingLines, rotationScript, ROTATION_SCRIPT } from './lb-rotat
 import { backends } from './load-balancer.mjs';
 import { dbTlsPair } from './db-tls.mjs';
 
+// postgresql.mjs (first-load script) asks for the pair through ctx.generator('readme-hosts'): this chunk applies
+// whenever the database is reached over the network, the only case with ssl = on.
+export { dbTlsPair };
+
 export const id = 'readme-hosts';
 
 /**
