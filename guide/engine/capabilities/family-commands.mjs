@@ -83,7 +83,7 @@ export const FAMILY_COMMANDS = {
     // The database servers' own logs (README step 9; SRE trial D15): postgresql-common's per-cluster file; MySQL's
     // mysqld.cnf (Ubuntu's package and MySQL's APT repository alike) sets log-error there; Debian's MariaDB leaves
     // log_error unset in 50-server.cnf, so its errors go to the journal.
-    logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/', postgresql: '/var/log/postgresql/postgresql-{major}-main.log', mysql: '/var/log/mysql/error.log', mysqlRepo: '/var/log/mysql/error.log', mariadb: 'the journal (journalctl -u mariadb)' },
+    logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/error.log', postgresql: '/var/log/postgresql/postgresql-{major}-main.log', mysql: '/var/log/mysql/error.log', mysqlRepo: '/var/log/mysql/error.log', mariadb: 'the journal (journalctl -u mariadb)' },
     // Programs a README line for this family may start with, besides the shared ones (COMMON_PROGRAMS).
     programs: ['apt-get', 'adduser', 'editor', 'apache2ctl', 'a2enmod', 'a2ensite', '/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh', '/usr/bin/passenger-config', 'debconf-set-selections'],
   },
@@ -184,10 +184,11 @@ export const FAMILY_COMMANDS = {
       caddy: { unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'], tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'] },
     },
 
+    // httpd.conf's ErrorLog is logs/error_log (underscore; `logs` links to /var/log/httpd): Passenger's output goes there.
     // PGDG's initdb turns logging_collector on with log_directory 'log' (inside the data directory); RHEL's mysql-server
     // sets log-error=/var/log/mysql/mysqld.log, MySQL's community RPM /var/log/mysqld.log (`mysqlRepo`, where its
     // first-start password used to be); RHEL's mariadb-server /var/log/mariadb/mariadb.log.
-    logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/', postgresql: '/var/lib/pgsql/{major}/data/log/', mysql: '/var/log/mysql/mysqld.log', mysqlRepo: '/var/log/mysqld.log', mariadb: '/var/log/mariadb/mariadb.log' },
+    logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/error_log', postgresql: '/var/lib/pgsql/{major}/data/log/', mysql: '/var/log/mysql/mysqld.log', mysqlRepo: '/var/log/mysqld.log', mariadb: '/var/log/mariadb/mariadb.log' },
     programs: ['dnf', 'rpm', 'useradd', 'vi', 'mysqld', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', '/usr/pgsql-{major}/bin/postgresql-{major}-setup', '/usr/bin/passenger-config'],
   },
 };

@@ -123,7 +123,8 @@ export function siteBody(ctx) {
   }
   // The health check is not logged (load balancers and monitors call it every few seconds).
   vhost.push(D('SetEnvIf', ['Request_URI', `^${HEALTH_PATH}$`, 'dontlog'], t('apache.up'), [SRC.railsHealth, SRC.apacheLog]));
-  vhost.push(D('CustomLog', ['${APACHE_LOG_DIR}/access.log', 'combined', 'env=!dontlog']));
+  // The family's log directory (capabilities/distros.mjs): ${APACHE_LOG_DIR} exists only in Debian's envvars.
+  vhost.push(D('CustomLog', [ctx.family.apacheAccessLog || '${APACHE_LOG_DIR}/access.log', 'combined', 'env=!dontlog']));
   const body = [];
   if (ctx.passengerIntegrated) body.push(...passengerApacheDirectives(ctx), { blank: true });
   if (ctx.tls !== 'proxy') {
