@@ -38,3 +38,26 @@ test('Apache on RHEL logs where httpd can write: no ${APACHE_LOG_DIR} (Debian-on
   const bsd = gen({ os: 'freebsd', proxy: 'apache', proxy_version: '2.4.62' });
   assert.deepEqual(directives(file(bsd, APACHE_SITE), 'CustomLog'), ['CustomLog /var/log/httpd-access.log combined env=!dontlog']);
 });
+
+test('RHEL: step 6 enables the proxy, certbot-renew.timer and PgBouncer at boot (its packages leave them disabled); Caddy starts before its reload', () => {
+  const cases = [
+    { a: { proxy: 'nginx' }, units: 'nginx certbot-renew.timer', reload: 'nginx -t && systemctl reload nginx' },
+    { a: { proxy: 'apache', proxy_version: '2.4.62' }, units: 'httpd certbot-renew.timer', reload: 'apachectl configtest && systemctl reload httpd' },
+    { a: { proxy: 'caddy', proxy_version: '2.10' }, units: 'caddy', reload: 'caddy validate --config /etc/caddy/Caddyfile && systemctl reload caddy' },
+    { a: { proxy: 'nginx', pooler: 'pgbouncer', database_version: '17' }, units: 'nginx certbot-renew.timer pgbouncer', reload: 'nginx -t && systemctl reload nginx' },
+    { a: { proxy: 'nginx', tls: 'none' }, units: 'nginx', reload: 'nginx -t && systemctl reload nginx' },
+  ];
+  for (const distro of RHEL) {
+    for (const c of cases) {
+      const lines = step(gen({ distro, ...c.a }), 6);
+      const enable = lines.indexOf(`systemctl enable --now ${c.units}`);
+      assert.ok(enable > 0, `${distro} ${JSON.stringify(c.a)}: step 6 enables ${c.units}\n${lines.join('\n')}`);
+      assert.ok(enable < lines.indexOf(c.reload), `${distro} ${JSON.stringify(c.a)}: enabled (and started) before the reload`);
+    }
+  }
+  // Debian's packages enable their services on install: no such line there.
+  for (const distro of ['debian-13', 'ubuntu-24.04']) {
+    const lines = step(gen({ distro, proxy: 'caddy' }), 6);
+    assert.ok(!lines.some((l) => /^systemctl enable --now (nginx|apache2|caddy|certbot)/.test(l)), `${distro}: ${lines.join('\n')}`);
+  }
+});

@@ -18,7 +18,9 @@ export const FAMILY_COMMANDS = {
     booted: 'Debian 13 (trixie)',
     systemUser: 'adduser --system --group --home {home} --no-create-home {user}',
     edit: 'editor {file}',
-    services: { nginx: 'nginx', apache: 'apache2', caddy: 'caddy', postgresql: 'postgresql', mysql: 'mysql', mariadb: 'mariadb', pgbouncer: 'pgbouncer', redis: 'redis-server', haproxy: 'haproxy' },
+    services: { nginx: 'nginx', apache: 'apache2', caddy: 'caddy', postgresql: 'postgresql', mysql: 'mysql', mariadb: 'mariadb', pgbouncer: 'pgbouncer', redis: 'redis-server', haproxy: 'haproxy', certbot: 'certbot.timer' },
+    // Debian's packages enable and start their services (and certbot's timer) on install: nothing to enable.
+    bootEnable: '',
     // One line per package: install it only when it is missing (re-running the README installs nothing twice).
     packages: {
       nginx: 'command -v nginx >/dev/null || apt-get install -y nginx',
@@ -90,7 +92,12 @@ export const FAMILY_COMMANDS = {
   rhel: {
     systemUser: 'useradd --system --user-group --home-dir {home} --no-create-home --shell /sbin/nologin {user}',
     edit: 'vi {file}',
-    services: { nginx: 'nginx', apache: 'httpd', caddy: 'caddy', postgresql: 'postgresql-{major}', mysql: 'mysqld', mariadb: 'mariadb', pgbouncer: 'pgbouncer', redis: 'redis', haproxy: 'haproxy' },
+    services: { nginx: 'nginx', apache: 'httpd', caddy: 'caddy', postgresql: 'postgresql-{major}', mysql: 'mysqld', mariadb: 'mariadb', pgbouncer: 'pgbouncer', redis: 'redis', haproxy: 'haproxy', certbot: 'certbot-renew.timer' },
+    // RHEL's (and EPEL's) packages leave their services disabled and stopped (the distribution's systemd presets disable
+    // what they do not list), unlike Debian's: a proxy that step 5 started would not come back after a reboot, Caddy
+    // would not run at all (step 6's reload of an inactive unit fails), and EPEL's certbot renews nothing until its
+    // certbot-renew.timer is enabled (trial 24). Step 6 enables the proxy, certbot's timer and PgBouncer on this host.
+    bootEnable: 'systemctl enable --now {units}',
     packages: {
       nginx: 'command -v nginx >/dev/null || dnf install -y nginx',
       apache: 'command -v httpd >/dev/null || dnf install -y httpd mod_ssl',

@@ -96,5 +96,20 @@ export function packageLines(ctx) {
   ];
 }
 
+/**
+ * The family's line that enables this host's services at boot (proxy, certbot's renewal timer, PgBouncer), or null
+ * where the packages enable them on install (the row's bootEnable is empty: Debian).
+ */
+export function bootEnableLine(ctx) {
+  const c = commandsOf(ctx);
+  if (!c?.bootEnable) return null;
+  const keys = [
+    ...(['nginx', 'apache', 'caddy'].includes(ctx.proxy) ? [ctx.proxy] : []),
+    ...(ctx.tls === 'proxy' && ['nginx', 'apache'].includes(ctx.proxy) ? ['certbot'] : []),
+    ...(localDb(ctx) === 'postgresql' && ctx.pooler === 'pgbouncer' ? ['pgbouncer'] : []),
+  ];
+  return keys.length ? fam(ctx, 'bootEnable', { units: keys.map((k) => fam(ctx, `services.${k}`)).join(' ') }) : null;
+}
+
 /** Firewall and SELinux lines for the proxy on this host, per upstream type (none on Debian). */
 export const securityLines = (ctx) => fam(ctx, `security.${ctx.proxy === 'apache' ? 'nginx' : ctx.proxy}.${ctx.upstreams.some((u) => u.type === 'unix') ? 'unix' : 'tcp'}`);

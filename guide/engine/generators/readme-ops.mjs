@@ -8,7 +8,7 @@ import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL } from './util.mjs';
 import { DEPLOY_SCRIPT, SHARED_BUNDLE, switchMode, upCheck, precompileEnv, handoverReload } from './releases.mjs';
 import { familyDestination } from './readme.mjs';
-import { commandsOf, packageLines, securityLines, fam, mysqlRepoSeries } from './family-steps.mjs';
+import { commandsOf, packageLines, securityLines, bootEnableLine, fam, mysqlRepoSeries } from './family-steps.mjs';
 import { MIGRATE_ENV } from './database-yml.mjs';
 import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
 import { pgSettings } from './postgresql.mjs';
@@ -152,6 +152,9 @@ export function opsBlocks(ctx, files, hosts = {}) {
   const kamal = hosts.kamal || [];
   start.push(...kamal.slice(0, -1));
   if (units.length) start.push(`systemctl enable --now ${units.join(' ')}`);
+  // Where packages leave their services disabled (RHEL): the proxy, certbot's timer and PgBouncer, before the reload below.
+  const boot = bootEnableLine(ctx);
+  if (boot) start.push(boot);
   start.push(...securityLines(ctx));
   if (ctx.proxy === 'nginx') start.push(`nginx -t && systemctl reload ${fam(ctx, 'services.nginx')}`);
   if (ctx.proxy === 'apache') {
