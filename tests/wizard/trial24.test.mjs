@@ -61,3 +61,25 @@ test('RHEL: step 6 enables the proxy, certbot-renew.timer and PgBouncer at boot 
     assert.ok(!lines.some((l) => /^systemctl enable --now (nginx|apache2|caddy|certbot)/.test(l)), `${distro}: ${lines.join('\n')}`);
   }
 });
+
+test('Apache answered as its series ("2.4") is the release\'s own 2.4.x: TLS 1.3, HTTP/2, the Unix socket and /cable\'s WebSocket upgrade stay in', () => {
+  const shipped = { 'ubuntu-24.04': '2.4.58', 'ubuntu-22.04': '2.4.52', 'debian-12': '2.4.62', 'rocky-9': '2.4.62' };
+  for (const [distro, v] of Object.entries(shipped)) {
+    const r = gen({ distro, proxy: 'apache', proxy_version: '2.4' });
+    const site = file(r, APACHE_SITE);
+    assert.deepEqual(directives(site, 'SSLProtocol'), ['SSLProtocol -all +TLSv1.2 +TLSv1.3'], `${distro}: TLS 1.3 (2.4.37+)`);
+    assert.deepEqual(directives(site, 'Protocols'), ['Protocols h2 http/1.1'], `${distro}: HTTP/2`);
+    assert.ok(directives(site, 'ProxyPass').some((l) => /^ProxyPass \/cable unix:\S+puma\.sock\|http:\/\/localhost\/cable upgrade=websocket$/.test(l)), `${distro}: /cable upgraded over the socket\n${site}`);
+    const info = r.warnings.find((w) => w.id === 'apache-series') ?? assert.fail(`${distro}: the substitution is said`);
+    assert.equal(info.severity, 'info');
+    assert.match(info.message, new RegExp(`this bundle is for ${v.replace(/\./g, '\\.')}, the Apache ${distro} ships`));
+    assert.ok(!r.warnings.some((w) => w.id === 'apache-no-unix-socket-proxy'), `${distro}: 2.4.7+ proxies to a socket`);
+  }
+  // An exact answer is kept as it is; a release the table does not know keeps 2.4.0's limits, with a warning.
+  assert.ok(!gen({ distro: 'ubuntu-24.04', proxy: 'apache', proxy_version: '2.4.66' }).warnings.some((w) => w.id.startsWith('apache-series')));
+  const other = gen({ distro: 'gentoo', proxy: 'apache', proxy_version: '2.4' });
+  const zero = other.warnings.find((w) => w.id === 'apache-series-zero') ?? assert.fail('unknown release: 2.4 read as 2.4.0 is said');
+  assert.equal(zero.severity, 'warning');
+  assert.match(zero.message, /WebSocket upgrades in mod_proxy_http from 2\.4\.47/);
+  assert.deepEqual(directives(file(other, APACHE_SITE), 'SSLProtocol'), ['SSLProtocol -all +TLSv1.2']);
+});
