@@ -83,3 +83,19 @@ test('Apache answered as its series ("2.4") is the release\'s own 2.4.x: TLS 1.3
   assert.match(zero.message, /WebSocket upgrades in mod_proxy_http from 2\.4\.47/);
   assert.deepEqual(directives(file(other, APACHE_SITE), 'SSLProtocol'), ['SSLProtocol -all +TLSv1.2']);
 });
+
+test('the app\'s units are ordered after the family\'s own database unit: PGDG\'s postgresql-NN and mysqld on RHEL, Debian\'s names on Debian', () => {
+  const after = (r, unit) => file(r, `etc/systemd/system/${unit}`).split('\n').find((l) => l.startsWith('After='));
+  const cases = [
+    { a: { distro: 'rocky-9', database_version: '18' }, want: 'After=network.target postgresql-18.service' },
+    { a: { distro: 'almalinux-9', database: 'mysql', database_version: '8.4' }, want: 'After=network.target mysqld.service' },
+    { a: { distro: 'rhel-9', database: 'mariadb', database_version: '10.5' }, want: 'After=network.target mariadb.service' },
+    { a: { distro: 'rocky-9', database_version: '17', pooler: 'pgbouncer' }, want: 'After=network.target postgresql-17.service pgbouncer.service' },
+    { a: { distro: 'debian-13' }, want: 'After=network.target postgresql.service' },
+    { a: { distro: 'ubuntu-24.04', database: 'mysql', database_version: '8.4' }, want: 'After=network.target mariadb.service mysql.service' },
+  ];
+  for (const c of cases) {
+    const r = gen(c.a);
+    for (const unit of ['rails-app.service', 'rails-jobs.service']) assert.equal(after(r, unit), c.want, `${JSON.stringify(c.a)} ${unit}`);
+  }
+});

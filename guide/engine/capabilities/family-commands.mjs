@@ -21,6 +21,8 @@ export const FAMILY_COMMANDS = {
     services: { nginx: 'nginx', apache: 'apache2', caddy: 'caddy', postgresql: 'postgresql', mysql: 'mysql', mariadb: 'mariadb', pgbouncer: 'pgbouncer', redis: 'redis-server', haproxy: 'haproxy', certbot: 'certbot.timer' },
     // Debian's packages enable and start their services (and certbot's timer) on install: nothing to enable.
     bootEnable: '',
+    // The database units the app's units are ordered after (After=): Debian's MariaDB also answers to mysql.service.
+    dbAfter: { postgresql: 'postgresql.service', mysql: 'mariadb.service mysql.service', mariadb: 'mariadb.service mysql.service' },
     // One line per package: install it only when it is missing (re-running the README installs nothing twice).
     packages: {
       nginx: 'command -v nginx >/dev/null || apt-get install -y nginx',
@@ -98,6 +100,9 @@ export const FAMILY_COMMANDS = {
     // would not run at all (step 6's reload of an inactive unit fails), and EPEL's certbot renews nothing until its
     // certbot-renew.timer is enabled (trial 24). Step 6 enables the proxy, certbot's timer and PgBouncer on this host.
     bootEnable: 'systemctl enable --now {units}',
+    // PGDG's unit is postgresql-NN and MySQL's (RHEL's and the community RPM's) mysqld: an After= on Debian's names
+    // orders nothing here (trial 24), and the app raced the database at boot.
+    dbAfter: { postgresql: 'postgresql-{major}.service', mysql: 'mysqld.service', mariadb: 'mariadb.service' },
     packages: {
       nginx: 'command -v nginx >/dev/null || dnf install -y nginx',
       apache: 'command -v httpd >/dev/null || dnf install -y httpd mod_ssl',
