@@ -99,3 +99,22 @@ test('the app\'s units are ordered after the family\'s own database unit: PGDG\'
     for (const unit of ['rails-app.service', 'rails-jobs.service']) assert.equal(after(r, unit), c.want, `${JSON.stringify(c.a)} ${unit}`);
   }
 });
+
+test('JRuby or TruffleRuby with ruby_path /usr/bin: a warning that the units would run the distribution\'s CRuby, and no CRuby bundler package installed', () => {
+  for (const distro of ['rhel-9', 'ubuntu-24.04', 'debian-13']) {
+    for (const [ruby, v] of [['jruby', '10.0'], ['truffleruby', '25.0']]) {
+      const r = gen({ distro, ruby, ruby_version: v });
+      const w = r.warnings.find((x) => x.id === 'distro-ruby-impl') ?? assert.fail(`${distro} ${ruby}: warned`);
+      assert.equal(w.severity, 'warning');
+      assert.match(w.message, new RegExp(`not ${ruby === 'jruby' ? 'JRuby' : 'TruffleRuby'} ${v.replace('.', '\\.')}`));
+      const lines = step(r, 1);
+      assert.ok(!lines.some((l) => /install -y (bundler|rubygem-bundler)$/.test(l)), `${distro} ${ruby}: the distribution's bundler runs CRuby\n${lines.join('\n')}`);
+      assert.ok(lines.includes('test -x /usr/bin/bundle || echo "no bundle in /usr/bin: install Bundler there or answer ruby_path, then go on"'), `${distro} ${ruby}: step 1 checks the bundle the units run`);
+      // With JRuby's own bin directory: no warning, no check line of /usr/bin.
+      const own = gen({ distro, ruby, ruby_version: v, ruby_path: '/opt/jruby/bin' });
+      assert.ok(!own.warnings.some((x) => x.id === 'distro-ruby-impl'), `${distro} ${ruby} with its own ruby_path`);
+    }
+  }
+  // CRuby keeps the distribution's bundler package.
+  assert.ok(step(gen({ distro: 'rocky-9' }), 1).includes('test -x /usr/bin/bundle >/dev/null || dnf install -y rubygem-bundler'));
+});

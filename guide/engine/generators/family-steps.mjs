@@ -19,6 +19,9 @@ export function distroRubyMismatch(ctx) {
   return shipped && shipped !== minor(ctx.a.ruby_version) ? shipped : null;
 }
 
+/** The implementation's name when the units would run the distribution's CRuby in its place (ruby_path /usr/bin), else null. */
+export const distroRubyNotImpl = (ctx) => (ctx.linux && ctx.rubyBin === '/usr/bin' && !ctx.impl.distroRuby ? ctx.impl.label : null);
+
 /**
  * The vendor repository's value for the answered MySQL series ({series} of the family's mysqlRepo) when the README
  * must add MySQL's own repository on the database's host (step 1, or the database host's block): a MySQL the known
@@ -72,7 +75,8 @@ export function packageLines(ctx) {
     ...(ctx.tls === 'proxy' && ['nginx', 'apache'].includes(ctx.proxy) ? ['certbot'] : []),
     ...(db ? [db] : []),
     ...(db === 'postgresql' && ctx.pooler === 'pgbouncer' ? ['pgbouncer'] : []),
-    ...(ctx.rubyBin === '/usr/bin' ? ['bundler'] : []),
+    // The distribution's bundler package runs its own CRuby: only for a CRuby bundle (capabilities/ruby.mjs distroRuby).
+    ...(ctx.rubyBin === '/usr/bin' && ctx.impl.distroRuby ? ['bundler'] : []),
     // Passenger from the distribution (Standalone's program, or Apache's module in integrated mode).
     ...(ctx.server === 'passenger' ? [ctx.passengerIntegrated ? 'passengerApache' : 'passenger'] : []),
   ];

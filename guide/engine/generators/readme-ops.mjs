@@ -72,7 +72,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // 1. User and directories.
   // Debian 13's ruby3.3 package ships only bundle3.3; the distribution's `bundler` package adds /usr/bin/bundle
   // (packageLines installs it with the rest when ruby_path is /usr/bin).
-  const distBundler = rubyBin === '/usr/bin';
+  const distBundler = rubyBin === '/usr/bin' && ctx.impl.distroRuby;
   blocks.push({ h: 3, text: t('ops.readme.host') }, { p: t(distBundler ? 'ops.readme.host.p.apt' : 'ops.readme.host.p', { bin: rubyBin }) }, sh([
     ...packageLines(ctx),
     ...(distBundler ? [] : [`test -x ${rubyBin}/bundle || echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path, then go on"`]),
