@@ -118,3 +118,22 @@ test('JRuby or TruffleRuby with ruby_path /usr/bin: a warning that the units wou
   // CRuby keeps the distribution's bundler package.
   assert.ok(step(gen({ distro: 'rocky-9' }), 1).includes('test -x /usr/bin/bundle >/dev/null || dnf install -y rubygem-bundler'));
 });
+
+test('RHEL 9 with Ruby 3.3 (or 3.1): step 1 enables the AppStream module stream before the bundler package, and no "nothing installs Ruby" warning', () => {
+  for (const distro of RHEL) {
+    for (const v of ['3.3', '3.1']) {
+      const r = gen({ distro, ruby_version: v, rails: v === '3.1' ? '7.2' : '8.1' });
+      const lines = step(r, 1);
+      const stream = lines.indexOf(`dnf -y module enable ruby:${v}`);
+      const bundler = lines.indexOf('test -x /usr/bin/bundle >/dev/null || dnf install -y rubygem-bundler');
+      assert.ok(stream >= 0 && stream < bundler, `${distro} ${v}: stream enabled before rubygem-bundler\n${lines.join('\n')}`);
+      assert.ok(!r.warnings.some((w) => w.id === 'distro-ruby'), `${distro} ${v}: the stream gives /usr/bin/ruby ${v}`);
+    }
+    // 3.4 has no stream on RHEL 9: the warning stays, and no module line.
+    const r = gen({ distro, ruby_version: '3.4' });
+    assert.ok(r.warnings.some((w) => w.id === 'distro-ruby'));
+    assert.ok(!step(r, 1).some((l) => l.includes('module enable ruby')));
+  }
+  // Debian has no module streams.
+  assert.ok(!shell(gen({ distro: 'debian-12', ruby_version: '3.3' })).some((l) => l.includes('module enable')));
+});

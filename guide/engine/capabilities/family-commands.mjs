@@ -128,6 +128,9 @@ export const FAMILY_COMMANDS = {
     // Phusion's repository definition for Enterprise Linux (Passenger's RHEL installation guide).
     passengerRepo: ['test -e /etc/yum.repos.d/passenger.repo || curl --fail -sSLo /etc/yum.repos.d/passenger.repo https://oss-binaries.phusionpassenger.com/yum/definitions/el-passenger.repo'],
     epelInstall: 'rpm -q epel-release >/dev/null || dnf install -y epel-release',
+    // A Ruby the release offers as a module stream (DISTRO_RELEASES rubyStreams): enabled before the bundler package,
+    // which then pulls in that stream's ruby instead of the default 3.0 (dnf module enable is a no-op once enabled).
+    rubyStream: 'dnf -y module enable ruby:{stream}',
     redisConf: '/etc/redis/redis.conf',
     // RHEL's server packages leave the service stopped and disabled.
     dbStart: ['systemctl enable --now {service}'],
@@ -215,10 +218,13 @@ export const COMMON_PROGRAMS = ['test', '[', 'sh', 'command', 'grep', 'umask', '
 // (Debian 12 7.0.15, Debian 13 8.0, Ubuntu 22.04 6.0.16, Ubuntu 24.04 7.0.15, RHEL 9 AppStream 6.2): the bind line
 // of etc/redis/rails.conf (capabilities/redis.mjs). `kernel`: the release's kernel series (linux-image
 // in Debian 12 / 13, Ubuntu 22.04 / 24.04 GA kernels, RHEL 9's 5.14): the default `kernel` answer for that release.
+// `rubyStreams`: Rubies the release offers as AppStream module streams beside its default (RHEL 9: ruby:3.1 from 9.1,
+// ruby:3.3 from 9.4, Red Hat errata RHEA-2024:2343 and RHSA-2026:72485, ruby-3.3.12 module+el9.8.0); trial 24: Alma 9
+// with Ruby 3.3 was told that nothing installs it.
 export const DISTRO_RELEASES = [
   { match: '^debian-?12', redis: '7.0', kernel: '6.1', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22', apache: '2.4.62' },
   { match: '^debian-?13', redis: '8.0', kernel: '6.12', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26', apache: '2.4.65' },
   { match: '^ubuntu-?22\\.04', redis: '6.0', kernel: '5.15', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18', apache: '2.4.52' },
   { match: '^ubuntu-?24\\.04', redis: '7.0', kernel: '6.8', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24', apache: '2.4.58' },
-  { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', redis: '6.2', kernel: '5.14', ruby: '3.0', postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20', apache: '2.4.62' },
+  { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', redis: '6.2', kernel: '5.14', ruby: '3.0', rubyStreams: ['3.1', '3.3'], postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20', apache: '2.4.62' },
 ];

@@ -13,8 +13,16 @@ export const releaseOf = (ctx) => DISTRO_RELEASES.find((r) => new RegExp(r.match
 
 const minor = (v) => String(v).split('.').slice(0, 2).join('.');
 
+/** The release's module stream that gives the answered CRuby at /usr/bin (RHEL 9's ruby:3.3), or null. */
+export function rubyStreamOf(ctx) {
+  const v = minor(ctx.a.ruby_version);
+  const ok = ctx.linux && ctx.a.ruby === 'cruby' && ctx.rubyBin === '/usr/bin' && commandsOf(ctx)?.rubyStream;
+  return ok && releaseOf(ctx)?.rubyStreams?.includes(v) ? v : null;
+}
+
 /** The distribution's Ruby when the units would run it (ruby_path /usr/bin) and it is not the answered one, else null. */
 export function distroRubyMismatch(ctx) {
+  if (rubyStreamOf(ctx)) return null;
   const shipped = ctx.linux && ctx.a.ruby === 'cruby' && ctx.rubyBin === '/usr/bin' && releaseOf(ctx)?.ruby;
   return shipped && shipped !== minor(ctx.a.ruby_version) ? shipped : null;
 }
@@ -90,6 +98,8 @@ export function packageLines(ctx) {
     ...(mysqlRepo ? fam(ctx, 'mysqlRepo.lines', { series: mysqlRepo, aptConfig: c.mysqlRepo.aptConfig, release: c.mysqlRepo.release }) : []),
     ...(keys.some((k) => c.epel?.includes(k)) ? [c.epelInstall] : []),
     ...(ctx.server === 'passenger' ? fam(ctx, 'passengerRepo') : []),
+    // The answered Ruby's module stream before the bundler package that pulls it in (RHEL 9's ruby:3.3).
+    ...(rubyStreamOf(ctx) ? [fam(ctx, 'rubyStream', { stream: rubyStreamOf(ctx) })] : []),
     ...keys.map((k) => (k === 'mysql' && mysqlRepo ? fam(ctx, 'mysqlRepo.package') : fam(ctx, `packages.${k}`))),
     ...(pg ? fam(ctx, 'pgInit') : []),
     // The vendor's server package's own first-start fixes (RHEL's community RPM: my.cnf.d, the data directory).
