@@ -137,3 +137,10 @@ test('RHEL 9 with Ruby 3.3 (or 3.1): step 1 enables the AppStream module stream 
   // Debian has no module streams.
   assert.ok(!shell(gen({ distro: 'debian-12', ruby_version: '3.3' })).some((l) => l.includes('module enable')));
 });
+
+test('RHEL: the MySQL/MariaDB server install is guarded by rpm -q (their daemons live in /usr/libexec, on no PATH)', () => {
+  for (const distro of RHEL) {
+    assert.ok(step(gen({ distro, database: 'mariadb', database_version: '10.5' }), 1).includes('rpm -q mariadb-server >/dev/null || dnf install -y mariadb-server'), distro);
+    assert.ok(step(gen({ distro, database: 'mysql', database_version: '8.0' }), 1).includes('rpm -q mysql-server >/dev/null || dnf install -y mysql-server'), distro);
+  }
+});

@@ -109,8 +109,10 @@ export const FAMILY_COMMANDS = {
       caddy: 'command -v caddy >/dev/null || dnf install -y caddy',
       certbot: 'command -v certbot >/dev/null || dnf install -y certbot',
       postgresql: 'test -x /usr/pgsql-{major}/bin/postgres >/dev/null || dnf install -y postgresql{major}-server',
-      mysql: 'command -v mysqld >/dev/null || dnf install -y mysql-server',
-      mariadb: 'command -v mariadbd >/dev/null || dnf install -y mariadb-server',
+      // RHEL's server packages put mysqld/mariadbd in /usr/libexec, on no PATH: ask rpm (trial 24; `command -v` missed
+      // them, so every run of step 1 called dnf again).
+      mysql: 'rpm -q mysql-server >/dev/null || dnf install -y mysql-server',
+      mariadb: 'rpm -q mariadb-server >/dev/null || dnf install -y mariadb-server',
       pgbouncer: 'command -v pgbouncer >/dev/null || dnf install -y pgbouncer',
       bundler: 'test -x /usr/bin/bundle >/dev/null || dnf install -y rubygem-bundler',
       redis: 'command -v redis-server >/dev/null || dnf install -y redis',
