@@ -144,3 +144,18 @@ test('RHEL: the MySQL/MariaDB server install is guarded by rpm -q (their daemons
     assert.ok(step(gen({ distro, database: 'mysql', database_version: '8.0' }), 1).includes('rpm -q mysql-server >/dev/null || dnf install -y mysql-server'), distro);
   }
 });
+
+test('Debian family: step 1 reads the package lists first, only when one of its installs will run (guards joined); RHEL needs none', () => {
+  for (const a of [{ distro: 'debian-13' }, { distro: 'ubuntu-24.04', database_version: '16' }, { distro: 'ubuntu-22.04', proxy: 'caddy', database: 'sqlite', database_version: '3.37' }]) {
+    const lines = step(gen(a), 1);
+    const installs = lines.filter((l) => / \|\| (DEBIAN_FRONTEND=\S+ )?apt-get install /.test(l));
+    const refresh = lines.findIndex((l) => l.endsWith(' || apt-get update'));
+    assert.ok(refresh >= 0 && refresh < lines.indexOf(installs[0]), `${a.distro}: the lists before the first install\n${lines.join('\n')}`);
+    // Every install's guard is in the refresh line's condition: the lists are read whenever any install runs.
+    for (const l of installs) {
+      const guard = l.split(' || ')[0].replace(/ >\/dev\/null$/, '');
+      assert.ok(lines[refresh].includes(`${guard} >/dev/null`), `${a.distro}: ${guard} in ${lines[refresh]}`);
+    }
+  }
+  assert.ok(!shell(gen({ distro: 'rocky-9' })).some((l) => l.includes('apt-get')));
+});

@@ -19,6 +19,9 @@ export const FAMILY_COMMANDS = {
     systemUser: 'adduser --system --group --home {home} --no-create-home {user}',
     edit: 'editor {file}',
     services: { nginx: 'nginx', apache: 'apache2', caddy: 'caddy', postgresql: 'postgresql', mysql: 'mysql', mariadb: 'mariadb', pgbouncer: 'pgbouncer', redis: 'redis-server', haproxy: 'haproxy', certbot: 'certbot.timer' },
+    // The package lists, read before the first install that will run (trial 24: a fresh image's lists are empty or
+    // stale, so `apt-get install` finds nothing or fetches a superseded version: apt-get(8) "update").
+    refresh: 'apt-get update',
     // Debian's packages enable and start their services (and certbot's timer) on install: nothing to enable.
     bootEnable: '',
     // The database units the app's units are ordered after (After=): Debian's MariaDB also answers to mysql.service.

@@ -93,7 +93,7 @@ export function packageLines(ctx) {
   const extra = { service: db && fam(ctx, `services.${db}`) };
   // RHEL's PGDG packages are the only ones named postgresqlNN-server; Debian needs PGDG only for a major it lacks.
   const mysqlRepo = db === 'mysql' && mysqlRepoSeries(ctx);
-  return [
+  const lines = [
     ...(pg && (c.pgInit.length || (shipped && shipped !== pgMajor(ctx.a.database_version))) ? fam(ctx, 'pgRepo') : []),
     ...(mysqlRepo ? fam(ctx, 'mysqlRepo.lines', { series: mysqlRepo, aptConfig: c.mysqlRepo.aptConfig, release: c.mysqlRepo.release }) : []),
     ...(keys.some((k) => c.epel?.includes(k)) ? [c.epelInstall] : []),
@@ -108,6 +108,12 @@ export function packageLines(ctx) {
     // …and its root password right after the first start (RHEL's community RPM: --initialize-insecure left none).
     ...(mysqlRepo ? fam(ctx, 'mysqlRepo.secure') : []),
   ];
+  // The package index first where the family needs one (`refresh`: apt's lists are empty or stale on a fresh image,
+  // and `apt-get install` then finds no package or fetches a superseded one), only when some install below will run:
+  // the installs' own guards, joined (a host that has everything refreshes nothing).
+  const guards = [...new Set(lines.map((l) => /^(.+?)(?: >\/dev\/null)? \|\| (?:DEBIAN_FRONTEND=\S+ )?apt-get install\b/.exec(l)?.[1]).filter(Boolean))]
+    .map((g) => `${g} >/dev/null`);
+  return [...(c.refresh && guards.length ? [`${guards.join(' && ')} || ${c.refresh}`] : []), ...lines];
 }
 
 /**
