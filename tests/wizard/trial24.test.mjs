@@ -159,3 +159,20 @@ test('Debian family: step 1 reads the package lists first, only when one of its 
   }
   assert.ok(!shell(gen({ distro: 'rocky-9' })).some((l) => l.includes('apt-get')));
 });
+
+test('Ubuntu 22.04 has no caddy package: step 1 adds Caddy\'s own repository (key as .asc, signed-by) before installing it; releases that ship caddy do not', () => {
+  const lines = step(gen({ distro: 'ubuntu-22.04', proxy: 'caddy', proxy_version: '2.10' }), 1);
+  const list = '/etc/apt/sources.list.d/caddy-stable.list';
+  const want = [
+    'install -d -m 0755 /etc/apt/keyrings',
+    `test -e ${list} || curl --fail -sSLo /etc/apt/keyrings/caddy-stable.asc https://dl.cloudsmith.io/public/caddy/stable/gpg.key`,
+    `test -e ${list} || echo "deb [signed-by=/etc/apt/keyrings/caddy-stable.asc] https://dl.cloudsmith.io/public/caddy/stable/deb/debian any-version main" > ${list}`,
+    'apt-get update',
+  ];
+  const at = lines.indexOf(want[0]);
+  assert.deepEqual(lines.slice(at, at + want.length), want, lines.join('\n'));
+  assert.ok(at < lines.indexOf('command -v caddy >/dev/null || apt-get install -y caddy'), 'the repository before the install');
+  for (const distro of ['ubuntu-24.04', 'debian-12', 'debian-13', 'rocky-9']) {
+    assert.ok(!shell(gen({ distro, proxy: 'caddy' })).some((l) => l.includes('cloudsmith')), `${distro} ships caddy (EPEL on RHEL)`);
+  }
+});

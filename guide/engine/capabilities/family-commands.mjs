@@ -80,6 +80,16 @@ export const FAMILY_COMMANDS = {
       // The repository's server package (mysql-server depends on mysql-community-server).
       package: 'command -v mysqld >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y mysql-server',
     },
+    // Caddy's own APT repository (caddyserver.com/docs/install, "Debian, Ubuntu, Raspbian": Cloudsmith's stable
+    // repository, one suite for every release), for a release without a caddy package (DISTRO_RELEASES caddy '':
+    // Ubuntu 22.04, trial 24: `apt-get install -y caddy` found nothing). apt reads an ASCII-armoured key named .asc
+    // in signed-by (sources.list(5)), so no gpg is needed.
+    caddyRepo: [
+      'install -d -m 0755 /etc/apt/keyrings',
+      'test -e /etc/apt/sources.list.d/caddy-stable.list || curl --fail -sSLo /etc/apt/keyrings/caddy-stable.asc https://dl.cloudsmith.io/public/caddy/stable/gpg.key',
+      'test -e /etc/apt/sources.list.d/caddy-stable.list || echo "deb [signed-by=/etc/apt/keyrings/caddy-stable.asc] https://dl.cloudsmith.io/public/caddy/stable/deb/debian any-version main" > /etc/apt/sources.list.d/caddy-stable.list',
+      'apt-get update',
+    ],
     // The PostgreSQL project's repository, for a major version the release does not ship.
     pgRepo: ['test -d /usr/lib/postgresql/{major} || apt-get install -y postgresql-common', 'test -d /usr/lib/postgresql/{major} || /usr/share/postgresql-common/pgdg/apt.postgresql.org.sh -y'],
     pgInit: [],
@@ -223,13 +233,15 @@ export const COMMON_PROGRAMS = ['test', '[', 'sh', 'command', 'grep', 'umask', '
 // (Debian 12 7.0.15, Debian 13 8.0, Ubuntu 22.04 6.0.16, Ubuntu 24.04 7.0.15, RHEL 9 AppStream 6.2): the bind line
 // of etc/redis/rails.conf (capabilities/redis.mjs). `kernel`: the release's kernel series (linux-image
 // in Debian 12 / 13, Ubuntu 22.04 / 24.04 GA kernels, RHEL 9's 5.14): the default `kernel` answer for that release.
+// `caddy`: the caddy package's series, '' where the release has none (Ubuntu 22.04: packages.ubuntu.com lists caddy
+// from noble on), so README step 1 adds Caddy's repository (`caddyRepo`).
 // `rubyStreams`: Rubies the release offers as AppStream module streams beside its default (RHEL 9: ruby:3.1 from 9.1,
 // ruby:3.3 from 9.4, Red Hat errata RHEA-2024:2343 and RHSA-2026:72485, ruby-3.3.12 module+el9.8.0); trial 24: Alma 9
 // with Ruby 3.3 was told that nothing installs it.
 export const DISTRO_RELEASES = [
-  { match: '^debian-?12', redis: '7.0', kernel: '6.1', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22', apache: '2.4.62' },
-  { match: '^debian-?13', redis: '8.0', kernel: '6.12', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26', apache: '2.4.65' },
-  { match: '^ubuntu-?22\\.04', redis: '6.0', kernel: '5.15', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18', apache: '2.4.52' },
-  { match: '^ubuntu-?24\\.04', redis: '7.0', kernel: '6.8', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24', apache: '2.4.58' },
+  { match: '^debian-?12', caddy: '2.6', redis: '7.0', kernel: '6.1', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22', apache: '2.4.62' },
+  { match: '^debian-?13', caddy: '2.6', redis: '8.0', kernel: '6.12', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26', apache: '2.4.65' },
+  { match: '^ubuntu-?22\\.04', caddy: '', redis: '6.0', kernel: '5.15', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18', apache: '2.4.52' },
+  { match: '^ubuntu-?24\\.04', caddy: '2.6', redis: '7.0', kernel: '6.8', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24', apache: '2.4.58' },
   { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', redis: '6.2', kernel: '5.14', ruby: '3.0', rubyStreams: ['3.1', '3.3'], postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20', apache: '2.4.62' },
 ];

@@ -97,6 +97,8 @@ export function packageLines(ctx) {
     ...(pg && (c.pgInit.length || (shipped && shipped !== pgMajor(ctx.a.database_version))) ? fam(ctx, 'pgRepo') : []),
     ...(mysqlRepo ? fam(ctx, 'mysqlRepo.lines', { series: mysqlRepo, aptConfig: c.mysqlRepo.aptConfig, release: c.mysqlRepo.release }) : []),
     ...(keys.some((k) => c.epel?.includes(k)) ? [c.epelInstall] : []),
+    // Caddy's own repository where the release has no caddy package (its row's caddy is '').
+    ...(ctx.proxy === 'caddy' && releaseOf(ctx)?.caddy === '' ? fam(ctx, 'caddyRepo') : []),
     ...(ctx.server === 'passenger' ? fam(ctx, 'passengerRepo') : []),
     // The answered Ruby's module stream before the bundler package that pulls it in (RHEL 9's ruby:3.3).
     ...(rubyStreamOf(ctx) ? [fam(ctx, 'rubyStream', { stream: rubyStreamOf(ctx) })] : []),
