@@ -176,3 +176,15 @@ test('Ubuntu 22.04 has no caddy package: step 1 adds Caddy\'s own repository (ke
     assert.ok(!shell(gen({ distro, proxy: 'caddy' })).some((l) => l.includes('cloudsmith')), `${distro} ships caddy (EPEL on RHEL)`);
   }
 });
+
+test('RHEL SELinux step labels the public/ that exists: every release\'s with release directories (no {root}/public there), the app root\'s without', () => {
+  for (const distro of RHEL) {
+    const rel = step(gen({ distro }), 6);
+    assert.ok(rel.includes("semanage fcontext -a -t httpd_sys_content_t '/var/www/app/releases/[^/]+/public(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '/var/www/app/releases/[^/]+/public(/.*)?'"), rel.join('\n'));
+    assert.ok(rel.includes('restorecon -R /var/www/app/releases'));
+    assert.ok(!rel.some((l) => /restorecon -R \/var\/www\/app\/public/.test(l)), `${distro}: deploy.sh init moved public/ into the first release`);
+    // A release tool's own `current` (no release directories of ours): its public/ under the app root.
+    const tool = step(gen({ distro, app_root: '/srv/app/current' }), 6);
+    assert.ok(tool.includes('restorecon -R /srv/app/current/public'), tool.join('\n'));
+  }
+});

@@ -202,14 +202,17 @@ export const FAMILY_COMMANDS = {
     pgConfD: ["grep -q \"^include_dir = 'conf.d'\" /var/lib/pgsql/{major}/data/postgresql.conf || echo \"include_dir = 'conf.d'\" >> /var/lib/pgsql/{major}/data/postgresql.conf"],
     // Per proxy (Apache's httpd runs in the same SELinux domain as nginx: the nginx row) and upstream type (unix socket or TCP): open HTTP/HTTPS in firewalld; let httpd_t (nginx and httpd)
     // connect to a TCP upstream (boolean) or to the app's socket (its directory labelled httpd_var_run_t), and read
-    // public/ (httpd_sys_content_t: already the label under /var/www, a more specific rule elsewhere).
+    // public/ (httpd_sys_content_t: already the label under /var/www, a more specific rule elsewhere). {public} is the
+    // pattern of every release's public/ (releases/<id>/public) and {publicDir} the directory restorecon walks: with
+    // release directories there is no {root}/public (deploy.sh init moved it), and `restorecon -R` of a missing path
+    // fails (trial 24).
     // semanage is in policycoreutils-python-utils, which minimal installs lack (SRE trial D6: "semanage: command not
     // found" on Rocky 9): the step installs it. `semanage fcontext -a` refuses a rule that exists ("already
     // defined"), so a second run modifies it instead (-m): the step is safe to run again (semanage-fcontext(8)).
     security: {
       nginx: {
-        unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils', "semanage fcontext -a -t httpd_var_run_t '{root}/tmp/sockets(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_var_run_t '{root}/tmp/sockets(/.*)?'", 'restorecon -R {root}/tmp/sockets', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
-        tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P httpd_can_network_connect 1', 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
+        unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils', "semanage fcontext -a -t httpd_var_run_t '{root}/tmp/sockets(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_var_run_t '{root}/tmp/sockets(/.*)?'", 'restorecon -R {root}/tmp/sockets', "semanage fcontext -a -t httpd_sys_content_t '{public}(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '{public}(/.*)?'", 'restorecon -R {publicDir}'],
+        tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P httpd_can_network_connect 1', 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils', "semanage fcontext -a -t httpd_sys_content_t '{public}(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '{public}(/.*)?'", 'restorecon -R {publicDir}'],
       },
       caddy: { unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'], tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'] },
     },

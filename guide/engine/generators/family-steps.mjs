@@ -134,4 +134,5 @@ export function bootEnableLine(ctx) {
 }
 
 /** Firewall and SELinux lines for the proxy on this host, per upstream type (none on Debian). */
-export const securityLines = (ctx) => fam(ctx, `security.${ctx.proxy === 'apache' ? 'nginx' : ctx.proxy}.${ctx.upstreams.some((u) => u.type === 'unix') ? 'unix' : 'tcp'}`);
+export const securityLines = (ctx) => fam(ctx, `security.${ctx.proxy === 'apache' ? 'nginx' : ctx.proxy}.${ctx.upstreams.some((u) => u.type === 'unix') ? 'unix' : 'tcp'}`,
+  ctx.releases ? { public: `${ctx.root}/releases/[^/]+/public`, publicDir: `${ctx.root}/releases` } : { public: `${ctx.root}/public`, publicDir: `${ctx.root}/public` });
