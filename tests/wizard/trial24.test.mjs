@@ -188,3 +188,18 @@ test('RHEL SELinux step labels the public/ that exists: every release\'s with re
     assert.ok(tool.includes('restorecon -R /srv/app/current/public'), tool.join('\n'));
   }
 });
+
+test('RHEL with a database host or a balancer: README has no steps for them (Debian\'s only), a warning says they are set up by hand, and no "step 11" is cited', () => {
+  const r = gen({ distro: 'rocky-9', app_hosts: 2, lb: 'haproxy', db_host: 'separate', database: 'mysql', database_version: '8.4' });
+  const w = r.warnings.find((x) => x.id === 'hosts-by-hand') ?? assert.fail('warned');
+  assert.equal(w.severity, 'warning');
+  assert.match(w.message, /on the rhel family it has none for the database host and the haproxy load balancer/);
+  assert.doesNotMatch(readme(r), /\(step 11\)/);
+  assert.doesNotMatch(readme(r), /^### (0|11)\. /m);
+  assert.match(gen({ distro: 'rocky-9', db_host: 'separate' }).warnings.find((x) => x.id === 'hosts-by-hand')?.message ?? '', /none for the database host,? which/);
+  // Debian has the steps: no warning, steps 0 and 11 present.
+  const deb = gen({ distro: 'debian-13', app_hosts: 2, lb: 'haproxy', db_host: 'separate', database: 'mysql', database_version: '8.4' });
+  assert.ok(!deb.warnings.some((x) => x.id === 'hosts-by-hand'));
+  assert.match(readme(deb), /^### 0\. /m);
+  assert.match(readme(deb), /^### 11\. /m);
+});

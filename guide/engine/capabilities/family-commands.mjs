@@ -22,6 +22,9 @@ export const FAMILY_COMMANDS = {
     // The package lists, read before the first install that will run (trial 24: a fresh image's lists are empty or
     // stale, so `apt-get install` finds nothing or fetches a superseded version: apt-get(8) "update").
     refresh: 'apt-get update',
+    // README has steps for a separate database host ("0.") and the bundle's balancer ("11."), proven in the lab
+    // (tests/wizard/lab-multi-host.test.mjs); a row without it gets a warning that those hosts are set up by hand.
+    hostSteps: true,
     // Debian's packages enable and start their services (and certbot's timer) on install: nothing to enable.
     bootEnable: '',
     // The database units the app's units are ordered after (After=): Debian's MariaDB also answers to mysql.service.

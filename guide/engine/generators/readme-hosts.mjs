@@ -1,12 +1,12 @@
 // The README steps for the other machines of a multi-host bundle: "0." the database host (before the app hosts,
 // which migrate against it) and "11." the load balancer (after them, so its health checks find them up). Shell
-// blocks are exact: tests/wizard/lab-multi-host.test.mjs runs them in network namespaces. Debian family only; on
-// other families the file table says where each file goes.
+// blocks are exact: tests/wizard/lab-multi-host.test.mjs runs them in network namespaces. Only for a family whose
+// command row has hostSteps (Debian); on others the file table says where each file goes, and a warning says so.
 // A chunk of its own on the page (guide/ui/generators.mjs): most bundles have one host, and the first-load script
 // has a size budget. It runs as a finishing step just before readme's and leaves its blocks on the summary.
 import { LB_PREFIX, behindBalancer, UP_CHECK } from './util.mjs';
 import { pgMajor } from './postgresql.mjs';
-import { fam, releaseOf, mysqlRepoSeries } from './family-steps.mjs';
+import { fam, releaseOf, mysqlRepoSeries, commandsOf } from './family-steps.mjs';
 import { t } from '../text.mjs';
 import { HAPROXY_DEBIAN } from '../caps.mjs';
 import { ACME_PORT } from './edge.mjs';
@@ -54,7 +54,7 @@ const placed = (files, prefix, re) => files.map((f) => f.path).filter((p) => re.
 
 export function dbHostBlocks(ctx, files) {
   const { a } = ctx;
-  if (a.db_host !== 'separate' || ctx.family.id !== 'debian' || !['postgresql', 'mysql', 'mariadb'].includes(a.database)) return [];
+  if (a.db_host !== 'separate' || !commandsOf(ctx)?.hostSteps || !['postgresql', 'mysql', 'mariadb'].includes(a.database)) return [];
   const lines = [];
   if (a.database === 'postgresql') {
     const major = pgMajor(a.database_version);
@@ -88,7 +88,7 @@ export function dbHostBlocks(ctx, files) {
 
 export function lbBlocks(ctx, files) {
   const { a, domain } = ctx;
-  if (!behindBalancer(ctx) || ctx.family.id !== 'debian' || (a.lb !== 'haproxy' && a.lb !== 'nginx')) return [];
+  if (!behindBalancer(ctx) || !commandsOf(ctx)?.hostSteps || (a.lb !== 'haproxy' && a.lb !== 'nginx')) return [];
   const svc = a.lb;
   const lines = [`command -v ${svc} >/dev/null || apt-get install -y ${svc}`, ...installAll(files, LB_PREFIX)];
   const tls = ctx.tls === 'upstream';
