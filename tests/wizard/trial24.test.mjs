@@ -203,3 +203,23 @@ test('RHEL with a database host or a balancer: README has no steps for them (Deb
   assert.match(readme(deb), /^### 0\. /m);
   assert.match(readme(deb), /^### 11\. /m);
 });
+
+test('PgBouncer on the app host: step 4 installs its files, writes userlist.txt from the role and reloads or restarts it before db:prepare goes through it', () => {
+  for (const [distro, owner] of [['ubuntu-24.04', 'postgres'], ['debian-13', 'postgres'], ['rocky-9', 'pgbouncer']]) {
+    const r = gen({ distro, pooler: 'pgbouncer', database_version: '18' });
+    assert.ok(!step(r, 3).some((l) => l.includes('pgbouncer')), `${distro}: not in step 3 (the role does not exist yet)`);
+    const lines = step(r, 4);
+    const at = (s) => lines.findIndex((l) => l.startsWith(s));
+    const order = [
+      at('runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql'),
+      at('PGB=reload-or-restart'),
+      at('install -D -m 0644 etc/pgbouncer/pgbouncer.ini /etc/pgbouncer/pgbouncer.ini'),
+      at('runuser -u postgres -- psql -Atc "SELECT format('),
+      at(`chown ${owner}:${owner} /etc/pgbouncer/userlist.txt && chmod 0640 /etc/pgbouncer/userlist.txt`),
+      at('systemctl "$PGB" pgbouncer'),
+      at('(cd /var/www/app/current && '),
+    ];
+    assert.ok(order.every((i, k) => i >= 0 && (k === 0 || i > order[k - 1])), `${distro}: ${order}\n${lines.join('\n')}`);
+    assert.match(lines[order[3]], /> \/etc\/pgbouncer\/userlist\.txt$/);
+  }
+});

@@ -52,6 +52,8 @@ export const FAMILY_COMMANDS = {
     passengerBin: { start: '/usr/bin/passenger', config: '/usr/bin/passenger-config' },
     passengerRepo: [],
     redisConf: '/etc/redis/redis.conf',
+    // The user PgBouncer runs as, who reads its auth file: Debian's pgbouncer.service runs as postgres.
+    pgbouncerUser: 'postgres',
     // Debian's server packages start their service on install.
     dbStart: [],
     apacheTest: 'apache2ctl configtest',
@@ -150,6 +152,8 @@ export const FAMILY_COMMANDS = {
     // which then pulls in that stream's ruby instead of the default 3.0 (dnf module enable is a no-op once enabled).
     rubyStream: 'dnf -y module enable ruby:{stream}',
     redisConf: '/etc/redis/redis.conf',
+    // PGDG's pgbouncer package runs its service as its own user, pgbouncer.
+    pgbouncerUser: 'pgbouncer',
     // RHEL's server packages leave the service stopped and disabled.
     dbStart: ['systemctl enable --now {service}'],
     apacheTest: 'apachectl configtest',

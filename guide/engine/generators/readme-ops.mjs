@@ -95,7 +95,9 @@ export function opsBlocks(ctx, files, hosts = {}) {
     fam(ctx, 'edit', { file: SECRETS_FILE }),
   ].join('\n')));
   // 3. System files (everything under etc/ except the secrets template, which step 2 installed).
-  const etc = files.map((f) => f.path).filter((p) => p.startsWith('etc/') && !p.startsWith('etc/rails-app/'));
+  // PgBouncer on this host (pgbouncer.mjs finish): its files go in with its auth file in step 4, once the role exists.
+  const bouncer = hosts.pgbouncer || { files: [], lines: [] };
+  const etc = files.map((f) => f.path).filter((p) => p.startsWith('etc/') && !p.startsWith('etc/rails-app/') && !bouncer.files.includes(p));
   const sys = etc.map((p) => `install -D -m 0644 ${p} ${familyDestination(ctx, p) || `/${p}`}`);
   if (etc.some((p) => p.startsWith('etc/sysctl.d/'))) sys.push('sysctl --system');
   sys.push(...(hosts.redis || []));
@@ -122,6 +124,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // The file goes in on stdin: the shell opens it as root, while the postgres user could not read the bundle's
   // directory (typically under /root).
   if (has('setup/postgresql-roles.sql')) db.push(fam(ctx, 'edit', { file: 'setup/postgresql-roles.sql' }), 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
+  db.push(...bouncer.lines);
   if (has('setup/mysql-grants.sql')) db.push(fam(ctx, 'edit', { file: 'setup/mysql-grants.sql' }), 'mysql < setup/mysql-grants.sql');
   // Schema loads and migrations connect as migrations (database.yml: their own timeouts, PgBouncer's session-mode aliases).
   const migrating = migrateEnv(ctx);
