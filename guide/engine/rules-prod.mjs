@@ -3,7 +3,7 @@ import { SRC } from './evidence.mjs';
 import { gte } from './version.mjs';
 import { t } from './text.mjs';
 import { handoverReload } from './generators/releases.mjs';
-import { releaseOf, commandsOf } from './generators/family-steps.mjs';
+import { releaseOf } from './generators/family-steps.mjs';
 import { REDIS_FACTS } from './caps.mjs';
 
 const PAGE_CACHE_MB = 256;
@@ -17,16 +17,6 @@ export const PROD_RULES = [
     const redis = ctx.a.jobs === 'sidekiq' && releaseOf(ctx)?.redis;
     if (!redis || gte(redis, REDIS_FACTS.sidekiqMin)) return null;
     return W('sidekiq-redis-too-old', 'error', { redis, min: REDIS_FACTS.sidekiqMin, distro: ctx.a.distro }, [SRC.sidekiqRedis]);
-  },
-  // A database host or balancer whose family has no host steps (readme-hosts.mjs: Debian's only): README covers the
-  // app hosts, the others are set up by hand (trial 24: Rocky 9 + HAProxy + a MySQL host cited a step 11 it lacked).
-  function hostsByHand(ctx) {
-    const db = ctx.a.db_host === 'separate' && ctx.a.database !== 'sqlite';
-    const lb = ctx.a.app_hosts > 1 && (ctx.a.lb === 'haproxy' || ctx.a.lb === 'nginx');
-    const row = commandsOf(ctx);
-    if (!row || row.hostSteps || !(db || lb)) return null;
-    const hosts = [db ? t('w.hosts-by-hand.db') : '', lb ? t('w.hosts-by-hand.lb', { lb: ctx.a.lb }) : ''].filter(Boolean).join(t('w.hosts-by-hand.and'));
-    return W('hosts-by-hand', 'warning', { family: ctx.family.id, hosts }, [SRC.systemdService]);
   },
   function tlsNone(ctx) {
     if (ctx.tls !== 'none') return null;

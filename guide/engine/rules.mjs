@@ -150,14 +150,6 @@ export const RULES = [
     const impl = distroRubyNotImpl(ctx);
     return impl && W('distro-ruby-impl', 'warning', { impl, v: ctx.a.ruby_version }, [SRC.jrubyTuning]);
   },
-  // An Apache series ("2.4") read as the release's own 2.4.x (derive.mjs), or, on a release the table does not know,
-  // as x.y.0, which lacks what later patch releases added: said either way (trial 24).
-  function apacheSeries(ctx) {
-    const s = sub(ctx, 'proxy_version', 'apache-series');
-    if (s) return W('apache-series', 'info', { from: s.from, to: s.to, distro: ctx.a.distro }, [SRC.apacheProxy]);
-    if (ctx.proxy !== 'apache' || ctx.passengerIntegrated || String(ctx.proxyVersion) !== '2.4') return null;
-    return W('apache-series-zero', 'warning', { v: ctx.proxyVersion }, [SRC.apacheProxy]);
-  },
   // Like distroRuby: an answered nginx, PostgreSQL or kernel the release does not ship (issue 23 trial).
   function distroVersions(ctx) {
     const ev = { 'distro-nginx': [SRC.nginxChanges], 'distro-postgresql': [SRC.pgVersioning], 'distro-kernel': [SRC.ipSysctl] };

@@ -173,6 +173,15 @@ function apacheOld(ctx) {
   return W('apache-no-unix-socket-proxy', 'info', { version: ctx.proxyVersion }, [SRC.apacheProxy]);
 }
 
+// An Apache series ("2.4") read as the release's own 2.4.x (derive.mjs), or, on a release the table does not know,
+// as x.y.0, which lacks what later patch releases added: said either way (trial 24).
+function apacheSeries(ctx) {
+  const s = ctx.subs.find((x) => x.key === 'proxy_version' && x.reason === 'apache-series');
+  if (s) return W('apache-series', 'info', { from: s.from, to: s.to, distro: ctx.a.distro }, [SRC.apacheProxy]);
+  if (ctx.passengerIntegrated || String(ctx.proxyVersion) !== '2.4') return null;
+  return W('apache-series-zero', 'warning', { v: ctx.proxyVersion }, [SRC.apacheProxy]);
+}
+
 const ONE_PER_WORKER = ['unicorn', 'pitchfork'];
 
 /** Unicorn/Pitchfork want a proxy that buffers whole requests and responses; Apache does the first only. */
@@ -188,5 +197,5 @@ export function generate(ctx) {
     body: t('a.apache.mpm', { mods: apacheModules(ctx).join(' ') }),
     evidence: [SRC.apacheMpm, DS.passengerHosts],
   }];
-  return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), meta: { modules: apacheModules(ctx) } }], advice, warnings: [apacheOld(ctx), oneRequestServerBehindApache(ctx)].filter(Boolean) };
+  return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), meta: { modules: apacheModules(ctx) } }], advice, warnings: [apacheSeries(ctx), apacheOld(ctx), oneRequestServerBehindApache(ctx)].filter(Boolean) };
 }

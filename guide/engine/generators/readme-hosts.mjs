@@ -8,6 +8,8 @@ import { LB_PREFIX, behindBalancer, UP_CHECK } from './util.mjs';
 import { pgMajor } from './postgresql.mjs';
 import { fam, releaseOf, mysqlRepoSeries, commandsOf } from './family-steps.mjs';
 import { t } from '../text.mjs';
+import { W } from '../rules.mjs';
+import { SRC } from '../evidence.mjs';
 import { HAPROXY_DEBIAN } from '../caps.mjs';
 import { ACME_PORT } from './edge.mjs';
 import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
@@ -31,8 +33,21 @@ function pgbouncerCompare(ini, dropIn) {
   return lines;
 }
 
-export function generate() {
-  return {};
+
+// A database host or balancer whose family has no host steps (below: the row's hostSteps, Debian's only): README
+// covers the app hosts, the others are set up by hand (trial 24: Rocky 9 + HAProxy + a MySQL host cited a step 11).
+function hostsByHand(ctx) {
+  const db = ctx.a.db_host === 'separate' && ctx.a.database !== 'sqlite';
+  const lb = behindBalancer(ctx) && (ctx.a.lb === 'haproxy' || ctx.a.lb === 'nginx');
+  const row = commandsOf(ctx);
+  if (!row || row.hostSteps || !(db || lb)) return null;
+  const hosts = [db ? t('w.hosts-by-hand.db') : '', lb ? t('w.hosts-by-hand.lb', { lb: ctx.a.lb }) : ''].filter(Boolean).join(t('w.hosts-by-hand.and'));
+  return W('hosts-by-hand', 'warning', { family: ctx.family.id, hosts }, [SRC.systemdService]);
+}
+
+export function generate(ctx) {
+  if (!APPLIES['readme-hosts'](ctx)) return {};
+  return { warnings: [hostsByHand(ctx)].filter(Boolean) };
 }
 
 /** Leaves {db, lb} README blocks on the summary for readme's finishing step (order.mjs runs this one first), and
