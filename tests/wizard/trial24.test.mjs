@@ -39,12 +39,11 @@ test('Apache on RHEL logs where httpd can write: no ${APACHE_LOG_DIR} (Debian-on
   assert.deepEqual(directives(file(bsd, APACHE_SITE), 'CustomLog'), ['CustomLog /var/log/httpd-access.log combined env=!dontlog']);
 });
 
-test('RHEL: step 6 enables the proxy, certbot-renew.timer and PgBouncer at boot (its packages leave them disabled); Caddy starts before its reload', () => {
+test('RHEL: step 6 enables the proxy and certbot-renew.timer at boot, step 4 PgBouncer (its packages leave them disabled); Caddy starts before its reload', () => {
   const cases = [
     { a: { proxy: 'nginx' }, units: 'nginx certbot-renew.timer', reload: 'nginx -t && systemctl reload nginx' },
     { a: { proxy: 'apache', proxy_version: '2.4.62' }, units: 'httpd certbot-renew.timer', reload: 'apachectl configtest && systemctl reload httpd' },
     { a: { proxy: 'caddy', proxy_version: '2.10' }, units: 'caddy', reload: 'caddy validate --config /etc/caddy/Caddyfile && systemctl reload caddy' },
-    { a: { proxy: 'nginx', pooler: 'pgbouncer', database_version: '17' }, units: 'nginx certbot-renew.timer pgbouncer', reload: 'nginx -t && systemctl reload nginx' },
     { a: { proxy: 'nginx', tls: 'none' }, units: 'nginx', reload: 'nginx -t && systemctl reload nginx' },
   ];
   for (const distro of RHEL) {
@@ -54,6 +53,9 @@ test('RHEL: step 6 enables the proxy, certbot-renew.timer and PgBouncer at boot 
       assert.ok(enable > 0, `${distro} ${JSON.stringify(c.a)}: step 6 enables ${c.units}\n${lines.join('\n')}`);
       assert.ok(enable < lines.indexOf(c.reload), `${distro} ${JSON.stringify(c.a)}: enabled (and started) before the reload`);
     }
+    // PgBouncer on this host: enabled right after step 4 starts it (pgbouncer.mjs).
+    const four = step(gen({ distro, pooler: 'pgbouncer', database_version: '17' }), 4);
+    assert.ok(four.indexOf('systemctl enable --now pgbouncer') > four.indexOf('systemctl "$PGB" pgbouncer'), `${distro}: ${four.join('\n')}`);
   }
   // Debian's packages enable their services on install: no such line there.
   for (const distro of ['debian-13', 'ubuntu-24.04']) {

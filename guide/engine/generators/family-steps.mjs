@@ -119,8 +119,8 @@ export function packageLines(ctx) {
 }
 
 /**
- * The family's line that enables this host's services at boot (proxy, certbot's renewal timer, PgBouncer), or null
- * where the packages enable them on install (the row's bootEnable is empty: Debian).
+ * The family's line that enables this host's proxy and certbot's renewal timer at boot, or null where the packages
+ * enable them on install (the row's bootEnable is empty: Debian). PgBouncer's is with its lines (pgbouncer.mjs).
  */
 export function bootEnableLine(ctx) {
   const c = commandsOf(ctx);
@@ -128,7 +128,6 @@ export function bootEnableLine(ctx) {
   const keys = [
     ...(['nginx', 'apache', 'caddy'].includes(ctx.proxy) ? [ctx.proxy] : []),
     ...(ctx.tls === 'proxy' && ['nginx', 'apache'].includes(ctx.proxy) ? ['certbot'] : []),
-    ...(localDb(ctx) === 'postgresql' && ctx.pooler === 'pgbouncer' ? ['pgbouncer'] : []),
   ];
   return keys.length ? fam(ctx, 'bootEnable', { units: keys.map((k) => fam(ctx, `services.${k}`)).join(' ') }) : null;
 }

@@ -132,6 +132,8 @@ export function finish(summary) {
     `runuser -u postgres -- psql -Atc "SELECT format('\\"%s\\" \\"%s\\"', rolname, rolpassword) FROM pg_authid WHERE rolname = 'app'" > /etc/pgbouncer/userlist.txt`,
     `chown ${owner}:${owner} /etc/pgbouncer/userlist.txt && chmod 0640 /etc/pgbouncer/userlist.txt`,
     'systemctl daemon-reload', `systemctl "$PGB" ${fam(ctx, 'services.pgbouncer')}`,
+    // Enabled at boot where the family's packages leave it disabled (RHEL's bootEnable).
+    ...(commandsOf(ctx).bootEnable ? [fam(ctx, 'bootEnable', { units: fam(ctx, 'services.pgbouncer') })] : []),
   ] } };
   return [];
 }
