@@ -225,3 +225,16 @@ test('PgBouncer on the app host: step 4 installs its files, writes userlist.txt 
     assert.match(lines[order[3]], /> \/etc\/pgbouncer\/userlist\.txt$/);
   }
 });
+
+test('PgBouncer left unanswered is the release\'s own series: Debian 12\'s 1.18 gets no max_prepared_statements and Rails\' prepared statements off', () => {
+  const ini = (r) => file(r, 'etc/pgbouncer/pgbouncer.ini');
+  const deb12 = gen({ distro: 'debian-12', pooler: 'pgbouncer', database_version: '15' });
+  assert.equal(deb12.answers.pooler_version, '1.18');
+  assert.doesNotMatch(ini(deb12), /^max_prepared_statements =/m, 'PgBouncer 1.21 added it');
+  assert.match(file(deb12, 'config/database.yml'), /prepared_statements: false/);
+  for (const [distro, v] of [['debian-13', '1.24'], ['ubuntu-24.04', '1.22'], ['ubuntu-22.04', '1.16'], ['rocky-9', '1.24']]) {
+    assert.equal(gen({ distro, pooler: 'pgbouncer' }).answers.pooler_version, v, distro);
+  }
+  // An answered version is kept.
+  assert.equal(gen({ distro: 'debian-12', pooler: 'pgbouncer', pooler_version: '1.24' }).answers.pooler_version, '1.24');
+});

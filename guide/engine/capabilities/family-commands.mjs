@@ -245,13 +245,15 @@ export const COMMON_PROGRAMS = ['test', '[', 'sh', 'command', 'grep', 'umask', '
 // in Debian 12 / 13, Ubuntu 22.04 / 24.04 GA kernels, RHEL 9's 5.14): the default `kernel` answer for that release.
 // `caddy`: the caddy package's series, '' where the release has none (Ubuntu 22.04: packages.ubuntu.com lists caddy
 // from noble on), so README step 1 adds Caddy's repository (`caddyRepo`).
+// `pgbouncer`: the pgbouncer package's series (Debian 12 1.18.0, Debian 13 1.24.1, Ubuntu 22.04 1.16.1, Ubuntu 24.04
+// 1.22.0: packages.debian.org, packages.ubuntu.com; RHEL takes PGDG's, the current one): pooler_version's default.
 // `rubyStreams`: Rubies the release offers as AppStream module streams beside its default (RHEL 9: ruby:3.1 from 9.1,
 // ruby:3.3 from 9.4, Red Hat errata RHEA-2024:2343 and RHSA-2026:72485, ruby-3.3.12 module+el9.8.0); trial 24: Alma 9
 // with Ruby 3.3 was told that nothing installs it.
 export const DISTRO_RELEASES = [
-  { match: '^debian-?12', caddy: '2.6', redis: '7.0', kernel: '6.1', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22', apache: '2.4.62' },
-  { match: '^debian-?13', caddy: '2.6', redis: '8.0', kernel: '6.12', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26', apache: '2.4.65' },
-  { match: '^ubuntu-?22\\.04', caddy: '', redis: '6.0', kernel: '5.15', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18', apache: '2.4.52' },
-  { match: '^ubuntu-?24\\.04', caddy: '2.6', redis: '7.0', kernel: '6.8', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24', apache: '2.4.58' },
+  { match: '^debian-?12', pgbouncer: '1.18', caddy: '2.6', redis: '7.0', kernel: '6.1', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22', apache: '2.4.62' },
+  { match: '^debian-?13', pgbouncer: '1.24', caddy: '2.6', redis: '8.0', kernel: '6.12', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26', apache: '2.4.65' },
+  { match: '^ubuntu-?22\\.04', pgbouncer: '1.16', caddy: '', redis: '6.0', kernel: '5.15', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18', apache: '2.4.52' },
+  { match: '^ubuntu-?24\\.04', pgbouncer: '1.22', caddy: '2.6', redis: '7.0', kernel: '6.8', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24', apache: '2.4.58' },
   { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', redis: '6.2', kernel: '5.14', ruby: '3.0', rubyStreams: ['3.1', '3.3'], postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20', apache: '2.4.62' },
 ];
