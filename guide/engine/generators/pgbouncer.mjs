@@ -10,7 +10,7 @@ import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 import { commandsOf, fam } from './family-steps.mjs';
-import { pgbouncerCompare } from './readme-apply.mjs';
+import { restartOnly } from './readme-apply.mjs';
 
 export const id = 'pgbouncer';
 
@@ -109,6 +109,20 @@ export function generate(ctx) {
     });
   }
   return { files };
+}
+
+/**
+ * PgBouncer's restart-or-reload decision for README (step 4 here, the database host's block in readme-hosts.mjs), in
+ * this chunk rather than readme-apply.mjs, which the first-load script carries: before its files are installed, the
+ * start-only settings of the new pgbouncer.ini and the unit's drop-in are compared with the installed ones (PgBouncer
+ * cannot say what is pending): PGB is `restart` when they differ (or nothing is installed yet), else
+ * `reload-or-restart` (SIGHUP re-reads the rest, the auth file too).
+ */
+export function pgbouncerCompare(ini, dropIn) {
+  const lines = ['PGB=reload-or-restart', `K='^(${restartOnly('pgbouncer').join('|')})\\b'`];
+  if (dropIn) lines.push(`cmp -s ${dropIn.src} ${dropIn.dest} || PGB=restart`);
+  lines.push(`[ "$(grep -E "$K" ${ini.src})" = "$(grep -sE "$K" ${ini.dest})" ] || PGB=restart`);
+  return lines;
 }
 
 /**

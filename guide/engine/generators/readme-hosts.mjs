@@ -13,26 +13,13 @@ import { SRC } from '../evidence.mjs';
 import { HAPROXY_DEBIAN } from '../caps.mjs';
 import { ACME_PORT } from './edge.mjs';
 import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
+import { pgbouncerCompare } from './pgbouncer.mjs';
 
 import { APPLIES } from './applies.mjs';
 import { rolls, rollingLines, rotationScript, ROTATION_SCRIPT } from './lb-rotation.mjs';
 import { backends } from './load-balancer.mjs';
 
 export const id = 'readme-hosts';
-
-/**
- * PgBouncer on the database host (here rather than in readme-apply.mjs, which the first-load script carries: only
- * this chunk uses it): before its files are installed, the start-only settings of the new pgbouncer.ini and the
- * unit's drop-in are compared with the installed ones (PgBouncer cannot say what is pending): PGB is `restart` when
- * they differ (or nothing is installed yet), else `reload-or-restart` (SIGHUP re-reads the rest, the auth file too).
- */
-function pgbouncerCompare(ini, dropIn) {
-  const lines = ['PGB=reload-or-restart', `K='^(${restartOnly('pgbouncer').join('|')})\\b'`];
-  if (dropIn) lines.push(`cmp -s ${dropIn.src} ${dropIn.dest} || PGB=restart`);
-  lines.push(`[ "$(grep -E "$K" ${ini.src})" = "$(grep -sE "$K" ${ini.dest})" ] || PGB=restart`);
-  return lines;
-}
-
 
 // A database host or balancer whose family has no host steps (below: the row's hostSteps, Debian's only): README
 // covers the app hosts, the others are set up by hand (trial 24: Rocky 9 + HAProxy + a MySQL host cited a step 11).
