@@ -1,11 +1,11 @@
 // answers → context: effective stack (after substitutions for impossible combinations), sizing and the
 // cross-file facts (bind addresses, pool, connection and memory budgets). Pure; no formatting here.
 import { memoryBudget, perWorkerMb } from './memory-budget.mjs';
-import { DISTRO_FAMILIES, DISTRO_RELEASES, OS_FAMILIES, IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS, JOB_RUNNERS, PASSENGER_APACHE } from './caps.mjs';
+import { DISTRO_FAMILIES, OS_FAMILIES, IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS, RAILS_RUBY_BREAKS, JOB_RUNNERS, PASSENGER_APACHE } from './caps.mjs';
 import { SINGLE_TARGET_PROXIES } from './generators/edge.mjs';
 import { firstSince, has } from './pick.mjs';
 import { gte, inRange, lt } from './version.mjs';
-import { choiceDefault } from './version-defaults.mjs';
+import { choiceDefault, shippedBy } from './version-defaults.mjs';
 import { QUESTIONS } from './questions.mjs';
 import { t } from './text.mjs';
 import { LIMITS, placeHosts } from './topology.mjs';
@@ -73,7 +73,7 @@ export function derive(a, options = {}) {
   // Action Cable's WebSocket proxying, all from 2.4.7–2.4.47, with one info line). When the release ships that series
   // (DISTRO_RELEASES' apache column) the bundle is for the release's own 2.4.x, which `apt-get`/`dnf install` gives.
   const apacheShipped = ctx.proxy === 'apache' && a.os === 'linux' && /^\d+\.\d+$/.test(String(a.proxy_version))
-    && DISTRO_RELEASES.find((r) => new RegExp(r.match, 'i').test(a.distro || ''))?.apache;
+    && shippedBy(a.distro)?.apache;
   if (apacheShipped && apacheShipped.startsWith(`${a.proxy_version}.`)) {
     subs.push({ key: 'proxy_version', from: a.proxy_version, to: apacheShipped, reason: 'apache-series' });
     ctx.proxyVersion = apacheShipped;

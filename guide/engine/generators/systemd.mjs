@@ -74,8 +74,7 @@ export function hardening(ctx, { bindLowPorts = false, writable = [] } = {}) {
 function dbAfter(ctx) {
   const here = ctx.a.db_host === 'same';
   // The family's unit names (capabilities/family-commands.mjs dbAfter); Debian's where the family has no table.
-  const known = here && ctx.a.database !== 'sqlite' && commandsOf(ctx) ? fam(ctx, `dbAfter.${ctx.a.database}`) : '';
-  const db = here && ctx.a.database !== 'sqlite' ? (typeof known === 'string' && known ? known : ctx.a.database === 'postgresql' ? 'postgresql.service' : 'mariadb.service mysql.service') : '';
+  const db = here && ctx.a.database !== 'sqlite' ? (commandsOf(ctx) ? fam(ctx, `dbAfter.${ctx.a.database}`) : ctx.a.database === 'postgresql' ? 'postgresql.service' : 'mariadb.service mysql.service') : '';
   return `network.target${db ? ` ${db}` : ''}${here && ctx.pooler === 'pgbouncer' ? ' pgbouncer.service' : ''}`;
 }
 
