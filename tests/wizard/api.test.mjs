@@ -34,7 +34,9 @@ const PAGE_CORE_BUDGET = 43 * 1024;
 // Whole engine raised to 62 KB on 2026-11-26 (61.9 KB): version-aware commands per Rails/Bundler/Redis release and
 // deploy.sh's switch/adopt/unmark subcommands (README's size section). Lowered to 58 KB in stop 34 (59,277 B measured,
 // from 63,389 B), the first whole KB above it, for the same moves.
-const WHOLE_ENGINE_BUDGET = 58 * 1024;
+// Raised to 59.5 KB after trial 24 (60,753 B measured, from 59,277 B; the smallest half KB above it): its fixes for
+// non-Debian stacks live in chunks (rhel-steps, pgbouncer, apache, readme-hosts), which this bound counts too.
+const WHOLE_ENGINE_BUDGET = 59.5 * 1024;
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'guide', 'cli.mjs');
 const CLI_KEYS = ['os', 'distro', 'kernel', 'arch', 'ruby', 'ruby_version', 'rails', 'server', 'server_version', 'proxy', 'proxy_version', 'database', 'database_version', 'adapter', 'pooler', 'pooler_version', 'db_host', 'app_hosts', 'cores', 'ram_gb', 'storage', 'init', 'workload', 'downloads', 'worker_mb',
   'db_cores', 'db_ram_gb', 'lb', 'app_addresses', 'db_address', 'lb_address',
