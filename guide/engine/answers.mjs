@@ -23,7 +23,7 @@ const FORMAT_HELP = ['path', 'domain', 'user', 'version', 'address', 'addresses'
 
 const MAX_NOTES = 25;
 // Version questions whose default and released series depend on another answer (capabilities/choice-versions.mjs).
-const CHOICE_VERSION_KEYS = ['server_version', 'proxy_version', 'database_version', 'kernel'];
+const CHOICE_VERSION_KEYS = ['server_version', 'proxy_version', 'database_version', 'pooler_version', 'kernel'];
 const versionMessage = (key, p) => t('answers.never', { key, v: p.v, label: p.label, known: p.known, current: p.current });
 /** The words of a note about question `q`'s value (answers.note.<id>), with its label, key and default. */
 const noteOn = (id, q, vars) => t(`answers.note.${id}`, { label: q.label, key: q.key, default: String(q.default), ...vars });

@@ -1,7 +1,7 @@
 // Labels, option labels and help texts of the questions (questions.mjs reads them through t("q.<key>.label|help") so the page's JavaScript stays small).
 export const QUESTION_HELP = {
   "q.os.help": "The OS of the application hosts.",
-  "q.distro.help": "Distribution and release, e.g. debian-12, ubuntu-24.04, gentoo. Only used in comments and package names.",
+  "q.distro.help": "Distribution and release, e.g. debian-13, ubuntu-24.04, rocky-9. It picks README's commands (packages, service user, unit names, firewall, SELinux) and the versions the release ships; a name the wizard does not know gets the Debian family's commands.",
   "q.kernel.help": "Linux kernel (uname -r), e.g. 2.6.32, 4.19, 6.1. Decides which sysctl keys and I/O schedulers exist.",
   "q.arch.help": "YJIT supports arm64 only from Ruby 3.2.",
   "q.cores.help": "Logical cores (vCPUs) on x86; physical cores on ARM.",

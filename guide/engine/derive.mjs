@@ -5,7 +5,7 @@ import { DISTRO_FAMILIES, OS_FAMILIES, IMPLEMENTATIONS, JIT, RAILS_API, RAILS_MI
 import { SINGLE_TARGET_PROXIES } from './generators/edge.mjs';
 import { firstSince, has } from './pick.mjs';
 import { gte, inRange, lt } from './version.mjs';
-import { choiceDefault } from './version-defaults.mjs';
+import { choiceDefault, shippedBy } from './version-defaults.mjs';
 import { QUESTIONS } from './questions.mjs';
 import { t } from './text.mjs';
 import { LIMITS, placeHosts } from './topology.mjs';
@@ -69,6 +69,15 @@ export function derive(a, options = {}) {
   ctx.proxy = a.proxy === 'cherokee' ? 'nginx' : a.proxy;
   ctx.proxyVersion = a.proxy === 'cherokee' ? '1.22' : a.proxy_version;
   if (a.proxy === 'cherokee') subs.push({ key: 'proxy', from: 'cherokee', to: 'nginx', reason: 'dead' });
+  // "2.4" names Apache's series, not 2.4.0 (trial 24: Ubuntu 24.04 + "2.4" lost TLS 1.3, HTTP/2, the Unix socket and
+  // Action Cable's WebSocket proxying, all from 2.4.7–2.4.47, with one info line). When the release ships that series
+  // (DISTRO_RELEASES' apache column) the bundle is for the release's own 2.4.x, which `apt-get`/`dnf install` gives.
+  const apacheShipped = ctx.proxy === 'apache' && a.os === 'linux' && /^\d+\.\d+$/.test(String(a.proxy_version))
+    && shippedBy(a.distro)?.apache;
+  if (apacheShipped && apacheShipped.startsWith(`${a.proxy_version}.`)) {
+    subs.push({ key: 'proxy_version', from: a.proxy_version, to: apacheShipped, reason: 'apache-series' });
+    ctx.proxyVersion = apacheShipped;
+  }
   // Passenger is loaded into Apache; with nginx it runs as Passenger Standalone behind nginx; with Caddy/none it runs standalone.
   // Thruster and kamal-proxy forward to one host:port: servers that listen on several ports get nginx instead.
   if (SINGLE_TARGET_PROXIES.includes(ctx.proxy) && ['thin', 'mongrel'].includes(server)) {

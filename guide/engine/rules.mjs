@@ -6,7 +6,7 @@ import { PUMA_FACTS, LIFECYCLE, FEATURES, SERVER_RAILS, SERVER_RUBY } from './ca
 import { firstSince, has } from './pick.mjs';
 import { gte, lt } from './version.mjs';
 import { connectionSum, memorySum } from './arithmetic.mjs';
-import { distroRubyMismatch, distroVersionMismatches } from './generators/family-steps.mjs';
+import { distroRubyMismatch, distroRubyNotImpl, distroVersionMismatches } from './generators/family-steps.mjs';
 import { t } from './text.mjs';
 import { PROD_RULES } from './rules-prod.mjs';
 
@@ -144,6 +144,11 @@ export const RULES = [
     // 3.0 was suggested beside Rails 8.1, which the CLI then refused).
     const fits = shipped && !lt(shipped, ctx.railsMinRuby);
     return shipped && W('distro-ruby', 'warning', { distro: ctx.a.distro, shipped, ruby: ctx.a.ruby_version, rails: ctx.a.rails, min: ctx.railsMinRuby }, [SRC.rubyBranches], 'distro-ruby', fits ? 'distro-ruby' : 'distro-ruby.too-old');
+  },
+  // JRuby or TruffleRuby with ruby_path /usr/bin: the units would run the distribution's CRuby (trial 24).
+  function distroRubyImpl(ctx) {
+    const impl = distroRubyNotImpl(ctx);
+    return impl && W('distro-ruby-impl', 'warning', { impl, v: ctx.a.ruby_version }, [SRC.jrubyTuning]);
   },
   // Like distroRuby: an answered nginx, PostgreSQL or kernel the release does not ship (issue 23 trial).
   function distroVersions(ctx) {

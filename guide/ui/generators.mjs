@@ -43,6 +43,7 @@ export const LOADERS = {
   'kamal-proxy': () => import('../engine/generators/kamal-proxy.mjs'),
   'rc-freebsd': () => import('../engine/generators/rc-freebsd.mjs'),
   'readme-hosts': () => import('../engine/generators/readme-hosts.mjs'),
+  'rhel-steps': () => import('../engine/generators/rhel-steps.mjs'),
 };
 
 /** Ids of the optional generators these answers need whose code is not here yet. */

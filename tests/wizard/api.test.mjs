@@ -30,14 +30,18 @@ const tmpDir = () => { const d = mkdtempSync(join(tmpdir(), 'wizard-cli-')); dir
 // database.yml and nginx's forwarded-header maps moved into optional generators (chunks, reached through
 // ctx.generator). 43 KB is the first whole KB above the measured size: the next growth fails here and is either moved
 // out or recorded in README.
-const PAGE_CORE_BUDGET = 43 * 1024;
+// 43.25 KB after the fifth SRE check's and trial 24's ports together (44,154 B measured; each alone fitted 43 KB).
+const PAGE_CORE_BUDGET = 43.25 * 1024;
 // Whole engine raised to 62 KB on 2026-11-26 (61.9 KB): version-aware commands per Rails/Bundler/Redis release and
 // deploy.sh's switch/adopt/unmark subcommands (README's size section). Lowered to 58 KB in stop 34 (59,277 B measured,
 // from 63,389 B), the first whole KB above it, for the same moves. Raised to 59 KB by the fifth SRE check's port
 // (59,277 B before, 60,071 B after: each family's database certificate pair, Caddy's and Apache's body limit, MySQL's
 // migration lock wait, deploy.sh's asset task check and clean, README's notes for the database host's and the
 // balancer's files, a rule; the new code sits in chunks, so the page's share stays within 43 KB at 43,682 B).
-const WHOLE_ENGINE_BUDGET = 59 * 1024;
+// Raised again after trial 24's port (60,753 B on its own, from 59,277 B): its fixes for non-Debian stacks live in
+// chunks (rhel-steps, pgbouncer, apache, readme-hosts), which this bound counts too; with the SRE check's port,
+// 61,610 B measured: the bound is 60.5 KB.
+const WHOLE_ENGINE_BUDGET = 60.5 * 1024;
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'guide', 'cli.mjs');
 const CLI_KEYS = ['os', 'distro', 'kernel', 'arch', 'ruby', 'ruby_version', 'rails', 'server', 'server_version', 'proxy', 'proxy_version', 'database', 'database_version', 'adapter', 'pooler', 'pooler_version', 'db_host', 'app_hosts', 'cores', 'ram_gb', 'storage', 'init', 'workload', 'downloads', 'worker_mb',
   'db_cores', 'db_ram_gb', 'lb', 'app_addresses', 'db_address', 'lb_address',

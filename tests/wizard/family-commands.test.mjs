@@ -146,7 +146,8 @@ test('MySQL: the vendor repository steps where the release lacks the series, eac
     { distro: 'ubuntu-24.04', v: '8.4', repo: /select-server select mysql-8\.4-lts"/, server: /DEBIAN_FRONTEND=noninteractive apt-get install -y mysql-server$/m },
     { distro: 'ubuntu-24.04', v: '8.0', repo: null, server: /^command -v mysqld >\/dev\/null \|\| apt-get install -y mysql-server$/m },
     { distro: 'rocky-9', v: '8.4', repo: /^rpm -q mysql84-community-release >\/dev\/null \|\| dnf install -y https:\/\/dev\.mysql\.com\/get\/mysql84-community-release-el9-1\.noarch\.rpm$/m, server: /dnf install -y mysql-community-server$/m },
-    { distro: 'rocky-9', v: '8.0', repo: null, server: /^command -v mysqld >\/dev\/null \|\| dnf install -y mysql-server$/m },
+    // RHEL's own mysql-server keeps mysqld in /usr/libexec: rpm -q guards it (trial 24).
+    { distro: 'rocky-9', v: '8.0', repo: null, server: /^rpm -q mysql-server >\/dev\/null \|\| dnf install -y mysql-server$/m },
   ];
   for (const c of cases) {
     const a = { distro: c.distro, database_version: c.v };

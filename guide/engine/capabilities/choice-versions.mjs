@@ -52,5 +52,12 @@ export const CHOICE_VERSIONS = {
       sqlite: { label: 'SQLite', current: '3.46', majors: ['2', '3'] },
     },
   },
+  // PgBouncer from the release when it ships one (trial 24: Debian 12's 1.18 was configured as 1.24, with
+  // max_prepared_statements, which 1.18 lacks, and Rails' prepared statements on through a transaction pool).
+  // pgbouncer.org/changelog.html (1.x only).
+  pooler_version: {
+    choice: 'pooler',
+    rows: { pgbouncer: { label: 'PgBouncer', current: '1.24', distro: 'pgbouncer', majors: ['1'] }, none: { label: 'no pooler', current: '1.24' } },
+  },
   kernel: { rows: { linux: { label: 'Linux', current: '6.12', distro: 'kernel', majors: majors(2, 6) } } },
 };

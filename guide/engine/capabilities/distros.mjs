@@ -9,10 +9,16 @@
 // package installs /usr/lib/libjemalloc.so.2); FreeBSD — ports under /usr/local/etc, user www, rc.d scripts started
 // with service(8), the listen queue limit is kern.ipc.soacceptqueue (FreeBSD Handbook, "Tuning with sysctl");
 // macOS — Homebrew under /opt/homebrew (Apple silicon), launchd, a development machine.
+// `apacheAccessLog`: where the site's CustomLog writes (trial 24: ${APACHE_LOG_DIR} is defined only by Debian's
+// /etc/apache2/envvars; httpd elsewhere leaves an undefined variable as it is, the path then names no directory and
+// httpd refuses to start: "could not open transfer log file"). Each is the directory the family's own httpd package
+// logs to and rotates (RHEL's /etc/logrotate.d/httpd and Alpine's apache2 rotate /var/log/{httpd,apache2}/*log;
+// FreeBSD's apache24 httpd.conf logs to /var/log/httpd-access.log; Homebrew's httpd to /opt/homebrew/var/log/httpd).
 export const DISTRO_FAMILIES = [
   {
     id: 'rhel', match: '^(rhel|redhat|centos|rocky|alma|almalinux|ol|oracle|fedora|amzn|amazon)',
     webUser: 'nginx', apacheUser: 'apache', nginxInclude: 'conf.d', nginxSite: '/etc/nginx/conf.d/rails-app.conf', apacheSite: '/etc/httpd/conf.d/rails-app.conf',
+    apacheAccessLog: '/var/log/httpd/access.log',
     pgDir: '/var/lib/pgsql/{v}/data', mysqlDir: '/etc/my.cnf.d', libc: 'glibc', jemalloc: '/usr/lib64/libjemalloc.so.2', jemallocPkg: 'jemalloc (EPEL)',
     firewall: 'firewalld', selinux: true, pkg: 'dnf install',
     dbTls: { pg: { dir: '{pgDir}', owner: 'postgres' }, pgbouncer: { dir: '/etc/pgbouncer', owner: 'pgbouncer' } },
@@ -20,6 +26,7 @@ export const DISTRO_FAMILIES = [
   {
     id: 'alpine', match: '^alpine',
     webUser: 'nginx', apacheUser: 'apache', nginxInclude: 'http.d', nginxSite: '/etc/nginx/http.d/rails-app.conf', apacheSite: '/etc/apache2/conf.d/rails-app.conf',
+    apacheAccessLog: '/var/log/apache2/access.log',
     pgDir: '/etc/postgresql{major}', mysqlDir: '/etc/my.cnf.d', libc: 'musl', jemalloc: '/usr/lib/libjemalloc.so.2', jemallocPkg: 'jemalloc',
     firewall: 'awall', selinux: false, pkg: 'apk add',
     dbTls: { pg: { dir: '{pgDir}', owner: 'postgres' }, pgbouncer: { dir: '/etc/pgbouncer', owner: 'pgbouncer' } },
@@ -27,6 +34,7 @@ export const DISTRO_FAMILIES = [
   {
     id: 'debian', match: '',
     webUser: 'www-data', apacheUser: 'www-data', nginxSite: '/etc/nginx/sites-enabled/rails-app.conf', apacheSite: '/etc/apache2/sites-available/rails-app.conf',
+    apacheAccessLog: '${APACHE_LOG_DIR}/access.log',
     pgDir: '/etc/postgresql/{v}/main', mysqlDir: '/etc/mysql/conf.d', libc: 'glibc', jemalloc: '/usr/lib/{triplet}/libjemalloc.so.2', jemallocPkg: 'libjemalloc2',
     firewall: 'ufw', selinux: false, pkg: 'apt-get install',
     dbTls: { snakeoil: { cert: '/etc/ssl/certs/ssl-cert-snakeoil.pem', key: '/etc/ssl/private/ssl-cert-snakeoil.key' } },
@@ -43,12 +51,14 @@ export const DISTRO_FAMILIES = [
 export const OS_FAMILIES = {
   freebsd: {
     id: 'freebsd', webUser: 'www', apacheUser: 'www', nginxSite: '/usr/local/etc/nginx/sites-enabled/rails-app.conf', apacheSite: '/usr/local/etc/apache24/Includes/rails-app.conf',
+    apacheAccessLog: '/var/log/httpd-access.log',
     pgDir: '/var/db/postgres/data{v}', mysqlDir: '/usr/local/etc/mysql/conf.d', libc: 'freebsd', jemalloc: null, jemallocPkg: null,
     firewall: 'pf', selinux: false, pkg: 'pkg install', listenQueue: 'kern.ipc.soacceptqueue',
     dbTls: { pg: { dir: '{pgDir}', owner: 'postgres' }, pgbouncer: { dir: '/usr/local/etc/pgbouncer', owner: 'pgbouncer' } },
   },
   macos: {
     id: 'macos', webUser: null, apacheUser: null, nginxSite: '/opt/homebrew/etc/nginx/servers/rails-app.conf', apacheSite: '/opt/homebrew/etc/httpd/extra/rails-app.conf',
+    apacheAccessLog: '/opt/homebrew/var/log/httpd/access_log',
     pgDir: '/opt/homebrew/var/postgresql@{v}', mysqlDir: '/opt/homebrew/etc/my.cnf.d', libc: 'darwin', jemalloc: null, jemallocPkg: null,
     firewall: null, selinux: false, pkg: 'brew install', development: true,
     dbTls: { pg: { dir: '{pgDir}', owner: '' }, pgbouncer: { dir: '/opt/homebrew/etc/pgbouncer', owner: '' } },

@@ -18,7 +18,17 @@ export const FAMILY_COMMANDS = {
     booted: 'Debian 13 (trixie)',
     systemUser: 'adduser --system --group --home {home} --no-create-home {user}',
     edit: 'editor {file}',
-    services: { nginx: 'nginx', apache: 'apache2', caddy: 'caddy', postgresql: 'postgresql', mysql: 'mysql', mariadb: 'mariadb', pgbouncer: 'pgbouncer', redis: 'redis-server', haproxy: 'haproxy' },
+    services: { nginx: 'nginx', apache: 'apache2', caddy: 'caddy', postgresql: 'postgresql', mysql: 'mysql', mariadb: 'mariadb', pgbouncer: 'pgbouncer', redis: 'redis-server', haproxy: 'haproxy', certbot: 'certbot.timer' },
+    // The package lists, read before the first install that will run (trial 24: a fresh image's lists are empty or
+    // stale, so `apt-get install` finds nothing or fetches a superseded version: apt-get(8) "update").
+    refresh: 'apt-get update',
+    // README has steps for a separate database host ("0.") and the bundle's balancer ("11."), proven in the lab
+    // (tests/wizard/lab-multi-host.test.mjs); a row without it gets a warning that those hosts are set up by hand.
+    hostSteps: true,
+    // Debian's packages enable and start their services (and certbot's timer) on install: nothing to enable.
+    bootEnable: '',
+    // The database units the app's units are ordered after (After=): Debian's MariaDB also answers to mysql.service.
+    dbAfter: { postgresql: 'postgresql.service', mysql: 'mariadb.service mysql.service', mariadb: 'mariadb.service mysql.service' },
     // One line per package: install it only when it is missing (re-running the README installs nothing twice).
     packages: {
       nginx: 'command -v nginx >/dev/null || apt-get install -y nginx',
@@ -42,6 +52,8 @@ export const FAMILY_COMMANDS = {
     passengerBin: { start: '/usr/bin/passenger', config: '/usr/bin/passenger-config' },
     passengerRepo: [],
     redisConf: '/etc/redis/redis.conf',
+    // The user PgBouncer runs as, who reads its auth file: Debian's pgbouncer.service runs as postgres.
+    pgbouncerUser: 'postgres',
     // Debian's server packages start their service on install.
     dbStart: [],
     apacheTest: 'apache2ctl configtest',
@@ -73,6 +85,16 @@ export const FAMILY_COMMANDS = {
       // The repository's server package (mysql-server depends on mysql-community-server).
       package: 'command -v mysqld >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y mysql-server',
     },
+    // Caddy's own APT repository (caddyserver.com/docs/install, "Debian, Ubuntu, Raspbian": Cloudsmith's stable
+    // repository, one suite for every release), for a release without a caddy package (DISTRO_RELEASES caddy '':
+    // Ubuntu 22.04, trial 24: `apt-get install -y caddy` found nothing). apt reads an ASCII-armoured key named .asc
+    // in signed-by (sources.list(5)), so no gpg is needed.
+    caddyRepo: [
+      'install -d -m 0755 /etc/apt/keyrings',
+      'test -e /etc/apt/sources.list.d/caddy-stable.list || curl --fail -sSLo /etc/apt/keyrings/caddy-stable.asc https://dl.cloudsmith.io/public/caddy/stable/gpg.key',
+      'test -e /etc/apt/sources.list.d/caddy-stable.list || echo "deb [signed-by=/etc/apt/keyrings/caddy-stable.asc] https://dl.cloudsmith.io/public/caddy/stable/deb/debian any-version main" > /etc/apt/sources.list.d/caddy-stable.list',
+      'apt-get update',
+    ],
     // The PostgreSQL project's repository, for a major version the release does not ship.
     pgRepo: ['test -d /usr/lib/postgresql/{major} || apt-get install -y postgresql-common', 'test -d /usr/lib/postgresql/{major} || /usr/share/postgresql-common/pgdg/apt.postgresql.org.sh -y'],
     pgInit: [],
@@ -83,22 +105,32 @@ export const FAMILY_COMMANDS = {
     // The database servers' own logs (README step 9; SRE trial D15): postgresql-common's per-cluster file; MySQL's
     // mysqld.cnf (Ubuntu's package and MySQL's APT repository alike) sets log-error there; Debian's MariaDB leaves
     // log_error unset in 50-server.cnf, so its errors go to the journal.
-    logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/', postgresql: '/var/log/postgresql/postgresql-{major}-main.log', mysql: '/var/log/mysql/error.log', mysqlRepo: '/var/log/mysql/error.log', mariadb: 'the journal (journalctl -u mariadb)' },
+    logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/error.log', postgresql: '/var/log/postgresql/postgresql-{major}-main.log', mysql: '/var/log/mysql/error.log', mysqlRepo: '/var/log/mysql/error.log', mariadb: 'the journal (journalctl -u mariadb)' },
     // Programs a README line for this family may start with, besides the shared ones (COMMON_PROGRAMS).
     programs: ['apt-get', 'adduser', 'editor', 'apache2ctl', 'a2enmod', 'a2ensite', '/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh', '/usr/bin/passenger-config', 'debconf-set-selections'],
   },
   rhel: {
     systemUser: 'useradd --system --user-group --home-dir {home} --no-create-home --shell /sbin/nologin {user}',
     edit: 'vi {file}',
-    services: { nginx: 'nginx', apache: 'httpd', caddy: 'caddy', postgresql: 'postgresql-{major}', mysql: 'mysqld', mariadb: 'mariadb', pgbouncer: 'pgbouncer', redis: 'redis', haproxy: 'haproxy' },
+    services: { nginx: 'nginx', apache: 'httpd', caddy: 'caddy', postgresql: 'postgresql-{major}', mysql: 'mysqld', mariadb: 'mariadb', pgbouncer: 'pgbouncer', redis: 'redis', haproxy: 'haproxy', certbot: 'certbot-renew.timer' },
+    // RHEL's (and EPEL's) packages leave their services disabled and stopped (the distribution's systemd presets disable
+    // what they do not list), unlike Debian's: a proxy that step 5 started would not come back after a reboot, Caddy
+    // would not run at all (step 6's reload of an inactive unit fails), and EPEL's certbot renews nothing until its
+    // certbot-renew.timer is enabled (trial 24). Step 6 enables the proxy, certbot's timer and PgBouncer on this host.
+    bootEnable: 'systemctl enable --now {units}',
+    // PGDG's unit is postgresql-NN and MySQL's (RHEL's and the community RPM's) mysqld: an After= on Debian's names
+    // orders nothing here (trial 24), and the app raced the database at boot.
+    dbAfter: { postgresql: 'postgresql-{major}.service', mysql: 'mysqld.service', mariadb: 'mariadb.service' },
     packages: {
       nginx: 'command -v nginx >/dev/null || dnf install -y nginx',
       apache: 'command -v httpd >/dev/null || dnf install -y httpd mod_ssl',
       caddy: 'command -v caddy >/dev/null || dnf install -y caddy',
       certbot: 'command -v certbot >/dev/null || dnf install -y certbot',
       postgresql: 'test -x /usr/pgsql-{major}/bin/postgres >/dev/null || dnf install -y postgresql{major}-server',
-      mysql: 'command -v mysqld >/dev/null || dnf install -y mysql-server',
-      mariadb: 'command -v mariadbd >/dev/null || dnf install -y mariadb-server',
+      // RHEL's server packages put mysqld/mariadbd in /usr/libexec, on no PATH: ask rpm (trial 24; `command -v` missed
+      // them, so every run of step 1 called dnf again).
+      mysql: 'rpm -q mysql-server >/dev/null || dnf install -y mysql-server',
+      mariadb: 'rpm -q mariadb-server >/dev/null || dnf install -y mariadb-server',
       pgbouncer: 'command -v pgbouncer >/dev/null || dnf install -y pgbouncer',
       bundler: 'test -x /usr/bin/bundle >/dev/null || dnf install -y rubygem-bundler',
       redis: 'command -v redis-server >/dev/null || dnf install -y redis',
@@ -116,7 +148,12 @@ export const FAMILY_COMMANDS = {
     // Phusion's repository definition for Enterprise Linux (Passenger's RHEL installation guide).
     passengerRepo: ['test -e /etc/yum.repos.d/passenger.repo || curl --fail -sSLo /etc/yum.repos.d/passenger.repo https://oss-binaries.phusionpassenger.com/yum/definitions/el-passenger.repo'],
     epelInstall: 'rpm -q epel-release >/dev/null || dnf install -y epel-release',
+    // A Ruby the release offers as a module stream (DISTRO_RELEASES rubyStreams): enabled before the bundler package,
+    // which then pulls in that stream's ruby instead of the default 3.0 (dnf module enable is a no-op once enabled).
+    rubyStream: 'dnf -y module enable ruby:{stream}',
     redisConf: '/etc/redis/redis.conf',
+    // PGDG's pgbouncer package runs its service as its own user, pgbouncer.
+    pgbouncerUser: 'pgbouncer',
     // RHEL's server packages leave the service stopped and disabled.
     dbStart: ['systemctl enable --now {service}'],
     apacheTest: 'apachectl configtest',
@@ -172,22 +209,26 @@ export const FAMILY_COMMANDS = {
     pgConfD: ["grep -q \"^include_dir = 'conf.d'\" /var/lib/pgsql/{major}/data/postgresql.conf || echo \"include_dir = 'conf.d'\" >> /var/lib/pgsql/{major}/data/postgresql.conf"],
     // Per proxy (Apache's httpd runs in the same SELinux domain as nginx: the nginx row) and upstream type (unix socket or TCP): open HTTP/HTTPS in firewalld; let httpd_t (nginx and httpd)
     // connect to a TCP upstream (boolean) or to the app's socket (its directory labelled httpd_var_run_t), and read
-    // public/ (httpd_sys_content_t: already the label under /var/www, a more specific rule elsewhere).
+    // public/ (httpd_sys_content_t: already the label under /var/www, a more specific rule elsewhere). {public} is the
+    // pattern of every release's public/ (releases/<id>/public) and {publicDir} the directory restorecon walks: with
+    // release directories there is no {root}/public (deploy.sh init moved it), and `restorecon -R` of a missing path
+    // fails (trial 24).
     // semanage is in policycoreutils-python-utils, which minimal installs lack (SRE trial D6: "semanage: command not
     // found" on Rocky 9): the step installs it. `semanage fcontext -a` refuses a rule that exists ("already
     // defined"), so a second run modifies it instead (-m): the step is safe to run again (semanage-fcontext(8)).
     security: {
       nginx: {
-        unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils', "semanage fcontext -a -t httpd_var_run_t '{root}/tmp/sockets(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_var_run_t '{root}/tmp/sockets(/.*)?'", 'restorecon -R {root}/tmp/sockets', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
-        tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P httpd_can_network_connect 1', 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils', "semanage fcontext -a -t httpd_sys_content_t '{root}/public(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '{root}/public(/.*)?'", 'restorecon -R {root}/public'],
+        unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils', "semanage fcontext -a -t httpd_var_run_t '{root}/tmp/sockets(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_var_run_t '{root}/tmp/sockets(/.*)?'", 'restorecon -R {root}/tmp/sockets', "semanage fcontext -a -t httpd_sys_content_t '{public}(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '{public}(/.*)?'", 'restorecon -R {publicDir}'],
+        tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P httpd_can_network_connect 1', 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils', "semanage fcontext -a -t httpd_sys_content_t '{public}(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '{public}(/.*)?'", 'restorecon -R {publicDir}'],
       },
       caddy: { unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'], tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'] },
     },
 
+    // httpd.conf's ErrorLog is logs/error_log (underscore; `logs` links to /var/log/httpd): Passenger's output goes there.
     // PGDG's initdb turns logging_collector on with log_directory 'log' (inside the data directory); RHEL's mysql-server
     // sets log-error=/var/log/mysql/mysqld.log, MySQL's community RPM /var/log/mysqld.log (`mysqlRepo`, where its
     // first-start password used to be); RHEL's mariadb-server /var/log/mariadb/mariadb.log.
-    logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/', postgresql: '/var/lib/pgsql/{major}/data/log/', mysql: '/var/log/mysql/mysqld.log', mysqlRepo: '/var/log/mysqld.log', mariadb: '/var/log/mariadb/mariadb.log' },
+    logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/error_log', postgresql: '/var/lib/pgsql/{major}/data/log/', mysql: '/var/log/mysql/mysqld.log', mysqlRepo: '/var/log/mysqld.log', mariadb: '/var/log/mariadb/mariadb.log' },
     programs: ['dnf', 'rpm', 'useradd', 'vi', 'mysqld', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', '/usr/pgsql-{major}/bin/postgresql-{major}-setup', '/usr/bin/passenger-config'],
   },
 };
@@ -202,10 +243,17 @@ export const COMMON_PROGRAMS = ['test', '[', 'sh', 'command', 'grep', 'umask', '
 // (Debian 12 7.0.15, Debian 13 8.0, Ubuntu 22.04 6.0.16, Ubuntu 24.04 7.0.15, RHEL 9 AppStream 6.2): the bind line
 // of etc/redis/rails.conf (capabilities/redis.mjs). `kernel`: the release's kernel series (linux-image
 // in Debian 12 / 13, Ubuntu 22.04 / 24.04 GA kernels, RHEL 9's 5.14): the default `kernel` answer for that release.
+// `caddy`: the caddy package's series, '' where the release has none (Ubuntu 22.04: packages.ubuntu.com lists caddy
+// from noble on), so README step 1 adds Caddy's repository (`caddyRepo`).
+// `pgbouncer`: the pgbouncer package's series (Debian 12 1.18.0, Debian 13 1.24.1, Ubuntu 22.04 1.16.1, Ubuntu 24.04
+// 1.22.0: packages.debian.org, packages.ubuntu.com; RHEL takes PGDG's, the current one): pooler_version's default.
+// `rubyStreams`: Rubies the release offers as AppStream module streams beside its default (RHEL 9: ruby:3.1 from 9.1,
+// ruby:3.3 from 9.4, Red Hat errata RHEA-2024:2343 and RHSA-2026:72485, ruby-3.3.12 module+el9.8.0); trial 24: Alma 9
+// with Ruby 3.3 was told that nothing installs it.
 export const DISTRO_RELEASES = [
-  { match: '^debian-?12', redis: '7.0', kernel: '6.1', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22', apache: '2.4.62' },
-  { match: '^debian-?13', redis: '8.0', kernel: '6.12', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26', apache: '2.4.65' },
-  { match: '^ubuntu-?22\\.04', redis: '6.0', kernel: '5.15', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18', apache: '2.4.52' },
-  { match: '^ubuntu-?24\\.04', redis: '7.0', kernel: '6.8', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24', apache: '2.4.58' },
-  { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', redis: '6.2', kernel: '5.14', ruby: '3.0', postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20', apache: '2.4.62' },
+  { match: '^debian-?12', pgbouncer: '1.18', caddy: '2.6', redis: '7.0', kernel: '6.1', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22', apache: '2.4.62' },
+  { match: '^debian-?13', pgbouncer: '1.24', caddy: '2.6', redis: '8.0', kernel: '6.12', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26', apache: '2.4.65' },
+  { match: '^ubuntu-?22\\.04', pgbouncer: '1.16', caddy: '', redis: '6.0', kernel: '5.15', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18', apache: '2.4.52' },
+  { match: '^ubuntu-?24\\.04', pgbouncer: '1.22', caddy: '2.6', redis: '7.0', kernel: '6.8', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24', apache: '2.4.58' },
+  { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', redis: '6.2', kernel: '5.14', ruby: '3.0', rubyStreams: ['3.1', '3.3'], postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20', apache: '2.4.62' },
 ];

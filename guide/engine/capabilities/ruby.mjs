@@ -7,7 +7,10 @@ export const CURRENT_CRUBY = '4.0';
 // JRuby 10 → 3.4 is from config-facts §4.8; the other rows are the compatibility levels announced in the
 // respective release notes (approximate: an implementation may lack parts of a language version).
 export const IMPLEMENTATIONS = {
-  cruby: { label: 'CRuby', fork: true, mriGc: true, dead: false, lang: [] },
+// `distroRuby`: the distributions' ruby packages (/usr/bin/ruby, their bundler package's /usr/bin/bundle) are this
+// implementation; for the others ruby_path /usr/bin runs the distribution's CRuby instead (trial 24: a JRuby bundle
+// on RHEL 9 installed rubygem-bundler and ran Ruby 3.0 with no warning).
+  cruby: { label: 'CRuby', fork: true, mriGc: true, dead: false, distroRuby: true, lang: [] },
   ree: { label: 'Ruby Enterprise Edition', fork: true, mriGc: true, dead: true, lang: [{ since: '0', lang: '1.8.7' }] },
   jruby: {
     label: 'JRuby', fork: false, mriGc: false, dead: false,

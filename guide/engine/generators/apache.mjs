@@ -126,7 +126,8 @@ export function siteBody(ctx) {
   }
   // The health check is not logged (load balancers and monitors call it every few seconds).
   vhost.push(D('SetEnvIf', ['Request_URI', `^${HEALTH_PATH}$`, 'dontlog'], t('apache.up'), [SRC.railsHealth, SRC.apacheLog]));
-  vhost.push(D('CustomLog', ['${APACHE_LOG_DIR}/access.log', 'combined', 'env=!dontlog']));
+  // The family's log directory (capabilities/distros.mjs): ${APACHE_LOG_DIR} exists only in Debian's envvars.
+  vhost.push(D('CustomLog', [ctx.family.apacheAccessLog || '${APACHE_LOG_DIR}/access.log', 'combined', 'env=!dontlog']));
   const body = [];
   if (ctx.passengerIntegrated) body.push(...passengerApacheDirectives(ctx), { blank: true });
   if (ctx.tls !== 'proxy') {
@@ -175,6 +176,15 @@ function apacheOld(ctx) {
   return W('apache-no-unix-socket-proxy', 'info', { version: ctx.proxyVersion }, [SRC.apacheProxy]);
 }
 
+// An Apache series ("2.4") read as the release's own 2.4.x (derive.mjs), or, on a release the table does not know,
+// as x.y.0, which lacks what later patch releases added: said either way (trial 24).
+function apacheSeries(ctx) {
+  const s = ctx.subs.find((x) => x.key === 'proxy_version' && x.reason === 'apache-series');
+  if (s) return W('apache-series', 'info', { from: s.from, to: s.to, distro: ctx.a.distro }, [SRC.apacheProxy]);
+  if (ctx.passengerIntegrated || String(ctx.proxyVersion) !== '2.4') return null;
+  return W('apache-series-zero', 'warning', { v: ctx.proxyVersion }, [SRC.apacheProxy]);
+}
+
 const ONE_PER_WORKER = ['unicorn', 'pitchfork'];
 
 /** Unicorn/Pitchfork want a proxy that buffers whole requests and responses; Apache does the first only. */
@@ -190,5 +200,5 @@ export function generate(ctx) {
     body: t('a.apache.mpm', { mods: apacheModules(ctx).join(' ') }),
     evidence: [SRC.apacheMpm, DS.passengerHosts],
   }];
-  return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), meta: { modules: apacheModules(ctx) } }], advice, warnings: [apacheOld(ctx), oneRequestServerBehindApache(ctx)].filter(Boolean) };
+  return { files: [{ path: 'etc/apache2/sites-available/rails-app.conf', format: 'apache', body: siteBody(ctx), meta: { modules: apacheModules(ctx) } }], advice, warnings: [apacheSeries(ctx), apacheOld(ctx), oneRequestServerBehindApache(ctx)].filter(Boolean) };
 }

@@ -21,5 +21,7 @@ export const APPLIES = {
   'kamal-proxy': (ctx) => ctx.proxy === 'kamal-proxy' && ctx.linux && ctx.a.init === 'systemd' && !ctx.passengerIntegrated,
   // The database host's and the balancer's README steps (readme-hosts.mjs returns nothing when neither applies).
   'readme-hosts': (ctx) => ctx.a.db_host === 'separate' || ctx.a.app_hosts >= 2,
+  // RHEL's module streams, boot enabling and SELinux lines for README (family-steps.mjs reaches them; no files).
+  'rhel-steps': (ctx) => ctx.family.id === 'rhel',
   'rc-freebsd': (ctx) => ctx.a.os === 'freebsd' && !ctx.passengerIntegrated,
 };

@@ -1,23 +1,39 @@
 // The README's commands for the chosen distribution family, each taken from its row of
 // capabilities/family-commands.mjs: package installs (with the vendor repository a release lacks), the service
 // user, the editor, service names, Apache's module switches, firewall and SELinux. No command is spelled here.
-import { FAMILY_COMMANDS, DISTRO_RELEASES } from '../caps.mjs';
+import { FAMILY_COMMANDS } from '../caps.mjs';
 import { pgMajor } from './postgresql.mjs';
-import { eolPassed } from '../version-defaults.mjs';
+import { eolPassed, shippedBy } from '../version-defaults.mjs';
 
 /** The command row of the app hosts' family, or null (no table: the README gives no shell steps). */
 export const commandsOf = (ctx) => FAMILY_COMMANDS[ctx.family.id] || null;
 
 /** What the answered release ships ({ruby, postgresql, …}), or null for a release the table does not know. */
-export const releaseOf = (ctx) => DISTRO_RELEASES.find((r) => new RegExp(r.match, 'i').test(ctx.a.distro || '')) || null;
+export const releaseOf = (ctx) => shippedBy(ctx.a.distro);
 
 const minor = (v) => String(v).split('.').slice(0, 2).join('.');
 
+// The RHEL row's own pieces (module streams, boot enabling, firewall and SELinux) live in rhel-steps.mjs, a chunk on
+// the page, reached for that family only: no other family's row has them (Debian's packages enable their services).
+// The test is APPLIES['rhel-steps'] (applies.mjs), spelled here so that this first-load module does not import the
+// predicates of every chunk.
+const rhel = (ctx) => (ctx.family.id === 'rhel' ? ctx.generator('rhel-steps') : null);
+/** The release's module stream that gives the answered CRuby at /usr/bin (RHEL 9's ruby:3.3), or null. */
+export const rubyStreamOf = (ctx) => rhel(ctx)?.rubyStreamOf(ctx) ?? null;
+/** The line enabling the proxy and certbot's timer at boot where the packages do not (RHEL), or null. */
+export const bootEnableLine = (ctx) => rhel(ctx)?.bootEnableLine(ctx) ?? null;
+/** Firewall and SELinux lines for the proxy on this host (none on Debian). */
+export const securityLines = (ctx) => rhel(ctx)?.securityLines(ctx) ?? [];
+
 /** The distribution's Ruby when the units would run it (ruby_path /usr/bin) and it is not the answered one, else null. */
 export function distroRubyMismatch(ctx) {
+  if (rubyStreamOf(ctx)) return null;
   const shipped = ctx.linux && ctx.a.ruby === 'cruby' && ctx.rubyBin === '/usr/bin' && releaseOf(ctx)?.ruby;
   return shipped && shipped !== minor(ctx.a.ruby_version) ? shipped : null;
 }
+
+/** The implementation's name when the units would run the distribution's CRuby in its place (ruby_path /usr/bin), else null. */
+export const distroRubyNotImpl = (ctx) => (ctx.linux && ctx.rubyBin === '/usr/bin' && !ctx.impl.distroRuby ? ctx.impl.label : null);
 
 /**
  * The vendor repository's value for the answered MySQL series ({series} of the family's mysqlRepo) when the README
@@ -72,7 +88,8 @@ export function packageLines(ctx) {
     ...(ctx.tls === 'proxy' && ['nginx', 'apache'].includes(ctx.proxy) ? ['certbot'] : []),
     ...(db ? [db] : []),
     ...(db === 'postgresql' && ctx.pooler === 'pgbouncer' ? ['pgbouncer'] : []),
-    ...(ctx.rubyBin === '/usr/bin' ? ['bundler'] : []),
+    // The distribution's bundler package runs its own CRuby: only for a CRuby bundle (capabilities/ruby.mjs distroRuby).
+    ...(ctx.rubyBin === '/usr/bin' && ctx.impl.distroRuby ? ['bundler'] : []),
     // Passenger from the distribution (Standalone's program, or Apache's module in integrated mode).
     ...(ctx.server === 'passenger' ? [ctx.passengerIntegrated ? 'passengerApache' : 'passenger'] : []),
   ];
@@ -81,11 +98,16 @@ export function packageLines(ctx) {
   const extra = { service: db && fam(ctx, `services.${db}`) };
   // RHEL's PGDG packages are the only ones named postgresqlNN-server; Debian needs PGDG only for a major it lacks.
   const mysqlRepo = db === 'mysql' && mysqlRepoSeries(ctx);
-  return [
+  const stream = rubyStreamOf(ctx);
+  const lines = [
     ...(pg && (c.pgInit.length || (shipped && shipped !== pgMajor(ctx.a.database_version))) ? fam(ctx, 'pgRepo') : []),
     ...(mysqlRepo ? fam(ctx, 'mysqlRepo.lines', { series: mysqlRepo, aptConfig: c.mysqlRepo.aptConfig, release: c.mysqlRepo.release }) : []),
     ...(keys.some((k) => c.epel?.includes(k)) ? [c.epelInstall] : []),
+    // Caddy's own repository where the release has no caddy package (its row's caddy is '').
+    ...(ctx.proxy === 'caddy' && releaseOf(ctx)?.caddy === '' ? fam(ctx, 'caddyRepo') : []),
     ...(ctx.server === 'passenger' ? fam(ctx, 'passengerRepo') : []),
+    // The answered Ruby's module stream before the bundler package that pulls it in (RHEL 9's ruby:3.3).
+    ...(stream ? [fam(ctx, 'rubyStream', { stream })] : []),
     ...keys.map((k) => (k === 'mysql' && mysqlRepo ? fam(ctx, 'mysqlRepo.package') : fam(ctx, `packages.${k}`))),
     ...(pg ? fam(ctx, 'pgInit') : []),
     // The vendor's server package's own first-start fixes (RHEL's community RPM: my.cnf.d, the data directory).
@@ -94,7 +116,10 @@ export function packageLines(ctx) {
     // …and its root password right after the first start (RHEL's community RPM: --initialize-insecure left none).
     ...(mysqlRepo ? fam(ctx, 'mysqlRepo.secure') : []),
   ];
+  // The package index first where the family needs one (`refresh`: apt's lists are empty or stale on a fresh image,
+  // and `apt-get install` then finds no package or fetches a superseded one), only when some install below will run:
+  // the installs' own guards, joined (a host that has everything refreshes nothing).
+  const guards = [...new Set(lines.map((l) => /^(.+?)(?: >\/dev\/null)? \|\| (?:DEBIAN_FRONTEND=\S+ )?apt-get install\b/.exec(l)?.[1]).filter(Boolean))]
+    .map((g) => `${g} >/dev/null`);
+  return [...(c.refresh && guards.length ? [`${guards.join(' && ')} || ${c.refresh}`] : []), ...lines];
 }
-
-/** Firewall and SELinux lines for the proxy on this host, per upstream type (none on Debian). */
-export const securityLines = (ctx) => fam(ctx, `security.${ctx.proxy === 'apache' ? 'nginx' : ctx.proxy}.${ctx.upstreams.some((u) => u.type === 'unix') ? 'unix' : 'tcp'}`);

@@ -4,6 +4,7 @@ import { ORDER } from './order.mjs';
 import * as sysctl from './sysctl.mjs';
 import * as systemd from './systemd.mjs';
 import * as rcFreebsd from './rc-freebsd.mjs';
+import * as rhelSteps from './rhel-steps.mjs';
 import * as kamalProxy from './kamal-proxy.mjs';
 import * as limits from './limits.mjs';
 import * as redis from './redis.mjs';
@@ -34,7 +35,7 @@ import * as readmeHosts from './readme-hosts.mjs';
 import * as checklist from './checklist.mjs';
 
 const ALL = [puma, unicorn, pitchfork, passenger, thin, mongrel, falcon, rubyEnv, databaseYml, railsHosts, nginx, nginxForwarded, apache, caddy,
-  postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, limits, redis, kamalProxy, rcFreebsd, operations, adviceRails, adviceProd, deployScript, readmeHosts, readme, checklist];
+  postgresql, mysql, pgbouncer, loadBalancer, sysctl, systemd, limits, redis, kamalProxy, rcFreebsd, rhelSteps, operations, adviceRails, adviceProd, deployScript, readmeHosts, readme, checklist];
 const byId = new Map(ALL.map((g) => [g.id, g]));
 
 export const GENERATORS = ORDER.map((id) => {

@@ -3,5 +3,5 @@
 export const ORDER = [
   'puma', 'unicorn', 'pitchfork', 'passenger', 'thin', 'mongrel', 'falcon',
   'ruby-env', 'database-yml', 'rails-hosts', 'nginx', 'nginx-forwarded', 'apache', 'caddy', 'postgresql', 'mysql', 'pgbouncer', 'load-balancer',
-  'sysctl', 'systemd', 'limits', 'redis', 'kamal-proxy', 'rc-freebsd', 'operations', 'advice-rails', 'advice-prod', 'deploy-script', 'readme-hosts', 'readme', 'checklist',
+  'sysctl', 'systemd', 'limits', 'redis', 'kamal-proxy', 'rc-freebsd', 'rhel-steps', 'operations', 'advice-rails', 'advice-prod', 'deploy-script', 'readme-hosts', 'readme', 'checklist',
 ];

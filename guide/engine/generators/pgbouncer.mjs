@@ -10,6 +10,8 @@ import { has } from '../pick.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 import { dbTlsPair } from './db-tls.mjs';
+import { commandsOf, fam } from './family-steps.mjs';
+import { restartOnly } from './readme-apply.mjs';
 
 export const id = 'pgbouncer';
 
@@ -109,4 +111,45 @@ export function generate(ctx) {
     });
   }
   return { files };
+}
+
+/**
+ * PgBouncer's restart-or-reload decision for README (step 4 here, the database host's block in readme-hosts.mjs), in
+ * this chunk rather than readme-apply.mjs, which the first-load script carries: before its files are installed, the
+ * start-only settings of the new pgbouncer.ini and the unit's drop-in are compared with the installed ones (PgBouncer
+ * cannot say what is pending): PGB is `restart` when they differ (or nothing is installed yet), else
+ * `reload-or-restart` (SIGHUP re-reads the rest, the auth file too).
+ */
+export function pgbouncerCompare(ini, dropIn) {
+  const lines = ['PGB=reload-or-restart', `K='^(${restartOnly('pgbouncer').join('|')})\\b'`];
+  if (dropIn) lines.push(`cmp -s ${dropIn.src} ${dropIn.dest} || PGB=restart`);
+  lines.push(`[ "$(grep -E "$K" ${ini.src})" = "$(grep -sE "$K" ${ini.dest})" ] || PGB=restart`);
+  return lines;
+}
+
+/**
+ * README step 4's lines for a PgBouncer on the app host (a separate database host has its own, readme-hosts.mjs),
+ * left on the summary with the files they install (step 3 leaves those out): restart or reload decided before its
+ * files go in, then its auth file from the role's stored SCRAM secret (never the plain text), owned by the user the
+ * family's PgBouncer runs as, then the reload, before db:prepare connects through it (trial 24: the files were
+ * installed in step 3 and PgBouncer never got userlist.txt nor a reload, so db:prepare through it failed).
+ */
+export function finish(summary) {
+  const { ctx } = summary;
+  if (!APPLIES.pgbouncer(ctx) || ctx.a.db_host !== 'same' || !ctx.linux || !commandsOf(ctx)?.pgbouncerUser) return [];
+  const paths = summary.files.map((f) => f.path).filter((p) => /^etc\/(pgbouncer\/|systemd\/system\/pgbouncer\.service\.d\/)/.test(p));
+  const ini = paths.find((p) => p.endsWith('/pgbouncer.ini'));
+  if (!ini) return [];
+  const dropIn = paths.find((p) => p.includes('.service.d/'));
+  const owner = fam(ctx, 'pgbouncerUser');
+  summary.hostBlocks = { ...summary.hostBlocks, pgbouncer: { files: paths, lines: [
+    ...pgbouncerCompare({ src: ini, dest: `/${ini}` }, dropIn && { src: dropIn, dest: `/${dropIn}` }),
+    ...paths.map((p) => `install -D -m 0644 ${p} /${p}`),
+    `runuser -u postgres -- psql -Atc "SELECT format('\\"%s\\" \\"%s\\"', rolname, rolpassword) FROM pg_authid WHERE rolname = 'app'" > /etc/pgbouncer/userlist.txt`,
+    `chown ${owner}:${owner} /etc/pgbouncer/userlist.txt && chmod 0640 /etc/pgbouncer/userlist.txt`,
+    'systemctl daemon-reload', `systemctl "$PGB" ${fam(ctx, 'services.pgbouncer')}`,
+    // Enabled at boot where the family's packages leave it disabled (RHEL's bootEnable).
+    ...(commandsOf(ctx).bootEnable ? [fam(ctx, 'bootEnable', { units: fam(ctx, 'services.pgbouncer') })] : []),
+  ] } };
+  return [];
 }

@@ -1,16 +1,19 @@
 // The README steps for the other machines of a multi-host bundle: "0." the database host (before the app hosts,
 // which migrate against it) and "11." the load balancer (after them, so its health checks find them up). Shell
-// blocks are exact: tests/wizard/lab-multi-host.test.mjs runs them in network namespaces. Debian family only; on
-// other families the file table says where each file goes.
+// blocks are exact: tests/wizard/lab-multi-host.test.mjs runs them in network namespaces. Only for a family whose
+// command row has hostSteps (Debian); on others the file table says where each file goes, and a warning says so.
 // A chunk of its own on the page (guide/ui/generators.mjs): most bundles have one host, and the first-load script
 // has a size budget. It runs as a finishing step just before readme's and leaves its blocks on the summary.
 import { LB_PREFIX, behindBalancer, UP_CHECK } from './util.mjs';
 import { pgMajor } from './postgresql.mjs';
-import { fam, releaseOf, mysqlRepoSeries } from './family-steps.mjs';
+import { fam, releaseOf, mysqlRepoSeries, commandsOf } from './family-steps.mjs';
 import { t } from '../text.mjs';
+import { W } from '../rules.mjs';
+import { SRC } from '../evidence.mjs';
 import { HAPROXY_DEBIAN } from '../caps.mjs';
 import { ACME_PORT } from './edge.mjs';
 import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
+import { pgbouncerCompare } from './pgbouncer.mjs';
 
 import { APPLIES } from './applies.mjs';
 import { rolls, rollingLines, rotationScript, ROTATION_SCRIPT } from './lb-rotation.mjs';
@@ -23,21 +26,20 @@ export { dbTlsPair };
 
 export const id = 'readme-hosts';
 
-/**
- * PgBouncer on the database host (here rather than in readme-apply.mjs, which the first-load script carries: only
- * this chunk uses it): before its files are installed, the start-only settings of the new pgbouncer.ini and the
- * unit's drop-in are compared with the installed ones (PgBouncer cannot say what is pending): PGB is `restart` when
- * they differ (or nothing is installed yet), else `reload-or-restart` (SIGHUP re-reads the rest, the auth file too).
- */
-function pgbouncerCompare(ini, dropIn) {
-  const lines = ['PGB=reload-or-restart', `K='^(${restartOnly('pgbouncer').join('|')})\\b'`];
-  if (dropIn) lines.push(`cmp -s ${dropIn.src} ${dropIn.dest} || PGB=restart`);
-  lines.push(`[ "$(grep -E "$K" ${ini.src})" = "$(grep -sE "$K" ${ini.dest})" ] || PGB=restart`);
-  return lines;
+// A database host or balancer whose family has no host steps (below: the row's hostSteps, Debian's only): README
+// covers the app hosts, the others are set up by hand (trial 24: Rocky 9 + HAProxy + a MySQL host cited a step 11).
+function hostsByHand(ctx) {
+  const db = ctx.a.db_host === 'separate' && ctx.a.database !== 'sqlite';
+  const lb = behindBalancer(ctx) && (ctx.a.lb === 'haproxy' || ctx.a.lb === 'nginx');
+  const row = commandsOf(ctx);
+  if (!row || row.hostSteps || !(db || lb)) return null;
+  const hosts = [db ? t('w.hosts-by-hand.db') : '', lb ? t('w.hosts-by-hand.lb', { lb: ctx.a.lb }) : ''].filter(Boolean).join(t('w.hosts-by-hand.and'));
+  return W('hosts-by-hand', 'warning', { family: ctx.family.id, hosts }, [SRC.systemdService]);
 }
 
-export function generate() {
-  return {};
+export function generate(ctx) {
+  if (!APPLIES['readme-hosts'](ctx)) return {};
+  return { warnings: [hostsByHand(ctx)].filter(Boolean) };
 }
 
 /** Leaves {db, lb} README blocks on the summary for readme's finishing step (order.mjs runs this one first), and
@@ -67,7 +69,7 @@ const placed = (files, prefix, re) => files.map((f) => f.path).filter((p) => re.
 
 export function dbHostBlocks(ctx, files) {
   const { a } = ctx;
-  if (a.db_host !== 'separate' || ctx.family.id !== 'debian' || !['postgresql', 'mysql', 'mariadb'].includes(a.database)) return [];
+  if (a.db_host !== 'separate' || !commandsOf(ctx)?.hostSteps || !['postgresql', 'mysql', 'mariadb'].includes(a.database)) return [];
   const lines = [];
   if (a.database === 'postgresql') {
     const major = pgMajor(a.database_version);
@@ -101,7 +103,7 @@ export function dbHostBlocks(ctx, files) {
 
 export function lbBlocks(ctx, files) {
   const { a, domain } = ctx;
-  if (!behindBalancer(ctx) || ctx.family.id !== 'debian' || (a.lb !== 'haproxy' && a.lb !== 'nginx')) return [];
+  if (!behindBalancer(ctx) || !commandsOf(ctx)?.hostSteps || (a.lb !== 'haproxy' && a.lb !== 'nginx')) return [];
   const svc = a.lb;
   const lines = [`command -v ${svc} >/dev/null || apt-get install -y ${svc}`, ...installAll(files, LB_PREFIX)];
   const tls = ctx.tls === 'upstream';

@@ -8,7 +8,7 @@ import { SECRETS_FILE } from './systemd.mjs';
 import { SERVER_LABEL } from './util.mjs';
 import { DEPLOY_SCRIPT, SHARED_BUNDLE, switchMode, upCheck, precompileEnv, handoverReload } from './releases.mjs';
 import { familyDestination } from './readme.mjs';
-import { commandsOf, packageLines, securityLines, fam, mysqlRepoSeries } from './family-steps.mjs';
+import { commandsOf, packageLines, securityLines, bootEnableLine, fam, mysqlRepoSeries } from './family-steps.mjs';
 import { MIGRATE_ENV, migrateEnvApplies } from './database-yml.mjs';
 import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
 import { pgSettings } from './postgresql.mjs';
@@ -72,7 +72,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // 1. User and directories.
   // Debian 13's ruby3.3 package ships only bundle3.3; the distribution's `bundler` package adds /usr/bin/bundle
   // (packageLines installs it with the rest when ruby_path is /usr/bin).
-  const distBundler = rubyBin === '/usr/bin';
+  const distBundler = rubyBin === '/usr/bin' && ctx.impl.distroRuby;
   blocks.push({ h: 3, text: t('ops.readme.host') }, { p: t(distBundler ? 'ops.readme.host.p.apt' : 'ops.readme.host.p', { bin: rubyBin }) }, sh([
     ...packageLines(ctx),
     ...(distBundler ? [] : [`test -x ${rubyBin}/bundle || echo "no bundle in ${rubyBin}: install Bundler there or answer ruby_path, then go on"`]),
@@ -95,7 +95,9 @@ export function opsBlocks(ctx, files, hosts = {}) {
     fam(ctx, 'edit', { file: SECRETS_FILE }),
   ].join('\n')));
   // 3. System files (everything under etc/ except the secrets template, which step 2 installed).
-  const etc = files.map((f) => f.path).filter((p) => p.startsWith('etc/') && !p.startsWith('etc/rails-app/'));
+  // PgBouncer on this host (pgbouncer.mjs finish): its files go in with its auth file in step 4, once the role exists.
+  const bouncer = hosts.pgbouncer || { files: [], lines: [] };
+  const etc = files.map((f) => f.path).filter((p) => p.startsWith('etc/') && !p.startsWith('etc/rails-app/') && !bouncer.files.includes(p));
   const sys = etc.map((p) => `install -D -m 0644 ${p} ${familyDestination(ctx, p) || `/${p}`}`);
   if (etc.some((p) => p.startsWith('etc/sysctl.d/'))) sys.push('sysctl --system');
   sys.push(...(hosts.redis || []));
@@ -122,6 +124,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // The file goes in on stdin: the shell opens it as root, while the postgres user could not read the bundle's
   // directory (typically under /root).
   if (has('setup/postgresql-roles.sql')) db.push(fam(ctx, 'edit', { file: 'setup/postgresql-roles.sql' }), 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
+  db.push(...bouncer.lines);
   if (has('setup/mysql-grants.sql')) db.push(fam(ctx, 'edit', { file: 'setup/mysql-grants.sql' }), 'mysql < setup/mysql-grants.sql');
   // Schema loads and migrations connect as migrations (database.yml: their own timeouts, PgBouncer's session-mode aliases).
   const migrating = migrateEnv(ctx);
@@ -152,6 +155,9 @@ export function opsBlocks(ctx, files, hosts = {}) {
   const kamal = hosts.kamal || [];
   start.push(...kamal.slice(0, -1));
   if (units.length) start.push(`systemctl enable --now ${units.join(' ')}`);
+  // Where packages leave their services disabled (RHEL): the proxy, certbot's timer and PgBouncer, before the reload below.
+  const boot = bootEnableLine(ctx);
+  if (boot) start.push(boot);
   start.push(...securityLines(ctx));
   if (ctx.proxy === 'nginx') start.push(`nginx -t && systemctl reload ${fam(ctx, 'services.nginx')}`);
   if (ctx.proxy === 'apache') {

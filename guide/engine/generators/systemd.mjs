@@ -9,6 +9,7 @@ import { gte } from '../version.mjs';
 import { railsServerCommand, SERVER_LABEL } from './util.mjs';
 import { passengerRestart } from './commands.mjs';
 import { t } from '../text.mjs';
+import { commandsOf, fam } from './family-steps.mjs';
 
 export const id = 'systemd';
 export const SECRETS_FILE = '/etc/rails-app/secrets.env';
@@ -72,7 +73,8 @@ export function hardening(ctx, { bindLowPorts = false, writable = [] } = {}) {
 // ordering on a unit this host does not have says something untrue (SRE check 23b, D19).
 function dbAfter(ctx) {
   const here = ctx.a.db_host === 'same';
-  const db = here && ctx.a.database !== 'sqlite' ? (ctx.a.database === 'postgresql' ? 'postgresql.service' : 'mariadb.service mysql.service') : '';
+  // The family's unit names (capabilities/family-commands.mjs dbAfter); Debian's where the family has no table.
+  const db = here && ctx.a.database !== 'sqlite' ? (commandsOf(ctx) ? fam(ctx, `dbAfter.${ctx.a.database}`) : ctx.a.database === 'postgresql' ? 'postgresql.service' : 'mariadb.service mysql.service') : '';
   return `network.target${db ? ` ${db}` : ''}${here && ctx.pooler === 'pgbouncer' ? ' pgbouncer.service' : ''}`;
 }
 

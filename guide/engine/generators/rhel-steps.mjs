@@ -1,0 +1,43 @@
+// The README's pieces that only the RHEL family's row asks for (trial 24): the Ruby module stream step 1 enables,
+// the line that enables the proxy and certbot's timer at boot (RHEL's packages leave them disabled), and the firewall
+// and SELinux lines with the paths of the release directories. family-steps.mjs reaches them through
+// ctx.generator('rhel-steps') for that family only; on the page this is a chunk (guide/ui/generators.mjs), so
+// Debian bundles, the default among them, do not carry the code in their first-load script. It writes no file.
+import { commandsOf, releaseOf, fam } from './family-steps.mjs';
+
+export const id = 'rhel-steps';
+
+export function generate() {
+  return {};
+}
+
+const minor = (v) => String(v).split('.').slice(0, 2).join('.');
+
+/** The release's module stream that gives the answered CRuby at /usr/bin (RHEL 9's ruby:3.3), or null. */
+export function rubyStreamOf(ctx) {
+  const v = minor(ctx.a.ruby_version);
+  const ok = ctx.linux && ctx.a.ruby === 'cruby' && ctx.rubyBin === '/usr/bin' && commandsOf(ctx)?.rubyStream;
+  return ok && releaseOf(ctx)?.rubyStreams?.includes(v) ? v : null;
+}
+
+/**
+ * The family's line that enables this host's proxy and certbot's renewal timer at boot, or null where the packages
+ * enable them on install (the row's bootEnable is empty). PgBouncer's is with its lines (pgbouncer.mjs).
+ */
+export function bootEnableLine(ctx) {
+  const c = commandsOf(ctx);
+  if (!c?.bootEnable) return null;
+  const keys = [
+    ...(['nginx', 'apache', 'caddy'].includes(ctx.proxy) ? [ctx.proxy] : []),
+    ...(ctx.tls === 'proxy' && ['nginx', 'apache'].includes(ctx.proxy) ? ['certbot'] : []),
+  ];
+  return keys.length ? fam(ctx, 'bootEnable', { units: keys.map((k) => fam(ctx, `services.${k}`)).join(' ') }) : null;
+}
+
+/**
+ * Firewall and SELinux lines for the proxy on this host, per upstream type. {public} is the pattern of every
+ * release's public/ and {publicDir} the directory restorecon walks: with release directories there is no
+ * {root}/public once deploy.sh init has moved it, and `restorecon -R` of a missing path fails (trial 24).
+ */
+export const securityLines = (ctx) => fam(ctx, `security.${ctx.proxy === 'apache' ? 'nginx' : ctx.proxy}.${ctx.upstreams.some((u) => u.type === 'unix') ? 'unix' : 'tcp'}`,
+  ctx.releases ? { public: `${ctx.root}/releases/[^/]+/public`, publicDir: `${ctx.root}/releases` } : { public: `${ctx.root}/public`, publicDir: `${ctx.root}/public` });
