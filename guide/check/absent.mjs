@@ -56,6 +56,13 @@ export const ABSENT_IS_DEFAULT = [
     why: 'the section has url: (or DATABASE_URL), which carries the adapter, host, port, database and credentials',
     when: ({ section }) => section.some((s) => s.key === 'url'),
   })),
+  // A section whose keys ERB writes (baw-server: `"<%= key %>": <%= value %>` in a Settings loop): any key may be
+  // among them, so an absent one is unknown, not missing.
+  {
+    kind: 'database-yml', key: '*',
+    why: 'the section\'s keys are written by ERB the doctor does not evaluate; this one may be among them',
+    when: ({ section }) => section.some((s) => /^__erb_\d+__$/.test(String(s.key))),
+  },
   {
     kind: 'database-yml', key: 'password',
     why: 'no password is how peer authentication and PGPASSWORD/.pgpass work; whether one is needed is not in the files',
@@ -92,6 +99,6 @@ export function delegates(file) {
 /** Why this absent setting is no difference, or null when it is one. */
 export function absentIsFine(kind, key, ctx) {
   if (['puma', 'unicorn', 'pitchfork'].includes(kind) && delegates(ctx.file)) return 'the file hands its configuration to a library (…configure(self)); what it sets is not in the files';
-  const row = ABSENT_IS_DEFAULT.find((r) => r.kind === kind && r.key === key && r.when(ctx));
+  const row = ABSENT_IS_DEFAULT.find((r) => r.kind === kind && (r.key === key || r.key === '*') && r.when(ctx));
   return row ? row.why : null;
 }

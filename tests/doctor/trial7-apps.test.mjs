@@ -1,0 +1,41 @@
+// What a seventh blind trial of --check got wrong or missed (issue 25, /work/notes/trial7-review.md): a "missing"
+// diff into a database.yml whose keys ERB writes (baw-server, Apache-2.0), `bind unix` suggested to apps reached
+// over TCP, jobs on Active Job's implicit :async adapter (metasmoke, CC0-1.0), Solid Queue run both in Puma and by
+// a Kamal role, and detected answers the files contradict. Permissive apps are copied under tests/fixtures/trial-apps/
+// (SOURCE.json); the others are written in their shape (tests/fixtures/trial7-shapes/NOTE.md names them).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import '../../guide/engine/index.mjs';
+import { ROOT } from './helpers.mjs';
+import { collect } from '../../guide/check/collect.mjs';
+import { check } from '../../guide/check/index.mjs';
+
+const TRIAL = join(ROOT, 'tests', 'fixtures', 'trial-apps');
+const files = (dir) => collect([dir], undefined, dir);
+const edit = (fs, path, from, to) => fs.map((x) => {
+  if (x.path !== path) return x;
+  assert.ok(x.text.includes(from), `${path} holds ${JSON.stringify(from)}`);
+  return { ...x, text: x.text.replace(from, to) };
+});
+const BAW = files(join(TRIAL, 'baw-server-2026-08'));
+
+test('database.yml whose keys an ERB loop writes: no "missing" note, no top-level diff (baw-server)', () => {
+  const r = check(BAW);
+  assert.deepEqual(r.problems, []);
+  assert.deepEqual(r.findings.filter((f) => f.file === 'config/database.yml').map((f) => `${f.rule} ${f.setting}`), []);
+  // The same sections with a literal key beside the loop: still unknown, the loop may write the adapter.
+  const lit = check(edit(BAW, 'config/database.yml', 'production:\n  _: _\n', 'production:\n  _: _\n  pool: 5\n'));
+  assert.deepEqual(lit.findings.filter((f) => f.setting === 'adapter').map((f) => f.rule), []);
+});
+
+test('a missing key in a database.yml with ERB statements is at most a note without a diff; never a top-level key', () => {
+  const lock = { path: 'Gemfile.lock', text: 'GEM\n  remote: https://rubygems.org/\n  specs:\n    pg (1.5.8)\n    rails (8.0.2)\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n  pg\n  rails\n' };
+  const branch = check([lock, { path: 'config/database.yml', text: 'production:\n  database: app\n<% if ENV["REPLICA"] %>\n  host: replica\n<% end %>\n' }]);
+  const a = branch.findings.find((f) => f.rule === 'missing' && f.setting === 'adapter');
+  assert.ok(a, JSON.stringify(branch.findings.map((f) => f.setting)));
+  assert.equal(a.diff, null);
+  // Without ERB the same note keeps its diff, inside the production section.
+  const plain = check([lock, { path: 'config/database.yml', text: 'production:\n  database: app\n' }]);
+  assert.match(plain.findings.find((f) => f.rule === 'missing' && f.setting === 'adapter').diff, /\n\+  adapter: postgresql/);
+});
