@@ -39,3 +39,24 @@ test('a missing key in a database.yml with ERB statements is at most a note with
   const plain = check([lock, { path: 'config/database.yml', text: 'production:\n  database: app\n' }]);
   assert.match(plain.findings.find((f) => f.rule === 'missing' && f.setting === 'adapter').diff, /\n\+  adapter: postgresql/);
 });
+
+const SHAPES = join(ROOT, 'tests', 'fixtures', 'trial7-shapes');
+const shape = (a) => check(files(join(SHAPES, a)));
+const binds = (r) => r.findings.filter((f) => f.setting === 'bind').map((f) => `${f.rule} ${f.file}:${f.line}`);
+
+test('no `bind unix` for apps reached over TCP: Thruster in the Procfile (dradis-ce), Heroku $PORT (octobox), a container on PORT (lago-api)', () => {
+  for (const a of ['dradis-ce', 'octobox', 'lago-api']) assert.deepEqual(binds(shape(a)), [], a);
+  // What each rests on: without it, the note comes back.
+  const dradis = files(join(SHAPES, 'dradis-ce'));
+  assert.equal(binds(check(edit(dradis, 'Procfile', './bin/thrust ./bin/rails server', 'bundle exec puma -C config/puma.rb'))).length, 0, 'a Procfile web server with Puma on PORT');
+  const noPort = edit(edit(dradis, 'Procfile', './bin/thrust ./bin/rails server', 'bundle exec puma -C config/puma.rb'), 'config/puma.rb', 'port ENV.fetch("PORT", 3000)', 'threads 5, 5');
+  assert.equal(binds(check(noPort.filter((x) => x.path !== 'Dockerfile'))).length, 1, 'Procfile Puma, no port: nothing says TCP');
+  const lago = files(join(SHAPES, 'lago-api'));
+  assert.equal(binds(check(edit(lago, 'config/puma.rb', 'port ENV.fetch("PORT", 3000)', 'threads 3, 3'))).length, 1, 'a start script and no PORT: unknown');
+  // A port or TCP bind flag on the web line, and a published Compose port of a production service that builds the app.
+  assert.deepEqual(binds(check([...noPort.filter((x) => x.path !== 'Procfile' && x.path !== 'Dockerfile'), { path: 'Procfile', text: 'web: bundle exec rails server -p 3000\n' }])), []);
+  const compose = (env) => ({ path: 'compose.yaml', text: `services:\n  web:\n    build: .\n    ports:\n      - "3000:3000"\n    environment:\n      RAILS_ENV: ${env}\n` });
+  const bare = noPort.filter((x) => x.path !== 'Procfile' && x.path !== 'Dockerfile');
+  assert.deepEqual(binds(check([...bare, compose('production')])), []);
+  assert.equal(binds(check([...bare, compose('development')])).length, 1, 'a development Compose file says nothing of production');
+});
