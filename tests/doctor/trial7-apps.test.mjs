@@ -60,3 +60,26 @@ test('no `bind unix` for apps reached over TCP: Thruster in the Procfile (dradis
   assert.deepEqual(binds(check([...bare, compose('production')])), []);
   assert.equal(binds(check([...bare, compose('development')])).length, 1, 'a development Compose file says nothing of production');
 });
+
+const META = files(join(TRIAL, 'metasmoke-2025-07'));
+const lost = (r) => r.findings.filter((f) => f.rule === 'jobs-lost').map((f) => `${f.severity} ${f.file}:${f.line}`);
+
+test('jobs on Rails’ implicit :async adapter: a warning where job classes exist and nothing sets queue_adapter (metasmoke)', () => {
+  assert.deepEqual(META.filter((x) => /^app\/jobs\//.test(x.path)).map((x) => x.path), ['app/jobs/application_job.rb', 'app/jobs/autoflag_job.rb', 'app/jobs/scheduled_mail_job.rb']);
+  const r = check(META);
+  assert.deepEqual(lost(r), ['warning config/environments/production.rb:1']);
+  assert.match(r.findings.find((f) => f.rule === 'jobs-lost').message, /Rails' default :async adapter.*app\/jobs\/autoflag_job\.rb:3/);
+  // An adapter set anywhere the app's Ruby sets it: an initializer (baw-server's line), a job class, application.rb.
+  const init = { path: 'config/initializers/active_job.rb', kind: 'initializer', text: 'Rails.application.config.active_job.queue_adapter = :resque\n' };
+  assert.deepEqual(lost(check([...META, init])), []);
+  assert.deepEqual(lost(check(edit(META, 'app/jobs/application_job.rb', 'class ApplicationJob < ActiveJob::Base\n', 'class ApplicationJob < ActiveJob::Base\n  self.queue_adapter = :sidekiq\n'))), []);
+  assert.deepEqual(lost(check([...META, { ...init, text: 'if ENV["QUEUE"]\n  Rails.application.config.active_job.queue_adapter = :sidekiq\nend\n' }])), [], 'a conditional one may be production’s');
+  // No job but ApplicationJob (every Rails app has it), or Rails 4.2 (its default was :inline): nothing.
+  assert.deepEqual(lost(check(META.filter((x) => !/_job\.rb$/.test(x.path) || /application_job/.test(x.path)))), []);
+  assert.deepEqual(lost(check(edit(META, 'Gemfile.lock', '    rails (5.2.6.2)\n', '    rails (4.2.11)\n'))), []);
+});
+
+test('the collector reads initializers only where they name queue_adapter, and job classes only after that scan (baw-server)', () => {
+  assert.deepEqual(BAW.filter((x) => /initializers|app\/jobs/.test(x.path)).map((x) => `${x.path} ${x.kind}`), ['config/initializers/active_job.rb initializer']);
+  assert.deepEqual(lost(check(BAW)), []);
+});
