@@ -83,3 +83,17 @@ test('the collector reads initializers only where they name queue_adapter, and j
   assert.deepEqual(BAW.filter((x) => /initializers|app\/jobs/.test(x.path)).map((x) => `${x.path} ${x.kind}`), ['config/initializers/active_job.rb initializer']);
   assert.deepEqual(lost(check(BAW)), []);
 });
+
+test('Solid Queue in Puma with no condition and a Kamal job role on the same host: started twice, a warning naming both lines (rails-new-io)', () => {
+  const sq = files(join(SHAPES, 'rails-new-io'));
+  const twice = (fs) => check(fs).findings.filter((f) => f.rule === 'jobs-run-twice');
+  const [w, ...more] = twice(sq);
+  assert.equal(more.length, 0);
+  assert.deepEqual([w.severity, w.file, w.line], ['warning', 'config/puma.rb', 8]);
+  assert.match(w.message, /config\/puma\.rb:8 .*role `job` \(config\/deploy\.yml:14: `bundle exec rails solid_queue:start`\)/);
+  // The template's guard, a job role on another host, or no job role: started once.
+  assert.deepEqual(twice(edit(sq, 'config/puma.rb', 'plugin :solid_queue\n', 'plugin :solid_queue if ENV["SOLID_QUEUE_IN_PUMA"]\n')), []);
+  assert.deepEqual(twice(edit(sq, 'config/deploy.yml', '  job:\n    hosts:\n      - 192.0.2.10\n', '  job:\n    hosts:\n      - 192.0.2.11\n')), []);
+  assert.deepEqual(twice(edit(sq, 'config/deploy.yml', '    cmd: bundle exec rails solid_queue:start\n', '    cmd: bin/jobs\n')).length, 1, 'bin/jobs is the same start');
+  assert.deepEqual(twice(sq.filter((x) => x.path !== 'config/deploy.yml')), []);
+});
