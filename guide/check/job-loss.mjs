@@ -3,6 +3,7 @@
 // the process (a job still running then is lost with basic fetch). Only what the files prove; warnings (README "Severity").
 import { inDevBranch } from './problems.mjs';
 import { sidekiqTimeoutFindings } from './sidekiq-timeout.mjs';
+import { initializerAdapter } from './active-job.mjs';
 
 export const ASYNC_ADAPTER = { label: 'Rails API: ActiveJob::QueueAdapters::AsyncAdapter ("a poor fit for production since it drops pending jobs on restart")', url: 'https://api.rubyonrails.org/classes/ActiveJob/QueueAdapters/AsyncAdapter.html' };
 
@@ -48,7 +49,9 @@ export function jobLossFindings(files, answers) {
   // Without a production.rb line, config/application.rb's adapter is production's (helpy: application.rb:25).
   const app = files.filter((f) => f.kind === 'rails-app' && !f.problem).flatMap((f) => f.settings
     .filter((s) => s.name === 'config.active_job.queue_adapter' && !s.conditional && !inDevBranch(s)).map((s) => ({ f, s })));
-  const last = set[set.length - 1] || app[app.length - 1];
+  // An initializer's adapter is set after production.rb's (Rails loads initializers last) and is the one in effect.
+  const init = initializerAdapter(files);
+  const last = init ? { f: init.f, s: init.s } : set[set.length - 1] || app[app.length - 1];
   // sucker_punch: the same in-memory queue in the web process, by design ("fast and non-mission critical" jobs, its
   // README): the loss is the library's documented trade-off, which the files cannot weigh, so a note.
   if (last && isSuckerPunch(last.s.value ?? last.s.args?.[0]?.text)) {

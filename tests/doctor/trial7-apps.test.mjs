@@ -97,3 +97,19 @@ test('Solid Queue in Puma with no condition and a Kamal job role on the same hos
   assert.deepEqual(twice(edit(sq, 'config/deploy.yml', '    cmd: bundle exec rails solid_queue:start\n', '    cmd: bin/jobs\n')).length, 1, 'bin/jobs is the same start');
   assert.deepEqual(twice(sq.filter((x) => x.path !== 'config/deploy.yml')), []);
 });
+
+test('detected answers the files contradicted: Resque from an initializer (baw-server), MariaDB from Compose (tracks), no pick among several adapter gems (fizzy)', () => {
+  const baw = check(BAW);
+  assert.deepEqual([baw.detected.jobs.value, baw.detected.jobs.file, baw.detected.jobs.line], ['none', 'config/initializers/active_job.rb', 4]);
+  assert.match(baw.detected.jobs.from, /queue_adapter = :resque/);
+  assert.equal(baw.undetected.some((u) => u.key === 'jobs'), false);
+  const tracks = shape('tracks');
+  assert.deepEqual([tracks.detected.database.value, tracks.detected.adapter.value, tracks.detected.adapter.file], ['mariadb', 'mysql2', 'docker-compose.yml']);
+  const fizzy = shape('fizzy');
+  assert.equal(fizzy.detected.database, undefined);
+  assert.equal(fizzy.detected.adapter, undefined);
+  assert.ok(fizzy.facts.some((f) => f.name === 'database adapter gems' && /trilogy, sqlite3/.test(f.value)), JSON.stringify(fizzy.facts));
+  // One adapter gem is still taken from the lockfile, as before.
+  const one = check(edit(files(join(SHAPES, 'fizzy')), 'Gemfile.lock', '    trilogy (2.12.6)\n', ''));
+  assert.equal(one.detected.database.value, 'sqlite');
+});
