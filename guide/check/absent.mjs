@@ -56,6 +56,13 @@ export const ABSENT_IS_DEFAULT = [
     why: 'the section has url: (or DATABASE_URL), which carries the adapter, host, port, database and credentials',
     when: ({ section }) => section.some((s) => s.key === 'url'),
   })),
+  // A section whose keys ERB writes (baw-server: `"<%= key %>": <%= value %>` in a Settings loop): any key may be
+  // among them, so an absent one is unknown, not missing.
+  {
+    kind: 'database-yml', key: '*',
+    why: 'the section\'s keys are written by ERB the doctor does not evaluate; this one may be among them',
+    when: ({ section }) => section.some((s) => /^__erb_\d+__$/.test(String(s.key))),
+  },
   {
     kind: 'database-yml', key: 'password',
     why: 'no password is how peer authentication and PGPASSWORD/.pgpass work; whether one is needed is not in the files',
@@ -75,13 +82,33 @@ export function singleMode(file, env) {
   return ws.every((s) => { const v = n(effective(s.args?.[0], env)); return v !== null && v <= 1; });
 }
 
-/** Files that show the app reached over TCP: Dockerfile final-stage CMD/ENTRYPOINT, a Procfile web line on $PORT, Kamal. */
+// A command that runs the app server, and one that makes it listen on TCP: Thruster (it proxies to TARGET_PORT),
+// a port flag (`rails s -p 3000`, `puma --port`), a TCP bind (`-b tcp://…`, `-b 0.0.0.0`).
+const RUNS_SERVER = /\b(thrust|rails["',\s]+(server|s)\b|puma)\b/;
+const TCP_FLAGS = /\bthrust\b|(?:^|[\s"',[])(?:-p|--port)(?:[\s"',=]+)["']?[$\d{]|(?:^|[\s"',[])(?:-b|--bind)(?:[\s"',=]+)["']?(?:tcp:\/\/|ssl:\/\/|\d+\.\d+\.\d+\.\d+|\[?::|localhost)/;
+
+/** The Puma config listens on the port a process manager hands it: `port ENV.fetch("PORT")`, `bind "tcp://…:#{ENV["PORT"]}"`. */
+function pumaOnEnvPort(files) {
+  return files.some((f) => f.kind === 'puma' && !f.problem && f.settings.some((s) => !s.conditional
+    && ((s.name === 'port' && s.args?.[0]?.env === 'PORT') || (s.name === 'bind' && /^(tcp|ssl):\/\/.*\bPORT\b/.test(String(s.value))))));
+}
+
+/**
+ * Files that show the app reached over TCP: Kamal; a Procfile web line on $PORT, running Thruster or given a port or
+ * TCP bind flag, or running the server whose config reads PORT (Heroku, Dokku and foreman set it); the Dockerfile's
+ * final-stage CMD/ENTRYPOINT running the server, or any final CMD with Puma on PORT (a container is reached through
+ * its network: Kubernetes, ECS); a production Compose service that publishes ports and runs the app.
+ */
 export function reachedByTcp(files) {
   const ok = (k) => files.filter((f) => f.kind === k && !f.problem);
   if (ok('kamal').length) return true;
-  if (ok('procfile').some((f) => f.settings.some((s) => s.name === 'web' && /\$\{?PORT\b/.test(s.value)))) return true;
-  return ok('dockerfile').some((f) => f.settings.some((s) => (s.name === 'CMD' || s.name === 'ENTRYPOINT') && s.runtime !== false
-    && /\b(thrust|rails["',\s]+(server|s)\b|puma)\b/.test(String(s.value))));
+  const envPort = pumaOnEnvPort(files);
+  const webs = ok('procfile').flatMap((f) => f.settings.filter((s) => s.name === 'web').map((s) => String(s.value)));
+  if (webs.some((v) => /\$\{?PORT\b/.test(v) || TCP_FLAGS.test(v) || (envPort && RUNS_SERVER.test(v)))) return true;
+  const cmds = ok('dockerfile').flatMap((f) => f.settings.filter((s) => (s.name === 'CMD' || s.name === 'ENTRYPOINT') && s.runtime !== false).map((s) => String(s.value)));
+  if (cmds.some((v) => RUNS_SERVER.test(v) || TCP_FLAGS.test(v)) || (envPort && cmds.length)) return true;
+  return ok('compose').some((f) => (f.services || []).some((svc) => svc.production !== false && svc.ports
+    && (svc.command ? RUNS_SERVER.test(svc.command.value) || TCP_FLAGS.test(svc.command.value) : svc.build || cmds.some((v) => RUNS_SERVER.test(v)))));
 }
 
 /** A Ruby config that hands itself to a library (GovukPuma.configure_rails(self)): what is absent may be set there. */
@@ -92,6 +119,6 @@ export function delegates(file) {
 /** Why this absent setting is no difference, or null when it is one. */
 export function absentIsFine(kind, key, ctx) {
   if (['puma', 'unicorn', 'pitchfork'].includes(kind) && delegates(ctx.file)) return 'the file hands its configuration to a library (…configure(self)); what it sets is not in the files';
-  const row = ABSENT_IS_DEFAULT.find((r) => r.kind === kind && r.key === key && r.when(ctx));
+  const row = ABSENT_IS_DEFAULT.find((r) => r.kind === kind && (r.key === key || r.key === '*') && r.when(ctx));
   return row ? row.why : null;
 }

@@ -68,6 +68,7 @@ export const KIND_LABEL = {
   'database-yml': 'database.yml', nginx: 'nginx config', apache: 'Apache config', caddy: 'Caddyfile', pgconf: 'PostgreSQL config',
   'good-job': 'GoodJob initializer', 'sidekiq-yml': 'sidekiq.yml', 'queue-yml': 'Solid Queue queue.yml', kamal: 'Kamal deploy.yml', procfile: 'Procfile', dockerfile: 'Dockerfile',
   compose: 'Compose file', 'rails-app': 'config/application.rb', rake: 'Rake tasks', binstub: 'bin/ script',
+  initializer: 'initializer that sets queue_adapter', 'job-class': 'Active Job class',
   'gemfile-part': 'file the Gemfile evaluates', 'image-config': 'config the image copies over config/database.yml',
   pgbouncer: 'PgBouncer config', mycnf: 'MySQL/MariaDB config', systemd: 'systemd unit', sysctl: 'sysctl file', env: 'environment file',
 };

@@ -166,6 +166,24 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
       const gemfile = out.slice(start).find((x) => !x.problem && classify(x.path, x.text) === 'gemfile');
       const list = (dir) => { try { return readdirSync(join(abs, dir)); } catch { return []; } };
       if (gemfile) for (const f of partFiles(partPatterns(gemfile.text), list)) extra(f, 'gemfile-part');
+      // Active Job's adapter outside production.rb and application.rb (active-job.mjs): every config/initializers/*.rb
+      // is scanned for `queue_adapter`, and only those naming it are read; then, and only when that scan was
+      // complete, a few app/jobs classes (they tell that the app has jobs, for the implicit :async default).
+      const rb = (dir) => list(dir).filter((n) => n.endsWith('.rb')).sort();
+      const inits = rb('config/initializers');
+      if (inits.length <= (limits.initializers ?? LIMITS.initializers)) {
+        let complete = true;
+        for (const n of inits) {
+          const f = `config/initializers/${n}`;
+          if (f === 'config/initializers/good_job.rb') continue;
+          let text;
+          try { const l = lstatSync(join(abs, f)); if (!l.isFile() || l.size > limits.fileBytes) { complete = false; continue; } text = readFileSync(join(abs, f), 'latin1'); } catch { complete = false; continue; }
+          if (/queue_adapter/.test(text)) extra(f, 'initializer');
+        }
+        const jobs = rb('app/jobs');
+        const picked = [...jobs.filter((n) => n === 'application_job.rb'), ...jobs.filter((n) => n !== 'application_job.rb')].slice(0, limits.jobClasses ?? LIMITS.jobClasses);
+        if (complete) for (const n of picked) extra(`app/jobs/${n}`, 'job-class');
+      }
       for (const d of deploy.filter((x) => x.kind === 'dockerfile' && x.path.split('/').pop() === 'Dockerfile')) {
         for (const c of d.copies || []) {
           const src = c.src.replace(/^(\.\/)+/, '');

@@ -171,7 +171,7 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
         findings.push({
           rule: 'missing', severity: 'note', file: target.f.path, line: target.line, anchor: target.anchor, found: null, expected: gv,
           message: `${key} is not set; the wizard's preference for these answers is ${gv ? `${key} ${gv}` : key}${choice ? `, a choice: ${choice}` : ''}`,
-          diff: target.f.text && suggestion && !target.noDiff && !choice ? insertAfter(target.f.path, target.f.text, target.line, suggestion, target.indent) : null, ...base, setting: key,
+          diff: target.f.text && suggestion && !target.noDiff && !target.f.unmodeled && !choice ? insertAfter(target.f.path, target.f.text, target.line, suggestion, target.indent) : null, ...base, setting: key,
         });
       }
     }
@@ -219,6 +219,14 @@ function suggestedLines(gf, g, kind, f, parsed, key = g.key, mine = [f]) {
 
 /** Where a missing setting goes: after the last setting of the same block/section, else at the end. */
 function insertionPoint(mine, g, kind, genRole) {
+  // The wizard writes Rails 8's production: > primary: layout; an app with one database writes production: > key.
+  // Its key goes in that section, not at the end of the file (where it became a top-level key before trial 7).
+  if (kind === 'database-yml' && g.path?.length === 3 && g.path[1] === 'primary') {
+    const flat = { ...g, path: [g.path[0], g.path[2]] };
+    const inFlat = mine.some((f) => f.settings.some((s) => s.path?.length === 2 && s.path[0] === g.path[0]));
+    const inPrimary = mine.some((f) => f.settings.some((s) => s.path?.length === 3 && s.path[0] === g.path[0] && s.path[1] === 'primary'));
+    if (inFlat && !inPrimary) return insertionPoint(mine, flat, kind, genRole);
+  }
   for (const f of mine) {
     const ctx = nginxCtx(g, genRole, f);
     // YAML files (database.yml, sidekiq.yml, queue.yml, deploy.yml): the same parent mapping, never a list item.
@@ -238,6 +246,9 @@ function insertionPoint(mine, g, kind, genRole) {
   // An nginx directive that belongs inside a block (events, http > server) with nothing of that block to follow:
   // the end of the file is the main context, where nginx refuses it. The finding stays, without a diff.
   if (kind === 'nginx' && nginxCtx(g, genRole, f)) return { f, line: n, anchor: 1, indent: '', noDiff: true };
+  // A YAML key that belongs under a section (production: > adapter) with nothing of that section to follow: the end
+  // of the file is the top level, where the key would become a section of its own (Rails then refuses to boot).
+  if (g.path?.length > 1) return { f, line: n, anchor: 1, indent: '', noDiff: true };
   return { f, line: n, anchor: 1, indent: '' };
 }
 

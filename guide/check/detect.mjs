@@ -5,6 +5,7 @@ import { QUESTIONS, validateAnswers } from '../engine/core.mjs';
 import { VERSION_RE } from '../engine/version.mjs';
 import { lowerBound } from './read-gems.mjs';
 import { baseAdapter } from './normalize.mjs';
+import { initializerAdapter } from './active-job.mjs';
 
 const IMPL = { ruby: 'cruby', jruby: 'jruby', truffleruby: 'truffleruby', ree: 'ree', rbx: 'rubinius' };
 const SERVERS = ['puma', 'unicorn', 'pitchfork', 'passenger', 'falcon', 'thin', 'mongrel'];
@@ -112,9 +113,20 @@ export function detect(files, given = {}) {
       set('database', ['postgresql', 'mysql', 'sqlite', 'mariadb'].includes(a[1]) ? a[1] : null, yml, adapter.line, `adapter: ${adapter.value}`);
     }
   } else {
-    for (const [g, ad, db] of [['pg', 'pg', 'postgresql'], ['trilogy', 'trilogy', 'mysql'], ['mysql2', 'mysql2', 'mysql'], ['sqlite3', 'sqlite3', 'sqlite']]) {
-      const s = inProduction(g) ? gem(g) : null;
-      if (s) { set('adapter', ad, lock, s.line, `${s.name} (${s.value})`); set('database', db, lock, s.line, `${s.name} (${s.value})`); }
+    const locked = [['pg', 'pg', 'postgresql'], ['trilogy', 'trilogy', 'mysql'], ['mysql2', 'mysql2', 'mysql'], ['sqlite3', 'sqlite3', 'sqlite']]
+      .map(([g, ad, db]) => ({ s: inProduction(g) ? gem(g) : null, ad, db })).filter((x) => x.s);
+    // Several adapter gems (an app that runs on any of them: tracks, fizzy): the lockfile alone does not say which
+    // production uses. The database server the deployment runs (a Compose service's or a Kamal accessory's image)
+    // picks one; else none is taken, and the candidates are a fact (seventh blind trial: "MySQL" for SQLite Fizzy).
+    const server = locked.length > 1 ? databaseImage(files) : null;
+    const picked = locked.length === 1 ? locked : locked.filter((x) => server && x.db === server.db);
+    if (picked.length >= 1) {
+      const { s, ad, db } = picked[0];
+      const from = server ? `${server.image} with ${s.name} (${s.value}) locked` : `${s.name} (${s.value})`;
+      set('adapter', ad, server ? { path: server.file } : lock, server ? server.line : s.line, from);
+      set('database', server?.mariadb ? 'mariadb' : db, server ? { path: server.file } : lock, server ? server.line : s.line, from);
+    } else if (locked.length > 1) {
+      fact('database adapter gems', `${locked.map((x) => x.s.name).join(', ')} locked: which one production uses is not in the files`, lock, locked[0].s.line);
     }
   }
   const host = pick('host');
@@ -176,6 +188,10 @@ export function detect(files, given = {}) {
   for (const f of ofKind('puma')) {
     for (const s of f.settings) if (['workers', 'threads', 'plugin', 'bind', 'port'].includes(s.name)) fact(`puma ${s.name}`, s.value, f, s.line);
   }
+  // An initializer's unconditional adapter (baw-server: initializers/active_job.rb, :resque): initializers run after
+  // production.rb, so theirs is the one in effect (active-job.mjs reads that line only).
+  const init = initializerAdapter(files);
+  if (init) facts.unshift({ name: 'jobs backend', value: init.value, file: init.f.path, line: init.s.line });
   const jobs = facts.find((x) => x.name === 'jobs backend');
   // A backend the wizard has no option for (Resque, sucker_punch, Que…): it writes no job configuration for it, so
   // nothing of Solid Queue's is compared (fifth blind trial: "jobs … assumed solid_queue" for Resque and sucker_punch).
@@ -224,4 +240,21 @@ export function detect(files, given = {}) {
   // The database version belongs to the database: a PostgreSQL path does not describe MySQL.
   const undetected = QUESTIONS.map((q) => q.key).filter((k) => !(k in answers));
   return { answers, provenance, facts, undetected, conflicts };
+}
+
+/**
+ * The database server the deployment runs: a Compose service's or a Kamal accessory's image (postgres, postgis,
+ * mysql, mariadb). → {db, mariadb, image, where, file, line} when all such images name one database, else null.
+ */
+function databaseImage(files) {
+  const found = [];
+  for (const f of files.filter((x) => (x.kind === 'compose' || x.kind === 'kamal') && !x.problem)) {
+    for (const st of f.settings) {
+      const p = st.path || [];
+      const isImage = f.kind === 'compose' ? p[0] === 'services' && p.length === 3 && p[2] === 'image' : p[0] === 'accessories' && p.length === 3 && p[2] === 'image';
+      const m = isImage && /(?:^|\/)(postgres|postgis|mysql|mariadb)(?::|$|@)/.exec(String(st.value ?? ''));
+      if (m) found.push({ db: m[1].startsWith('post') ? 'postgresql' : 'mysql', mariadb: m[1] === 'mariadb', image: `image ${st.value}`, where: `${f.path}:${st.line}`, file: f.path, line: st.line });
+    }
+  }
+  return found.length && found.every((x) => x.db === found[0].db) ? found[0] : null;
 }

@@ -3,6 +3,7 @@
 // the process (a job still running then is lost with basic fetch). Only what the files prove; warnings (README "Severity").
 import { inDevBranch } from './problems.mjs';
 import { sidekiqTimeoutFindings } from './sidekiq-timeout.mjs';
+import { initializerAdapter } from './active-job.mjs';
 
 export const ASYNC_ADAPTER = { label: 'Rails API: ActiveJob::QueueAdapters::AsyncAdapter ("a poor fit for production since it drops pending jobs on restart")', url: 'https://api.rubyonrails.org/classes/ActiveJob/QueueAdapters/AsyncAdapter.html' };
 
@@ -10,6 +11,35 @@ export const SUCKER_PUNCH = { label: 'sucker_punch README: jobs are stored in me
 
 const isSuckerPunch = (v) => /^:?["']?sucker_punch["']?$|\bSuckerPunchAdapter\b/.test(String(v ?? '').trim());
 const isAsync = (v) => /^:?["']?async["']?$|\bAsyncAdapter\b/.test(String(v ?? '').trim());
+
+const JOB_CLASS = /^\s*class\s+[A-Z]\w*(?:::\w+)*\s*<\s*(?:::)?(?:ApplicationJob|ActiveJob::Base)\b/m;
+const major = (v) => Number(/^(\d+)/.exec(String(v ?? ''))?.[1] ?? NaN);
+
+/**
+ * Jobs on the implicit :async adapter: job classes in app/jobs (other than the generator's ApplicationJob), Rails 5 or
+ * later, and no queue_adapter in production.rb, application.rb, an initializer or a job class. The collector adds job
+ * classes only after it has scanned every config/initializers/*.rb (collect.mjs), so "none in an initializer" is read,
+ * not assumed; files handed in without job classes (the page, single files) get no such finding.
+ */
+function implicitAsyncFindings(files, answers) {
+  const ok = (k) => files.filter((f) => f.kind === k && !f.problem);
+  const jobs = ok('job-class').filter((f) => !/(^|\/)application_job\.rb$/.test(f.path) && JOB_CLASS.test(f.text || ''));
+  const env = ok('rails-env')[0];
+  if (!jobs.length || !env || !ok('rails-app').length) return [];
+  if (!(major(answers.rails) >= 5)) return [];
+  const setsAdapter = (f) => f.settings.some((s) => s.name === 'config.active_job.queue_adapter' || /queue_adapter/.test(s.name));
+  if ([...ok('rails-env'), ...ok('rails-app'), ...ok('initializer'), ...ok('job-class')].some(setsAdapter)) return [];
+  // A queue_adapter the Ruby reader could not place (inside a block it does not follow) still names one.
+  if ([...ok('rails-env'), ...ok('rails-app')].some((f) => /\bqueue_adapter\s*=/.test(f.text || ''))) return [];
+  const job = jobs[0];
+  const line = (job.text.split('\n').findIndex((l) => JOB_CLASS.test(l)) + 1) || 1;
+  const named = jobs.slice(0, 3).map((f) => f.path.split('/').pop()).join(', ');
+  return [{
+    rule: 'jobs-lost', severity: 'warning', file: env.path, line: 1, setting: 'config.active_job.queue_adapter', found: ':async (Rails\' default)', expected: null,
+    message: `production runs Active Job on Rails' default :async adapter: no queue_adapter is set in ${env.path}, config/application.rb, config/initializers/*.rb or the job classes, and the app defines jobs (${named}${jobs.length > 3 ? '…' : ''}; ${job.path}:${line}). Jobs wait in the memory of the process that enqueued them, so every restart, deploy or idle shutdown (Passenger stops idle processes) drops those not yet run, and they run on that process's threads and pool. Use a queue backed by a store (Solid Queue, Sidekiq, GoodJob…) and a process that runs it`,
+    evidence: [ASYNC_ADAPTER],
+  }];
+}
 
 export function jobLossFindings(files, answers) {
   const out = [];
@@ -19,7 +49,9 @@ export function jobLossFindings(files, answers) {
   // Without a production.rb line, config/application.rb's adapter is production's (helpy: application.rb:25).
   const app = files.filter((f) => f.kind === 'rails-app' && !f.problem).flatMap((f) => f.settings
     .filter((s) => s.name === 'config.active_job.queue_adapter' && !s.conditional && !inDevBranch(s)).map((s) => ({ f, s })));
-  const last = set[set.length - 1] || app[app.length - 1];
+  // An initializer's adapter is set after production.rb's (Rails loads initializers last) and is the one in effect.
+  const init = initializerAdapter(files);
+  const last = init ? { f: init.f, s: init.s } : set[set.length - 1] || app[app.length - 1];
   // sucker_punch: the same in-memory queue in the web process, by design ("fast and non-mission critical" jobs, its
   // README): the loss is the library's documented trade-off, which the files cannot weigh, so a note.
   if (last && isSuckerPunch(last.s.value ?? last.s.args?.[0]?.text)) {
@@ -36,6 +68,8 @@ export function jobLossFindings(files, answers) {
       evidence: [ASYNC_ADAPTER],
     });
   }
+  // No adapter named anywhere, jobs defined: the implicit default (only when no explicit one above).
+  if (!last) out.push(...implicitAsyncFindings(files, answers));
   out.push(...sidekiqTimeoutFindings(files, answers));
   return out;
 }

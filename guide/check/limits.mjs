@@ -6,6 +6,8 @@ export const LIMITS = Object.freeze({
   files: 300,
   depth: 8, // directory levels below a PATH given on the command line
   rakeFiles: 100, // lib/tasks/**/*.rake files read from an app root (two folders deep)
+  initializers: 100, // config/initializers/*.rb scanned for queue_adapter (only those naming it are read as input)
+  jobClasses: 4, // app/jobs/*.rb files read (ApplicationJob and three jobs: enough to know the app has jobs)
   gemfileParts: 20, // files a Gemfile evaluates (eval_gemfile, instance_eval of bundler.d/*.rb) read from an app root
   jobProcesses: 50, // GoodJob CLI processes judged per check (good-job.mjs): segments of deployment commands
   yamlAliases: 100, // `yaml` package maxAliasCount: expanding more aliases than this is refused

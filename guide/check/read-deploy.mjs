@@ -105,6 +105,9 @@ export function readCompose(src, path) {
       if (s.path.length === 3 && typeof s.value === 'string') svc[field === 'command' ? 'command' : 'entrypoint'] = { value: s.value, line: s.line };
       else if (s.path.length === 4 && field === 'command') svc.commandParts.push({ value: String(s.value ?? ''), line: s.line });
     }
+    // Published ports (`ports: ["3000:3000"]`) and a build from the app's own Dockerfile: absent.mjs reachedByTcp.
+    if (field === 'ports') svc.ports = true;
+    if (field === 'build') svc.build = true;
     if (field === 'environment' && s.path.length === 4) {
       const kv = /^\d+$/.test(s.path[3]) ? /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(String(s.value ?? '')) : [null, s.path[3], s.value];
       if (kv) svc.env.set(kv[1], { value: composeValue(kv[2]), line: s.line });

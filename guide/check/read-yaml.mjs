@@ -25,6 +25,8 @@ export function stripErb(src, path) {
   const values = [];
   const notes = [];
   const out = [];
+  // Lines whose YAML the ERB decides (a loop, a branch, whole lines written): the file's shape is not known there.
+  const unmodeled = [];
   let line = 1;
   let at = 0; // next character not yet copied
   let tags = 0;
@@ -47,7 +49,7 @@ export function stripErb(src, path) {
     line += tagLines;
   }
   out.push(src.slice(at));
-  return { text: out.join(''), values, notes };
+  return { text: out.join(''), values, notes, unmodeled };
 
   // Only blanks between the tag and the line's start and end (scans blanks only: linear overall).
   function aloneOnLine(from, to) {
@@ -73,10 +75,12 @@ export function stripErb(src, path) {
     // An output tag alone on its line writes whole YAML lines (`<%= "url: …" if … %>`): unknown, left out.
     if (kind === '=' && aloneOnLine(open, open + tag.length)) {
       notes.push({ line, message: `ERB <%= ${code.trim().slice(0, 40)} %> writes whole lines: not evaluated, the doctor reads the file without them` });
+      unmodeled.push(line);
       return keepLines;
     }
     if (kind !== '=') {
       notes.push({ line, message: `ERB statement <%${code.slice(0, 40)}%> not evaluated: the doctor reads the file as if it were absent` });
+      unmodeled.push(line);
       return keepLines;
     }
     let v;
@@ -116,7 +120,7 @@ function largerOf(code) {
  * for values inherited through <<: *default).
  */
 export function readYaml(src, path = 'database.yml') {
-  const { text, values, notes } = stripErb(src, path);
+  const { text, values, notes, unmodeled } = stripErb(src, path);
   checkYamlDepth(text, path);
   const lc = new LineCounter();
   let doc;
@@ -186,5 +190,5 @@ export function readYaml(src, path = 'database.yml') {
     return { name: p.join('.'), path: p, key: p[p.length - 1], value: raw, known: true, text: String(raw), line };
   };
   walk(doc.contents, [], 0);
-  return { settings: [...settings.values()], notes };
+  return { settings: [...settings.values()], notes, ...(unmodeled.length ? { unmodeled } : {}) };
 }

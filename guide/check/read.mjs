@@ -9,6 +9,7 @@ import { readPgConf, readIni, readSysctl, readEnv } from './read-flat.mjs';
 import { readGemfileLock, readGemfile, readRubyVersion, readToolVersions } from './read-gems.mjs';
 import { readProcfile, readDockerfile, readCompose, readRake } from './read-deploy.mjs';
 import { inputProblem } from './errors.mjs';
+import { readAdapterLines } from './active-job.mjs';
 
 const RUBY_KINDS = new Set(['puma', 'unicorn', 'pitchfork', 'rails-env', 'good-job', 'rails-app']);
 const LAST_WINS = ['threads', 'workers'];
@@ -84,6 +85,9 @@ const READERS = {
   dockerfile: readDockerfile,
   compose: (src, path) => readCompose(src, path),
   rake: readRake,
+  // config/initializers/*.rb that name queue_adapter, and app/jobs classes: that one line only (active-job.mjs).
+  initializer: readAdapterLines,
+  'job-class': readAdapterLines,
   // bin/jobs: kept as text (deploy.mjs asks whether it loads Solid Queue); nothing in it is run or parsed.
   binstub: () => ({ settings: [], notes: [] }),
   nginx: (src, path) => readNginx(src, path),
