@@ -85,7 +85,7 @@ export const TOPOLOGY_CATALOG = {
   "pg.ssl-cert": "The distribution's self-signed certificate (ssl-cert package); replace it with one from your CA.",
   "pg.ssl-min": "No TLS 1.0/1.1.",
   "pg.scram": "Store new passwords as SCRAM-SHA-256 (the default from 14) so the scram-sha-256 lines in pg_hba.conf accept them.",
-  "pg.hba": "Access: local superuser by peer, loopback by password, and the {n} app host address(es) with TLS and SCRAM only, to the app database as the app role.",
+  "pg.hba": "Access: local superuser by peer (also for pg_basebackup's replication connection), loopback by password, and the {n} app host address(es) with TLS and SCRAM only, to the app database as the app role.",
   "pg.hba.rest": "Everything else is refused: no rule matches.",
   "pg.hba.bouncer": "Access: only local connections; the {n} app host(s) reach PgBouncer (its own pg_hba.conf), which connects over loopback.",
 

@@ -130,6 +130,9 @@ test('PostgreSQL reached directly: listen address, TLS, and pg_hba lines for exa
   assert.equal(c.password_encryption, 'scram-sha-256');
   const hba = file(r, /^db-host\/etc\/postgresql\/17\/main\/pg_hba\.conf$/).content.split('\n').filter((l) => /^(host|local)/.test(l));
   assert.deepEqual(hba.filter((l) => l.startsWith('hostssl')), ['192.168.50.21', '192.168.50.22', '192.168.50.30'].map((a) => `hostssl app_production,app_production_cache,app_production_queue,app_production_cable app ${a}/32 scram-sha-256`));
+  // The replacement keeps a local replication rule for the postgres user: the CHECKLIST's pg_basebackup needs it
+  // (a replication connection matches no `all` rule; sre5 review m2).
+  assert.ok(hba.includes('local replication postgres peer'), hba.join('\n'));
   // Rails 7.2 has one database: one name.
   const one = generate({ app_hosts: 2, db_host: 'separate', lb: 'nginx', rails: '7.2', jobs: 'none' });
   assert.match(file(one, /pg_hba\.conf$/).content, /^hostssl app_production app /m);

@@ -60,7 +60,9 @@ export function pgSettings(ctx) {
 /** pg_hba.conf rules as lines "TYPE DATABASE USER [ADDRESS] METHOD" (exported for tests and the namespace proof). */
 export function hbaRules(ctx) {
   const m = gte(ctx.a.database_version, '10') ? 'scram-sha-256' : 'md5';
-  const rules = ['local all postgres peer', 'local all all peer', `host all all 127.0.0.1/32 ${m}`];
+  // The replication line keeps what Debian's own file allows: pg_basebackup run as postgres on the host (the
+  // CHECKLIST's backup) needs a replication rule, which `all` does not match.
+  const rules = ['local all postgres peer', 'local replication postgres peer', 'local all all peer', `host all all 127.0.0.1/32 ${m}`];
   // Every database of the app (Rails 8: also cache, queue and cable), or those connections are refused.
   const dbs = databaseNames(ctx).join(',');
   if (ctx.pooler !== 'pgbouncer') for (const addr of ctx.hosts.app) rules.push(`hostssl ${dbs} app ${addr}/32 ${m}`);
