@@ -121,18 +121,19 @@ rb_measured() { # OUT CMD…
     if [ "$busy" = 1 ] || [ "$unsteady" = 1 ] || [ "$slow" = 1 ]; then
       if [ "$try" -lt "${RB_TRIES:-1}" ]; then
         repeats_slow=$((repeats_slow + slow))
+        # Why the try is repeated: logged, recorded in the try's kept protocol and counted by reason. Every try's
+        # output is kept (the readback's first-try check reads try 1): text, protocol, the JSON an in-process run
+        # writes beside them and the probe's windows.
         if [ "$busy" = 1 ]; then
           rb_log "$(basename "$out"): disturbed (foreign CPU $f %, steal $s % on the worst CPU; worst interval: foreign ${fw:-?} %, steal ${sw:-?} %), try $try of $RB_TRIES; repeating"
+          echo "repeated_because=disturbed" >> "$out.protocol"; rep_busy=$((rep_busy + 1))
         elif [ "$unsteady" = 1 ]; then
           rb_log "$(basename "$out"): the machine did not hold its fast speed (plateau $pl above $RB_PLATEAU_MAX), try $try of $RB_TRIES; repeating"
+          echo "repeated_because=unsteady" >> "$out.protocol"; rep_unsteady=$((rep_unsteady + 1))
         else
           rb_log "$(basename "$out"): the host ran slow in $sp % of the probe's windows (above $RB_SPEED_MAX_SLOW_PCT %), try $try of $RB_TRIES; repeating"
+          echo "repeated_because=slow_host" >> "$out.protocol"
         fi
-        # Every try's output is kept (the readback's first-try check reads try 1): text, protocol, the JSON
-        # an in-process run writes beside them and the probe's windows.
-        if [ "$busy" = 1 ]; then echo "repeated_because=disturbed" >> "$out.protocol"; rep_busy=$((rep_busy + 1))
-        elif [ "$unsteady" = 1 ]; then echo "repeated_because=unsteady" >> "$out.protocol"; rep_unsteady=$((rep_unsteady + 1))
-        else echo "repeated_because=slow_host" >> "$out.protocol"; fi
         [ -f "$out.speed.csv" ] && mv "$out.speed.csv" "$out.disturbed-$try.speed.csv"
         mv "$out.txt" "$out.disturbed-$try.txt"; mv "$out.protocol" "$out.disturbed-$try.protocol"
         [ -f "$out.json" ] && mv "$out.json" "$out.disturbed-$try.json"

@@ -45,12 +45,13 @@ export function gcInReading(cpu, minor, major, ip = PROTOCOL.in_process) {
   const total = sum(gcs);
   const out = { per_iteration: total / gcs.length, major_per_1000: (1000 * sum(major)) / major.length, reading_share: null };
   if (!total || cpu.length < size) return out;
-  const blocks = [];
-  for (let i = 0; i + size <= cpu.length; i += size) blocks.push({ mean: sum(cpu.slice(i, i + size)) / size, gc: sum(gcs.slice(i, i + size)) });
-  const reading = quantile(blocks.map((b) => b.mean), ip.reading_quantile);
-  const fast = blocks.filter((b) => b.mean <= reading);
-  const all = sum(blocks.map((b) => b.gc)) / blocks.length;
-  out.reading_share = all > 0 && fast.length ? sum(fast.map((b) => b.gc)) / fast.length / all : null;
+  // The same blocks as the reading (blockMeans): their CPU means, and their collections per iteration.
+  const means = blockMeans(cpu, size);
+  const gcRate = blockMeans(gcs, size);
+  const reading = quantile(means, ip.reading_quantile);
+  const fast = gcRate.filter((_, b) => means[b] <= reading);
+  const all = sum(gcRate) / gcRate.length;
+  out.reading_share = all > 0 && fast.length ? sum(fast) / fast.length / all : null;
   return out;
 }
 
