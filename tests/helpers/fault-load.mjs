@@ -40,7 +40,10 @@ export function parseWsLoad(stdout, tag) {
 }
 
 // Scenario 8: a client asks for URL every 0.2 s (REQUESTS times, 5 s per request at most) while RESTART runs after
-// 3 s; prints the requests, the failures, those outside the restart plus GRACE_S seconds, how long the restart took
+// 3 s; prints the requests, the failures, those outside the restart plus GRACE_S seconds (a request is inside when
+// it was still waiting for its answer as the restart began: one sent just before PostgreSQL stopped fails with it,
+// as any request in flight would; every failure is listed with its start and duration relative to the restart's
+// start, so an outside one can be told apart from a slow start), how long the restart took
 // and when the last failure came (seconds after the restart returned), how many requests started before, during and
 // after the restart and the slowest one's seconds, the statuses clients got (000: no answer within 5 s), then one
 // request after the load. CURL_OPTS
@@ -50,7 +53,8 @@ export function dbRestartScript({ tag, url, restart, requests = 75, graceS = 5, 
 ( for i in $(seq 1 ${requests}); do printf '%s %s\n' "$(date +%s.%N)" "$(curl -s --max-time 5 ${curlOpts} -o /dev/null -w '%{http_code} %{time_total}' ${url})"; sleep 0.2; done > /tmp/dbr-${tag}.txt ) & DBRL=$!
 sleep 3; R0=$(date +%s.%N); ${restart}; R1=$(date +%s.%N)
 wait $DBRL
-awk -v r0=$R0 -v r1=$R1 -v grace=${graceS} '{n++; if ($2 != 200) {f++; if ($1 < r0 || $1 > r1 + grace) late++; if ($1 > last) last = $1}} END {printf "${tag} requests=%d failed=%d outside-window=%d restart-seconds=%.1f last-failure-after-restart=%.1f\n", n, f, late, r1 - r0, f ? last - r1 : 0}' /tmp/dbr-${tag}.txt
+awk -v r0=$R0 -v r1=$R1 -v grace=${graceS} '{n++; if ($2 != 200) {f++; if ($1 + $3 < r0 || $1 > r1 + grace) late++; if ($1 > last) last = $1}} END {printf "${tag} requests=%d failed=%d outside-window=%d restart-seconds=%.1f last-failure-after-restart=%.1f\n", n, f, late, r1 - r0, f ? last - r1 : 0}' /tmp/dbr-${tag}.txt
+awk -v r0=$R0 '$2 != 200 {printf " %+.2f:%s:%.2f", $1 - r0, $2, $3} END {print ""}' /tmp/dbr-${tag}.txt | sed 's/^/${tag} failures(start-after-restart-began:status:seconds)=/'
 awk -v r0=$R0 -v r1=$R1 '{if ($1 < r0) b++; else if ($1 <= r1) d++; else a++; if ($3 > s) s = $3} END {printf "${tag} started-before=%d during=%d after=%d slowest-seconds=%.1f\n", b, d, a, s}' /tmp/dbr-${tag}.txt
 echo "${tag} statuses=$(awk '{print $2}' /tmp/dbr-${tag}.txt | sort | uniq -c | awk '{printf "%s:%s ", $2, $1}')"
 echo "${tag} after=$(curl -sS --max-time 10 ${curlOpts} -o /dev/null -w '%{http_code}' ${url})"

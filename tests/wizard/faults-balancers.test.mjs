@@ -214,7 +214,7 @@ echo "chain slow-at-apphosts=$(cat /hosts/app1/log/nginx/access.log /hosts/app2/
       const dbr = parseDbRestart(r.stdout, tag);
       assert.ok(dbr && dbr.requests >= 50, `${tag}: the client ran\n${out}`);
       assert.ok(dbr.startedBefore > 0 && dbr.startedAfter > 0, `${tag}: the client asked before and after the restart\n${out}`);
-      assert.equal(dbr.outsideWindow, 0, `${tag}: failures only during the restart and ${RECOVERY_S} s after it\n${out}`);
+      assert.equal(dbr.outsideWindow, 0, `${tag}: failures only during the restart and ${RECOVERY_S} s after it: ${(r.stdout.match(new RegExp(`^${tag} failures.*$`, 'm')) || [''])[0]}\n${out}`);
       assert.equal(dbr.after, '200', `${tag}: the app recovered without a restart`);
     }
     assert.ok(parseDbRestart(r.stdout, 'dbrestart-nginx').failed > 0, `the ${OUTAGE_S} s outage reached clients through the nginx balancer\n${out}`);
