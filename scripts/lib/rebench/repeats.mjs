@@ -5,6 +5,8 @@
 //   slow_host  the host-speed probe found the host slow during a load run (version 5 on).
 // A run's .protocol file counts them (repeats_disturbed, repeats_unsteady, repeats_slow_host), so they add up to its
 // tries less one. Output from before version 4 has no counts, and the dataset no record: a zero would be untrue.
+import fs from 'node:fs';
+import path from 'node:path';
 
 export const REPEAT_REASONS = ['disturbed', 'unsteady', 'slow_host'];
 
@@ -40,4 +42,20 @@ export function repeatRecord(runs) {
     }
   }
   return counted ? out : null;
+}
+
+/**
+ * Why each repeated try of a run was repeated, in try order (runs.csv's repeated_because): from the kept tries'
+ * BASE.disturbed-N.protocol (repeated_because=, version 4 on). Drivers of versions 1 and 2 repeated for disturbance
+ * alone, so their tries need no record; a later try whose record does not say is "unrecorded". [] for one try.
+ */
+export function readRepeatReasons(raw, base, protocol, version) {
+  const tries = Number(protocol && protocol.tries) || 1;
+  const out = [];
+  for (let n = 1; n < tries; n += 1) {
+    const file = path.join(raw, `${base}.disturbed-${n}.protocol`);
+    const said = fs.existsSync(file) ? /^repeated_because=(\w+)$/m.exec(fs.readFileSync(file, 'utf8')) : null;
+    out.push(said ? said[1] : version < 3 ? 'disturbed' : 'unrecorded');
+  }
+  return out;
 }
