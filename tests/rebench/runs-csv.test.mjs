@@ -37,9 +37,9 @@ test('the columns keep their places: a published runs.csv header is a prefix of 
   assert.match(fs.readFileSync(path.join(ROOT, 'repeat.md'), 'utf8'), /\{% for c in rc\.columns %\}\| `\{\{ c\.name \}\}` \| \{\{ c\.about \}\} \|/);
 });
 
-test('rebuilt from the published in-process raw output: repeat reasons, unsteady and GC share per run', () => {
+test('rebuilt from the published in-process raw output: repeat reasons, unsteady and GC share per run, and the published record of repeats', () => {
   const raw = path.join(RAW, 'rebench-2026-interpreters');
-  const { ctx, runsCsv: text } = rebuildFromRaw(byName('interpreters'), raw);
+  const { ctx, datasets: [rebuilt], runsCsv: text } = rebuildFromRaw(byName('interpreters'), raw);
   const runs = rows(text);
   assert.equal(runs.length, ctx.results.length);
   for (const r of runs) {
@@ -56,6 +56,14 @@ test('rebuilt from the published in-process raw output: repeat reasons, unsteady
   const words = runs.reduce((n, r) => n + (r.repeated_because ? r.repeated_because.split(' ').length : 0), 0);
   assert.equal(words, fs.readdirSync(raw).filter((n) => /\.disturbed-\d+\.protocol$/.test(n)).length, 'every kept try, one reason each');
   assert.equal(runs.filter((r) => r.unsteady === '1').length, ctx.results.filter((x) => x.protocol.unsteady === 1).length);
+  // The published dataset's record of repeats is what a rebuild computes from the same raw output, and the same
+  // tries as the rows': a published dataset and its raw output do not part.
+  const published = JSON.parse(fs.readFileSync(path.join(ROOT, '_data/datasets/rebench-2026-interpreters.json'), 'utf8'));
+  assert.deepEqual(published.quality.repeats, rebuilt.quality.repeats);
+  for (const [key, n] of Object.entries(published.quality.repeats.by_configuration)) {
+    const mine = runs.filter((r) => `${r.cell} / ${r.measurement}` === key).flatMap((r) => (r.repeated_because ? r.repeated_because.split(' ') : []));
+    assert.deepEqual([n.disturbed, n.unsteady, n.slow_host], ['disturbed', 'unsteady', 'slow_host'].map((why) => mine.filter((x) => x === why).length), key);
+  }
 });
 
 test('protocol versions 1 and 2 repeated for disturbance alone: their repeated tries read "disturbed"', () => {
