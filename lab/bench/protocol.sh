@@ -78,10 +78,10 @@ rb_gate() { # OUT
 }
 
 # Run CMD… (its output to OUT.txt) under the protocol: gate, monitor, repeat while disturbed (RB_TRIES).
-# OUT.protocol records gate_ok, foreign_pct, steal_pct, load1, tries, disturbed, unsteady, warmup_stable, and how
-# many tries were repeated for each reason (repeats_disturbed, repeats_unsteady).
+# OUT.protocol records gate_ok, foreign_pct, steal_pct, load1, tries, disturbed, unsteady, slow_host, warmup_stable,
+# and how many tries were repeated for each reason (repeats_disturbed, repeats_unsteady, repeats_slow_host).
 rb_measured() { # OUT CMD…
-  local out=$1 try=1 f s fw sw mon sp slow repeats_slow=0 rep_busy=0 rep_unsteady=0 probe=(); shift
+  local out=$1 try=1 f s fw sw mon sp slow rep_busy=0 rep_slow=0 rep_unsteady=0 probe=(); shift
   [ -n "${RB_SPEED_CAL:-}" ] && [ "${RB_PROBE:-1}" = 1 ] && probe=("$RB_SPEED_CAL" "$out.speed.csv")
   while :; do
     rb_gate "$out"
@@ -120,10 +120,10 @@ rb_measured() { # OUT CMD…
     if [ -n "${RB_SPEED_MAX_SLOW_PCT:-}" ] && [ -n "$sp" ] && rb_above "$sp" "$RB_SPEED_MAX_SLOW_PCT"; then slow=1; fi
     if [ "$busy" = 1 ] || [ "$unsteady" = 1 ] || [ "$slow" = 1 ]; then
       if [ "$try" -lt "${RB_TRIES:-1}" ]; then
-        repeats_slow=$((repeats_slow + slow))
-        # Why the try is repeated: logged, recorded in the try's kept protocol and counted by reason. Every try's
-        # output is kept (the readback's first-try check reads try 1): text, protocol, the JSON an in-process run
-        # writes beside them and the probe's windows.
+        # Why the try is repeated: logged, recorded in the try's kept protocol and counted by reason, one reason per
+        # try (the first that applies), so that the counts add up to the tries less one. Every try's output is kept
+        # (the readback's first-try check reads try 1): text, protocol, the JSON an in-process run writes beside
+        # them and the probe's windows.
         if [ "$busy" = 1 ]; then
           rb_log "$(basename "$out"): disturbed (foreign CPU $f %, steal $s % on the worst CPU; worst interval: foreign ${fw:-?} %, steal ${sw:-?} %), try $try of $RB_TRIES; repeating"
           echo "repeated_because=disturbed" >> "$out.protocol"; rep_busy=$((rep_busy + 1))
@@ -132,7 +132,7 @@ rb_measured() { # OUT CMD…
           echo "repeated_because=unsteady" >> "$out.protocol"; rep_unsteady=$((rep_unsteady + 1))
         else
           rb_log "$(basename "$out"): the host ran slow in $sp % of the probe's windows (above $RB_SPEED_MAX_SLOW_PCT %), try $try of $RB_TRIES; repeating"
-          echo "repeated_because=slow_host" >> "$out.protocol"
+          echo "repeated_because=slow_host" >> "$out.protocol"; rep_slow=$((rep_slow + 1))
         fi
         [ -f "$out.speed.csv" ] && mv "$out.speed.csv" "$out.disturbed-$try.speed.csv"
         mv "$out.txt" "$out.disturbed-$try.txt"; mv "$out.protocol" "$out.disturbed-$try.protocol"
@@ -143,9 +143,8 @@ rb_measured() { # OUT CMD…
     echo "disturbed=$busy" >> "$out.protocol"
     echo "unsteady=$unsteady" >> "$out.protocol"
     echo "slow_host=$slow" >> "$out.protocol"
-    echo "repeats_slow_host=$repeats_slow" >> "$out.protocol"
     echo "tries=$try" >> "$out.protocol"
-    printf "repeats_disturbed=%s\nrepeats_unsteady=%s\n" "$rep_busy" "$rep_unsteady" >> "$out.protocol"
+    printf "repeats_disturbed=%s\nrepeats_unsteady=%s\nrepeats_slow_host=%s\n" "$rep_busy" "$rep_unsteady" "$rep_slow" >> "$out.protocol"
     [ -f "$out.warmup" ] && grep -E '^warmup_(stable|s)=' "$out.warmup" >> "$out.protocol"
     return 0
   done

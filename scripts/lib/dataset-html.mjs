@@ -79,16 +79,21 @@ export function qualityBadge(dataset) {
   if (!q) return '';
   return ` <span class="quality quality-${esc(q.grade)}"><strong>Grade: ${esc(q.grade)}</strong> — ${esc(GRADE_TEXT[q.grade])} (${esc(foreignLoadText(q.foreign_load))}).</span>`;
 }
-// Protocol version 5's host-speed probe: the runs it left out and, per configuration, the tries it repeated.
-function slowHostText(q) {
-  if (!q.repeats_slow_host) return '';
-  const repeated = Object.entries(q.repeats_slow_host).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
-  return ` Host-speed probe: ${q.runs_slow_host || 0} runs left out for a slow host; tries repeated for one: ${repeated.length ? repeated.join(', ') : 'none'}.`;
+// The tries the driver repeated, by reason and per configuration (quality.repeats), and the load runs the host-speed
+// probe left out: a reader sees how much of a dataset was measured again, and where.
+const REPEAT_WORDS = { disturbed: 'disturbed', unsteady: 'unsteady', slow_host: 'slow host' };
+function repeatsText(q) {
+  if (!q.repeats) return '';
+  const why = (n) => Object.keys(REPEAT_WORDS).filter((k) => n[k] > 0).map((k) => `${n[k]} ${REPEAT_WORDS[k]}`).join(', ');
+  const repeated = Object.entries(q.repeats.by_configuration).filter(([, n]) => why(n)).map(([k, n]) => `${k} (${why(n)})`);
+  // runs_slow_host is graded from protocol version 5's code on; a dataset graded before it does not say.
+  const slow = Number.isInteger(q.runs_slow_host) ? ` Runs left out for a slow host: ${q.runs_slow_host}.` : '';
+  return ` Tries repeated: ${repeated.length ? `${why(q.repeats)} in all; ${repeated.join('; ')}` : 'none'}.${slow}`;
 }
 export function qualityHtml(dataset) {
   const q = dataset.quality;
   if (!q) return null;
-  return `<strong class="quality quality-${esc(q.grade)}">${esc(q.grade)}</strong>: ${esc(GRADE_TEXT[q.grade])}. Measured foreign load: ${esc(foreignLoadText(q.foreign_load))} (${esc(q.foreign_load.source)}). Protocol: ${esc(q.protocol)}.${esc(slowHostText(q))}${q.reasons.length ? `<ul>${q.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}`;
+  return `<strong class="quality quality-${esc(q.grade)}">${esc(q.grade)}</strong>: ${esc(GRADE_TEXT[q.grade])}. Measured foreign load: ${esc(foreignLoadText(q.foreign_load))} (${esc(q.foreign_load.source)}). Protocol: ${esc(q.protocol)}.${esc(repeatsText(q))}${q.reasons.length ? `<ul>${q.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}`;
 }
 
 export function figureHtml(dataset, chart, sizes, { full = false } = {}) {

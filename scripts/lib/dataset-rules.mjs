@@ -99,9 +99,9 @@ export function qualityProblems(data) {
   if (f.steal_pct_max > PROTOCOL.disturbance.max_steal_pct) out.push({ pointer: '/quality/foreign_load/steal_pct_max', message: `CPU steal ${f.steal_pct_max} % is above the protocol's ${PROTOCOL.disturbance.max_steal_pct} % for a benchmark grade`, fix });
   if (f.steal_pct_cpu_max > PROTOCOL.disturbance.max_steal_pct) out.push({ pointer: '/quality/foreign_load/steal_pct_cpu_max', message: `CPU steal ${f.steal_pct_cpu_max} % on one CPU is above the protocol's ${PROTOCOL.disturbance.max_steal_pct} % for a benchmark grade`, fix });
   if (PROTOCOL.disturbance.max_interval_pct && f.worst_interval_pct_max > PROTOCOL.disturbance.max_interval_pct) out.push({ pointer: '/quality/foreign_load/worst_interval_pct_max', message: `a monitor interval with ${f.worst_interval_pct_max} % foreign CPU or steal is above the protocol's ${PROTOCOL.disturbance.max_interval_pct} % burst cap for a benchmark grade`, fix });
-  // Protocol version 5: a load run can be graded only with the host-speed probe's record (in-process-only datasets
-  // carry an empty one); a dataset measured before it cannot claim the grade.
-  if (!q.repeats_slow_host) out.push({ pointer: '/quality', message: 'a benchmark grade without the host-speed probe\'s record (quality.repeats_slow_host, protocol version 5): a host that ran slow during a run cannot be ruled out', fix });
+  // The driver's record of the tries it repeated and why (protocol version 4 on; the slow-host count from version 5):
+  // without it, a run kept because its last try went well cannot be told from one that held the first time.
+  if (!q.repeats) out.push({ pointer: '/quality', message: 'a benchmark grade without the record of repeated tries (quality.repeats: disturbed, unsteady and slow-host repeats per configuration, protocol version 4 on): a run repeated until it looked good cannot be ruled out', fix });
   if (data.method && typeof data.method.runs === 'number' && data.method.runs < PROTOCOL.runs.min_runs) out.push({ pointer: '/method/runs', message: `${data.method.runs} runs per configuration is below the protocol's ${PROTOCOL.runs.min_runs} for a benchmark grade`, fix });
   return out;
 }

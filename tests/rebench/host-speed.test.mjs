@@ -67,7 +67,8 @@ test('readback: a run still slow is left out, repeats are counted per configurat
   assert.equal(rows[0][columns.findIndex((c) => c.key === 'rps_min')], 101, 'the slow run\'s 50 req/s is not counted');
   const q = gradeRun({ quick: false, runs: 10, params: V5, raw: null, results });
   assert.equal(q.runs_slow_host, 1);
-  assert.deepEqual(q.repeats_slow_host, { 'puma / api': 4, 'unicorn / api': 0 });
+  assert.deepEqual(q.repeats.by_configuration, { 'puma / api': { disturbed: 0, unsteady: 0, slow_host: 4 }, 'unicorn / api': { disturbed: 0, unsteady: 0, slow_host: 0 } });
+  assert.deepEqual([q.repeats.disturbed, q.repeats.unsteady, q.repeats.slow_host], [0, 0, 4]);
   assert.ok(q.reasons.some((x) => /slow .* in more than 10 % of the windows of 1 of 20 load runs after 3 tries; they are left out/.test(x)), q.reasons.join(' | '));
   assert.ok(q.reasons.some((x) => /fewer than 50 % of the 1 s windows on some CPU in 1 of 20 load runs/.test(x)), q.reasons.join(' | '));
   // A load run without figures under version 5 is said; an in-process run needs none (it has the plateau check).
@@ -78,7 +79,7 @@ test('readback: a run still slow is left out, repeats are counted per configurat
   const v3 = gradeRun({ quick: false, runs: 10, params: { ...V5, RB_PROTOCOL_VERSION: 3 }, raw: null, results: old });
   assert.equal(v3.grade, 'smoke');
   assert.ok(v3.reasons.some((x) => /protocol version 3, before the host-speed probe: .* for its 20 load runs/.test(x)), v3.reasons.join(' | '));
-  assert.deepEqual([v3.runs_slow_host, v3.repeats_slow_host], [0, {}]);
+  assert.deepEqual([v3.runs_slow_host, v3.repeats], [0, undefined], 'no counts before version 4, so no record');
   assert.match(v3.protocol, /^scaling-rails\/rebench-protocol@3 .*load runs from before version 5 graded smoke/);
 });
 
@@ -101,22 +102,32 @@ test('readback of raw files: the probe\'s figures from .protocol, wrk\'s respons
   assert.ok(q.reasons.some((x) => /in 1 of 1 load runs the probe's spins ran well under their calibrated time/.test(x)), q.reasons.join(' | '));
 });
 
-test('the schema and the validator: the slow-host counts are recorded, and a benchmark grade needs them', async () => {
+test('the schema and the validator: one record of repeats by reason, and a benchmark grade needs it', async () => {
   const file = path.join(ROOT, '_data/datasets/rebench-2026-caching.json');
   // Without its charts: rendering them (seconds) is the dataset tests' business, not the quality record's.
   const good = { ...JSON.parse(fs.readFileSync(file, 'utf8')), charts: [] };
   const knownIds = knownDatasetIds();
   const check = (ds) => validateDataset({ file, text: JSON.stringify(ds, null, 2), knownIds }).map((p) => `${p.field}: ${p.message}`);
-  assert.deepEqual(check({ ...good, quality: { ...good.quality, runs_slow_host: 2, repeats_slow_host: { 'puma / api': 3 } } }), []);
+  const reps = (puma) => ({ disturbed: puma.disturbed, unsteady: 0, slow_host: puma.slow_host, by_configuration: { 'puma / api': { unsteady: 0, ...puma }, 'unicorn / api': { disturbed: 0, unsteady: 0, slow_host: 0 } } });
+  assert.deepEqual(check({ ...good, quality: { ...good.quality, runs_slow_host: 2, repeats: reps({ disturbed: 1, slow_host: 3 }) } }), []);
+  // The shape is one: counts by reason per configuration, keyed "cell / measurement"; the two old tallies are refused.
+  const refused = (repeats, extra = {}) => check({ ...good, quality: { ...good.quality, repeats, ...extra } });
+  assert.ok(refused({ disturbed: 0, unsteady: 1, by_configuration: { 'ruby-3.4:warm': 1 } }).length >= 2, 'version 4\'s tally: no slow_host, a count for a configuration, a colon key');
+  assert.ok(refused(reps({ disturbed: 0, slow_host: 1 }), { repeats_slow_host: { 'puma / api': 1 } }).some((m) => /repeats_slow_host/.test(m)), 'the separate slow-host tally is gone');
+  assert.ok(refused({ ...reps({ disturbed: 0, slow_host: 1 }), by_configuration: { 'puma:api': { disturbed: 0, unsteady: 0, slow_host: 1 } } }).length, 'a key in the other format');
+  assert.ok(refused({ ...reps({ disturbed: 0, slow_host: 1 }), by_configuration: { 'puma / api': { disturbed: 0, slow_host: 1 } } }).length, 'a configuration without every reason');
   const claimed = { ...good, method: { ...good.method, runs: 10 }, quality: { ...good.quality, grade: 'benchmark', reasons: [], runs_disturbed: 0, foreign_load: { ...good.quality.foreign_load, foreign_cpu_pct_max: 2 } } };
-  assert.ok(check(claimed).some((m) => /without the host-speed probe's record/.test(m)), check(claimed).join(' | '));
-  const probed = { ...claimed, quality: { ...claimed.quality, runs_slow_host: 0, repeats_slow_host: { 'puma / api': 1 } } };
-  assert.ok(!check(probed).some((m) => /host-speed/.test(m)), check(probed).join(' | '));
+  assert.ok(check(claimed).some((m) => /without the record of repeated tries/.test(m)), check(claimed).join(' | '));
+  const probed = { ...claimed, quality: { ...claimed.quality, runs_slow_host: 0, repeats: reps({ disturbed: 2, slow_host: 1 }) } };
+  assert.deepEqual(check(probed), []);
   assert.ok(check({ ...probed, quality: { ...probed.quality, runs_slow_host: 1 } }).some((m) => /runs_slow_host/.test(m)), 'benchmark with a run left out for a slow host is rejected');
-  // The dataset page states them.
+  // The dataset page states them, by reason, where there were any.
   const { qualityHtml } = await import('../../scripts/lib/dataset-html.mjs');
-  assert.match(qualityHtml(probed), /Host-speed probe: 0 runs left out for a slow host; tries repeated for one: puma \/ api 1\./);
-  assert.doesNotMatch(qualityHtml(good), /Host-speed probe/, 'a dataset from before version 5 has no such record');
+  assert.match(qualityHtml(probed), /Tries repeated: 2 disturbed, 1 slow host in all; puma \/ api \(2 disturbed, 1 slow host\)\. Runs left out for a slow host: 0\./);
+  const unprobed = { ...probed.quality };
+  delete unprobed.runs_slow_host;
+  assert.match(qualityHtml({ ...probed, quality: { ...unprobed, repeats: reps({ disturbed: 0, slow_host: 0 }) } }), /Tries repeated: none\.$/, 'graded before the probe: no left-out count');
+  assert.doesNotMatch(qualityHtml(good), /Tries repeated/, 'a dataset from before version 4 has no such record');
   // The driver gets the probe's thresholds from the protocol file, and none in a --quick run.
   assert.equal(driverParams({ quick: false }).RB_SPEED_MAX_SLOW_PCT, H.max_slow_pct);
   assert.equal(driverParams({ quick: true }).RB_SPEED_CALIBRATE_S, '');
@@ -168,8 +179,16 @@ test('the driver repeats a run on a host the probe finds slow, and records one s
   const p = parseProtocolFile(fs.readFileSync(path.join(dir, 'run.protocol'), 'utf8'));
   assert.ok(p.speed_slow_pct > H.max_slow_pct, JSON.stringify(p));
   assert.deepEqual([p.tries, p.slow_host, p.repeats_slow_host, p.disturbed, p.unsteady], [2, 1, 1, 0, 0]);
+  assert.deepEqual([p.repeats_disturbed, p.repeats_unsteady], [0, 0]);
   assert.ok(fs.existsSync(path.join(dir, 'run.disturbed-1.speed.csv')), 'the slow try\'s windows are kept');
   assert.match(fs.readFileSync(path.join(dir, 'driver.log'), 'utf8'), /run: the host ran slow in [\d.]+ % of the probe's windows \(above 10 %\), try 1 of 2; repeating/);
+  // A try both disturbed (every foreign figure is above a limit of -1) and slow is repeated for its first reason
+  // only, so a run's counts add up to its tries less one and the dataset's record counts each try once.
+  const both = await driverShell(dir, `RB_SPEED_CAL="$RAW/cal.txt"; rb_measured "$RAW/both" sleep 1.2`, { ...probeParams, RB_DISTURB_MAX_FOREIGN: -1, RB_DISTURB_MAX_STEAL: -1, RB_TRIES: 2 });
+  assert.equal(both.code, 0, both.stderr);
+  const b = parseProtocolFile(fs.readFileSync(path.join(dir, 'both.protocol'), 'utf8'));
+  assert.deepEqual([b.tries, b.disturbed, b.slow_host, b.repeats_disturbed, b.repeats_unsteady, b.repeats_slow_host], [2, 1, 1, 1, 0, 0], JSON.stringify(b));
+  assert.equal(parseProtocolFile(fs.readFileSync(path.join(dir, 'both.disturbed-1.protocol'), 'utf8')).repeated_because, 'disturbed');
   // RB_PROBE=0 (in-process experiments): no probe, no figures.
   const off = await driverShell(dir, `RB_SPEED_CAL="$RAW/cal.txt"; RB_PROBE=0; rb_measured "$RAW/off" true`, { ...probeParams, RB_TRIES: 1 });
   assert.equal(off.code, 0, off.stderr);

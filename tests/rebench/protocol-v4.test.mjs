@@ -11,6 +11,8 @@ import { gcInReading, readWarm } from '../../scripts/lib/rebench/warm.mjs';
 import { gradeRun, parseProtocolFile, PROTOCOL } from '../../scripts/lib/rebench/protocol.mjs';
 import { readFirstTry } from '../../scripts/lib/rebench/readback.mjs';
 import { summaryRows } from '../../scripts/lib/rebench/dataset.mjs';
+import { repeatRecord } from '../../scripts/lib/rebench/repeats.mjs';
+import { derivedQuality } from '../../scripts/lib/rebench/thennow.mjs';
 import { driverShell } from '../helpers/driver-shell.mjs';
 
 const IP = PROTOCOL.in_process;
@@ -35,9 +37,36 @@ test('the driver keeps every try (text, protocol and JSON) and counts repeats by
   // The quality record counts the repeats per configuration.
   const cell = { id: 'ruby-3.4' };
   const grade = gradeRun({ quick: false, runs: 10, params: { RB_TRIES: 3 }, raw: null, results: [{ cell, measurement: { id: 'warm' }, metrics: { errors: 0 }, protocol: { ...p, foreign_pct: 0, gate_ok: 1 } }] });
-  assert.deepEqual(grade.repeats, { disturbed: 0, unsteady: 1, by_configuration: { 'ruby-3.4:warm': 1 } });
+  assert.deepEqual(grade.repeats, { disturbed: 0, unsteady: 1, slow_host: 0, by_configuration: { 'ruby-3.4 / warm': { disturbed: 0, unsteady: 1, slow_host: 0 } } });
   assert.equal(grade.runs_unsteady, 0);
   assert.equal(gradeRun({ quick: false, runs: 10, params: {}, raw: null, results: [{ cell, measurement: { id: 'warm' }, metrics: { errors: 0 }, protocol: { tries: 1, disturbed: 0 } }] }).repeats, undefined, 'output from before version 4 has no repeat counts');
+});
+
+test('one record of repeats: by reason per configuration, open-loop runs with their page, and a benchmark grade needs it', (t) => {
+  const raw = fs.mkdtempSync(path.join(os.tmpdir(), 'protocol-v4-repeats-'));
+  t.after(() => fs.rmSync(raw, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(raw, 'isolation-lab.txt'), 'pinned server=0 load=1\n');
+  const clean = { foreign_pct: 0, steal_pct: 0, gate_ok: 1, disturbed: 0, unsteady: 0, tries: 1 };
+  const counts = (d, u, s) => ({ repeats_disturbed: d, repeats_unsteady: u, repeats_slow_host: s, tries: 1 + d + u + s });
+  const warm = (cell, run, p) => ({ cell: { id: cell }, measurement: { id: 'warm' }, entry: { run }, metrics: { in_process: true, cpu_ms: 3, timed_s: 12, plateau: 1.01, errors: 0 }, protocol: { ...clean, ...p } });
+  const results = [];
+  for (let run = 1; run <= 10; run += 1) results.push(warm('ruby34', run, counts(run === 3 ? 1 : 0, run === 5 ? 2 : 0, 0)), warm('ruby33', run, counts(0, 0, 0)));
+  const ctx = { quick: false, runs: 10, params: { RB_PROTOCOL_VERSION: 4, RB_TRIES: 3, RB_TIMED_S: 10 }, raw, results };
+  const q = gradeRun(ctx);
+  assert.deepEqual(q.reasons, [], 'clean in-process output under version 4');
+  assert.equal(q.grade, 'benchmark');
+  assert.deepEqual(q.repeats, { disturbed: 1, unsteady: 2, slow_host: 0, by_configuration: { 'ruby34 / warm': { disturbed: 1, unsteady: 2, slow_host: 0 }, 'ruby33 / warm': { disturbed: 0, unsteady: 0, slow_host: 0 } } });
+  // The same output with no counts (before version 4): smoke, since the validator refuses a benchmark without them.
+  const uncounted = gradeRun({ ...ctx, params: { ...ctx.params, RB_PROTOCOL_VERSION: 3 }, results: results.map((r) => ({ ...r, protocol: clean })) });
+  assert.equal(uncounted.grade, 'smoke');
+  assert.deepEqual(uncounted.reasons, ['no record of the tries the driver repeated and why (the driver counts them from protocol version 4)']);
+  // An open-loop run is tried on its own and counts with its page.
+  const page = { cell: { id: 'bundle' }, measurement: { id: 'heavy' }, metrics: { rps: 10, errors: 0 }, protocol: { ...clean, ...counts(0, 0, 1) }, openLoop: { open50: { protocol: counts(1, 0, 2) }, open90: { protocol: counts(0, 0, 0) } } };
+  const open = repeatRecord([page]);
+  assert.deepEqual(open, { disturbed: 1, unsteady: 0, slow_host: 3, by_configuration: { 'bundle / heavy': { disturbed: 1, unsteady: 0, slow_host: 3 } } });
+  // A then-and-now dataset derived from a benchmark one keeps the record its grade rests on.
+  const derived = derivedQuality({ id: 'rebench-2026-x', quality: q });
+  assert.deepEqual([derived.grade, derived.repeats, derived.runs_slow_host], ['benchmark', q.repeats, 0]);
 });
 
 test('a verdict that exists only with the repeated tries is "unsettled"', () => {

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 //   A run's .protocol file gains speed_slow_pct (the worst CPU's share of slow windows), speed_measured_pct (the
 //   worst CPU's share of windows with enough spins), speed_probe_cpu_pct (the probe's own CPU time), slow_host
-//   (1: still slow after the last try, left out) and repeats_slow_host (tries repeated because the host ran slow).
+//   (1: still slow after the last try, left out) and repeats_slow_host (tries repeated because the host ran slow,
+//   counted in the dataset's one record of repeats: repeats.mjs).
 
 /** RB_* parameters for the probe; none in a --quick run (smoke anyway, and a calibration would add seconds). */
 export function hostSpeedParams(P, { quick }) {
@@ -39,20 +40,15 @@ export function readCalibrations(raw) {
   });
 }
 
-/** The configuration a run belongs to, as the dataset's rows name it: cell and measurement. */
-const configOf = (r) => [r.cell && r.cell.id, r.measurement && r.measurement.id].filter(Boolean).join(' / ') || 'run';
-
 /**
  * What the probe's figures say about a dataset measured under protocol version `version` (P: the protocol).
  * runs: the dataset's measured (not skipped) runs; open-loop runs are read from each run's openLoop.
- * Returns { reasons, runs_slow_host, repeats_slow_host }: repeats per configuration (tries repeated because the
- * host ran slow, open-loop runs included) where the probe ran, an empty object where it did not.
+ * Returns { reasons, runs_slow_host }.
  */
 export function hostSpeedQuality(P, version, runs, { quick, excludes, tries, raw = null }) {
   const H = P.http.host_speed_probe;
   const probed = runs.filter((r) => !r.metrics.in_process);
   const reasons = [];
-  const repeats = {};
   let slow = 0;
   let unmeasured = 0;
   let noFigure = 0;
@@ -62,23 +58,21 @@ export function hostSpeedQuality(P, version, runs, { quick, excludes, tries, raw
     for (const p of [r.protocol, ...Object.values(r.openLoop || {}).map((o) => o.protocol)]) {
       total += 1;
       if (!p || !Number.isFinite(p.speed_windows)) { noFigure += 1; continue; }
-      const key = configOf(r);
-      repeats[key] = (repeats[key] || 0) + (Number(p.repeats_slow_host) || 0);
       // Spins well below their reference at the median: the calibration itself caught the host at its slow speed.
       if (Object.keys(p).some((k) => /^speed_cpu\d+_ratio_median$/.test(k) && p[k] < 1 / H.slow_ratio)) slowReference += 1;
       if (p.slow_host === 1) slow += 1;
       else if (!(p.speed_measured_pct >= H.min_measured_pct)) unmeasured += 1;
     }
   }
-  if (!total || quick) return { reasons, runs_slow_host: slow, repeats_slow_host: repeats };
+  if (!total || quick) return { reasons, runs_slow_host: slow };
   if (version < 5) {
     reasons.push(`measured under protocol version ${version}, before the host-speed probe: a host that ran this machine slow during a run (invisible to the load average and steal) cannot be ruled out for its ${total} load runs`);
-    return { reasons, runs_slow_host: 0, repeats_slow_host: {} };
+    return { reasons, runs_slow_host: 0 };
   }
   for (const c of readCalibrations(raw)) if (c.gate_ok === '0') reasons.push(`the host-speed probe was calibrated on ${c.place} while the idle gate was closed (other programs' CPU or steal above it), so its reference may be a slow one`);
   if (slowReference) reasons.push(`in ${slowReference} of ${total} load runs the probe's spins ran well under their calibrated time (below ${(1 / H.slow_ratio).toFixed(2)}× at the median on some CPU): the calibration caught the host slow, so those runs' slow windows are undercounted`);
   if (noFigure) reasons.push(`${noFigure} of ${total} load runs have no host-speed figure (the probe's calibration or its spinners failed: see driver.log)`);
   if (unmeasured) reasons.push(`the host-speed probe measured fewer than ${H.min_measured_pct} % of the ${H.window_s} s windows on some CPU in ${unmeasured} of ${total} load runs (at the lowest priority it yields to the experiment), so a slow host cannot be ruled out there`);
   if (slow) reasons.push(`the host ran this machine slow (spins over ${H.slow_ratio}× their calibrated time) in more than ${H.max_slow_pct} % of the windows of ${slow} of ${total} load runs after ${tries} ${tries === 1 ? 'try' : 'tries'}; ${excludes ? 'they are left out of the medians and verdicts' : 'never repeated (--no-wait), they count in the medians'}`);
-  return { reasons, runs_slow_host: slow, repeats_slow_host: repeats };
+  return { reasons, runs_slow_host: slow };
 }

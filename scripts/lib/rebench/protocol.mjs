@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../measure/common.mjs';
 import { hostSpeedParams, hostSpeedQuality } from './host-speed.mjs';
+import { repeatRecord } from './repeats.mjs';
 
 export const PROTOCOL_FILE = path.join(REPO_ROOT, '_data', 'measurement_protocol.json');
 export const PROTOCOL = JSON.parse(fs.readFileSync(PROTOCOL_FILE, 'utf8'));
@@ -218,7 +219,10 @@ export function gradeRun(ctx) {
   const worst = monitored.flatMap((r) => [r.protocol.foreign_cpu_pct_worst_interval, r.protocol.steal_pct_worst_interval]).filter(Number.isFinite);
   const loads = runs.flatMap((r) => [r.protocol && r.protocol.load1, ...loadsOf(r.load)]).filter(Number.isFinite);
   if (ctx.load) loads.push(...ctx.load.before.slice(0, 1), ...ctx.load.after.slice(0, 1));
-  const repeats = repeatCounts(runs);
+  const repeats = repeatRecord(runs);
+  // The validator asks a benchmark grade for this record (dataset-rules.mjs): without it, a repeat chosen by its
+  // outcome could not be told from a run that held the first time. Only output from before version 4 lacks it.
+  if (!repeats && !reasons.length) reasons.push('no record of the tries the driver repeated and why (the driver counts them from protocol version 4)');
   return {
     grade: reasons.length ? 'smoke' : 'benchmark',
     protocol: iso.length || runs.some((r) => r.protocol)
@@ -243,30 +247,13 @@ export function gradeRun(ctx) {
     ...(runs.some((r) => r.protocol && 'unsteady' in r.protocol) ? { runs_unsteady: runs.filter((r) => r.protocol && r.protocol.unsteady === 1).length } : {}),
     ...(repeats ? { repeats } : {}),
     ...(gcShares.length ? { gc_reading_share_min: round2(Math.min(...gcShares)) } : {}),
-    // The host-speed probe's record (protocol version 5 on).
+    // The host-speed probe's record (protocol version 5 on); its repeats are in the repeats record.
     runs_slow_host: speed.runs_slow_host,
-    repeats_slow_host: speed.repeats_slow_host,
     reasons,
   };
 }
 
 const round2 = (v) => Math.round(v * 100) / 100;
-
-/** Tries the driver repeated, by reason and per configuration (cell:measurement); null before version 4. */
-export function repeatCounts(runs) {
-  const counted = runs.filter((r) => r.protocol && 'repeats_unsteady' in r.protocol);
-  if (!counted.length) return null;
-  const out = { disturbed: 0, unsteady: 0, by_configuration: {} };
-  for (const r of counted) {
-    const d = Number(r.protocol.repeats_disturbed) || 0;
-    const u = Number(r.protocol.repeats_unsteady) || 0;
-    out.disturbed += d;
-    out.unsteady += u;
-    const key = `${r.cell ? r.cell.id : 'run'}:${r.measurement ? r.measurement.id : ''}`;
-    out.by_configuration[key] = (out.by_configuration[key] || 0) + d + u;
-  }
-  return out;
-}
 
 /**
  * Time one cell may take: the experiment's own allowance plus, per measurement, what the protocol adds in

@@ -9,7 +9,8 @@ import { readWarm } from './warm.mjs';
 import { readJobs } from './jobs-read.mjs';
 import { readOverload } from './overload-read.mjs';
 import { readReplica } from './replica-read.mjs';
-import { httpFailure, parseProtocolFile } from './protocol.mjs';
+import { httpFailure, parseProtocolFile, protocolVersionOf } from './protocol.mjs';
+import { readRepeatReasons } from './repeats.mjs';
 import { readOpenLoop, readOpenLoopRuns } from './openloop.mjs';
 import { pssPeak } from '../pss-csv.mjs';
 import { rawName } from './plan.mjs';
@@ -97,7 +98,8 @@ export function readResults(plan, cells, raw, params = {}) {
       // The open-loop phase after this page's closed-loop run (openloop.mjs), for measurements that ask for it.
       const openLoop = m.openLoop ? failOpenLoop(readOpenLoopRuns(raw, base), failed) : null;
       const firstTry = skipped || failed ? null : readFirstTry(m, raw, base, protocol);
-      results.push({ entry, cell, measurement: m, metrics: crashed || metrics, firstTry, memory, openLoop, protocol, server, load: text(path.join(raw, `${base}.load`)), file: fs.existsSync(file) ? path.basename(file) : null });
+      const repeatedBecause = readRepeatReasons(raw, base, protocol, protocolVersionOf(params));
+      results.push({ entry, cell, measurement: m, metrics: crashed || metrics, firstTry, memory, openLoop, protocol, repeatedBecause, server, load: text(path.join(raw, `${base}.load`)), file: fs.existsSync(file) ? path.basename(file) : null });
     }
   }
   return results;

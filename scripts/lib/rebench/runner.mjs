@@ -14,6 +14,7 @@ import { calibrationS } from './host-speed.mjs';
 import { openLoopParams, FRACTIONS } from './openloop.mjs';
 import { drawPlan, batches, rawName } from './plan.mjs';
 import { readResults } from './readback.mjs';
+import { runsCsv } from './runs-csv.mjs';
 
 export const WORK_ROOT = path.join(REPO_ROOT, 'tmp', 'rebench-work');
 const DRIVER = 'lab/bench/driver.sh';
@@ -210,12 +211,4 @@ function provenance(ctx) {
     invocations: ctx.invocations,
     order: ctx.plan.map((e) => ({ idx: e.idx, cell: e.cell, run: e.run, place: e.place, measurements: e.measurements })),
   };
-}
-
-function runsCsv(results) {
-  const head = ['order', 'cell', 'run', 'measurement', 'rps', 'jps', 'p50_ms', 'p99_ms', 'time_s', 'cpu_s', 'cpu_ms', 'warmup_drift', 'plateau', 'errors', 'pss_peak_mib', 'processes', 'load_before_after', 'foreign_cpu_pct', 'steal_pct', 'tries', 'disturbed', 'raw_file', 'error'];
-  const pr = (r, k) => (r.protocol ? r.protocol[k] : null);
-  const q = (v) => (v === null || v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
-  const lines = results.map((r) => [r.entry.idx, r.cell.id, r.entry.run, r.measurement.id, r.metrics.rps, r.metrics.jps, r.metrics.p50_ms, r.metrics.p99_ms, r.metrics.time_s, r.metrics.cpu_s, r.metrics.cpu_ms, r.metrics.warmup_drift, r.metrics.plateau, r.metrics.errors, r.memory ? r.memory.peak_total_mib.toFixed(1) : null, r.memory ? r.memory.processes : null, r.load, pr(r, 'foreign_pct'), pr(r, 'steal_pct'), pr(r, 'tries'), pr(r, 'disturbed'), r.file, r.metrics.error].map(q).join(','));
-  return `${head.join(',')}\n${lines.join('\n')}\n`;
 }

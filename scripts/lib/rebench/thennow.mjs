@@ -300,5 +300,7 @@ export function derivedQuality(now) {
   const reasons = q.grade === 'smoke' || !now.quality
     ? [`derived from ${now.id}, graded ${now.quality ? 'smoke' : 'nothing (no quality record)'}${q.reasons.length ? `: ${q.reasons.join('; ')}` : ''}`]
     : [];
-  return { grade: reasons.length ? 'smoke' : q.grade, protocol: `as ${now.id} (${q.protocol || 'no protocol recorded'})`, foreign_load: { ...q.foreign_load, source: `${now.id}: ${q.foreign_load.source}` }, reasons };
+  // The source's record of repeated tries travels with its grade: the validator asks a benchmark grade for it.
+  const repeats = q.repeats ? { repeats: q.repeats, runs_slow_host: q.runs_slow_host || 0 } : {};
+  return { grade: reasons.length ? 'smoke' : q.grade, protocol: `as ${now.id} (${q.protocol || 'no protocol recorded'})`, foreign_load: { ...q.foreign_load, source: `${now.id}: ${q.foreign_load.source}` }, ...repeats, reasons };
 }
