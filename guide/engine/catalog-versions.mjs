@@ -6,7 +6,7 @@ import { RAILS_RUBY_BREAKS } from './capabilities/rails-ruby.mjs';
 import { RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS } from './capabilities/rails.mjs';
 import { PUMA_DSL, PUMA_FACTS } from './capabilities/puma.mjs';
 import { FEATURES, IMPLEMENTATIONS, JIT, GC_ERAS } from './capabilities/ruby.mjs';
-import { KERNEL_FEATURES, IO_SCHEDULERS } from './capabilities/kernel.mjs';
+import { KERNEL_FEATURES, IO_SCHEDULERS, SYSCTL_KEYS, NEVER_EMIT } from './capabilities/kernel.mjs';
 import { NGINX, NGINX_MODULES_INCLUDE } from './capabilities/nginx.mjs';
 import { PASSENGER_APACHE, PASSENGER_STANDALONE } from './capabilities/passenger.mjs';
 import { DISTRO_FAMILIES, OS_FAMILIES, MYSQL_CONF_FILES } from './capabilities/distros.mjs';
@@ -32,6 +32,8 @@ export const VERSIONS_CATALOG = {
   "cap.gc-eras": GC_ERAS.map(({ evidence, ...era }) => era),
   "cap.kernel-features": KERNEL_FEATURES,
   "cap.io-schedulers": IO_SCHEDULERS,
+  "cap.sysctl-keys": SYSCTL_KEYS,
+  "cap.sysctl-never": NEVER_EMIT,
   "cap.nginx": NGINX,
   "cap.nginx-modules": NGINX_MODULES_INCLUDE,
   "cap.passenger-apache": PASSENGER_APACHE,

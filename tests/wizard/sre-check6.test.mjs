@@ -1,0 +1,84 @@
+// The sixth stop on issue 23's SRE review (/work/notes/sre5-review.md, the defects left open there): each fix proven
+// on the generated output (file contents checked against the bundle's own memory plan and commands, and the shell
+// lines README runs executed by dash against recorders where behaviour matters).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { generate } from '../../guide/engine/index.mjs';
+import { systemdVerify } from './validators.mjs';
+
+const DATE = '2026-11-26';
+const gen = (a) => generate(a, { date: DATE });
+const file = (r, p) => r.files.find((f) => f.path === p)?.content;
+const setting = (unit, key) => [...unit.matchAll(new RegExp(`^${key}=(.*)$`, 'gm'))].map((m) => m[1]);
+
+// Answer sets of the review's bundles that run their own units: one host with PostgreSQL and Solid Queue; Sidekiq
+// (one process per templated instance) on two app hosts; Unicorn with MySQL whose USR2 handover is planned above the
+// RAM; a 1.5 GB host with Solid Queue inside Puma; Passenger inside Apache (no web unit of ours, a job unit).
+const SETS = {
+  single: { distro: 'debian-13', cores: 4, ram_gb: 8, jobs: 'solid_queue', websockets: true, domain: 'shop.example.com' },
+  sidekiq: { distro: 'ubuntu-24.04', cores: 4, ram_gb: 8, app_hosts: 2, lb: 'haproxy', db_host: 'separate', pooler: 'pgbouncer', jobs: 'sidekiq', domain: 'shop.example.com', app_addresses: '10.0.0.11,10.0.0.12', db_address: '10.0.0.20', lb_address: '10.0.0.10' },
+  unicorn: { distro: 'ubuntu-24.04', cores: 4, ram_gb: 4, server: 'unicorn', server_version: '6.1', jobs: 'sidekiq', database: 'mysql', database_version: '8.0', domain: 'shop.example.com' },
+  small: { distro: 'debian-12', cores: 1, ram_gb: 1.5, jobs: 'solid_queue', worker_mb: 250, domain: 'tiny.example.com' },
+  passenger: { distro: 'ubuntu-24.04', cores: 4, ram_gb: 8, proxy: 'apache', proxy_version: '2.4', server: 'passenger', server_version: '6.0', jobs: 'good_job', domain: 'shop.example.com' },
+};
+
+// The plan's lines of the other services on the host: what a unit's ceiling must leave alone.
+const SERVICES = new Set(['os', 'proxy', 'database', 'pooler', 'redis']);
+const JOB_LINES = new Set(['jobs-template', 'jobs']);
+const mb = (lines) => lines.reduce((s, x) => s + x.mb, 0);
+
+// D9: no unit had a memory ceiling, so a leaking worker grew until the kernel's OOM killer picked a process, possibly
+// a PostgreSQL backend (every session ends, crash recovery). Each app unit now gets MemoryMax = its share of the
+// plan plus what the plan leaves free, OOMPolicy=continue and a positive OOMScoreAdjust; no MemoryHigh.
+test('D9: every app unit has a memory ceiling from the plan: its own share plus the free rest, never below its share, the other services\' share untouched', () => {
+  for (const [name, answers] of Object.entries(SETS)) {
+    const r = gen(answers);
+    const ram = Math.round(answers.ram_gb * 1024);
+    const lines = r.model.memory;
+    const total = mb(lines);
+    const free = Math.max(0, ram - total);
+    const services = mb(lines.filter((x) => SERVICES.has(x.kind)));
+    const jobs = mb(lines.filter((x) => JOB_LINES.has(x.kind)));
+    const web = total - services - jobs; // the app server's lines: master or mold, workers, YJIT, a handover
+    const units = r.files.filter((f) => /^etc\/systemd\/system\/rails-(app|jobs@?)\.service$/.test(f.path));
+    assert.ok(units.length >= 1, `${name}: the bundle has units`);
+    for (const u of units) {
+      const max = setting(u.content, 'MemoryMax');
+      assert.equal(max.length, 1, `${name} ${u.path}: one MemoryMax`);
+      const ceiling = Number(/^(\d+)M$/.exec(max[0])[1]);
+      if (u.path.endsWith('rails-app.service')) {
+        assert.equal(ceiling, web + free, `${name}: the web unit may use its ${web} MB and the ${free} MB left free`);
+        // With the job runner and the services at their plans, the web unit at its ceiling fills the RAM exactly
+        // (or the plan, where the plan is already above the RAM): nothing planned for PostgreSQL or Redis is taken.
+        assert.equal(ceiling + services + jobs, Math.max(ram, total), `${name}: web ceiling + the rest of the plan`);
+      } else {
+        const templated = u.path.includes('@');
+        // A templated unit runs one job process per instance; Solid Queue's unit its workers and the supervisor.
+        const jobProcesses = r.model.job_workers;
+        const jit = mb(lines.filter((x) => x.kind === 'jit')) / r.model.processes; // YJIT per process
+        const share = templated ? Math.round(jobs / jobProcesses) + jit : jobs + jit * (jobProcesses + 1);
+        assert.equal(ceiling, share + free, `${name} ${u.path}: a job unit (or instance) may use its ${share} MB and the ${free} MB left free`);
+        assert.ok(ceiling >= Math.round(jobs / (templated ? jobProcesses : 1)), `${name}: never below the planned job memory`);
+      }
+      assert.ok(ceiling >= 256, `${name} ${u.path}: a ceiling a booted Rails app fits in`);
+      assert.deepEqual(setting(u.content, 'MemoryHigh'), [], `${name}: no MemoryHigh (throttles a Ruby heap without killing it)`);
+      assert.deepEqual(setting(u.content, 'OOMPolicy'), ['continue'], `${name}: one OOM kill does not stop the whole unit`);
+      const adj = Number(setting(u.content, 'OOMScoreAdjust')[0]);
+      assert.ok(adj > 0 && adj <= 1000, `${name}: the app's processes go before a PostgreSQL backend (0) when the host runs out`);
+      const said = u.content.replace(/\n# /g, ' ');
+      assert.match(said, new RegExp(`The unit's ceiling: [^\\n]*\\(\\d+ MB\\) plus the ${free} MB the plan leaves free on this host \\(${ram} MB of RAM, ${total} MB planned\\), never below that share`), `${name}: the ceiling says where it comes from`);
+      assert.match(u.content, /systemd\.resource-control\.html/, `${name}: the ceiling cites systemd.resource-control`);
+    }
+  }
+  // Solid Queue inside Puma (small host): no job unit, the web unit holds the plan's job line (0 MB: threads).
+  assert.equal(file(gen(SETS.small), 'etc/systemd/system/rails-jobs.service'), undefined);
+  // Passenger inside Apache: Apache's unit runs the app (no ceiling of ours there); the job unit gets one.
+  const p = gen(SETS.passenger);
+  assert.equal(file(p, 'etc/systemd/system/rails-app.service'), undefined);
+  assert.equal(setting(file(p, 'etc/systemd/system/rails-jobs@.service'), 'OOMPolicy')[0], 'continue');
+});
+
+test('D9: systemd-analyze verify accepts the units with their memory settings', () => {
+  const r = gen(SETS.single);
+  for (const name of ['rails-app.service', 'rails-jobs.service']) systemdVerify(name, file(r, `etc/systemd/system/${name}`));
+});
