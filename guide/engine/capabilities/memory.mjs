@@ -72,6 +72,6 @@ export const FORK_MEMORY = {
 //   backend holding less than half the RAM (the score is the share of RAM in thousandths plus the adjustment).
 // web, jobs: the memory plan's lines (memory-budget.mjs kinds) each unit holds; the rest belongs to other services.
 export const MEMORY_CEILING = {
-  oomScoreAdjust: 500, oomPolicy: 'continue', since: { oomPolicy: 243 },
+  oomScoreAdjust: 500, oomPolicy: 'continue', oomPolicySince: 243,
   web: ['monitor', 'master', 'workers', 'jit', 'handover'], jobs: ['jobs-template', 'jobs'],
 };

@@ -99,12 +99,12 @@ function environment(ctx, extraFiles = []) {
 // capabilities/memory.mjs says why MemoryMax and not MemoryHigh, OOMPolicy=continue and OOMScoreAdjust.
 function ceiling(ctx, lines, per, runner, parent, jit = 0) {
   const c = cap('memory-ceiling');
-  const own = Math.round(ctx.memory.filter((x) => c[lines].includes(x.kind)).reduce((s, x) => s + x.mb, 0) / per) + jit;
+  const own = Math.round(ctx.memory.filter((x) => c[lines]?.includes(x.kind)).reduce((s, x) => s + x.mb, 0) / per) + jit;
   const free = Math.max(0, ctx.ramMb - ctx.memoryTotalMb);
   return [
     E('MemoryMax', `${own + free}M`, t('ceiling.max', { own, free, ram: ctx.ramMb, planned: ctx.memoryTotalMb }), [SRC.systemdResource, SRC.cgroupMemory]),
     { comment: t('ceiling.high') },
-    E('OOMPolicy', c.oomPolicy, t(parent ? 'ceiling.policy' : 'ceiling.policy.main', { runner, parent, since: c.since.oomPolicy }), [SRC.systemdService]),
+    E('OOMPolicy', c.oomPolicy, t(parent ? 'ceiling.policy' : 'ceiling.policy.main', { runner, parent, since: c.oomPolicySince }), [SRC.systemdService]),
     E('OOMScoreAdjust', c.oomScoreAdjust, t('ceiling.score', { adj: c.oomScoreAdjust }), [SRC.systemdExec, SRC.pgOvercommit]),
   ];
 }
