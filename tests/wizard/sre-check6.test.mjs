@@ -3,6 +3,10 @@
 // lines README runs executed by dash against recorders where behaviour matters).
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
 import { generate } from '../../guide/engine/index.mjs';
 import { systemdVerify } from './validators.mjs';
 
@@ -81,4 +85,54 @@ test('D9: every app unit has a memory ceiling from the plan: its own share plus 
 test('D9: systemd-analyze verify accepts the units with their memory settings', () => {
   const r = gen(SETS.single);
   for (const name of ['rails-app.service', 'rails-jobs.service']) systemdVerify(name, file(r, `etc/systemd/system/${name}`));
+});
+
+// README step 3 of a bundle, run by dash in a scratch tree: every absolute /etc path moved under the scratch
+// directory, systemctl, apt-get and sysctl replaced by recorders. Returns the recorded calls of each run.
+function stepThreeRunner(r) {
+  const dir = mkdtempSync(join(tmpdir(), 'sre6-step3-'));
+  const bundle = join(dir, 'bundle');
+  for (const f of r.files) {
+    mkdirSync(dirname(join(bundle, f.path)), { recursive: true });
+    writeFileSync(join(bundle, f.path), f.content);
+  }
+  const readme = file(r, 'README.md');
+  const block = /^### 3\. [^\n]*\n[\s\S]*?```sh\n([\s\S]*?)```/m.exec(readme)[1];
+  const root = join(dir, 'root');
+  mkdirSync(join(root, 'etc', 'redis'), { recursive: true });
+  writeFileSync(join(root, 'etc', 'redis', 'redis.conf'), '# the package\'s file\n');
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  const log = join(dir, 'calls');
+  for (const tool of ['systemctl', 'apt-get', 'sysctl']) writeFileSync(join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> "${log}"\n`, { mode: 0o755 });
+  const script = ['set -eu', block.replace(/(^|[\s'])\/etc\//gm, `$1${root}/etc/`)].join('\n');
+  return {
+    bundle,
+    run() {
+      writeFileSync(log, '');
+      const res = spawnSync('dash', ['-c', script], { cwd: bundle, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, timeout: 20000 });
+      assert.equal(res.status, 0, `${res.stdout}${res.stderr}`);
+      return readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('systemctl '));
+    },
+    done: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+// m1: README step 3 restarted Redis and MySQL on every run, also when nothing had changed (Sidekiq's enqueues fail
+// while Redis restarts; InnoDB's buffer pool goes cold). Now each file is compared before it is installed.
+test('m1: re-running README step 3 restarts Redis and MySQL only when their files changed', () => {
+  const step3 = stepThreeRunner(gen(SETS.unicorn));
+  try {
+    assert.deepEqual(step3.run(), ['systemctl restart redis-server', 'systemctl restart mysql'], 'the first run installs and restarts both');
+    assert.deepEqual(step3.run(), [], 'a re-run that changes nothing restarts nothing');
+    writeFileSync(join(step3.bundle, 'etc/redis/rails.conf'), '# edited\n', { flag: 'a' });
+    assert.deepEqual(step3.run(), ['systemctl restart redis-server'], 'a changed rails.conf restarts Redis alone');
+    writeFileSync(join(step3.bundle, 'etc/mysql/mysql.conf.d/zz-rails.cnf'), '# edited\n', { flag: 'a' });
+    assert.deepEqual(step3.run(), ['systemctl restart mysql'], 'a changed MySQL include restarts MySQL alone');
+  } finally {
+    step3.done();
+  }
+  // The database host's step 0 (MariaDB on a private address): the same comparison before its files go in.
+  const sep = file(gen({ database: 'mariadb', database_version: '11.8', adapter: 'mysql2', db_host: 'separate', db_address: '10.0.0.20', app_addresses: '10.0.0.11' }), 'README.md');
+  assert.match(sep, /^MY=\ncmp -s db-host\/etc\/mysql\/mariadb\.conf\.d\/60-rails\.cnf \/etc\/mysql\/mariadb\.conf\.d\/60-rails\.cnf \|\| MY=1\n[\s\S]*?^install -D -m 0644 db-host\/etc\/mysql\/[\s\S]*?^\[ -z "\$MY" \] \|\| systemctl restart mariadb$/m);
 });
