@@ -136,3 +136,28 @@ test('m1: re-running README step 3 restarts Redis and MySQL only when their file
   const sep = file(gen({ database: 'mariadb', database_version: '11.8', adapter: 'mysql2', db_host: 'separate', db_address: '10.0.0.20', app_addresses: '10.0.0.11' }), 'README.md');
   assert.match(sep, /^MY=\ncmp -s db-host\/etc\/mysql\/mariadb\.conf\.d\/60-rails\.cnf \/etc\/mysql\/mariadb\.conf\.d\/60-rails\.cnf \|\| MY=1\n[\s\S]*?^install -D -m 0644 db-host\/etc\/mysql\/[\s\S]*?^\[ -z "\$MY" \] \|\| systemctl restart mariadb$/m);
 });
+
+// m6: deploy.sh said migrations ran "as the migrations role", and no bundle has one: every database.yml names one
+// user. The comment now says so, and what RAILS_DB_MIGRATE gives each database is in that database's database.yml.
+test('m6: deploy.sh says migrations run as the app\'s own role, and the settings it names are the ones database.yml gives RAILS_DB_MIGRATE', () => {
+  const cases = [
+    [{}, /^ {6}statement_timeout: <%= ENV\["RAILS_DB_MIGRATE"\] \? 0 : [^\n]*\n {6}lock_timeout: <%= "5s" if ENV\["RAILS_DB_MIGRATE"\] %>$/m],
+    [{ pooler: 'pgbouncer' }, /^ {4}database: <%= ENV\["RAILS_DB_MIGRATE"\] \? "app_production_migrate" : "app_production" %>$/m],
+    [{ database: 'mysql' }, /^ {6}lock_wait_timeout: <%= 5 if ENV\["RAILS_DB_MIGRATE"\] %>$/m],
+    [{ database: 'sqlite' }, null],
+  ];
+  for (const [answers, yml] of cases) {
+    const r = gen(answers);
+    const sh = file(r, 'deploy.sh');
+    const at = sh.split('\n').findIndex((l) => l.startsWith('# Migrations once per deploy'));
+    const [comment, line] = sh.split('\n').slice(at, at + 2);
+    assert.doesNotMatch(comment, /as the migrations role/, 'no role that does not exist');
+    assert.match(comment, /as the app's own database role: there is no separate migrations role/);
+    const users = [...file(r, 'config/database.yml').matchAll(/^\s+username: (\S+)$/gm)].map((m) => m[1]);
+    assert.ok(new Set(users).size <= 1, `${JSON.stringify(answers)}: one database user (${users})`);
+    if (yml) {
+      assert.match(line, / RAILS_DB_MIGRATE=1 "\$BUNDLE" exec bin\/rails db:migrate /, `${JSON.stringify(answers)}: the migration sets the variable`);
+      assert.match(file(r, 'config/database.yml'), yml, `${JSON.stringify(answers)}: database.yml gives it what the comment says`);
+    } else assert.doesNotMatch(line, /RAILS_DB_MIGRATE/, 'SQLite: the app\'s connection settings');
+  }
+});
