@@ -161,3 +161,30 @@ test('m6: deploy.sh says migrations run as the app\'s own role, and the settings
     } else assert.doesNotMatch(line, /RAILS_DB_MIGRATE/, 'SQLite: the app\'s connection settings');
   }
 });
+
+// D8: Passenger inside Apache deployed in place (bundle install, assets and migrations under the running app, then
+// passenger-config), with no release to go back to. It now has the release layout of every other server; the lab
+// proof (lab-passenger-bundle.test.mjs) switches current to a new release and restarts with deploy.sh's line.
+test('D8: Passenger inside Apache deploys releases: Apache and Passenger read current, deploy.sh restarts with passenger-config and rolls back', () => {
+  const r = gen(SETS.passenger);
+  const site = file(r, 'etc/apache2/sites-available/rails-app.conf');
+  assert.match(site, /^\s*DocumentRoot \/var\/www\/app\/current\/public$/m);
+  assert.match(site, /^\s*<Directory \/var\/www\/app\/current\/public>$/m);
+  assert.match(site, /^\s*PassengerAppRoot \/var\/www\/app\/current$/m);
+  assert.match(file(r, 'etc/rails-app/passenger-ruby'), /^\. \/var\/www\/app\/current\/config\/ruby\.env$/m);
+  const sh = file(r, 'deploy.sh');
+  assert.ok(sh, 'a deploy.sh');
+  assert.match(sh, /^restart_app\(\) \{ \/usr\/bin\/passenger-config restart-app \/var\/www\/app --ignore-app-not-running && systemctl restart rails-jobs@1\.service; \}$/m);
+  const restartNote = sh.split('\n')[sh.split('\n').findIndex((l) => l.startsWith('restart_app()')) - 1];
+  assert.match(restartNote, /passenger-config restart-app \(Apache runs the app/, 'the comment names what runs');
+  assert.doesNotMatch(restartNote, /systemctl reload/);
+  assert.doesNotMatch(sh, /journalctl -u rails-app/, 'no unit of that name here: the messages point at Apache\'s error log');
+  assert.match(sh, /see Apache's error log/);
+  assert.equal(spawnSync('dash', ['-n'], { input: sh, encoding: 'utf8', timeout: 10000 }).status, 0);
+  const readme = file(r, 'README.md');
+  assert.match(readme, /^test -e \/var\/www\/app\/current \|\| sh deploy\.sh init$/m, 'README step 1 moves the app into the first release');
+  assert.match(readme, /^sh deploy\.sh deploy \/path\/to\/checkout$/m);
+  assert.match(readme, /^sh deploy\.sh rollback$/m);
+  assert.doesNotMatch(readme, /put it back in place/, 'rollback is a command, not prose');
+  assert.doesNotMatch(readme, /^cd \/var\/www\/app\n[\s\S]*?bundle install$/m, 'no bundle install under the running app');
+});
