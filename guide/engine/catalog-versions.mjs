@@ -71,7 +71,7 @@ export const VERSIONS_CATALOG = {
   "ops.restart.unicorn": "Deploy with USR2 to the master (a new master boots next to the old one), then QUIT the old master once the new workers answer.",
   "ops.restart.passenger": "Deploy with passenger-config restart-app (or touch tmp/restart.txt); open-source Passenger restarts every process at once.",
   "ops.restart.other": "Deploy by restarting the service; with one host, requests fail during the boot — run two hosts behind the load balancer and restart them one at a time.",
-  "ops.logs": "Rotate log/production.log (logrotate with copytruncate, or signal the server to reopen its logs): an unrotated log fills the disk.",
+  "ops.logs": "Check that the app's log files rotate: Rails 7.1+ logs to STDOUT (journald bounds its own size), and the files under log/ rotate with the bundle's etc/logrotate.d/rails-app on Linux (daily, 14 kept, copytruncate) or newsyslog elsewhere; an unrotated log fills the disk.",
   "ops.connections.pg": "Watch connections: SELECT count(*) FROM pg_stat_activity against max_connections ({max}); read the slow-query log weekly.",
   "ops.connections.pgbouncer": "Watch PgBouncer: SHOW POOLS on its admin console; cl_waiting above 0 for long means default_pool_size ({pool}) is too small.",
   "ops.connections.mysql": "Watch connections: SHOW GLOBAL STATUS LIKE 'Threads_connected' against max_connections ({max}); read the slow-query log weekly.",
