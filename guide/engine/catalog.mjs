@@ -277,7 +277,7 @@ export const CATALOG = {
   "nginx.connections": "Per worker, counting both client and upstream connections (default 512).",
   "nginx.epoll": "No \"use epoll;\": nginx selects the most efficient method (epoll on Linux) by itself.",
   "nginx.gzip": "Compress text responses (HTML, CSS, JavaScript, JSON) that have no pre-compressed .gz file.",
-  "nginx.headers": "This and the next headers pass the original host, client address and scheme, so Rails builds correct URLs and logs the client’s address.",
+  "nginx.headers": "This and the next headers pass the original host, client address and scheme, so Rails builds correct URLs and logs the client’s address. X-Forwarded-For is the address the connection came from ($remote_addr; behind the bundle’s balancer the client address real_ip took from it): a client’s own X-Forwarded-For is dropped, where appending to it would let a client inside a private range hand Rails any private address as request.ip. Behind a TLS terminator of your own (TLS ends upstream), its list is kept and extended.",
   "nginx.http11": "Required for upstream keepalive before nginx 1.29.7.",
   "nginx.include": "The Rails site (sites-enabled/rails-app.conf, the other file of this bundle).",
   "nginx.keepalive": "Keep idle connections to {server} open instead of a new connection per request; needs HTTP/1.1 and an empty Connection header below (nginx before 1.29.7).",

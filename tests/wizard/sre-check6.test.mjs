@@ -188,3 +188,32 @@ test('D8: Passenger inside Apache deploys releases: Apache and Passenger read cu
   assert.doesNotMatch(readme, /put it back in place/, 'rollback is a command, not prose');
   assert.doesNotMatch(readme, /^cd \/var\/www\/app\n[\s\S]*?bundle install$/m, 'no bundle install under the running app');
 });
+
+// m7: the edge nginx appended to the client's own X-Forwarded-For ($proxy_add_x_forwarded_for), so a client could
+// put a private address first and Rails (which skips private addresses as proxies) took it for request.ip.
+test('m7: the first nginx hop sets X-Forwarded-For from the connection; behind the bundle\'s balancer from real_ip; behind a TLS terminator of the reader\'s own the list is kept', () => {
+  const xff = (answers) => [...file(gen(answers), 'etc/nginx/sites-enabled/rails-app.conf').matchAll(/^\s*proxy_set_header X-Forwarded-For (\S+);$/gm)].map((m) => m[1]);
+  const edge = xff({});
+  assert.ok(edge.length >= 1);
+  assert.deepEqual([...new Set(edge)], ['$remote_addr'], 'every proxied location of the edge');
+  const lb = gen(SETS.sidekiq);
+  const site = file(lb, 'etc/nginx/sites-enabled/rails-app.conf');
+  assert.match(site, /^\s*set_real_ip_from 10\.0\.0\.10;$/m, 'behind the balancer $remote_addr is the client real_ip found');
+  assert.deepEqual([...new Set(xff(SETS.sidekiq))], ['$remote_addr']);
+  assert.deepEqual([...new Set(xff({ tls: 'upstream' }))], ['$proxy_add_x_forwarded_for'], 'TLS ends in front of this nginx: its list is kept');
+  assert.match(file(gen({}), 'etc/nginx/sites-enabled/rails-app.conf').replace(/\n\s*# /g, ' '), /a client’s own X-Forwarded-For is dropped/, 'the reason is in the file');
+});
+
+// m5: CHECKLIST told the reader to deploy with `systemctl reload rails-app` and to keep a previous release by hand,
+// and to set up log rotation the bundle already ships.
+test('m5: CHECKLIST deploys and rolls back with deploy.sh and points at the bundle\'s logrotate file', () => {
+  const r = gen(SETS.single);
+  const list = file(r, 'CHECKLIST.md');
+  assert.doesNotMatch(list, /Deploy with `systemctl reload rails-app`/);
+  assert.match(list, /^- \[ \] Deploy as README step 7 says: with the bundle's deploy\.sh \(`sh deploy\.sh deploy SOURCE_DIR`\)/m);
+  assert.match(list, /^- \[ \] Try `sh deploy\.sh rollback` once before you need it/m);
+  assert.match(file(r, 'deploy.sh'), /^  rollback) lock; rollback ;;$/m, 'deploy.sh has the rollback it names');
+  assert.match(list, /etc\/logrotate\.d\/rails-app on Linux \(daily, 14 kept, copytruncate\)/);
+  const rotate = file(r, 'etc/logrotate.d/rails-app');
+  for (const word of ['daily', 'rotate 14', 'copytruncate']) assert.match(rotate, new RegExp(`^\\s+${word}$`, 'm'), `the file does what CHECKLIST says: ${word}`);
+});
