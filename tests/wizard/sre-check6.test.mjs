@@ -212,7 +212,7 @@ test('m5: CHECKLIST deploys and rolls back with deploy.sh and points at the bund
   assert.doesNotMatch(list, /Deploy with `systemctl reload rails-app`/);
   assert.match(list, /^- \[ \] Deploy as README step 7 says: with the bundle's deploy\.sh \(`sh deploy\.sh deploy SOURCE_DIR`\)/m);
   assert.match(list, /^- \[ \] Try `sh deploy\.sh rollback` once before you need it/m);
-  assert.match(file(r, 'deploy.sh'), /^  rollback) lock; rollback ;;$/m, 'deploy.sh has the rollback it names');
+  assert.match(file(r, 'deploy.sh'), /^  rollback\) lock; rollback ;;$/m, 'deploy.sh has the rollback it names');
   assert.match(list, /etc\/logrotate\.d\/rails-app on Linux \(daily, 14 kept, copytruncate\)/);
   const rotate = file(r, 'etc/logrotate.d/rails-app');
   for (const word of ['daily', 'rotate 14', 'copytruncate']) assert.match(rotate, new RegExp(`^\\s+${word}$`, 'm'), `the file does what CHECKLIST says: ${word}`);
