@@ -69,7 +69,7 @@ export const VERSIONS_CATALOG = {
   "ops.backup.sqlite": "Copy the database with the online backup API (sqlite3 db .backup file), never with cp of a live database; restore one every month.",
   "ops.restart.puma": "Deploy with a hot restart (pumactl restart, SIGUSR2): this puma.rb preloads the app, and phased restarts (SIGUSR1) do not work with preload_app!.",
   "ops.restart.unicorn": "Deploy with USR2 to the master (a new master boots next to the old one), then QUIT the old master once the new workers answer.",
-  "ops.restart.passenger": "Deploy with passenger-config restart-app (or touch tmp/restart.txt); open-source Passenger restarts every process at once.",
+  "ops.restart.passenger": "Deploy as README step 7 says: with the bundle's deploy.sh where it has one (it builds and checks a release, switches current and runs passenger-config restart-app; `sh deploy.sh rollback` goes back), else passenger-config restart-app after updating the code; open-source Passenger restarts every process at once.",
   "ops.restart.other": "Deploy by restarting the service; with one host, requests fail during the boot — run two hosts behind the load balancer and restart them one at a time.",
   "ops.logs": "Check that the app's log files rotate: Rails 7.1+ logs to STDOUT (journald bounds its own size), and the files under log/ rotate with the bundle's etc/logrotate.d/rails-app on Linux (daily, 14 kept, copytruncate) or newsyslog elsewhere; an unrotated log fills the disk.",
   "ops.connections.pg": "Watch connections: SELECT count(*) FROM pg_stat_activity against max_connections ({max}); read the slow-query log weekly.",

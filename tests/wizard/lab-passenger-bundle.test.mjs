@@ -36,7 +36,7 @@ rm -rf ${root} && cp -a /tmp/app-prepared ${root}
 T=$SECONDS
 ${STEPS.map((n) => stepScript(steps, n, { cd: B })).join('\n')}
 echo "seconds-steps=$((SECONDS - T))"; T=$SECONDS
-${after}
+${typeof after === 'function' ? after(B) : after}
 echo "seconds-checks=$((SECONDS - T))"
 echo "--- shim calls"; cat /var/log/readme-shims.log; : > /var/log/readme-shims.log
 # Back to a fresh host for the next bundle: its servers stopped, the databases and the role gone, no site enabled.
@@ -140,7 +140,8 @@ ${reloadUnderLoad(`ln -sfn releases/r2 ${root}/current.new && mv -T ${root}/curr
 ${AFTER}` },
     // The app's processes get the secrets through the PassengerRuby wrapper, Apache's own processes never do (their
     // environments are read from /proc).
-    { name: 'apache', bundle: apache, after: String.raw`${CHECKS}
+    // Then deploy.sh's own rollback, under the same load: back to the first release, restarted with passenger-config.
+    { name: 'apache', bundle: apache, after: (B) => String.raw`${CHECKS}
 for i in $(seq 1 120); do [ "$(passenger-status 2>/dev/null | grep -c '^ *\* PID' || true)" -ge 1 ] && break; sleep 0.5; done
 echo "max-pool-size=$(pool_status)"
 echo "app-env=$(tr '\0' '\n' < /proc/$(pgrep -f -o '^Passenger (AppPreloader|RubyApp)')/environ | grep -c '^DATABASE_PASSWORD=readme-' || true)"
@@ -148,7 +149,10 @@ echo "apache-env=$(tr '\0' '\n' < /proc/$(pgrep -o -x apache2)/environ | grep -c
 NEW=${root}/releases/r2; cp -a "$(readlink -f ${root}/current)" $NEW && echo r2 > $NEW/REVISION
 ${reloadUnderLoad(`ln -sfn releases/r2 ${root}/current.new && mv -T ${root}/current.new ${root}/current && ${restart}`)}
 echo "app-root=$(readlink -f /proc/$(pgrep -f -n '^Passenger (AppPreloader|RubyApp)')/cwd)"
-${AFTER}` },
+${AFTER}
+${loadAround({ tag: 'rollback', timeoutS: 60, url: `https://${DOMAIN}/faults/release`, cmd: `sh ${B}/deploy.sh rollback
+for i in $(seq 1 120); do [ "$(curl -s --max-time 5 https://${DOMAIN}/faults/release)" = r1 ] && break; sleep 0.5; done` })}
+echo "rolled-back=$(curl $H https://${DOMAIN}/faults/release) current=$(readlink ${root}/current)"` },
   ]);
   assert.equal(r.code, 0, `${tail(r.stdout)}\n--- stderr\n${tail(r.stderr)}`);
   console.log(/^seconds-precondition=\d+$/m.exec(r.stdout)?.[0]);
@@ -162,4 +166,11 @@ ${AFTER}` },
   assert.match(ap, /^apache-env=0$/m, `Apache's own environment has no secrets\n${tail(ap)}`);
   assert.match(ap, /^systemctl restart apache2$/m, 'README step 6 restarted Apache');
   assert.match(ap, /^app-root=\/var\/www\/app\/releases\/r2$/m, `after the switch Passenger's processes run in the new release\n${tail(ap)}`);
+  // deploy.sh rollback: current back at the first release (init's), r1 answering, no failed request meanwhile.
+  assert.match(ap, /^deploy\.sh: rolled back from r2 to \d{14}$/m, `deploy.sh rollback ran\n${tail(ap)}`);
+  assert.match(ap, /^rolled-back=r1 current=releases\/\d{14}$/m, tail(ap));
+  const back = /^rollback requests=(\d+) failed=(\d+) slowest-s=([\d.]+)$/m.exec(ap);
+  assert.ok(back && Number(back[1]) >= 20, `the load ran during the rollback\n${tail(ap)}`);
+  assert.equal(Number(back[2]), 0, `no failed request during deploy.sh rollback: ${back[0]}`);
+  console.log(ap.split('\n').filter((l) => /^(rollback |rolled-back|deploy\.sh: )/.test(l)).join('\n'));
 });

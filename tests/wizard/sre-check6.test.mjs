@@ -187,6 +187,7 @@ test('D8: Passenger inside Apache deploys releases: Apache and Passenger read cu
   assert.match(readme, /^sh deploy\.sh rollback$/m);
   assert.doesNotMatch(readme, /put it back in place/, 'rollback is a command, not prose');
   assert.doesNotMatch(readme, /^cd \/var\/www\/app\n[\s\S]*?bundle install$/m, 'no bundle install under the running app');
+  assert.match(file(r, 'CHECKLIST.md'), /^- \[ \] Deploy as README step 7 says: with the bundle's deploy\.sh where it has one \(it builds and checks a release, switches current and runs passenger-config restart-app/m);
 });
 
 // m7: the edge nginx appended to the client's own X-Forwarded-For ($proxy_add_x_forwarded_for), so a client could
