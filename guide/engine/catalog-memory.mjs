@@ -1,10 +1,23 @@
 // Words of the memory model (memory-budget.mjs, capabilities/memory.mjs): one booted copy of the app in the process
 // the workers fork from, each worker's private share, and the advice that states the model with its sources.
 // Spread into CATALOG by catalog.mjs; "cap.fork-memory" is the capability table, read through caps.mjs.
-import { FORK_MEMORY } from './capabilities/memory.mjs';
+import { FORK_MEMORY, MEMORY_CEILING } from './capabilities/memory.mjs';
 
 export const MEMORY_CATALOG = {
   "cap.fork-memory": FORK_MEMORY,
+  "cap.memory-ceiling": MEMORY_CEILING,
+  // The app's memory ceiling (systemd.mjs memoryCeiling; the facts in capabilities/memory.mjs).
+  "ceiling.max": "The unit's ceiling: its processes' share of the memory plan with YJIT's code memory ({own} MB) plus the {free} MB the plan leaves free on this host ({ram} MB of RAM, {planned} MB planned), never below that share. A leak past it is killed inside this unit (the kernel reclaims the unit's page cache first), and what the plan holds for the database, Redis, the proxy and the system stays theirs, where the kernel's OOM killer would otherwise pick one of them. The plan is an estimate: measure worker_mb and regenerate, or edit this figure.",
+  "ceiling.high": "No MemoryHigh=: above it the kernel throttles the unit and reclaims but never kills, and without swap a Ruby heap cannot be reclaimed, so a leaking worker would stall every request it holds instead of being replaced.",
+  "ceiling.policy": "Keep the unit running when the kernel kills one of its processes: systemd's default (stop) would stop the whole service for one worker, while {runner}'s {parent} replaces a killed worker in seconds. systemd {since}+; older releases ignore the line and never stopped the unit.",
+  "ceiling.policy.main": "Keep whatever else the unit runs serving when the kernel kills one of its processes (systemd's default, stop, would stop it all). Nothing in {runner} replaces a killed process here: when it is the service's main process the service ends and Restart=always starts it again. systemd {since}+; older releases ignore the line.",
+  "ceiling.score": "Where the host runs out of memory anyway (several units growing at once), the kernel kills the process with the highest score, its share of the RAM in thousandths plus this adjustment: +{adj} puts the app's Ruby processes ahead of the database's, Redis's, the proxy's and sshd's unless one of those holds more than half the RAM. Debian's postgresql@ unit protects only the postmaster (-900); its backends go back to 0, and one killed backend makes PostgreSQL end every session and run crash recovery.",
+  "ev.systemdResource": "systemd.resource-control (MemoryMax=, MemoryHigh=)",
+  "url.systemdResource": "https://www.freedesktop.org/software/systemd/man/latest/systemd.resource-control.html",
+  "ev.cgroupMemory": "Linux kernel admin guide: cgroup v2 memory interface files (memory.high throttles, memory.max OOM-kills inside the group)",
+  "url.cgroupMemory": "https://docs.kernel.org/admin-guide/cgroup-v2.html#memory-interface-files",
+  "ev.pgOvercommit": "PostgreSQL docs: Linux Memory Overcommit (the OOM killer and the postmaster)",
+  "url.pgOvercommit": "https://www.postgresql.org/docs/current/kernel-resources.html#LINUX-MEMORY-OVERCOMMIT",
   "mem.monitor": "{server} master (monitors the workers; does not load the app)",
   "mem.template.master": "{server} master: one booted copy of the app ({mb} MB), counted once; the workers share it copy-on-write",
   "mem.template.mold": "{server} mold: one booted copy of the app ({mb} MB), counted once; the workers are forked from it",

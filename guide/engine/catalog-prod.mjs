@@ -436,8 +436,8 @@ export const PROD_CATALOG = {
   "w.sidekiq-redis-too-old.m": "{distro} ships Redis {redis}, and current Sidekiq needs Redis {min} or newer (8.0.1 and later; 7.x needs 6.2): the job process stops at boot.",
   "w.sidekiq-redis-too-old.s": "Install Redis {min} or newer from Redis's own packages (packages.redis.io) or your distribution's newer stream (RHEL 9: dnf module enable redis:7) before step 3, or choose Solid Queue (jobs: solid_queue), which needs no Redis.",
   "checklist.ops.start": "Enable and start the services; curl {up} answers (Rails 7.1+ generates /up; before it, / with any status below 400)",
-  "checklist.ops.deploy": "Deploy with `systemctl reload rails-app` and restart the job runner",
-  "checklist.ops.rollback": "Keep the previous release to roll back to",
+  "checklist.ops.deploy": "Deploy as README step 7 says: with the bundle's deploy.sh (`sh deploy.sh deploy SOURCE_DIR`), which builds, boots and checks a release before switching to it, then restarts the app and the job runner",
+  "checklist.ops.rollback": "Try `sh deploy.sh rollback` once before you need it (README step 7; it keeps five releases and does not roll back migrations)",
   "checklist.ops.sandbox": "Run systemd-analyze security on the units",
 
   // ---- advice ----

@@ -6,7 +6,7 @@ import { RAILS_RUBY_BREAKS } from './capabilities/rails-ruby.mjs';
 import { RAILS_API, RAILS_MIN_RUBY, RAILS_PUMA_THREADS } from './capabilities/rails.mjs';
 import { PUMA_DSL, PUMA_FACTS } from './capabilities/puma.mjs';
 import { FEATURES, IMPLEMENTATIONS, JIT, GC_ERAS } from './capabilities/ruby.mjs';
-import { KERNEL_FEATURES, IO_SCHEDULERS } from './capabilities/kernel.mjs';
+import { KERNEL_FEATURES, IO_SCHEDULERS, SYSCTL_KEYS, NEVER_EMIT } from './capabilities/kernel.mjs';
 import { NGINX, NGINX_MODULES_INCLUDE } from './capabilities/nginx.mjs';
 import { PASSENGER_APACHE, PASSENGER_STANDALONE } from './capabilities/passenger.mjs';
 import { DISTRO_FAMILIES, OS_FAMILIES, MYSQL_CONF_FILES } from './capabilities/distros.mjs';
@@ -32,6 +32,8 @@ export const VERSIONS_CATALOG = {
   "cap.gc-eras": GC_ERAS.map(({ evidence, ...era }) => era),
   "cap.kernel-features": KERNEL_FEATURES,
   "cap.io-schedulers": IO_SCHEDULERS,
+  "cap.sysctl-keys": SYSCTL_KEYS,
+  "cap.sysctl-never": NEVER_EMIT,
   "cap.nginx": NGINX,
   "cap.nginx-modules": NGINX_MODULES_INCLUDE,
   "cap.passenger-apache": PASSENGER_APACHE,
@@ -67,9 +69,9 @@ export const VERSIONS_CATALOG = {
   "ops.backup.sqlite": "Copy the database with the online backup API (sqlite3 db .backup file), never with cp of a live database; restore one every month.",
   "ops.restart.puma": "Deploy with a hot restart (pumactl restart, SIGUSR2): this puma.rb preloads the app, and phased restarts (SIGUSR1) do not work with preload_app!.",
   "ops.restart.unicorn": "Deploy with USR2 to the master (a new master boots next to the old one), then QUIT the old master once the new workers answer.",
-  "ops.restart.passenger": "Deploy with passenger-config restart-app (or touch tmp/restart.txt); open-source Passenger restarts every process at once.",
+  "ops.restart.passenger": "Deploy as README step 7 says: with the bundle's deploy.sh where it has one (it builds and checks a release, switches current and runs passenger-config restart-app; `sh deploy.sh rollback` goes back), else passenger-config restart-app after updating the code; open-source Passenger restarts every process at once.",
   "ops.restart.other": "Deploy by restarting the service; with one host, requests fail during the boot — run two hosts behind the load balancer and restart them one at a time.",
-  "ops.logs": "Rotate log/production.log (logrotate with copytruncate, or signal the server to reopen its logs): an unrotated log fills the disk.",
+  "ops.logs": "Check that the app's log files rotate: Rails 7.1+ logs to STDOUT (journald bounds its own size), and the files under log/ rotate with the bundle's etc/logrotate.d/rails-app on Linux (daily, 14 kept, copytruncate) or newsyslog elsewhere; an unrotated log fills the disk.",
   "ops.connections.pg": "Watch connections: SELECT count(*) FROM pg_stat_activity against max_connections ({max}); read the slow-query log weekly.",
   "ops.connections.pgbouncer": "Watch PgBouncer: SHOW POOLS on its admin console; cl_waiting above 0 for long means default_pool_size ({pool}) is too small.",
   "ops.connections.mysql": "Watch connections: SHOW GLOBAL STATUS LIKE 'Threads_connected' against max_connections ({max}); read the slow-query log weekly.",

@@ -327,7 +327,7 @@ function bindings(ctx) {
   // releases/TIMESTAMP and the servers read it through the `current` symlink; tmp, log and storage stay in the app
   // root, shared by every release, so sockets, PID files and the sandbox's writable paths never move. An app root
   // that is itself a `current` link belongs to a release tool (Capistrano, Mina), which keeps its own releases.
-  ctx.releases = ctx.linux && a.init === 'systemd' && !ctx.passengerIntegrated && !/\/current$/.test(ctx.root);
+  ctx.releases = ctx.linux && a.init === 'systemd' && !/\/current$/.test(ctx.root);
   ctx.appDir = ctx.releases ? `${ctx.root}/current` : ctx.root;
 }
 

@@ -171,7 +171,7 @@ test('MySQL: the vendor repository steps where the release lacks the series, eac
   }
   // A database host of its own (Debian): its block installs the server the same way before its files.
   const sep = readmeOf({ distro: 'debian-13', database_version: '8.4', db_host: 'separate', app_hosts: 2, lb: 'haproxy' });
-  assert.match(sep, /select mysql-8\.4-lts" \| debconf-set-selections\n[^`]*apt-get install -y mysql-server\ninstall -D -m 0644 db-host\/etc\/mysql\/mysql\.conf\.d\/zz-rails\.cnf/);
+  assert.match(sep, /select mysql-8\.4-lts" \| debconf-set-selections\n[^`]*apt-get install -y mysql-server\nMY=\n(?:cmp -s [^\n]* \|\| MY=1\n)+install -D -m 0644 db-host\/etc\/mysql\/mysql\.conf\.d\/zz-rails\.cnf/);
   const deb = readmeOf({ distro: 'debian-13', database_version: '8.4' });
   assert.match(deb, /booted on Debian 13 \(trixie\)[^\n]*the server Puma \(tests\/wizard\/lab-default-bundle\.test\.mjs\); the job backend Solid Queue/);
   assert.match(deb, /Debian's archive has no MySQL server[^\n]*lab-mariadb-bundle\.test\.mjs/);

@@ -82,7 +82,7 @@ test('faults through HAProxy and nginx balancers: a failing URL, open WebSockets
     writeFileSync(join(A.dir, 'app.sh'), ['export README_SECRETS_EXTRA=LAB_FORWARDED_ECHO=1', ...[1, 2, 3, 4, 6].map((n) => stepScript(steps, n))].join('\n'));
     writeFileSync(join(A.dir, 'lb.sh'), stepScript(steps, 11));
     writeFileSync(join(B.dir, 'lb.sh'), stepScript(nginxSteps, 11));
-    // The migrate command deploy.sh runs (as the migrations role), in README step 4's environment: its `cd` line and
+    // The migrate command deploy.sh runs (as the app role, with RAILS_DB_MIGRATE=1), in README step 4's environment: its `cd` line and
     // its db:prepare command with db:migrate (deploy.sh's own needs a new release to build).
     assert.match(withHaproxy.files.find((f) => f.path === 'deploy.sh').content, /RAILS_DB_MIGRATE=1 "\$BUNDLE" exec bin\/rails db:migrate/);
     writeFileSync(join(A.dir, 'migrate.sh'), migrateScript(steps.get(4)));

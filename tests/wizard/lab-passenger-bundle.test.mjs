@@ -4,7 +4,7 @@
 // drives Debian's nginx and Apache; certbot signs with a test CA). Debian's nginx has no Passenger module, so the
 // wizard offers Passenger two ways, and both are booted here:
 //   - Passenger Standalone (builtin engine) behind nginx, started by the bundle's unit;
-//   - Passenger inside Apache (libapache2-mod-passenger), no unit of its own.
+//   - Passenger inside Apache (libapache2-mod-passenger), no unit of its own, the app root through `current` as well.
 // Each then serves /up over HTTPS, reloads with new code under a bounded load (4 clients on /faults/release, which
 // answers the REVISION the process booted with; zero failed requests), and runs with the pool size the bundle sets,
 // as Passenger itself reports it (passenger-status).
@@ -36,7 +36,7 @@ rm -rf ${root} && cp -a /tmp/app-prepared ${root}
 T=$SECONDS
 ${STEPS.map((n) => stepScript(steps, n, { cd: B })).join('\n')}
 echo "seconds-steps=$((SECONDS - T))"; T=$SECONDS
-${after}
+${typeof after === 'function' ? after(B) : after}
 echo "seconds-checks=$((SECONDS - T))"
 echo "--- shim calls"; cat /var/log/readme-shims.log; : > /var/log/readme-shims.log
 # Back to a fresh host for the next bundle: its servers stopped, the databases and the role gone, no site enabled.
@@ -124,9 +124,11 @@ test('lab: Passenger Standalone behind nginx and Passenger inside Apache, applie
   const apPool = /^PassengerMaxPoolSize (\d+)$/m.exec(apache.files.find((f) => f.path === 'etc/apache2/sites-available/rails-app.conf').content)[1];
   const apReadme = apache.files.find((f) => f.path === 'README.md').content;
   assert.match(apReadme, /^test -e \/usr\/lib\/apache2\/modules\/mod_passenger\.so >\/dev\/null \|\| apt-get install -y libapache2-mod-passenger$/m, 'README step 1 installs Debian\'s module');
-  // README step 7's restart line (after its bundle install, assets and migrations, which this code change skips).
-  const restart = readmeSteps(apReadme).get(7).join('\n').split('\n').find((l) => l.startsWith('/usr/bin/passenger-config restart-app'));
-  assert.ok(restart, 'README step 7 restarts the app with passenger-config');
+  // Releases as for every other server (SRE check 5, D8): Apache serves current/public and Passenger runs current;
+  // deploy.sh's restart_app restarts it with passenger-config (the job unit's restart after it is left out here).
+  assert.match(apache.files.find((f) => f.path === 'etc/apache2/sites-available/rails-app.conf').content, /^\s*PassengerAppRoot \/var\/www\/app\/current$/m);
+  const restart = /^restart_app\(\) \{ (\/usr\/bin\/passenger-config restart-app \S+ --ignore-app-not-running) /m.exec(apache.files.find((f) => f.path === 'deploy.sh').content)?.[1];
+  assert.ok(restart, 'deploy.sh restarts the app with passenger-config');
 
   const r = await applyReadmes([
     // A new release as deploy.sh builds one (a copy of the live one with its own REVISION), switched to the way
@@ -138,14 +140,19 @@ ${reloadUnderLoad(`ln -sfn releases/r2 ${root}/current.new && mv -T ${root}/curr
 ${AFTER}` },
     // The app's processes get the secrets through the PassengerRuby wrapper, Apache's own processes never do (their
     // environments are read from /proc).
-    { name: 'apache', bundle: apache, after: String.raw`${CHECKS}
+    // Then deploy.sh's own rollback, under the same load: back to the first release, restarted with passenger-config.
+    { name: 'apache', bundle: apache, after: (B) => String.raw`${CHECKS}
 for i in $(seq 1 120); do [ "$(passenger-status 2>/dev/null | grep -c '^ *\* PID' || true)" -ge 1 ] && break; sleep 0.5; done
 echo "max-pool-size=$(pool_status)"
 echo "app-env=$(tr '\0' '\n' < /proc/$(pgrep -f -o '^Passenger (AppPreloader|RubyApp)')/environ | grep -c '^DATABASE_PASSWORD=readme-' || true)"
 echo "apache-env=$(tr '\0' '\n' < /proc/$(pgrep -o -x apache2)/environ | grep -c '^DATABASE_PASSWORD=' || true)"
-echo r2 > ${root}/REVISION
-${reloadUnderLoad(restart)}
-${AFTER}` },
+NEW=${root}/releases/r2; cp -a "$(readlink -f ${root}/current)" $NEW && echo r2 > $NEW/REVISION
+${reloadUnderLoad(`ln -sfn releases/r2 ${root}/current.new && mv -T ${root}/current.new ${root}/current && ${restart}`)}
+echo "app-root=$(readlink -f /proc/$(pgrep -f -n '^Passenger (AppPreloader|RubyApp)')/cwd)"
+${AFTER}
+${loadAround({ tag: 'rollback', timeoutS: 60, url: `https://${DOMAIN}/faults/release`, cmd: `sh ${B}/deploy.sh rollback
+for i in $(seq 1 120); do [ "$(curl -s --max-time 5 https://${DOMAIN}/faults/release)" = r1 ] && break; sleep 0.5; done` })}
+echo "rolled-back=$(curl $H https://${DOMAIN}/faults/release) current=$(readlink ${root}/current)"` },
   ]);
   assert.equal(r.code, 0, `${tail(r.stdout)}\n--- stderr\n${tail(r.stderr)}`);
   console.log(/^seconds-precondition=\d+$/m.exec(r.stdout)?.[0]);
@@ -158,4 +165,12 @@ ${AFTER}` },
   assert.match(ap, /^app-env=1$/m, `the app process has the secrets from the PassengerRuby wrapper\n${tail(ap)}`);
   assert.match(ap, /^apache-env=0$/m, `Apache's own environment has no secrets\n${tail(ap)}`);
   assert.match(ap, /^systemctl restart apache2$/m, 'README step 6 restarted Apache');
+  assert.match(ap, /^app-root=\/var\/www\/app\/releases\/r2$/m, `after the switch Passenger's processes run in the new release\n${tail(ap)}`);
+  // deploy.sh rollback: current back at the first release (init's), r1 answering, no failed request meanwhile.
+  assert.match(ap, /^deploy\.sh: rolled back from r2 to \d{14}$/m, `deploy.sh rollback ran\n${tail(ap)}`);
+  assert.match(ap, /^rolled-back=r1 current=releases\/\d{14}$/m, tail(ap));
+  const back = /^rollback requests=(\d+) failed=(\d+) slowest-s=([\d.]+)$/m.exec(ap);
+  assert.ok(back && Number(back[1]) >= 20, `the load ran during the rollback\n${tail(ap)}`);
+  assert.equal(Number(back[2]), 0, `no failed request during deploy.sh rollback: ${back[0]}`);
+  console.log(ap.split('\n').filter((l) => /^(rollback |rolled-back|deploy\.sh: )/.test(l)).join('\n'));
 });

@@ -82,7 +82,7 @@ test('inside Apache: secrets and Ruby settings through a PassengerRuby wrapper (
   assert.doesNotMatch(file(b, 'etc/apache2/sites-available/rails-app.conf'), /^\s*SetEnv (RAILS_MASTER_KEY|DATABASE_PASSWORD)/m);
   assert.match(file(b, 'etc/apache2/sites-available/rails-app.conf'), /^\s*PassengerRuby \/etc\/rails-app\/passenger-ruby$/m);
   const wrapper = file(b, 'etc/rails-app/passenger-ruby');
-  assert.match(wrapper, /^set -a\n(?:#.*\n)?\. \/var\/www\/app\/config\/ruby\.env\n(?:#.*\n)?\. \/etc\/rails-app\/secrets\.env\nset \+a\nexec \/usr\/bin\/ruby "\$@"$/m);
+  assert.match(wrapper, /^set -a\n(?:#.*\n)?\. \/var\/www\/app\/current\/config\/ruby\.env\n(?:#.*\n)?\. \/etc\/rails-app\/secrets\.env\nset \+a\nexec \/usr\/bin\/ruby "\$@"$/m);
   // README step 2: the wrapper installed executable; the secrets readable by the app's group (the wrapper runs as it).
   assert.match(step(b, 2), /^install -d -m 0750 -g deploy \/etc\/rails-app$/m);
   assert.match(step(b, 2), /^chown root:deploy \/etc\/rails-app\/secrets\.env && chmod 0640 \/etc\/rails-app\/secrets\.env$/m);
@@ -102,7 +102,9 @@ test('inside Apache: secrets and Ruby settings through a PassengerRuby wrapper (
   assert.equal(file(b, 'etc/systemd/system/rails-app.service'), undefined, 'Apache runs the app');
   assert.match(step(b, 6), /^apache2ctl configtest && systemctl restart apache2$/m);
   assert.match(step(b, 6), /^a2enmod passenger /m);
-  assert.match(step(b, 7), /^\/usr\/bin\/passenger-config restart-app \/var\/www\/app --ignore-app-not-running$/m);
+  // Releases like every other server (SRE check 5, D8): deploy.sh switches current and restarts with passenger-config.
+  assert.match(step(b, 7), /^sh deploy\.sh deploy /m);
+  assert.match(file(b, 'deploy.sh'), /^restart_app\(\) \{ \/usr\/bin\/passenger-config restart-app \/var\/www\/app --ignore-app-not-running && systemctl restart rails-jobs\.service; \}$/m);
   assert.doesNotMatch(file(b, 'README.md'), /systemctl reload rails-app/);
   // RHEL: httpd's drop-in.
   assert.ok(file(gen({ proxy: 'apache', distro: 'rocky-9' }), 'etc/systemd/system/httpd.service.d/rails-app.conf'));

@@ -319,7 +319,7 @@ test('migrations (issue 23): their own timeouts, PgBouncer session-mode aliases,
   assert.match(file(r, 'db-host/etc/pgbouncer/pg_hba.conf'), /^hostssl \S*app_production_migrate\S* app 10\.0\.1\.11\/32 /m);
   const readme = file(r, 'README.md');
   assert.match(readme, /RAILS_DB_MIGRATE=1 \/usr\/bin\/bundle exec bin\/rails db:prepare/);
-  // deploy.sh migrates as the migrations role, on the first host only (the others pass --no-migrate).
+  // deploy.sh migrates (the app's role, RAILS_DB_MIGRATE=1) on the first host only (the others pass --no-migrate).
   assert.match(file(r, 'deploy.sh'), /\[ "\$migrate" = no \] \|\| as_app_secrets "\$new" RAILS_DB_MIGRATE=1 "\$BUNDLE" exec bin\/rails db:migrate/);
   // Behind the bundle's balancer the hosts go one at a time, each drained first (lb-rotation.sh, faults-rolling.test.mjs).
   // Built on every host first, migrations on the first only; then switched host by host.

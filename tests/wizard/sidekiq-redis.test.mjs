@@ -34,7 +34,8 @@ test('README says how to install the drop-ins and the Redis include file', () =>
     assert.doesNotMatch(row(p), /enable --now/, 'a drop-in is not a unit to enable');
   }
   assert.match(row('etc/redis/rails.conf'), /step 3 includes it/);
-  assert.match(readme, /^grep -qx 'include \/etc\/redis\/rails\.conf' \/etc\/redis\/redis\.conf \|\| echo 'include \/etc\/redis\/rails\.conf' >> \/etc\/redis\/redis\.conf$/m);
+  // The include line counts as a change: Redis restarts only then or when rails.conf changed (SRE check 5, m1).
+  assert.match(readme, /^grep -qx 'include \/etc\/redis\/rails\.conf' \/etc\/redis\/redis\.conf \|\| \{ echo 'include \/etc\/redis\/rails\.conf' >> \/etc\/redis\/redis\.conf; REDIS=1; \}$/m);
 });
 
 test('Redis is set up for Sidekiq and both units are ordered after it with REDIS_URL', () => {

@@ -1,30 +1,24 @@
 // Linux kernel capabilities as data (config-facts §7). since inclusive, until exclusive.
 
+// Read through caps.mjs ("cap.sysctl-keys", "cap.sysctl-never" in catalog-versions.mjs): the page gets them as JSON
+// with the words. default: the kernel's value where it is one figure (net.core.somaxconn's changed in 5.4:
+// KERNEL_FEATURES.somaxconn4096Default below).
 export const SYSCTL_KEYS = [
-  { key: 'net.core.somaxconn', since: '2.2', default: (v) => (cmpLike(v, '5.4') ? 4096 : 128) },
-  { key: 'net.core.netdev_max_backlog', since: '2.2', default: () => 1000 },
+  { key: 'net.core.somaxconn', since: '2.2' },
+  { key: 'net.core.netdev_max_backlog', since: '2.2', default: 1000 },
   { key: 'net.core.rmem_max', since: '2.2' },
   { key: 'net.core.wmem_max', since: '2.2' },
   { key: 'net.ipv4.tcp_rmem', since: '2.2' },
   { key: 'net.ipv4.tcp_wmem', since: '2.2' },
   { key: 'net.ipv4.tcp_max_syn_backlog', since: '2.2' },
-  { key: 'net.ipv4.tcp_fin_timeout', since: '2.2', default: () => 60 },
-  { key: 'net.ipv4.tcp_timestamps', since: '2.2', default: () => 1, harmfulValues: ['0'] },
+  { key: 'net.ipv4.tcp_fin_timeout', since: '2.2', default: 60 },
+  { key: 'net.ipv4.tcp_timestamps', since: '2.2', default: 1, harmfulValues: ['0'] },
   { key: 'net.ipv4.tcp_tw_reuse', since: '2.4' },
   { key: 'net.ipv4.tcp_tw_recycle', since: '2.4', until: '4.12', harmfulValues: ['1'] },
-  { key: 'net.ipv4.tcp_orphan_retries', since: '2.2', default: () => 8 },
+  { key: 'net.ipv4.tcp_orphan_retries', since: '2.2', default: 8 },
   { key: 'net.ipv4.ip_local_port_range', since: '2.2' },
   { key: 'fs.file-max', since: '2.2' },
 ];
-
-function cmpLike(v, min) {
-  const a = String(v).split('.').map(Number);
-  const b = String(min).split('.').map(Number);
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if ((a[i] || 0) !== (b[i] || 0)) return (a[i] || 0) > (b[i] || 0);
-  }
-  return true;
-}
 
 // Keys that must never be emitted whatever the kernel (harmful even where they exist).
 export const NEVER_EMIT = ['net.ipv4.tcp_tw_recycle', 'net.ipv4.tcp_timestamps'];

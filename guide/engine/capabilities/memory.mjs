@@ -53,3 +53,25 @@ export const FORK_MEMORY = {
     solid_queue: { template: 'supervisor', sources: ['solidQueueFork'] },
   },
 };
+
+// The app's memory ceiling (generators/memory-ceiling.mjs, SRE check 5, D9): what systemd and the kernel do when a
+// leaking Ruby process grows past the plan.
+// - MemoryMax= (systemd.resource-control): the unit's cgroup limit (cgroup v2 memory.max; RHEL 8's cgroup v1 gets
+//   memory.limit_in_bytes, Red Hat's "Configuring memory resource control settings with unit files"). Past it the
+//   kernel first reclaims the cgroup's page cache, then OOM-kills a process inside that cgroup only.
+// - No MemoryHigh=: above it the kernel throttles the cgroup's allocations and reclaims hard but never kills
+//   (kernel admin guide, cgroup-v2 memory.high); without swap a Ruby heap cannot be reclaimed, so a leaking worker
+//   would stall every request it holds instead of being replaced.
+// - OOMPolicy= (systemd.service, systemd 243+): the default `stop` stops the whole unit when the kernel kills one of
+//   its processes; `continue` leaves Puma's, Unicorn's or Pitchfork's master to replace the killed worker. Older
+//   systemd (RHEL 8's 239) ignores the unknown key with a warning and never stopped the unit on an OOM kill.
+// - OOMScoreAdjust= (systemd.exec, the kernel's oom_score_adj, -1000…1000): where the host runs out anyway (several
+//   units leaking at once), the kernel kills the process with the highest score. Debian's postgresql@.service sets
+//   -900 on the postmaster only and its backends go back to 0 (PostgreSQL docs "Linux Memory Overcommit": a killed
+//   backend makes the postmaster end every session and recover); +500 puts any Ruby process of the app ahead of a
+//   backend holding less than half the RAM (the score is the share of RAM in thousandths plus the adjustment).
+// web, jobs: the memory plan's lines (memory-budget.mjs kinds) each unit holds; the rest belongs to other services.
+export const MEMORY_CEILING = {
+  oomScoreAdjust: 500, oomPolicy: 'continue', oomPolicySince: 243,
+  web: ['monitor', 'master', 'workers', 'jit', 'handover'], jobs: ['jobs-template', 'jobs'],
+};

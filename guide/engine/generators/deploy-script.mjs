@@ -27,7 +27,7 @@ export const id = 'deploy-script';
 function restartWhy(ctx, mode) {
   if (ctx.server === 'puma') return t(ctx.mode === 'cluster' ? 'deploy.sh.restart.puma-preload' : 'deploy.sh.restart.puma-single', { signal: mode.signal });
   if (mode.reloads && keepsGems(ctx)) return t('deploy.sh.restart.reload-gems', { signal: mode.signal, server: SERVER_LABEL[ctx.server] });
-  return t(mode.reloads ? 'deploy.sh.restart.reload' : 'deploy.sh.restart.restart', { signal: mode.signal });
+  return t(ctx.passengerIntegrated ? 'deploy.sh.restart.passenger-apache' : mode.reloads ? 'deploy.sh.restart.reload' : 'deploy.sh.restart.restart', { signal: mode.signal });
 }
 
 // A reload that does not re-execute the main process (Falcon's HUP) keeps the gems it loaded at start: restart_app
@@ -74,6 +74,8 @@ export function deployScript(ctx, files) {
     why: `${restartWhy(ctx, mode)}${reloadsUnit(ctx, mode) ? ` ${t('deploy.sh.restart.inactive')}` : ''}`,
     restartApp: [restartCommand(ctx, mode), ...(jobs.length ? [`systemctl restart ${jobs.join(' ')}`] : [])].join(' && '),
     upCheck: upCheck(ctx),
+    // Where the app's output goes: Passenger inside Apache writes it to Apache's error log (no unit of ours).
+    appLog: t(ctx.passengerIntegrated ? 'deploy.sh.log.apache' : 'deploy.sh.log'),
     path: healthPath(ctx),
     upS: upDeadline(ctx),
     upTry: TIMEOUT_CHAIN.upTryS,

@@ -10,6 +10,8 @@ import { APPLIES } from './applies.mjs';
 import { MYSQL_CONF_FILES, RAILS_API } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { mysqlRepoSeries, releaseOf, commandsOf, fam } from './family-steps.mjs';
+import { familyDestination } from './readme.mjs';
+import { compareLines, restartIfChanged } from './restart-on-change.mjs';
 
 export const id = 'mysql';
 
@@ -134,4 +136,19 @@ export function generate(ctx) {
   // The vendor's server package needs its own first-start steps here (family row mysqlRepo.init): say what they leave.
   if (repo && commandsOf(ctx)?.mysqlRepo?.init?.length) warnings.push({ ...W('info', 'w.mysql-community-root.m', 'w.mysql-community-root.s', [SRC.mysqlYumRepo])[0], id: 'mysql-community-root' });
   return { files, warnings };
+}
+
+/**
+ * README step 3's lines for MySQL/MariaDB on the app host (left on the summary): its files compared with the
+ * installed ones before step 3 installs them, and a restart only when one changed (SRE check 5, m1: every re-run of
+ * the step restarted the server, with a cold buffer pool after it). The database host's step 0: readme-hosts.mjs.
+ */
+export function finish(summary) {
+  const { ctx } = summary;
+  const paths = summary.files.map((f) => f.path).filter((p) => p.startsWith('etc/mysql/') || p.endsWith('.service.d/network-online.conf') && !p.startsWith('db-host/'));
+  if (!APPLIES.mysql(ctx) || !paths.length) return [];
+  summary.hostBlocks = { ...summary.hostBlocks,
+    before: [...(summary.hostBlocks?.before || []), ...compareLines('MY', paths.map((p) => ({ src: p, dest: familyDestination(ctx, p) || `/${p}` })))],
+    mysql: [restartIfChanged('MY', fam(ctx, `services.${ctx.a.database}`))] };
+  return [];
 }

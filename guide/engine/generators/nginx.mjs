@@ -45,7 +45,9 @@ function forwardHeaders(ctx, { explain = false } = {}) {
   const proto = ctx.tls === 'upstream' ? '$forwarded_proto' : '$scheme';
   return [
     S('proxy_set_header', ['Host', '$host'], explain ? t('nginx.headers') : undefined, explain ? [SRC.pumaNginx] : []),
-    S('proxy_set_header', ['X-Forwarded-For', '$proxy_add_x_forwarded_for']),
+    // The first hop overwrites a client's own X-Forwarded-For (behind the bundle's balancer $remote_addr is the client
+    // real_ip read from it); behind someone else's TLS terminator the list it sent is kept (SRE check 5, m7).
+    S('proxy_set_header', ['X-Forwarded-For', ctx.tls === 'upstream' && !behindBalancer(ctx) ? '$proxy_add_x_forwarded_for' : '$remote_addr']),
     S('proxy_set_header', ['X-Forwarded-Proto', proto], explain ? t(`nginx.proto.${ctx.tls}`) : undefined, explain ? [SRC.railsConfiguring, SRC.nginxProxy] : []),
     // The client's own X-Forwarded-Host never reaches Rails (which prefers it to Host when building URLs).
     S('proxy_set_header', ['X-Forwarded-Host', '$host'], explain ? t('nginx.forwarded-host') : undefined, explain ? [SRC.railsForwardedHost, SRC.nginxProxy] : []),

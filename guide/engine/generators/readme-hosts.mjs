@@ -13,6 +13,7 @@ import { SRC } from '../evidence.mjs';
 import { HAPROXY_DEBIAN } from '../caps.mjs';
 import { ACME_PORT } from './edge.mjs';
 import { pgApply, certLines, restartOnly } from './readme-apply.mjs';
+import { compareLines, restartIfChanged } from './restart-on-change.mjs';
 import { pgbouncerCompare } from './pgbouncer.mjs';
 
 import { APPLIES } from './applies.mjs';
@@ -95,7 +96,9 @@ export function dbHostBlocks(ctx, files) {
     // The server first, from the family table (MySQL's own repository where the release lacks the series), as step 1.
     const repo = mysqlRepoSeries(ctx);
     lines.push(...(repo ? [...fam(ctx, 'mysqlRepo.lines', { series: repo, aptConfig: fam(ctx, 'mysqlRepo.aptConfig') }), fam(ctx, 'mysqlRepo.package')] : [fam(ctx, `packages.${a.database}`)]));
-    lines.push(...installAll(files, 'db-host/'), 'systemctl daemon-reload', `systemctl restart ${svc}`, 'editor db-host/setup/mysql-grants.sql', 'mysql < db-host/setup/mysql-grants.sql');
+    // Restarted only when one of its files changed (restart-on-change.mjs; SRE check 5, m1).
+    const mine = files.map((f) => f.path).filter((p) => p.startsWith('db-host/etc/')).map((src) => ({ src, dest: `/${src.slice(8)}` }));
+    lines.push(...compareLines('MY', mine), ...installAll(files, 'db-host/'), 'systemctl daemon-reload', restartIfChanged('MY', svc), 'editor db-host/setup/mysql-grants.sql', 'mysql < db-host/setup/mysql-grants.sql');
   }
   const again = a.database === 'postgresql' ? ` ${t(ctx.pooler === 'pgbouncer' ? 'ops.readme.dbhost.again.pgb' : 'ops.readme.dbhost.again', { keys: restartOnly('pgbouncer').join(', ') })}` : '';
   return [{ h: 3, text: t('ops.readme.dbhost') }, { p: t(ctx.pooler === 'pgbouncer' ? 'ops.readme.dbhost.pgb' : 'ops.readme.dbhost.p', { addr: ctx.hosts.db }) + again }, sh(lines)];

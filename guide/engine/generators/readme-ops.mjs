@@ -98,7 +98,8 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // PgBouncer on this host (pgbouncer.mjs finish): its files go in with its auth file in step 4, once the role exists.
   const bouncer = hosts.pgbouncer || { files: [], lines: [] };
   const etc = files.map((f) => f.path).filter((p) => p.startsWith('etc/') && !p.startsWith('etc/rails-app/') && !bouncer.files.includes(p));
-  const sys = etc.map((p) => `install -D -m 0644 ${p} ${familyDestination(ctx, p) || `/${p}`}`);
+  // Chunks' comparisons go first (restart-on-change.mjs: Redis, MySQL/MariaDB restart only when a file changed).
+  const sys = [...(hosts.before || []), ...etc.map((p) => `install -D -m 0644 ${p} ${familyDestination(ctx, p) || `/${p}`}`)];
   if (etc.some((p) => p.startsWith('etc/sysctl.d/'))) sys.push('sysctl --system');
   sys.push(...(hosts.redis || []));
   // PostgreSQL reloads, and restarts only when it says a changed setting needs it (readme-apply.mjs).
@@ -106,7 +107,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   if (pg) sys.push(...fam(ctx, 'pgConfD'), ...pgApply(fam(ctx, 'services.postgresql'), ctx.a.database_version));
   // MySQL/MariaDB on a private address: its network-online drop-in (mysql.mjs) counts from this restart on.
   if (etc.some((p) => /\.service\.d\/network-online\.conf$/.test(p))) sys.push('systemctl daemon-reload');
-  if (etc.some((p) => p.startsWith('etc/mysql/'))) sys.push(`systemctl restart ${fam(ctx, `services.${ctx.a.database}`)}`);
+  sys.push(...(hosts.mysql || []));
   blocks.push({ h: 3, text: t('ops.readme.system') }, { p: `${t('ops.readme.system.p')}${pg ? ` ${t('ops.readme.system.pg', { settings: restartOnly('postgresql').filter((k) => pgSettings(ctx).some((e) => e.key === k)).join(', ') })}` : ''}` }, sh(sys.join('\n')));
   // 4. App configuration and databases.
   const conf = files.map((f) => f.path).filter((p) => /^config\/[^/]+$/.test(p));

@@ -9,6 +9,8 @@ import { APPLIES } from './applies.mjs';
 import { fam, commandsOf, releaseOf } from './family-steps.mjs';
 import { REDIS_FACTS } from '../caps.mjs';
 import { firstSince } from '../pick.mjs';
+import { familyDestination } from './readme.mjs';
+import { compareLines, restartIfChanged } from './restart-on-change.mjs';
 
 export const id = 'redis';
 // A family with a command table (capabilities/family-commands.mjs) names Redis's unit and configuration file.
@@ -49,15 +51,22 @@ export function generate(ctx) {
   return { files };
 }
 
-/** README step 3's lines for Redis: the package, the include line in redis.conf, a restart (left on the summary). */
+/**
+ * README step 3's lines for Redis (left on the summary): rails.conf compared with the installed one before step 3
+ * installs it, then the package, the include line in redis.conf, and a restart only when either changed (SRE check 5,
+ * m1: every re-run of the step restarted Redis, and enqueues failed meanwhile).
+ */
 export function finish(summary) {
   const { ctx } = summary;
   if (!APPLIES.redis(ctx) || !ctx.linux || !FAMILY_OK(ctx)) return [];
-  summary.hostBlocks = { ...summary.hostBlocks, redis: [
-    fam(ctx, 'packages.redis'),
-    `grep -qx 'include /${CONF}' ${fam(ctx, 'redisConf')} || echo 'include /${CONF}' >> ${fam(ctx, 'redisConf')}`,
-    `systemctl restart ${fam(ctx, 'services.redis')}`,
-  ] };
+  const conf = fam(ctx, 'redisConf');
+  summary.hostBlocks = { ...summary.hostBlocks,
+    before: [...(summary.hostBlocks?.before || []), ...compareLines('REDIS', [{ src: CONF, dest: familyDestination(ctx, CONF) || `/${CONF}` }])],
+    redis: [
+      fam(ctx, 'packages.redis'),
+      `grep -qx 'include /${CONF}' ${conf} || { echo 'include /${CONF}' >> ${conf}; REDIS=1; }`,
+      restartIfChanged('REDIS', fam(ctx, 'services.redis')),
+    ] };
   return [];
 }
 

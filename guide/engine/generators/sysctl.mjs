@@ -1,7 +1,6 @@
 // /etc/sysctl.d file (Linux only), filtered by the kernel's capabilities; plus an udev rule for the I/O scheduler
 // on kernels whose default is not already the right one.
-import { SYSCTL_KEYS, NEVER_EMIT } from '../capabilities/kernel.mjs';
-import { IO_SCHEDULERS, KERNEL_FEATURES } from '../caps.mjs';
+import { IO_SCHEDULERS, KERNEL_FEATURES, SYSCTL_KEYS, NEVER_EMIT } from '../caps.mjs';
 import { SRC, DS, ART } from '../evidence.mjs';
 import { has } from '../pick.mjs';
 import { inRange } from '../version.mjs';

@@ -8,7 +8,7 @@ import { has } from '../pick.mjs';
 import { gte } from '../version.mjs';
 import { railsServerCommand, SERVER_LABEL } from './util.mjs';
 import { passengerRestart } from './commands.mjs';
-import { t } from '../text.mjs';
+import { t, cap } from '../text.mjs';
 import { commandsOf, fam } from './family-steps.mjs';
 
 export const id = 'systemd';
@@ -94,6 +94,21 @@ function environment(ctx, extraFiles = []) {
   ];
 }
 
+// A memory ceiling (SRE check 5, D9): the unit's own lines of the memory plan (an instance's share where the unit is
+// a template) plus what the plan leaves free, so a leak is killed inside the app, not in PostgreSQL or Redis.
+// capabilities/memory.mjs says why MemoryMax and not MemoryHigh, OOMPolicy=continue and OOMScoreAdjust.
+function ceiling(ctx, lines, per, runner, parent, jit = 0) {
+  const c = cap('memory-ceiling');
+  const own = Math.round(ctx.memory.filter((x) => c[lines]?.includes(x.kind)).reduce((s, x) => s + x.mb, 0) / per) + jit;
+  const free = Math.max(0, ctx.ramMb - ctx.memoryTotalMb);
+  return [
+    E('MemoryMax', `${own + free}M`, t('ceiling.max', { own, free, ram: ctx.ramMb, planned: ctx.memoryTotalMb }), [SRC.systemdResource, SRC.cgroupMemory]),
+    { comment: t('ceiling.high') },
+    E('OOMPolicy', c.oomPolicy, t(parent ? 'ceiling.policy' : 'ceiling.policy.main', { runner, parent, since: c.oomPolicySince }), [SRC.systemdService]),
+    E('OOMScoreAdjust', c.oomScoreAdjust, t('ceiling.score', { adj: c.oomScoreAdjust }), [SRC.systemdExec, SRC.pgOvercommit]),
+  ];
+}
+
 /** Does this server (and interpreter) send sd_notify readiness and watchdog pings? */
 export function notifies(ctx) {
   const p = SERVER_PROCESS[ctx.server] || {};
@@ -169,6 +184,7 @@ export function webUnit(ctx) {
     E('TimeoutStopSec', p.stopTimeout, t(['unicorn', 'pitchfork'].includes(ctx.server) ? 'systemd.stop.unicorn' : ctx.server === 'puma' ? 'systemd.stop' : 'systemd.stop.other', { server: SERVER_LABEL[ctx.server], s: p.stopTimeout }), [SRC.systemdService, ...(ctx.server === 'puma' ? [SRC.pumaConfig] : [])]),
     E('Restart', 'always', t('systemd.restart'), [SRC.systemdService]),
     E('LimitNOFILE', 65536, t('systemd.3'), [SRC.fdLimits, DS.sysctl]),
+    ...ceiling(ctx, 'web', 1, SERVER_LABEL[ctx.server], ctx.hasMaster && 'master'),
     ...hardening(ctx, { bindLowPorts: thruster }),
   ];
   return [
@@ -195,6 +211,9 @@ export function jobUnit(ctx) {
     E('TimeoutStopSec', r.stopTimeout + 10, t('systemd.jobs.timeout'), [SRC.systemdService]),
     E('Restart', 'always', t('systemd.restart'), [SRC.systemdService]),
     E('LimitNOFILE', 65536),
+    // One process per instance of a template; Solid Queue's one unit is a supervisor that replaces its workers. The
+    // plan's job lines leave out YJIT, which Rails enables in every process that boots the app: the ceiling adds it.
+    ...ceiling(ctx, 'jobs', templated ? ctx.jobMemoryProcesses : 1, r.label, !templated && 'supervisor', ctx.yjitMbPerProcess * (templated ? 1 : ctx.jobMemoryProcesses)),
     ...hardening(ctx),
   ];
   return {
