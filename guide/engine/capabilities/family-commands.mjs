@@ -22,9 +22,6 @@ export const FAMILY_COMMANDS = {
     // The package lists, read before the first install that will run (trial 24: a fresh image's lists are empty or
     // stale, so `apt-get install` finds nothing or fetches a superseded version: apt-get(8) "update").
     refresh: 'apt-get update',
-    // README has steps for a separate database host ("0.") and the bundle's balancer ("11."), proven in the lab
-    // (tests/wizard/lab-multi-host.test.mjs); a row without it gets a warning that those hosts are set up by hand.
-    hostSteps: true,
     // Debian's packages enable and start their services (and certbot's timer) on install: nothing to enable.
     bootEnable: '',
     // The database units the app's units are ordered after (After=): Debian's MariaDB also answers to mysql.service.
@@ -102,6 +99,10 @@ export const FAMILY_COMMANDS = {
     pgConfD: [],
     // Debian enables neither a firewall nor SELinux by default: nothing to open or label.
     security: {},
+    // The balancer's runtime directory for HAProxy's stats socket (Debian's package re-creates it at boot through its
+    // tmpfiles.d entry; README makes it for the first start), and how README says to install socat for lb-rotation.sh.
+    haproxyRunDir: ['install -d -o haproxy -g haproxy /run/haproxy'],
+    socat: 'apt-get install socat',
     // The database servers' own logs (README step 9; SRE trial D15): postgresql-common's per-cluster file; MySQL's
     // mysqld.cnf (Ubuntu's package and MySQL's APT repository alike) sets log-error there; Debian's MariaDB leaves
     // log_error unset in 50-server.cnf, so its errors go to the journal.
@@ -141,7 +142,10 @@ export const FAMILY_COMMANDS = {
       passengerApache: 'test -e /usr/lib64/httpd/modules/mod_passenger.so >/dev/null || dnf install -y mod_passenger',
       // semanage (the SELinux steps in `security`, which repeat this line).
       semanage: 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils',
+      // lb-rotation.sh talks to HAProxy's stats socket through socat (AppStream).
+      socat: 'command -v socat >/dev/null || dnf install -y socat',
     },
+    socat: 'dnf install socat',
     // certbot, caddy and jemalloc come from EPEL; Passenger's own repository needs it too.
     epel: ['certbot', 'caddy', 'jemalloc', 'passenger', 'passengerApache'],
     passengerBin: { start: '/usr/bin/passenger', config: '/usr/bin/passenger-config' },
@@ -223,13 +227,36 @@ export const FAMILY_COMMANDS = {
       },
       caddy: { unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'], tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'] },
     },
+    // The other hosts of a multi-host bundle (README steps 0 and 11). Database host: its port opened to each app host
+    // only, one firewalld rich rule per address (firewalld.richlanguage(5); adding an existing rule only warns
+    // ALREADY_ENABLED, so the step runs again); PostgreSQL under /var/lib/pgsql and MySQL/MariaDB on 3306 keep the
+    // policy's own labels (postgresql_db_t, mysqld_port_t): nothing to relabel. Balancer: HTTP/HTTPS opened; SELinux
+    // lets nginx (httpd_t) open connections to the app hosts with httpd_can_network_connect, and HAProxy (haproxy_t)
+    // connect to ports outside the web types (certbot's loopback port 8402) with haproxy_connect_any (Red Hat "Using
+    // SELinux", ch. 4 booleans; haproxy_selinux(8)); certbot's webroot under /var/www takes the policy's
+    // httpd_sys_content_t through restorecon (a directory `install -d` makes takes its parent's label otherwise).
+    // RHEL's haproxy unit has no RuntimeDirectory and the package no tmpfiles.d entry: the stats socket's /run/haproxy
+    // gets one, so it is back after a reboot (tmpfiles.d(5), systemd-tmpfiles(8) --create).
+    hostFirewall: {
+      from: "firewall-cmd --permanent --add-rich-rule='rule family=\"{ipFamily}\" source address=\"{addr}\" port port=\"{port}\" protocol=\"tcp\" accept'",
+      reload: 'firewall-cmd --reload',
+    },
+    lbSecurity: {
+      haproxy: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P haproxy_connect_any 1'],
+      nginx: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P httpd_can_network_connect 1', 'setsebool -P httpd_setrlimit 1', 'install -d {webroot}', 'restorecon -R {webroot}'],
+    },
+    // nginx.conf's worker_rlimit_nofile makes nginx call setrlimit(), which httpd_t may do only with httpd_setrlimit:
+    // without it nginx logs "setrlimit(RLIMIT_NOFILE, …) failed (13: Permission denied)" and its workers keep the
+    // unit's 1024 descriptors (nginx/ansible-role-nginx-config#583; Red Hat "Using SELinux", httpd booleans).
+    nginxRlimit: 'setsebool -P httpd_setrlimit 1',
+    haproxyRunDir: ["echo 'd /run/haproxy 0755 haproxy haproxy -' > /etc/tmpfiles.d/haproxy-run.conf", 'systemd-tmpfiles --create /etc/tmpfiles.d/haproxy-run.conf'],
 
     // httpd.conf's ErrorLog is logs/error_log (underscore; `logs` links to /var/log/httpd): Passenger's output goes there.
     // PGDG's initdb turns logging_collector on with log_directory 'log' (inside the data directory); RHEL's mysql-server
     // sets log-error=/var/log/mysql/mysqld.log, MySQL's community RPM /var/log/mysqld.log (`mysqlRepo`, where its
     // first-start password used to be); RHEL's mariadb-server /var/log/mariadb/mariadb.log.
     logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/error_log', postgresql: '/var/lib/pgsql/{major}/data/log/', mysql: '/var/log/mysql/mysqld.log', mysqlRepo: '/var/log/mysqld.log', mariadb: '/var/log/mariadb/mariadb.log' },
-    programs: ['dnf', 'rpm', 'useradd', 'vi', 'mysqld', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', '/usr/pgsql-{major}/bin/postgresql-{major}-setup', '/usr/bin/passenger-config'],
+    programs: ['dnf', 'rpm', 'useradd', 'vi', 'mysqld', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', 'systemd-tmpfiles', '/usr/pgsql-{major}/bin/postgresql-{major}-setup', '/usr/bin/passenger-config'],
   },
 };
 

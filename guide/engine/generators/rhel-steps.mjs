@@ -35,9 +35,19 @@ export function bootEnableLine(ctx) {
 }
 
 /**
- * Firewall and SELinux lines for the proxy on this host, per upstream type. {public} is the pattern of every
- * release's public/ and {publicDir} the directory restorecon walks: with release directories there is no
- * {root}/public once deploy.sh init has moved it, and `restorecon -R` of a missing path fails (trial 24).
+ * Firewall and SELinux lines for the proxy on this host, per upstream type. {public} is the tree labelled for the
+ * proxy to read and {publicDir} the directory restorecon walks. With release directories that is all of releases/:
+ * deploy.sh makes each new release there (install -d, tar -x), and a new file takes its parent directory's label, not
+ * the policy's rule, until a restorecon (which deploy.sh never runs). Labelling only releases/<id>/public left every
+ * later release with its parent's label: under /var/www that is httpd_sys_content_t anyway, but with an app root
+ * elsewhere (/srv/app: var_t) nginx could not read the assets of the next release (trial 24 m2, issue 24 D4). So the
+ * whole releases tree is readable to the proxy, as everything under /var/www is by default; `restorecon -R` of a
+ * missing path fails, so it walks releases/ (deploy.sh init has moved public/ there). nginx.conf's
+ * worker_rlimit_nofile needs httpd_setrlimit (the row's nginxRlimit); httpd's configuration sets no limit.
  */
-export const securityLines = (ctx) => fam(ctx, `security.${ctx.proxy === 'apache' ? 'nginx' : ctx.proxy}.${ctx.upstreams.some((u) => u.type === 'unix') ? 'unix' : 'tcp'}`,
-  ctx.releases ? { public: `${ctx.root}/releases/[^/]+/public`, publicDir: `${ctx.root}/releases` } : { public: `${ctx.root}/public`, publicDir: `${ctx.root}/public` });
+export function securityLines(ctx) {
+  const type = ctx.upstreams.some((u) => u.type === 'unix') ? 'unix' : 'tcp';
+  const lines = fam(ctx, `security.${ctx.proxy === 'apache' ? 'nginx' : ctx.proxy}.${type}`,
+    ctx.releases ? { public: `${ctx.root}/releases`, publicDir: `${ctx.root}/releases` } : { public: `${ctx.root}/public`, publicDir: `${ctx.root}/public` });
+  return ctx.proxy === 'nginx' && lines.length ? [...lines, fam(ctx, 'nginxRlimit')] : lines;
+}
