@@ -41,7 +41,9 @@ const PAGE_CORE_BUDGET = 43.25 * 1024;
 // Raised again after trial 24's port (60,753 B on its own, from 59,277 B): its fixes for non-Debian stacks live in
 // chunks (rhel-steps, pgbouncer, apache, readme-hosts), which this bound counts too; with the SRE check's port,
 // 61,610 B measured: the bound is 60.5 KB.
-const WHOLE_ENGINE_BUDGET = 60.5 * 1024;
+// 61 KB in stop 35 (62,113 B measured): RHEL's README steps 0 and 11 and MariaDB's own repository, in the chunks
+// (readme-hosts, rhel-steps, mysql) and the command rows; the page's share unchanged within 43.25 KB (44,223 B).
+const WHOLE_ENGINE_BUDGET = 61 * 1024;
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'guide', 'cli.mjs');
 const CLI_KEYS = ['os', 'distro', 'kernel', 'arch', 'ruby', 'ruby_version', 'rails', 'server', 'server_version', 'proxy', 'proxy_version', 'database', 'database_version', 'adapter', 'pooler', 'pooler_version', 'db_host', 'app_hosts', 'cores', 'ram_gb', 'storage', 'init', 'workload', 'downloads', 'worker_mb',
   'db_cores', 'db_ram_gb', 'lb', 'app_addresses', 'db_address', 'lb_address',

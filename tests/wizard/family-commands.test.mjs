@@ -48,7 +48,7 @@ function check(r) {
   const fill = (s) => s.replace(/\{major\}/g, major).replace(/\{bin\}/g, ctx.rubyBin);
   const programs = new Set([...COMMON_PROGRAMS, ...fam.programs].map(fill));
   const units = new Set(Object.values(fam.services).map(fill));
-  const packages = new Set([...Object.values(fam.packages), fam.mysqlRepo?.package || ''].map(fill).flatMap((p) => p.split(' ')));
+  const packages = new Set([...Object.values(fam.packages), fam.mysqlRepo?.package || '', fam.mariadbRepo?.package || ''].map(fill).flatMap((p) => p.split(' ')));
   const problems = [];
   // Shell functions the README defines itself (step 4's `put() { …; }`): their name is a command of the README, and
   // their body's commands are checked like any other line.

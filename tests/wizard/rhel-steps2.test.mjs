@@ -224,3 +224,72 @@ test('Debian steps 0 and 11 keep their booted lines (lab-multi-host): no firewal
   assert.match(readme(r), /\(socat: apt-get install socat\)/);
   assert.match(file(r, 'lb-host/lb-rotation.sh'), /socat is missing \(apt-get install socat\)/);
 });
+
+// M5: MariaDB newer than the release's own series. MariaDB Foundation's repository configuration
+// (mariadb.org/download/?t=repo-config): on RHEL a MariaDB.repo naming rpm.mariadb.org/<series>/rhel/$releasever/
+// $basearch with gpgcheck against RPM-GPG-KEY-MariaDB, then MariaDB-server; on Debian and Ubuntu the signing key in
+// /etc/apt/keyrings and a deb822 mariadb.sources for deb.mariadb.org/<series>/<os> <codename>, apt-get update, then
+// mariadb-server. README's warnings say which: MariaDB's repository, or the release's own series.
+const maria = (a) => gen({ database: 'mariadb', adapter: 'mysql2', ...a });
+
+test('MariaDB 11.8 on RHEL 9 (10.5): MariaDB\'s own Yum repository, MariaDB-server, enabled; README says so and where its log is', () => {
+  for (const distro of RHEL) {
+    const r = maria({ distro, database_version: '11.8' });
+    inOrder(step(r, 1), [
+      "test -e /etc/yum.repos.d/MariaDB.repo || printf '%s\\n' '[mariadb]' 'name = MariaDB 11.8' 'baseurl = https://rpm.mariadb.org/11.8/rhel/$releasever/$basearch' 'gpgkey = https://rpm.mariadb.org/RPM-GPG-KEY-MariaDB' 'gpgcheck = 1' > /etc/yum.repos.d/MariaDB.repo",
+      'rpm -q MariaDB-server >/dev/null || dnf install -y MariaDB-server',
+      'systemctl enable --now mariadb',
+    ], distro);
+    assert.ok(!step(r, 1).some((l) => l.includes('mariadb-server')), `${distro}: not AppStream's 10.5 as well`);
+    const w = r.warnings.find((x) => x.id === 'distro-database') ?? assert.fail('README says which');
+    assert.equal(w.severity, 'info');
+    assert.match(w.message, new RegExp(`${distro} ships MariaDB 10\\.5, not 11\\.8: README adds MariaDB's own repository for 11\\.8`));
+    assert.match(w.suggestion, /answer database_version 10\.5/);
+    assert.ok(w.evidence.some((e) => e.url === 'https://mariadb.org/download/?t=repo-config'), JSON.stringify(w.evidence));
+    assert.match(readme(r), /journalctl -u mariadb/, 'MariaDB\'s RPMs log to the journal');
+    // The settings go where MariaDB's RPMs read them (their /etc/my.cnf includes /etc/my.cnf.d).
+    assert.ok(step(r, 3).includes('install -D -m 0644 etc/mysql/mariadb.conf.d/60-rails.cnf /etc/my.cnf.d/60-rails.cnf'), step(r, 3).join('\n'));
+  }
+  // On a database host: step 0 has the same lines.
+  inOrder(step(maria({ distro: 'rocky-9', ...MULTI, database_version: '11.4' }), 0), [
+    "test -e /etc/yum.repos.d/MariaDB.repo || printf '%s\\n' '[mariadb]' 'name = MariaDB 11.4' 'baseurl = https://rpm.mariadb.org/11.4/rhel/$releasever/$basearch' 'gpgkey = https://rpm.mariadb.org/RPM-GPG-KEY-MariaDB' 'gpgcheck = 1' > /etc/yum.repos.d/MariaDB.repo",
+    'rpm -q MariaDB-server >/dev/null || dnf install -y MariaDB-server', 'systemctl enable --now mariadb', 'systemctl restart mariadb',
+  ], 'rocky-9 database host');
+});
+
+test('MariaDB on Debian and Ubuntu: deb.mariadb.org for a newer LTS series (key, deb822 source with the codename, update, install); the release\'s own series otherwise', () => {
+  const cases = { 'debian-12': ['debian', 'bookworm', '10.11'], 'ubuntu-22.04': ['ubuntu', 'jammy', '10.6'], 'ubuntu-24.04': ['ubuntu', 'noble', '10.11'] };
+  for (const [distro, [os, codename, shipped]] of Object.entries(cases)) {
+    for (const v of ['11.4', '11.8']) {
+      const r = maria({ distro, database_version: v });
+      inOrder(step(r, 1), [
+        'install -d -m 0755 /etc/apt/keyrings',
+        'test -e /etc/apt/sources.list.d/mariadb.sources || curl --fail -sSLo /etc/apt/keyrings/mariadb-keyring.pgp https://mariadb.org/mariadb_release_signing_key.pgp',
+        `test -e /etc/apt/sources.list.d/mariadb.sources || printf '%s\\n' 'X-Repolib-Name: MariaDB' 'Types: deb' 'URIs: https://deb.mariadb.org/${v}/${os}' 'Suites: ${codename}' 'Components: main' 'Signed-By: /etc/apt/keyrings/mariadb-keyring.pgp' > /etc/apt/sources.list.d/mariadb.sources`,
+        'apt-get update',
+        'command -v mariadbd >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y mariadb-server',
+      ], `${distro} ${v}`);
+      assert.match(r.warnings.find((x) => x.id === 'distro-database')?.message ?? '', new RegExp(`ships MariaDB ${shipped.replace('.', '\\.')}, not ${v.replace('.', '\\.')}: README adds MariaDB's own repository`));
+    }
+  }
+  // The release's own series: its package, no repository, no warning (Debian 13 ships 11.8, Debian 12 10.11).
+  for (const [distro, v] of [['debian-13', '11.8'], ['debian-12', '10.11']]) {
+    const r = maria({ distro, database_version: v });
+    assert.ok(!step(r, 1).some((l) => l.includes('mariadb.org')), `${distro} ${v}`);
+    assert.ok(step(r, 1).includes('command -v mariadbd >/dev/null || apt-get install -y mariadb-server'), step(r, 1).join('\n'));
+    assert.ok(!r.warnings.some((x) => x.id === 'distro-database'), distro);
+  }
+  // An older series than the release's (Debian 13 with 10.11): no repository step; the warning says what installs.
+  const older = maria({ distro: 'debian-13', database_version: '10.11' });
+  assert.ok(!step(older, 1).some((l) => l.includes('mariadb.org')));
+  assert.equal(older.warnings.find((x) => x.id === 'distro-database')?.severity, 'warning');
+});
+
+test('MariaDB left unanswered: the release\'s own series while it is supported, else 11.8 from MariaDB\'s repository (lifecycle)', () => {
+  const v = (distro, date) => generate({ distro, database: 'mariadb', adapter: 'mysql2' }, { date }).answers.database_version;
+  assert.equal(v('debian-12', '2026-11-27'), '10.11', '10.11 is supported until 2028-02');
+  assert.equal(v('debian-13', '2026-11-27'), '11.8');
+  assert.equal(v('rocky-9', '2026-11-27'), '11.8', 'RHEL 9\'s 10.5 ended 2025-06');
+  assert.equal(v('ubuntu-22.04', '2026-05-01'), '10.6', '10.6 is supported until 2026-07');
+  assert.equal(v('ubuntu-22.04', '2026-11-27'), '11.8', 'and not after');
+});

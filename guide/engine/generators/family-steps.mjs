@@ -83,10 +83,12 @@ const localDb = (ctx) => (ctx.a.db_host === 'same' && ['postgresql', 'mysql', 'm
 export function packageLines(ctx) {
   const c = commandsOf(ctx);
   const db = localDb(ctx);
+  // MariaDB's own repository and server where the release ships an older series (mysql.mjs, a chunk: MariaDB only).
+  const maria = db === 'mariadb' && ctx.generator('mysql').mariadbRepo(ctx);
   const keys = [
     ...(['nginx', 'apache', 'caddy'].includes(ctx.proxy) ? [ctx.proxy] : []),
     ...(ctx.tls === 'proxy' && ['nginx', 'apache'].includes(ctx.proxy) ? ['certbot'] : []),
-    ...(db ? [db] : []),
+    ...(db && !maria ? [db] : []),
     ...(db === 'postgresql' && ctx.pooler === 'pgbouncer' ? ['pgbouncer'] : []),
     // The distribution's bundler package runs its own CRuby: only for a CRuby bundle (capabilities/ruby.mjs distroRuby).
     ...(ctx.rubyBin === '/usr/bin' && ctx.impl.distroRuby ? ['bundler'] : []),
@@ -102,6 +104,7 @@ export function packageLines(ctx) {
   const lines = [
     ...(pg && (c.pgInit.length || (shipped && shipped !== pgMajor(ctx.a.database_version))) ? fam(ctx, 'pgRepo') : []),
     ...(mysqlRepo ? fam(ctx, 'mysqlRepo.lines', { series: mysqlRepo, aptConfig: c.mysqlRepo.aptConfig, release: c.mysqlRepo.release }) : []),
+    ...(maria || []),
     ...(keys.some((k) => c.epel?.includes(k)) ? [c.epelInstall] : []),
     // Caddy's own repository where the release has no caddy package (its row's caddy is '').
     ...(ctx.proxy === 'caddy' && releaseOf(ctx)?.caddy === '' ? fam(ctx, 'caddyRepo') : []),

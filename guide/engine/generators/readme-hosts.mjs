@@ -78,7 +78,7 @@ function tlsPairLines(ctx, files, service, re) {
  * The database server's packages, repository and first start on the database host, from the family's row as on an app
  * host (family-steps.mjs packageLines): PGDG (always on RHEL, whose PGDG packages are the postgresqlNN-server ones;
  * on Debian for a major the release lacks), initdb and the unit's enabling where the packages leave it off, MySQL's own
- * repository with the community RPM's first-start fixes.
+ * repository with the community RPM's first-start fixes, MariaDB's own repository for a newer series.
  */
 function dbServerLines(ctx) {
   const { a } = ctx;
@@ -91,7 +91,9 @@ function dbServerLines(ctx) {
       ...fam(ctx, 'pgInit'), ...fam(ctx, 'dbStart', { service })];
   }
   const repo = mysqlRepoSeries(ctx);
-  if (!repo) return [fam(ctx, `packages.${a.database}`), ...fam(ctx, 'dbStart', { service })];
+  // MariaDB's own repository where the release ships an older series (mysql.mjs mariadbRepo, its server's line last).
+  const maria = a.database === 'mariadb' && ctx.generator('mysql').mariadbRepo(ctx);
+  if (!repo) return [...(maria || [fam(ctx, `packages.${a.database}`)]), ...fam(ctx, 'dbStart', { service })];
   return [...fam(ctx, 'mysqlRepo.lines', { series: repo, aptConfig: c.mysqlRepo.aptConfig, release: c.mysqlRepo.release }), fam(ctx, 'mysqlRepo.package'),
     ...fam(ctx, 'mysqlRepo.init'), ...fam(ctx, 'dbStart', { service }), ...fam(ctx, 'mysqlRepo.secure')];
 }
