@@ -265,6 +265,8 @@ export const PROD_CATALOG = {
   "url.mysqlRepo": "https://dev.mysql.com/doc/refman/8.4/en/linux-installation-apt-repo.html",
   "ev.passengerEnv": "Passenger: about environment variables (a PassengerRuby wrapper script that sets them)",
   "url.passengerEnv": "https://www.phusionpassenger.com/library/indepth/environment_variables.html",
+  "ev.rhelAppStreams": "Red Hat Enterprise Linux 9: Managing software with the DNF tool (Application Streams, module streams)",
+  "url.rhelAppStreams": "https://docs.redhat.com/en/documentation/red_hat_enterprise_linux/9/html/managing_software_with_the_dnf_tool/assembly_distribution-of-content-in-rhel-9_managing-software-with-the-dnf-tool",
   "ev.mariadbRepo": "MariaDB Foundation: repository configuration (deb.mariadb.org and rpm.mariadb.org, per series and release)",
   "url.mariadbRepo": "https://mariadb.org/download/?t=repo-config",
   "ev.mysqlYumRepo": "MySQL 8.4 Reference Manual: installing MySQL with the MySQL Yum repository (temporary root password, my.cnf)",

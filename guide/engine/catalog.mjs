@@ -579,6 +579,8 @@ export const CATALOG = {
   "w.apache-series.s": "If your Apache is another release (apachectl -v prints it), answer proxy_version with that exact version.",
   "w.apache-series-zero.m": "Apache {v} is read as {v}.0: the bundle leaves out what later {v}.x releases added (proxying to a Unix socket from 2.4.7, TLS 1.3 from 2.4.37, WebSocket upgrades in mod_proxy_http from 2.4.47), Action Cable's WebSockets included.",
   "w.apache-series-zero.s": "Answer proxy_version with the exact release you run (apachectl -v prints it, e.g. 2.4.62).",
+  "w.distro-nginx-stream.m": "{distro} ships nginx {shipped} as its default package and {v} as the AppStream module stream nginx:{stream}: README enables that stream before it installs nginx.",
+  "w.distro-nginx-stream.s": "A module stream has a shorter life than the release (Red Hat's Application Streams life cycle): move to the next stream before it retires, or answer {shipped}. An nginx already installed from another stream changes with dnf module switch-to nginx:{stream}.",
   "w.distro-nginx.m": "{distro} ships nginx {shipped}, not {v}: the README's package install gives {shipped}, which rejects what this bundle writes for {v} (e.g. `http2 on;` before 1.25.1: `nginx -t` says unknown directive).",
   "w.distro-nginx.s": "Leave proxy_version out (the release's nginx {shipped} is the default) or answer {shipped}; for {v}, add nginx.org's repository (nginx.org/en/linux_packages.html) before README step 1.",
   "w.distro-postgresql.m": "{distro} ships PostgreSQL {shipped}, not {v}: README step 1 adds the PostgreSQL project's repository (PGDG) and installs postgresql-{v} from it.",

@@ -293,3 +293,32 @@ test('MariaDB left unanswered: the release\'s own series while it is supported, 
   assert.equal(v('ubuntu-22.04', '2026-05-01'), '10.6', '10.6 is supported until 2026-07');
   assert.equal(v('ubuntu-22.04', '2026-11-27'), '11.8', 'and not after');
 });
+
+// m3: RHEL 9 ships nginx 1.20 as its RPM and newer series as AppStream module streams (nginx:1.22 from 9.1, 1.24 from
+// 9.3, 1.26 from 9.5; Red Hat's "Managing software with the DNF tool": additional Application Stream versions as
+// modules from 9.1): `dnf module enable nginx:<stream>` before `dnf install nginx` gives that series.
+test('RHEL 9 nginx module streams: step 1 (and a balancer\'s step 11) enables nginx:1.2x before installing nginx; an info instead of the nginx.org warning', () => {
+  for (const distro of RHEL) {
+    for (const v of ['1.22', '1.24', '1.26']) {
+      const r = gen({ distro, proxy: 'nginx', proxy_version: v });
+      inOrder(step(r, 1), [`dnf -y module enable nginx:${v}`, 'command -v nginx >/dev/null || dnf install -y nginx'], `${distro} ${v}`);
+      assert.ok(!r.warnings.some((w) => w.id === 'distro-nginx'), `${distro} ${v}: the stream gives it`);
+      const info = r.warnings.find((w) => w.id === 'distro-nginx-stream') ?? assert.fail(`${distro} ${v}: README says which`);
+      assert.equal(info.severity, 'info');
+      assert.match(info.message, new RegExp(`ships nginx 1\\.20 as its default package and ${v.replace('.', '\\.')} as the AppStream module stream nginx:${v.replace('.', '\\.')}`));
+    }
+    // The release's own 1.20: no stream. A series with no stream (1.28): no stream line, the warning stays.
+    const own = gen({ distro, proxy: 'nginx', proxy_version: '1.20' });
+    assert.ok(!step(own, 1).some((l) => l.includes('module enable nginx')) && !own.warnings.some((w) => /^distro-nginx/.test(w.id)));
+    const none = gen({ distro, proxy: 'nginx', proxy_version: '1.28' });
+    assert.ok(!step(none, 1).some((l) => l.includes('module enable nginx')));
+    assert.equal(none.warnings.find((w) => w.id === 'distro-nginx')?.severity, 'warning');
+  }
+  // Behind an nginx balancer with an nginx edge, the balancer runs the answered series: step 11 enables it too.
+  const lb = gen({ distro: 'rocky-9', ...MULTI, lb: 'nginx', proxy_version: '1.26' });
+  inOrder(step(lb, 11), ['dnf -y module enable nginx:1.26', 'command -v nginx >/dev/null || dnf install -y nginx'], 'nginx balancer');
+  assert.match(file(lb, 'lb-host/etc/nginx/nginx.conf'), /^\s*http2 on;$/m, '1.26 is configured as 1.26 (1.25.1+ directive)');
+  // Ruby's stream stays before it, and Debian never gets a module line.
+  inOrder(step(gen({ distro: 'rocky-9', proxy_version: '1.26', ruby_version: '3.3' }), 1), ['dnf -y module enable ruby:3.3', 'dnf -y module enable nginx:1.26', 'test -x /usr/bin/bundle >/dev/null || dnf install -y rubygem-bundler'], 'both streams');
+  assert.ok(!step(gen({ distro: 'debian-12', proxy_version: '1.26' }), 1).some((l) => l.includes('module')));
+});

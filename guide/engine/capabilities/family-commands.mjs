@@ -172,6 +172,10 @@ export const FAMILY_COMMANDS = {
     // A Ruby the release offers as a module stream (DISTRO_RELEASES rubyStreams): enabled before the bundler package,
     // which then pulls in that stream's ruby instead of the default 3.0 (dnf module enable is a no-op once enabled).
     rubyStream: 'dnf -y module enable ruby:{stream}',
+    // nginx likewise (DISTRO_RELEASES nginxStreams): `dnf module enable nginx:1.26` before `dnf install nginx` installs
+    // that stream's nginx (RHEL 9 "Managing software with the DNF tool", ch. 2 and 11: module streams from 9.1 on). An
+    // nginx already installed from another stream needs `dnf module switch-to` by hand; a fresh host has none.
+    nginxStream: 'dnf -y module enable nginx:{stream}',
     redisConf: '/etc/redis/redis.conf',
     // PGDG's pgbouncer package runs its service as its own user, pgbouncer.
     pgbouncerUser: 'pgbouncer',

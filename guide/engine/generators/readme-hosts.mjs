@@ -18,6 +18,7 @@ import { APPLIES } from './applies.mjs';
 import { rolls, rollingLines, rotationScript, ROTATION_SCRIPT } from './lb-rotation.mjs';
 import { backends } from './load-balancer.mjs';
 import { dbTlsPair } from './db-tls.mjs';
+import { nginxStreamOf } from './rhel-steps.mjs';
 
 // postgresql.mjs (first-load script) asks for the pair through ctx.generator('readme-hosts'): this chunk applies
 // whenever the database is reached over the network, the only case with ssl = on.
@@ -143,7 +144,9 @@ export function lbBlocks(ctx, files) {
   // The family's enabling line for these units where its packages leave them off (RHEL; Debian's row has none).
   const enable = (...units) => (c.bootEnable ? [fam(ctx, 'bootEnable', { units: units.map((u) => fam(ctx, `services.${u}`)).join(' ') })] : []);
   const certbot = [...(c.epel?.includes('certbot') ? [c.epelInstall] : []), fam(ctx, 'packages.certbot'), ...(tls ? enable('certbot') : [])];
-  const lines = [fam(ctx, `packages.${svc}`), ...(svc === 'haproxy' && c.packages.socat ? [fam(ctx, 'packages.socat')] : []), ...installAll(ctx, files, LB_PREFIX),
+  // An nginx balancer runs the answered nginx when the edge is nginx too: its module stream first where the release has one.
+  const stream = svc === 'nginx' && nginxStreamOf(ctx);
+  const lines = [...(stream ? [fam(ctx, 'nginxStream', { stream })] : []), fam(ctx, `packages.${svc}`), ...(svc === 'haproxy' && c.packages.socat ? [fam(ctx, 'packages.socat')] : []), ...installAll(ctx, files, LB_PREFIX),
     // The firewall and SELinux lines the family needs for this balancer (RHEL's lbSecurity; none on Debian).
     ...fam(ctx, `lbSecurity.${svc}`, { webroot: ACME_WEBROOT })];
   const check = svc === 'haproxy' ? 'haproxy -c -q -f /etc/haproxy/haproxy.cfg' : 'nginx -t';

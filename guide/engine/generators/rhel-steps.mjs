@@ -4,20 +4,42 @@
 // ctx.generator('rhel-steps') for that family only; on the page this is a chunk (guide/ui/generators.mjs), so
 // Debian bundles, the default among them, do not carry the code in their first-load script. It writes no file.
 import { commandsOf, releaseOf, fam } from './family-steps.mjs';
+import { W } from '../rules.mjs';
+import { SRC } from '../evidence.mjs';
 
 export const id = 'rhel-steps';
 
-export function generate() {
-  return {};
+const minor = (v) => String(v).split('.').slice(0, 2).join('.');
+
+/**
+ * The release's nginx module stream for the answered nginx where it is not the release's default nginx (RHEL 9 ships
+ * 1.20 as its RPM and nginx:1.22, 1.24 and 1.26 as AppStream module streams from 9.1, 9.3 and 9.5), or null. The
+ * edge's nginx, and a balancer's when the edge is nginx too (it takes proxy_version then).
+ */
+export function nginxStreamOf(ctx) {
+  const v = minor(ctx.proxyVersion);
+  const r = releaseOf(ctx);
+  return ctx.proxy === 'nginx' && commandsOf(ctx)?.nginxStream && r?.nginx !== v && r?.nginxStreams?.includes(v) ? v : null;
 }
 
-const minor = (v) => String(v).split('.').slice(0, 2).join('.');
+/** The info that README step 1 (and 11) enable the stream, in place of the distro-nginx warning (family-steps.mjs). */
+export function generate(ctx) {
+  const stream = nginxStreamOf(ctx);
+  return stream ? { warnings: [W('distro-nginx-stream', 'info', { distro: ctx.a.distro, shipped: releaseOf(ctx).nginx, v: ctx.proxyVersion, stream }, [SRC.rhelAppStreams, SRC.nginxChanges])] } : {};
+}
 
 /** The release's module stream that gives the answered CRuby at /usr/bin (RHEL 9's ruby:3.3), or null. */
 export function rubyStreamOf(ctx) {
   const v = minor(ctx.a.ruby_version);
   const ok = ctx.linux && ctx.a.ruby === 'cruby' && ctx.rubyBin === '/usr/bin' && commandsOf(ctx)?.rubyStream;
   return ok && releaseOf(ctx)?.rubyStreams?.includes(v) ? v : null;
+}
+
+/** Module streams enabled before step 1's installs: the answered Ruby's and nginx's where the release has them. */
+export function streamLines(ctx) {
+  const ruby = rubyStreamOf(ctx);
+  const nginx = nginxStreamOf(ctx);
+  return [...(ruby ? [fam(ctx, 'rubyStream', { stream: ruby })] : []), ...(nginx ? [fam(ctx, 'nginxStream', { stream: nginx })] : [])];
 }
 
 /**
