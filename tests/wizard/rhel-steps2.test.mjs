@@ -82,16 +82,13 @@ test('RHEL database host with PgBouncer: PGDG\'s pgbouncer user owns the auth fi
   const zero = step(r, 0);
   inOrder(zero, [
     'test -x /usr/pgsql-18/bin/postgres >/dev/null || dnf install -y postgresql18-server',
-    'command -v pgbouncer >/dev/null || dnf install -y pgbouncer',
-    'systemctl enable --now postgresql-18',
-    'PGB=reload-or-restart',
-    'systemctl reload-or-restart postgresql-18',
+    'command -v pgbouncer >/dev/null || dnf install -y pgbouncer', 'systemctl enable --now postgresql-18',
+    'PGB=reload-or-restart', 'systemctl reload-or-restart postgresql-18',
     'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < db-host/setup/postgresql-roles.sql',
     'if [ ! -e /etc/pgbouncer/server.key ]; then (umask 077 && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 3650 -subj "/CN=10.0.0.20" -keyout /etc/pgbouncer/server.key -out /etc/pgbouncer/server.crt 2>/dev/null) && chown pgbouncer: /etc/pgbouncer/server.key /etc/pgbouncer/server.crt; fi',
     'install -D -m 0644 db-host/etc/pgbouncer/pgbouncer.ini /etc/pgbouncer/pgbouncer.ini',
     'chown pgbouncer:pgbouncer /etc/pgbouncer/userlist.txt && chmod 0640 /etc/pgbouncer/userlist.txt',
-    'systemctl "$PGB" pgbouncer',
-    'systemctl enable --now pgbouncer',
+    'systemctl "$PGB" pgbouncer', 'systemctl enable --now pgbouncer',
     rich('10.0.0.11', 6432), rich('10.0.0.12', 6432), 'firewall-cmd --reload',
   ], 'rocky-9 + PgBouncer');
   assert.ok(!zero.some((l) => l.includes('port="5432"')), 'PostgreSQL itself stays on loopback behind PgBouncer');
@@ -106,8 +103,7 @@ test('RHEL database host, MySQL and MariaDB: the vendor or distribution server, 
     'rpm -q mysql84-community-release >/dev/null || dnf install -y https://dev.mysql.com/get/mysql84-community-release-el9-1.noarch.rpm',
     'command -v mysqld >/dev/null || dnf install -y mysql-community-server',
     "grep -qx '!includedir /etc/my.cnf.d' /etc/my.cnf || echo '!includedir /etc/my.cnf.d' >> /etc/my.cnf",
-    'test -e /var/lib/mysql/mysql.ibd || mysqld --initialize-insecure --user=mysql',
-    'systemctl enable --now mysqld',
+    'test -e /var/lib/mysql/mysql.ibd || mysqld --initialize-insecure --user=mysql', 'systemctl enable --now mysqld',
     'install -D -m 0644 db-host/etc/mysql/mysql.conf.d/zz-rails.cnf /etc/my.cnf.d/zz-rails.cnf',
     'install -D -m 0644 db-host/etc/systemd/system/mysqld.service.d/network-online.conf /etc/systemd/system/mysqld.service.d/network-online.conf',
     'systemctl daemon-reload', 'systemctl restart mysqld',
@@ -129,21 +125,17 @@ test('RHEL HAProxy balancer: dnf, socat, firewalld, haproxy_connect_any, a tmpfi
     const r = gen({ distro, ...MULTI, database_version: '18' });
     const eleven = step(r, 11);
     inOrder(eleven, [
-      'command -v haproxy >/dev/null || dnf install -y haproxy',
-      'command -v socat >/dev/null || dnf install -y socat',
+      'command -v haproxy >/dev/null || dnf install -y haproxy', 'command -v socat >/dev/null || dnf install -y socat',
       'install -D -m 0644 lb-host/etc/haproxy/haproxy.cfg /etc/haproxy/haproxy.cfg',
       'firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload',
       // certbot's loopback port 8402 is none of haproxy_t's port types.
       'setsebool -P haproxy_connect_any 1',
       "echo 'd /run/haproxy 0755 haproxy haproxy -' > /etc/tmpfiles.d/haproxy-run.conf",
-      'systemd-tmpfiles --create /etc/tmpfiles.d/haproxy-run.conf',
-      'install -d -m 0700 /etc/haproxy/certs',
+      'systemd-tmpfiles --create /etc/tmpfiles.d/haproxy-run.conf', 'install -d -m 0700 /etc/haproxy/certs',
       // RHEL's package leaves HAProxy stopped: a reload alone would fail.
-      'systemctl enable --now haproxy',
-      'haproxy -c -q -f /etc/haproxy/haproxy.cfg && systemctl reload haproxy',
+      'systemctl enable --now haproxy', 'haproxy -c -q -f /etc/haproxy/haproxy.cfg && systemctl reload haproxy',
       'rpm -q epel-release >/dev/null || dnf install -y epel-release',
-      'command -v certbot >/dev/null || dnf install -y certbot',
-      'systemctl enable --now certbot-renew.timer',
+      'command -v certbot >/dev/null || dnf install -y certbot', 'systemctl enable --now certbot-renew.timer',
     ], distro);
     assert.match(eleven.at(-2), /^certbot certonly --standalone --http-01-address 127\.0\.0\.1 --http-01-port 8402 /);
     assert.ok(!eleven.some((l) => DEBIAN_WORDS.test(l) || l.includes('install -d -o haproxy')), eleven.join('\n'));
@@ -161,13 +153,10 @@ test('RHEL nginx balancer: httpd_can_network_connect and httpd_setrlimit, certbo
     'command -v nginx >/dev/null || dnf install -y nginx',
     'install -D -m 0644 lb-host/etc/nginx/nginx.conf /etc/nginx/nginx.conf',
     'firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload',
-    'setsebool -P httpd_can_network_connect 1',
-    'setsebool -P httpd_setrlimit 1',
+    'setsebool -P httpd_can_network_connect 1', 'setsebool -P httpd_setrlimit 1',
     'install -d /var/www/letsencrypt', 'restorecon -R /var/www/letsencrypt',
-    'command -v certbot >/dev/null || dnf install -y certbot',
-    'systemctl enable --now certbot-renew.timer',
-    'if [ ! -e /etc/letsencrypt/renewal/shop.example.com.conf ]; then',
-    'nginx -t && systemctl reload-or-restart nginx',
+    'command -v certbot >/dev/null || dnf install -y certbot', 'systemctl enable --now certbot-renew.timer',
+    'if [ ! -e /etc/letsencrypt/renewal/shop.example.com.conf ]; then', 'nginx -t && systemctl reload-or-restart nginx',
     'systemctl enable --now nginx',
   ], 'rocky-9 nginx balancer');
   // The setrlimit boolean is for this directive of the balancer's nginx.conf, and its user is RHEL's.
@@ -206,9 +195,7 @@ test('RHEL app host: SELinux labels the whole releases tree (new releases take i
   const lines = step(gen({ distro: 'rocky-9', app_root: '/srv/app' }), 6);
   inOrder(lines, [
     "semanage fcontext -a -t httpd_sys_content_t '/srv/app/releases(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '/srv/app/releases(/.*)?'",
-    'restorecon -R /srv/app/releases',
-    'setsebool -P httpd_setrlimit 1',
-    'nginx -t && systemctl reload nginx',
+    'restorecon -R /srv/app/releases', 'setsebool -P httpd_setrlimit 1', 'nginx -t && systemctl reload nginx',
   ], '/srv/app');
   const apache = step(gen({ distro: 'rocky-9', proxy: 'apache', proxy_version: '2.4.62' }), 6);
   assert.ok(apache.includes('restorecon -R /var/www/app/releases') && !apache.some((l) => l.includes('httpd_setrlimit')), apache.join('\n'));
@@ -237,8 +224,7 @@ test('MariaDB 11.8 on RHEL 9 (10.5): MariaDB\'s own Yum repository, MariaDB-serv
     const r = maria({ distro, database_version: '11.8' });
     inOrder(step(r, 1), [
       "test -e /etc/yum.repos.d/MariaDB.repo || printf '%s\\n' '[mariadb]' 'name = MariaDB 11.8' 'baseurl = https://rpm.mariadb.org/11.8/rhel/$releasever/$basearch' 'gpgkey = https://rpm.mariadb.org/RPM-GPG-KEY-MariaDB' 'gpgcheck = 1' > /etc/yum.repos.d/MariaDB.repo",
-      'rpm -q MariaDB-server >/dev/null || dnf install -y MariaDB-server',
-      'systemctl enable --now mariadb',
+      'rpm -q MariaDB-server >/dev/null || dnf install -y MariaDB-server', 'systemctl enable --now mariadb',
     ], distro);
     assert.ok(!step(r, 1).some((l) => l.includes('mariadb-server')), `${distro}: not AppStream's 10.5 as well`);
     const w = r.warnings.find((x) => x.id === 'distro-database') ?? assert.fail('README says which');
