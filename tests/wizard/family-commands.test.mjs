@@ -48,7 +48,7 @@ function check(r) {
   const fill = (s) => s.replace(/\{major\}/g, major).replace(/\{bin\}/g, ctx.rubyBin);
   const programs = new Set([...COMMON_PROGRAMS, ...fam.programs].map(fill));
   const units = new Set(Object.values(fam.services).map(fill));
-  const packages = new Set([...Object.values(fam.packages), fam.mysqlRepo?.package || ''].map(fill).flatMap((p) => p.split(' ')));
+  const packages = new Set([...Object.values(fam.packages), fam.mysqlRepo?.package || '', fam.mariadbRepo?.package || ''].map(fill).flatMap((p) => p.split(' ')));
   const problems = [];
   // Shell functions the README defines itself (step 4's `put() { …; }`): their name is a command of the README, and
   // their body's commands are checked like any other line.
@@ -59,7 +59,8 @@ function check(r) {
       const words = cmd.split(/\s+/);
       while (words.length && (SHELL_WORDS.includes(words[0]) || /^[A-Za-z_][A-Za-z0-9_]*=\S*$/.test(words[0]))) words.shift();
       if (!words.length) continue;
-      const prog = words[0];
+      // A subshell's opening parenthesis after a keyword (`then (umask 077 && …)`) is not part of the program.
+      const prog = words[0].replace(/^\(+/, '');
       if (defined.has(prog.replace(/\(\)$/, ''))) continue;
       if (!programs.has(prog)) problems.push(`${ctx.family.id}: "${prog}" (in: ${line}) is not in the family's table`);
       if (prog === 'systemctl' && ['restart', 'reload', 'start', 'stop', 'enable'].includes(words[1])) {
@@ -103,6 +104,8 @@ test('every README command of every bundle comes from its family\'s table', () =
   // MySQL from the vendor's repository: Debian (none shipped), Ubuntu 24.04 and RHEL 9 (8.0 shipped) with 8.4.
   for (const distro of ['debian-13', 'debian-12', 'ubuntu-24.04', 'rocky-9']) for (const v of ['8.0', '8.4']) answers.push({ distro, database: 'mysql', database_version: v, adapter: 'trilogy' });
   for (const database of ['mysql', 'mariadb']) answers.push({ database, database_version: database === 'mysql' ? '8.4' : '11.8', adapter: 'trilogy', db_host: 'separate', app_hosts: 2, lb: 'haproxy' });
+  // README steps 0 and 11 on RHEL (its database host and balancer, rhel-steps2).
+  for (const lb of ['haproxy', 'nginx']) for (const database of ['postgresql', 'mysql']) answers.push({ distro: 'rocky-9', database, database_version: database === 'mysql' ? '8.4' : '18', adapter: database === 'mysql' ? 'trilogy' : 'pg', pooler: lb === 'haproxy' && database === 'postgresql' ? 'pgbouncer' : 'none', db_host: 'separate', app_hosts: 2, lb });
   const byFamily = {};
   const problems = [];
   for (const a of answers) {

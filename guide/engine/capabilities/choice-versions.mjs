@@ -12,9 +12,9 @@
 // `lifecycle`: the row of capabilities/lifecycle.mjs whose end-of-life dates decide whether the release's own version
 // may be the default (SRE trial D4: Rocky 9's PostgreSQL 13 ended 2025-11-13, Ubuntu 22.04's 14 on 2026-11-12): a
 // shipped version past its end of life on the generation day is not, and `current` from the vendor's repository is
-// (PGDG for PostgreSQL; MySQL's APT/Yum repository, whose steps family-commands.mjs has for 8.0 and 8.4). MariaDB
-// has none: no repository step exists for it here, so its default stays what the release ships and the
-// end-of-life warning (rules.mjs) names the date.
+// (PGDG for PostgreSQL; MySQL's APT/Yum repository, whose steps family-commands.mjs has for 8.0 and 8.4; MariaDB's
+// own repository for its LTS series, family-commands.mjs mariadbRepo: Rocky 9's 10.5 ended 2025-06, Ubuntu 22.04's
+// 10.6 ends 2026-07, so those get 11.8 from it once their own has ended).
 const majors = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
 
 export const CHOICE_VERSIONS = {
@@ -48,7 +48,7 @@ export const CHOICE_VERSIONS = {
     rows: {
       postgresql: { label: 'PostgreSQL', current: '17', distro: 'postgresql', lifecycle: 'postgresql', majors: majors(6, 18), minors: { 9: ['9.0', '9.1', '9.2', '9.3', '9.4', '9.5', '9.6'] } },
       mysql: { label: 'MySQL', current: '8.4', distro: 'mysql', lifecycle: 'mysql', majors: ['3', '4', '5', '8', '9'], minors: { 3: ['3.23'], 4: ['4.0', '4.1'], 5: ['5.0', '5.1', '5.5', '5.6', '5.7'], 8: ['8.0', '8.1', '8.2', '8.3', '8.4'] } },
-      mariadb: { label: 'MariaDB', current: '11.8', distro: 'mariadb', majors: ['5', '10', '11', '12'], minors: { 5: ['5.1', '5.2', '5.3', '5.5'] } },
+      mariadb: { label: 'MariaDB', current: '11.8', distro: 'mariadb', lifecycle: 'mariadb', majors: ['5', '10', '11', '12'], minors: { 5: ['5.1', '5.2', '5.3', '5.5'] } },
       sqlite: { label: 'SQLite', current: '3.46', majors: ['2', '3'] },
     },
   },

@@ -22,9 +22,6 @@ export const FAMILY_COMMANDS = {
     // The package lists, read before the first install that will run (trial 24: a fresh image's lists are empty or
     // stale, so `apt-get install` finds nothing or fetches a superseded version: apt-get(8) "update").
     refresh: 'apt-get update',
-    // README has steps for a separate database host ("0.") and the bundle's balancer ("11."), proven in the lab
-    // (tests/wizard/lab-multi-host.test.mjs); a row without it gets a warning that those hosts are set up by hand.
-    hostSteps: true,
     // Debian's packages enable and start their services (and certbot's timer) on install: nothing to enable.
     bootEnable: '',
     // The database units the app's units are ordered after (After=): Debian's MariaDB also answers to mysql.service.
@@ -95,6 +92,23 @@ export const FAMILY_COMMANDS = {
       'test -e /etc/apt/sources.list.d/caddy-stable.list || echo "deb [signed-by=/etc/apt/keyrings/caddy-stable.asc] https://dl.cloudsmith.io/public/caddy/stable/deb/debian any-version main" > /etc/apt/sources.list.d/caddy-stable.list',
       'apt-get update',
     ],
+    // MariaDB's own repository (the MariaDB Foundation's repository configuration tool, mariadb.org/download/
+    // ?t=repo-config, and MariaDB's "Installing MariaDB .deb Files": the signing key in /etc/apt/keyrings, a deb822
+    // mariadb.sources naming deb.mariadb.org/<series>/<os> with the release's codename, then apt-get update and
+    // mariadb-server), for a long-term series newer than the release's own (Debian 12 and Ubuntu 24.04 ship 10.11,
+    // Ubuntu 22.04 10.6). The key file keeps the name and place the tool gives it; packages after it are checked
+    // against that key, and the key itself rests on HTTPS from mariadb.org. `series`: the LTS series the repository
+    // builds for every release in DISTRO_RELEASES; an older series than the release's own is left to the warning.
+    mariadbRepo: {
+      series: ['10.11', '11.4', '11.8'],
+      lines: [
+        'install -d -m 0755 /etc/apt/keyrings',
+        'test -e /etc/apt/sources.list.d/mariadb.sources || curl --fail -sSLo /etc/apt/keyrings/mariadb-keyring.pgp https://mariadb.org/mariadb_release_signing_key.pgp',
+        "test -e /etc/apt/sources.list.d/mariadb.sources || printf '%s\\n' 'X-Repolib-Name: MariaDB' 'Types: deb' 'URIs: https://deb.mariadb.org/{series}/{os}' 'Suites: {codename}' 'Components: main' 'Signed-By: /etc/apt/keyrings/mariadb-keyring.pgp' > /etc/apt/sources.list.d/mariadb.sources",
+        'apt-get update',
+      ],
+      package: 'command -v mariadbd >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y mariadb-server',
+    },
     // The PostgreSQL project's repository, for a major version the release does not ship.
     pgRepo: ['test -d /usr/lib/postgresql/{major} || apt-get install -y postgresql-common', 'test -d /usr/lib/postgresql/{major} || /usr/share/postgresql-common/pgdg/apt.postgresql.org.sh -y'],
     pgInit: [],
@@ -102,10 +116,14 @@ export const FAMILY_COMMANDS = {
     pgConfD: [],
     // Debian enables neither a firewall nor SELinux by default: nothing to open or label.
     security: {},
+    // The balancer's runtime directory for HAProxy's stats socket (Debian's package re-creates it at boot through its
+    // tmpfiles.d entry; README makes it for the first start), and how README says to install socat for lb-rotation.sh.
+    haproxyRunDir: ['install -d -o haproxy -g haproxy /run/haproxy'],
+    socat: 'apt-get install socat',
     // The database servers' own logs (README step 9; SRE trial D15): postgresql-common's per-cluster file; MySQL's
     // mysqld.cnf (Ubuntu's package and MySQL's APT repository alike) sets log-error there; Debian's MariaDB leaves
     // log_error unset in 50-server.cnf, so its errors go to the journal.
-    logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/error.log', postgresql: '/var/log/postgresql/postgresql-{major}-main.log', mysql: '/var/log/mysql/error.log', mysqlRepo: '/var/log/mysql/error.log', mariadb: 'the journal (journalctl -u mariadb)' },
+    logs: { nginx: '/var/log/nginx/', apache: '/var/log/apache2/error.log', postgresql: '/var/log/postgresql/postgresql-{major}-main.log', mysql: '/var/log/mysql/error.log', mysqlRepo: '/var/log/mysql/error.log', mariadb: 'the journal (journalctl -u mariadb)', mariadbRepo: 'the journal (journalctl -u mariadb)' },
     // Programs a README line for this family may start with, besides the shared ones (COMMON_PROGRAMS).
     programs: ['apt-get', 'adduser', 'editor', 'apache2ctl', 'a2enmod', 'a2ensite', '/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh', '/usr/bin/passenger-config', 'debconf-set-selections'],
   },
@@ -141,7 +159,10 @@ export const FAMILY_COMMANDS = {
       passengerApache: 'test -e /usr/lib64/httpd/modules/mod_passenger.so >/dev/null || dnf install -y mod_passenger',
       // semanage (the SELinux steps in `security`, which repeat this line).
       semanage: 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils',
+      // lb-rotation.sh talks to HAProxy's stats socket through socat (AppStream).
+      socat: 'command -v socat >/dev/null || dnf install -y socat',
     },
+    socat: 'dnf install socat',
     // certbot, caddy and jemalloc come from EPEL; Passenger's own repository needs it too.
     epel: ['certbot', 'caddy', 'jemalloc', 'passenger', 'passengerApache'],
     passengerBin: { start: '/usr/bin/passenger', config: '/usr/bin/passenger-config' },
@@ -151,6 +172,10 @@ export const FAMILY_COMMANDS = {
     // A Ruby the release offers as a module stream (DISTRO_RELEASES rubyStreams): enabled before the bundler package,
     // which then pulls in that stream's ruby instead of the default 3.0 (dnf module enable is a no-op once enabled).
     rubyStream: 'dnf -y module enable ruby:{stream}',
+    // nginx likewise (DISTRO_RELEASES nginxStreams): `dnf module enable nginx:1.26` before `dnf install nginx` installs
+    // that stream's nginx (RHEL 9 "Managing software with the DNF tool", ch. 2 and 11: module streams from 9.1 on). An
+    // nginx already installed from another stream needs `dnf module switch-to` by hand; a fresh host has none.
+    nginxStream: 'dnf -y module enable nginx:{stream}',
     redisConf: '/etc/redis/redis.conf',
     // PGDG's pgbouncer package runs its service as its own user, pgbouncer.
     pgbouncerUser: 'pgbouncer',
@@ -199,6 +224,17 @@ export const FAMILY_COMMANDS = {
         "if mysql --no-defaults -u root -e 'SELECT 1' >/dev/null 2>&1; then mysql --no-defaults -u root -e \"ALTER USER 'root'@'localhost' IDENTIFIED BY '$(sed -n 's/^password=//p' /root/.my.cnf)'\"; fi",
       ],
     },
+    // MariaDB's own repository (the MariaDB Foundation's repository configuration tool for Red Hat Enterprise Linux:
+    // /etc/yum.repos.d/MariaDB.repo with baseurl rpm.mariadb.org/<series>/rhel/$releasever/$basearch, gpgcheck against
+    // rpm.mariadb.org/RPM-GPG-KEY-MariaDB, then MariaDB-server), for a series newer than the release's 10.5 (RHEL 9;
+    // end of life 2025-06). MariaDB's RPMs read /etc/my.cnf.d, run as mysql, name their unit mariadb and keep root on
+    // unix_socket authentication (root's `mysql` works, as with RHEL's own package); their error log goes to the
+    // journal (no log_error in their server.cnf). $releasever/$basearch are dnf's own variables (single quotes).
+    mariadbRepo: {
+      series: ['10.11', '11.4', '11.8'],
+      lines: ["test -e /etc/yum.repos.d/MariaDB.repo || printf '%s\\n' '[mariadb]' 'name = MariaDB {series}' 'baseurl = https://rpm.mariadb.org/{series}/rhel/$releasever/$basearch' 'gpgkey = https://rpm.mariadb.org/RPM-GPG-KEY-MariaDB' 'gpgcheck = 1' > /etc/yum.repos.d/MariaDB.repo"],
+      package: 'rpm -q MariaDB-server >/dev/null || dnf install -y MariaDB-server',
+    },
     // PGDG's repository package stays `-latest` (not pinned like MySQL's): its versioned names carry the EL minor release
     // (pgdg-redhat-repo-42.0-64.rhel10.1PGDG.noarch.rpm), so a pin breaks on the next point release, and PGDG's
     // download page documents only -latest. What it installs is a .repo file with gpgcheck=1 and PGDG's key: every
@@ -223,37 +259,41 @@ export const FAMILY_COMMANDS = {
       },
       caddy: { unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'], tcp: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'] },
     },
+    // The other hosts of a multi-host bundle (README steps 0 and 11). Database host: its port opened to each app host
+    // only, one firewalld rich rule per address (firewalld.richlanguage(5); adding an existing rule only warns
+    // ALREADY_ENABLED, so the step runs again); PostgreSQL under /var/lib/pgsql and MySQL/MariaDB on 3306 keep the
+    // policy's own labels (postgresql_db_t, mysqld_port_t): nothing to relabel. Balancer: HTTP/HTTPS opened; SELinux
+    // lets nginx (httpd_t) open connections to the app hosts with httpd_can_network_connect, and HAProxy (haproxy_t)
+    // connect to ports outside the web types (certbot's loopback port 8402) with haproxy_connect_any (Red Hat "Using
+    // SELinux", ch. 4 booleans; haproxy_selinux(8)); certbot's webroot under /var/www takes the policy's
+    // httpd_sys_content_t through restorecon (a directory `install -d` makes takes its parent's label otherwise).
+    // RHEL's haproxy unit has no RuntimeDirectory and the package no tmpfiles.d entry: the stats socket's /run/haproxy
+    // gets one, so it is back after a reboot (tmpfiles.d(5), systemd-tmpfiles(8) --create).
+    hostFirewall: {
+      from: "firewall-cmd --permanent --add-rich-rule='rule family=\"{ipFamily}\" source address=\"{addr}\" port port=\"{port}\" protocol=\"tcp\" accept'",
+      reload: 'firewall-cmd --reload',
+    },
+    lbSecurity: {
+      haproxy: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P haproxy_connect_any 1'],
+      nginx: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'setsebool -P httpd_can_network_connect 1', 'setsebool -P httpd_setrlimit 1', 'install -d {webroot}', 'restorecon -R {webroot}'],
+    },
+    // nginx.conf's worker_rlimit_nofile makes nginx call setrlimit(), which httpd_t may do only with httpd_setrlimit:
+    // without it nginx logs "setrlimit(RLIMIT_NOFILE, …) failed (13: Permission denied)" and its workers keep the
+    // unit's 1024 descriptors (nginx/ansible-role-nginx-config#583; Red Hat "Using SELinux", httpd booleans).
+    nginxRlimit: 'setsebool -P httpd_setrlimit 1',
+    haproxyRunDir: ["echo 'd /run/haproxy 0755 haproxy haproxy -' > /etc/tmpfiles.d/haproxy-run.conf", 'systemd-tmpfiles --create /etc/tmpfiles.d/haproxy-run.conf'],
 
     // httpd.conf's ErrorLog is logs/error_log (underscore; `logs` links to /var/log/httpd): Passenger's output goes there.
     // PGDG's initdb turns logging_collector on with log_directory 'log' (inside the data directory); RHEL's mysql-server
     // sets log-error=/var/log/mysql/mysqld.log, MySQL's community RPM /var/log/mysqld.log (`mysqlRepo`, where its
     // first-start password used to be); RHEL's mariadb-server /var/log/mariadb/mariadb.log.
-    logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/error_log', postgresql: '/var/lib/pgsql/{major}/data/log/', mysql: '/var/log/mysql/mysqld.log', mysqlRepo: '/var/log/mysqld.log', mariadb: '/var/log/mariadb/mariadb.log' },
-    programs: ['dnf', 'rpm', 'useradd', 'vi', 'mysqld', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', '/usr/pgsql-{major}/bin/postgresql-{major}-setup', '/usr/bin/passenger-config'],
+    logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/error_log', postgresql: '/var/lib/pgsql/{major}/data/log/', mysql: '/var/log/mysql/mysqld.log', mysqlRepo: '/var/log/mysqld.log', mariadb: '/var/log/mariadb/mariadb.log', mariadbRepo: 'the journal (journalctl -u mariadb)' },
+    programs: ['dnf', 'rpm', 'useradd', 'vi', 'mysqld', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', 'systemd-tmpfiles', '/usr/pgsql-{major}/bin/postgresql-{major}-setup', '/usr/bin/passenger-config'],
   },
 };
 
 // Programs every family's README may use (coreutils, util-linux, systemd, the servers' own checkers).
-export const COMMON_PROGRAMS = ['test', '[', 'sh', 'command', 'grep', 'umask', 'openssl', 'rm', 'id', 'install', 'cd', 'set', '.', 'runuser', 'systemctl', 'sysctl', 'curl', 'certbot', 'nginx', 'caddy', 'kamal-proxy', 'chown', 'chmod', 'cat', 'systemd-analyze', 'haproxy', 'mysql', 'command', 'echo', 'exit', '{bin}/bundle', 'cmp', 'exec', 'mv', 'false'];
+export const COMMON_PROGRAMS = ['test', 'printf', '[', 'sh', 'command', 'grep', 'umask', 'openssl', 'rm', 'id', 'install', 'cd', 'set', '.', 'runuser', 'systemctl', 'sysctl', 'curl', 'certbot', 'nginx', 'caddy', 'kamal-proxy', 'chown', 'chmod', 'cat', 'systemd-analyze', 'haproxy', 'mysql', 'command', 'echo', 'exit', '{bin}/bundle', 'cmp', 'exec', 'mv', 'false'];
 
-// What each release ships (the version `apt-get`/`dnf install` gives without another repository), for the versions
-// the README installs: a chosen version the release lacks gets the vendor's repository step, or a warning when
-// there is none. Sources: the distributions' package indexes (packages.debian.org, packages.ubuntu.com, RHEL 9
-// Application Streams default streams); config-facts §12 and §13. `redis`: the redis(-server) package's series
-// (Debian 12 7.0.15, Debian 13 8.0, Ubuntu 22.04 6.0.16, Ubuntu 24.04 7.0.15, RHEL 9 AppStream 6.2): the bind line
-// of etc/redis/rails.conf (capabilities/redis.mjs). `kernel`: the release's kernel series (linux-image
-// in Debian 12 / 13, Ubuntu 22.04 / 24.04 GA kernels, RHEL 9's 5.14): the default `kernel` answer for that release.
-// `caddy`: the caddy package's series, '' where the release has none (Ubuntu 22.04: packages.ubuntu.com lists caddy
-// from noble on), so README step 1 adds Caddy's repository (`caddyRepo`).
-// `pgbouncer`: the pgbouncer package's series (Debian 12 1.18.0, Debian 13 1.24.1, Ubuntu 22.04 1.16.1, Ubuntu 24.04
-// 1.22.0: packages.debian.org, packages.ubuntu.com; RHEL takes PGDG's, the current one): pooler_version's default.
-// `rubyStreams`: Rubies the release offers as AppStream module streams beside its default (RHEL 9: ruby:3.1 from 9.1,
-// ruby:3.3 from 9.4, Red Hat errata RHEA-2024:2343 and RHSA-2026:72485, ruby-3.3.12 module+el9.8.0); trial 24: Alma 9
-// with Ruby 3.3 was told that nothing installs it.
-export const DISTRO_RELEASES = [
-  { match: '^debian-?12', pgbouncer: '1.18', caddy: '2.6', redis: '7.0', kernel: '6.1', ruby: '3.1', postgresql: '15', mariadb: '10.11', nginx: '1.22', apache: '2.4.62' },
-  { match: '^debian-?13', pgbouncer: '1.24', caddy: '2.6', redis: '8.0', kernel: '6.12', ruby: '3.3', postgresql: '17', mariadb: '11.8', nginx: '1.26', apache: '2.4.65' },
-  { match: '^ubuntu-?22\\.04', pgbouncer: '1.16', caddy: '', redis: '6.0', kernel: '5.15', ruby: '3.0', postgresql: '14', mysql: '8.0', mariadb: '10.6', nginx: '1.18', apache: '2.4.52' },
-  { match: '^ubuntu-?24\\.04', pgbouncer: '1.22', caddy: '2.6', redis: '7.0', kernel: '6.8', ruby: '3.2', postgresql: '16', mysql: '8.0', mariadb: '10.11', nginx: '1.24', apache: '2.4.58' },
-  { match: '^(rhel|rocky|alma|almalinux|centos-stream|ol)-?9', el: '9', redis: '6.2', kernel: '5.14', ruby: '3.0', rubyStreams: ['3.1', '3.3'], postgresql: '13', mysql: '8.0', mariadb: '10.5', nginx: '1.20', apache: '2.4.62' },
-];
+// What each release ships: capabilities/distro-releases.mjs (re-exported for the modules that read both tables here).
+export { DISTRO_RELEASES } from './distro-releases.mjs';

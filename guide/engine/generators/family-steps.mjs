@@ -20,6 +20,8 @@ const minor = (v) => String(v).split('.').slice(0, 2).join('.');
 const rhel = (ctx) => (ctx.family.id === 'rhel' ? ctx.generator('rhel-steps') : null);
 /** The release's module stream that gives the answered CRuby at /usr/bin (RHEL 9's ruby:3.3), or null. */
 export const rubyStreamOf = (ctx) => rhel(ctx)?.rubyStreamOf(ctx) ?? null;
+/** Module stream lines before step 1's installs (RHEL 9's ruby:3.3, nginx:1.26), or none. */
+const streamLines = (ctx) => rhel(ctx)?.streamLines(ctx) || [];
 /** The line enabling the proxy and certbot's timer at boot where the packages do not (RHEL), or null. */
 export const bootEnableLine = (ctx) => rhel(ctx)?.bootEnableLine(ctx) ?? null;
 /** Firewall and SELinux lines for the proxy on this host (none on Debian). */
@@ -58,7 +60,8 @@ export function distroVersionMismatches(ctx) {
   // (A balancer's nginx takes proxy_version only when the edge is nginx too; otherwise the release's own.)
   const nginx = ctx.proxy === 'nginx';
   return [
-    ...(nginx && r.nginx && r.nginx !== minor(ctx.proxyVersion) ? [{ id: 'distro-nginx', shipped: r.nginx, v: ctx.proxyVersion }] : []),
+    // (Not where the release has the answered nginx as a module stream: rhel-steps.mjs enables it and says so.)
+    ...(nginx && r.nginx && r.nginx !== minor(ctx.proxyVersion) && !r.nginxStreams?.includes(minor(ctx.proxyVersion)) ? [{ id: 'distro-nginx', shipped: r.nginx, v: ctx.proxyVersion }] : []),
     ...(ctx.a.database === 'postgresql' && r.postgresql && r.postgresql !== pgMajor(ctx.a.database_version) ? [{ id: 'distro-postgresql', shipped: r.postgresql, v: pgMajor(ctx.a.database_version), eol: eolPassed('postgresql', r.postgresql, ctx.date) }] : []),
     ...(r.kernel && r.kernel !== minor(ctx.a.kernel) ? [{ id: 'distro-kernel', shipped: r.kernel, v: ctx.a.kernel }] : []),
   ];
@@ -83,10 +86,12 @@ const localDb = (ctx) => (ctx.a.db_host === 'same' && ['postgresql', 'mysql', 'm
 export function packageLines(ctx) {
   const c = commandsOf(ctx);
   const db = localDb(ctx);
+  // MariaDB's own repository and server where the release ships an older series (mysql.mjs, a chunk: MariaDB only).
+  const maria = db === 'mariadb' && ctx.generator('mysql').mariadbRepo(ctx);
   const keys = [
     ...(['nginx', 'apache', 'caddy'].includes(ctx.proxy) ? [ctx.proxy] : []),
     ...(ctx.tls === 'proxy' && ['nginx', 'apache'].includes(ctx.proxy) ? ['certbot'] : []),
-    ...(db ? [db] : []),
+    ...(db && !maria ? [db] : []),
     ...(db === 'postgresql' && ctx.pooler === 'pgbouncer' ? ['pgbouncer'] : []),
     // The distribution's bundler package runs its own CRuby: only for a CRuby bundle (capabilities/ruby.mjs distroRuby).
     ...(ctx.rubyBin === '/usr/bin' && ctx.impl.distroRuby ? ['bundler'] : []),
@@ -98,16 +103,16 @@ export function packageLines(ctx) {
   const extra = { service: db && fam(ctx, `services.${db}`) };
   // RHEL's PGDG packages are the only ones named postgresqlNN-server; Debian needs PGDG only for a major it lacks.
   const mysqlRepo = db === 'mysql' && mysqlRepoSeries(ctx);
-  const stream = rubyStreamOf(ctx);
   const lines = [
     ...(pg && (c.pgInit.length || (shipped && shipped !== pgMajor(ctx.a.database_version))) ? fam(ctx, 'pgRepo') : []),
     ...(mysqlRepo ? fam(ctx, 'mysqlRepo.lines', { series: mysqlRepo, aptConfig: c.mysqlRepo.aptConfig, release: c.mysqlRepo.release }) : []),
+    ...(maria || []),
     ...(keys.some((k) => c.epel?.includes(k)) ? [c.epelInstall] : []),
     // Caddy's own repository where the release has no caddy package (its row's caddy is '').
     ...(ctx.proxy === 'caddy' && releaseOf(ctx)?.caddy === '' ? fam(ctx, 'caddyRepo') : []),
     ...(ctx.server === 'passenger' ? fam(ctx, 'passengerRepo') : []),
-    // The answered Ruby's module stream before the bundler package that pulls it in (RHEL 9's ruby:3.3).
-    ...(stream ? [fam(ctx, 'rubyStream', { stream })] : []),
+    // The answered Ruby's and nginx's module streams before the packages that pull them in (RHEL 9's ruby:3.3, nginx:1.26).
+    ...streamLines(ctx),
     ...keys.map((k) => (k === 'mysql' && mysqlRepo ? fam(ctx, 'mysqlRepo.package') : fam(ctx, `packages.${k}`))),
     ...(pg ? fam(ctx, 'pgInit') : []),
     // The vendor's server package's own first-start fixes (RHEL's community RPM: my.cnf.d, the data directory).

@@ -32,7 +32,8 @@ export function rotationScript(ctx) {
     c('usage', { lb: ctx.a.lb }),
     'set -eu',
     'fail() { echo "lb-rotation.sh: $*" >&2; exit 1; }',
-    `command -v ${cap.needs} >/dev/null || fail "${cap.needs} is missing (apt-get install ${cap.package || cap.needs})"`,
+    // The install command of the balancer's family (the same family as the app hosts: dnf on RHEL).
+    `command -v ${cap.needs} >/dev/null || fail "${cap.needs} is missing (${ctx.family.pkg || 'apt-get install'} ${cap.package || cap.needs})"`,
     c('hosts'),
     'HOST=${2:-}',
     'case "$HOST" in',

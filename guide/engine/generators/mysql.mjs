@@ -15,6 +15,21 @@ import { compareLines, restartIfChanged } from './restart-on-change.mjs';
 
 export const id = 'mysql';
 
+const minor = (v) => String(v).split('.').slice(0, 2).join('.');
+/**
+ * MariaDB's own repository lines for the answered series, ending with its server's install (the family row's
+ * mariadbRepo), where the release ships an older series and the repository builds the answered one; else null (the
+ * release's own package, and the distro-database warning where it is another series). family-steps.mjs (step 1) and
+ * readme-hosts.mjs (step 0) reach it through ctx.generator('mysql'): this chunk is loaded for MySQL and MariaDB only.
+ */
+export function mariadbRepo(ctx) {
+  const row = commandsOf(ctx)?.mariadbRepo;
+  const r = releaseOf(ctx);
+  const v = minor(ctx.a.database_version);
+  if (ctx.a.database !== 'mariadb' || !row || !r?.mariadb || !row.series.includes(v) || v === r.mariadb || !gte(v, r.mariadb)) return null;
+  return [...fam(ctx, 'mariadbRepo.lines', { series: v, os: r.os, codename: r.codename }), fam(ctx, 'mariadbRepo.package')];
+}
+
 /** MySQL/MariaDB the release does not ship (PostgreSQL gets the PGDG step instead), else null. Here, not in
  * family-steps.mjs (first-load script): only this chunk asks. */
 function distroDbMismatch(ctx) {
@@ -127,7 +142,9 @@ export function generate(ctx) {
   const has = releaseOf(ctx)?.mysql ? `MySQL ${releaseOf(ctx).mysql}` : none;
   const vars = { distro: ctx.a.distro, shipped, has, db: maria ? 'MariaDB' : 'MySQL', v: ctx.a.database_version, series: repo, family: ctx.family.id };
   const W = (severity, m, s, evidence) => [{ id: 'distro-database', severity, message: t(m, vars), suggestion: t(s, vars), evidence }];
+  // MariaDB from its own repository (mariadbRepo above): README says so, and which series the release itself has.
   const warnings = repo ? W('info', 'w.mysql-vendor-repository.m', 'w.mysql-vendor-repository.s', [SRC.mysqlRepo, SRC.mysqlReleases])
+    : mariadbRepo(ctx) ? W('info', 'w.mariadb-vendor-repository.m', 'w.mariadb-vendor-repository.s', [SRC.mariadbRepo, SRC.mariadbMaintenance])
     : shipped ? W('warning', 'w.distro-database.m', 'w.distro-database.s', [maria ? SRC.mariadbMaintenance : SRC.mysqlReleases])
       : repo === null ? W('warning', 'w.distro-database.none.m', 'w.distro-database.s', [SRC.mysqlReleases]) : [];
   // The APT release package is pinned but not checksummed (family-commands.mjs mysqlRepo.aptConfig): say so.

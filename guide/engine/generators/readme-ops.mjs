@@ -216,7 +216,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   const logs = ctx.passengerIntegrated ? 'ops.readme.logs.p.passenger-apache' : ownLogs ? 'ops.readme.logs.p.daemon' : 'ops.readme.logs.p';
   // The database on this host: where its own log is, from the family's table (MySQL's community RPM has another path).
   const here = ctx.a.db_host === 'same' && ctx.a.database !== 'sqlite' && commandsOf(ctx) ? ctx.a.database : '';
-  const dbWords = here ? ` ${t(`ops.readme.logs.${here}`, { where: fam(ctx, `logs.${here === 'mysql' && mysqlRepoSeries(ctx) ? 'mysqlRepo' : here}`) })}` : '';
+  const dbWords = here ? ` ${t(`ops.readme.logs.${here}`, { where: fam(ctx, `logs.${(here === 'mysql' && mysqlRepoSeries(ctx)) || (here === 'mariadb' && ctx.generator('mysql').mariadbRepo(ctx)) ? `${here}Repo` : here}`) })}` : '';
   blocks.push({ h: 3, text: t('ops.readme.logs') }, { p: t(logs, { root, logs: fam(ctx, 'logs.apache'), files: ownLogs, server: SERVER_LABEL[ctx.server] }) + dbWords });
   if (units.length) blocks.push({ h: 3, text: t('ops.readme.sandbox') }, { p: t('ops.readme.sandbox.p', { max: HARDENING.maxScore, analyzer: HARDENING.analyzer }) }, sh(`systemd-analyze security ${units.join(' ')}`));
   blocks.push(...(hosts.lb || []));
