@@ -31,7 +31,10 @@ const tmpDir = () => { const d = mkdtempSync(join(tmpdir(), 'wizard-cli-')); dir
 // ctx.generator). 43 KB is the first whole KB above the measured size: the next growth fails here and is either moved
 // out or recorded in README.
 // 43.25 KB after the fifth SRE check's and trial 24's ports together (44,154 B measured; each alone fitted 43 KB).
-const PAGE_CORE_BUDGET = 43.25 * 1024;
+// 43.5 KB in stop 35 (44,305 B measured with both merged; each alone fitted 43.25 KB): the units' memory ceiling,
+// nginx's X-Forwarded-For choice, MariaDB's repository and RHEL's nginx streams reach the page's share through
+// family-steps.mjs and systemd.mjs; a regression, recorded in README.
+const PAGE_CORE_BUDGET = 43.5 * 1024;
 // Whole engine raised to 62 KB on 2026-11-26 (61.9 KB): version-aware commands per Rails/Bundler/Redis release and
 // deploy.sh's switch/adopt/unmark subcommands (README's size section). Lowered to 58 KB in stop 34 (59,277 B measured,
 // from 63,389 B), the first whole KB above it, for the same moves. Raised to 59 KB by the fifth SRE check's port
@@ -45,7 +48,8 @@ const PAGE_CORE_BUDGET = 43.25 * 1024;
 // memory ceiling in systemd.mjs and nginx's X-Forwarded-For choice are paid for in the page's share by moving the
 // sysctl key tables into the catalog (44,271 B measured). RHEL's README steps 0 and 11 and MariaDB's own repository
 // (stop 35) sit in the chunks (readme-hosts, rhel-steps, mysql) and the command rows.
-const WHOLE_ENGINE_BUDGET = 61 * 1024;
+// 62 KB in stop 35 with the sixth SRE stop and RHEL's steps 0/11 on main together (62,924 B measured).
+const WHOLE_ENGINE_BUDGET = 62 * 1024;
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'guide', 'cli.mjs');
 const CLI_KEYS = ['os', 'distro', 'kernel', 'arch', 'ruby', 'ruby_version', 'rails', 'server', 'server_version', 'proxy', 'proxy_version', 'database', 'database_version', 'adapter', 'pooler', 'pooler_version', 'db_host', 'app_hosts', 'cores', 'ram_gb', 'storage', 'init', 'workload', 'downloads', 'worker_mb',
   'db_cores', 'db_ram_gb', 'lb', 'app_addresses', 'db_address', 'lb_address',

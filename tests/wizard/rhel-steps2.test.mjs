@@ -106,17 +106,17 @@ test('RHEL database host, MySQL and MariaDB: the vendor or distribution server, 
     'test -e /var/lib/mysql/mysql.ibd || mysqld --initialize-insecure --user=mysql', 'systemctl enable --now mysqld',
     'install -D -m 0644 db-host/etc/mysql/mysql.conf.d/zz-rails.cnf /etc/my.cnf.d/zz-rails.cnf',
     'install -D -m 0644 db-host/etc/systemd/system/mysqld.service.d/network-online.conf /etc/systemd/system/mysqld.service.d/network-online.conf',
-    'systemctl daemon-reload', 'systemctl restart mysqld',
+    'systemctl daemon-reload', '[ -z "$MY" ] || systemctl restart mysqld',
     rich('10.0.0.11', 3306), rich('10.0.0.12', 3306), 'firewall-cmd --reload',
     'vi db-host/setup/mysql-grants.sql', 'mysql < db-host/setup/mysql-grants.sql',
   ], 'rocky-9 MySQL 8.4');
   // MySQL 8.0: RHEL 9's own mysql-server (its data directory is initialised without a root password by its unit).
   const my80 = step(gen({ distro: 'almalinux-9', ...MULTI, database: 'mysql', database_version: '8.0', adapter: 'trilogy' }), 0);
-  inOrder(my80, ['rpm -q mysql-server >/dev/null || dnf install -y mysql-server', 'systemctl enable --now mysqld', 'systemctl restart mysqld'], 'alma MySQL 8.0');
+  inOrder(my80, ['rpm -q mysql-server >/dev/null || dnf install -y mysql-server', 'systemctl enable --now mysqld', '[ -z "$MY" ] || systemctl restart mysqld'], 'alma MySQL 8.0');
   assert.ok(!my80.some((l) => l.includes('community')), my80.join('\n'));
   // MariaDB: RHEL 9's 10.5 when answered so; its unit is mariadb.
   const maria = step(gen({ distro: 'rocky-9', ...MULTI, database: 'mariadb', database_version: '10.5', adapter: 'mysql2' }), 0);
-  inOrder(maria, ['rpm -q mariadb-server >/dev/null || dnf install -y mariadb-server', 'systemctl enable --now mariadb', 'install -D -m 0644 db-host/etc/mysql/mariadb.conf.d/60-rails.cnf /etc/my.cnf.d/60-rails.cnf', 'systemctl restart mariadb', rich('10.0.0.12', 3306)], 'rocky-9 MariaDB 10.5');
+  inOrder(maria, ['rpm -q mariadb-server >/dev/null || dnf install -y mariadb-server', 'systemctl enable --now mariadb', 'install -D -m 0644 db-host/etc/mysql/mariadb.conf.d/60-rails.cnf /etc/my.cnf.d/60-rails.cnf', '[ -z "$MY" ] || systemctl restart mariadb', rich('10.0.0.12', 3306)], 'rocky-9 MariaDB 10.5');
   for (const lines of [my84, my80, maria]) assert.ok(!lines.some((l) => DEBIAN_WORDS.test(l)), lines.join('\n'));
 });
 
@@ -239,7 +239,7 @@ test('MariaDB 11.8 on RHEL 9 (10.5): MariaDB\'s own Yum repository, MariaDB-serv
   // On a database host: step 0 has the same lines.
   inOrder(step(maria({ distro: 'rocky-9', ...MULTI, database_version: '11.4' }), 0), [
     "test -e /etc/yum.repos.d/MariaDB.repo || printf '%s\\n' '[mariadb]' 'name = MariaDB 11.4' 'baseurl = https://rpm.mariadb.org/11.4/rhel/$releasever/$basearch' 'gpgkey = https://rpm.mariadb.org/RPM-GPG-KEY-MariaDB' 'gpgcheck = 1' > /etc/yum.repos.d/MariaDB.repo",
-    'rpm -q MariaDB-server >/dev/null || dnf install -y MariaDB-server', 'systemctl enable --now mariadb', 'systemctl restart mariadb',
+    'rpm -q MariaDB-server >/dev/null || dnf install -y MariaDB-server', 'systemctl enable --now mariadb', '[ -z "$MY" ] || systemctl restart mariadb',
   ], 'rocky-9 database host');
 });
 

@@ -130,7 +130,7 @@ export function dbHostBlocks(ctx, files) {
     lines.push(...fromAppHosts(ctx, DB_PORT[bouncer ? 'pgbouncer' : 'postgresql']));
   } else {
     // Restarted only when one of its files changed (restart-on-change.mjs; SRE check 5, m1).
-    const mine = files.map((f) => f.path).filter((p) => p.startsWith('db-host/etc/')).map((src) => ({ src, dest: `/${src.slice(8)}` }));
+    const mine = files.map((f) => f.path).filter((p) => p.startsWith('db-host/etc/')).map((src) => ({ src, dest: familyDestination(ctx, src) || `/${src.slice(8)}` }));
     lines.push(...compareLines('MY', mine), ...installAll(ctx, files, 'db-host/'), 'systemctl daemon-reload', restartIfChanged('MY', service), ...fromAppHosts(ctx, DB_PORT[a.database]),
       edit('db-host/setup/mysql-grants.sql'), 'mysql < db-host/setup/mysql-grants.sql');
   }
