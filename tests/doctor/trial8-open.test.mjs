@@ -1,0 +1,50 @@
+// Open items of the seventh blind trial of --check (issue 25, /work/notes/trial7-review.md), one test each: the jobs
+// answer beside an implicit :async warning (metasmoke), a Puma cluster of one worker (octobox's shape), prune_bundler
+// in single mode (postal), RAILS_ENV passed empty by Compose (tracks' shape), end-of-life Ruby and Rails (metasmoke),
+// a regexp literal after a method name (tracks' rake file), Puma threads above Rails' implicit pool with no
+// database.yml, and dotenv's load order. Real files where the public apps show the case (tests/fixtures/trial-apps,
+// SOURCE.json), shapes in our own words otherwise (tests/fixtures/trial7-shapes/NOTE.md).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import '../../guide/engine/index.mjs';
+import { ROOT } from './helpers.mjs';
+import { collect } from '../../guide/check/collect.mjs';
+import { check, exitStatus } from '../../guide/check/index.mjs';
+import { tokenize } from '../../guide/check/ruby-tokens.mjs';
+
+const TRIAL = join(ROOT, 'tests', 'fixtures', 'trial-apps');
+const SHAPES = join(ROOT, 'tests', 'fixtures', 'trial7-shapes');
+const files = (dir) => collect([dir], undefined, dir);
+const edit = (fs, path, from, to) => fs.map((x) => {
+  if (x.path !== path) return x;
+  assert.ok(x.text.includes(from), `${path} holds ${JSON.stringify(from)}`);
+  return { ...x, text: x.text.replace(from, to) };
+});
+const rules = (r, rule) => r.findings.filter((f) => f.rule === rule).map((f) => `${f.severity} ${f.file}:${f.line}`);
+const LOCK = (gems) => `GEM\n  remote: https://rubygems.org/\n  specs:\n${gems.map(([n, v]) => `    ${n} (${v})\n`).join('')}\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n${gems.map(([n]) => `  ${n}\n`).join('')}`;
+
+test('a regexp literal after a method name without parentheses is read, and the rest of the file with it (tracks)', () => {
+  // tracks lib/tasks/rewrite_locales_utf8.rake:11 has this shape: `decoded.gsub! /"/, '\\"'`.
+  const rake = 'namespace :locales do\n  task :utf8 do\n    decoded = File.read("x")\n    decoded.gsub! /"/, \'\\\\"\'\n  end\nend\ntask :work do\nend\n';
+  const app = [
+    { path: 'Gemfile.lock', text: LOCK([['puma', '7.2.0'], ['rails', '8.0.2']]) },
+    { path: 'Procfile', text: 'web: bundle exec puma -C config/puma.rb\nworker: bundle exec rake work\n' },
+    { path: 'lib/tasks/rewrite_locales_utf8.rake', text: rake },
+  ];
+  const r = check(app);
+  assert.equal(exitStatus(r), 0);
+  assert.deepEqual(r.files.find((f) => f.path.endsWith('.rake')).notes, []);
+  assert.equal(rules(r, 'task-missing').length, 0);
+  // The file is read, so a task it does not define is reported again (it was unknown before).
+  assert.deepEqual(rules(check(edit(app, 'Procfile', 'rake work', 'rake jobs:work')), 'task-missing'), ['warning Procfile:2']);
+  // The fifth trial's two regexps (sharetribe, collectif-objets) are read too.
+  const tok = (s) => tokenize(s).filter((t) => t.t !== 'nl').map((t) => t.t);
+  assert.deepEqual(tok('text.gsub(/^\\s*T = <<JSON.*JSON/m, "")'), ['id', 'op', 'id', 'op', 'regexp', 'op', 'str', 'op']);
+  assert.deepEqual(tok("m = /^([A-Z' \\-]{2,30}) /.match(line)"), ['id', 'op', 'regexp', 'op', 'id', 'op', 'id', 'op']);
+  // Division stays division: after a local variable, a value, a closing bracket, or with spaces on both sides.
+  for (const s of ['n = 4\nworkers n /2', 'workers Etc.nprocessors / 2', 'workers Integer(x) /2', 'x /= 2', 'threads 10/2']) {
+    assert.ok(!tokenize(s).some((t) => t.t === 'regexp'), s);
+  }
+  assert.ok(tokenize('a = %r{"x}i').some((t) => t.t === 'regexp' && t.v === '"x'));
+});
