@@ -48,3 +48,21 @@ test('a regexp literal after a method name without parentheses is read, and the 
   }
   assert.ok(tokenize('a = %r{"x}i').some((t) => t.t === 'regexp' && t.v === '"x'));
 });
+
+const META = files(join(TRIAL, 'metasmoke-2025-07'));
+
+test('the jobs answer beside the implicit :async warning is none from those files, not an assumed backend (metasmoke)', () => {
+  const r = check(META);
+  assert.deepEqual(rules(r, 'jobs-lost'), ['warning config/environments/production.rb:1']);
+  assert.equal(r.undetected.some((u) => u.key === 'jobs'), false, JSON.stringify(r.undetected));
+  assert.deepEqual([r.detected.jobs.value, r.detected.jobs.file], ['none', 'config/environments/production.rb']);
+  assert.match(r.detected.jobs.from, /Rails' default :async runs the Active Job classes \(app\/jobs\/autoflag_job\.rb:3\)/);
+  // An adapter set in an initializer: that one is the answer (baw-server's shape), and no warning.
+  const init = { path: 'config/initializers/active_job.rb', kind: 'initializer', text: 'Rails.application.config.active_job.queue_adapter = :sidekiq\n' };
+  const set = check([...META, init]);
+  assert.deepEqual([set.detected.jobs.value, set.detected.jobs.file], ['sidekiq', 'config/initializers/active_job.rb']);
+  // No job class but ApplicationJob: nothing says how jobs run, so the answer stays undetected as before.
+  const none = check(META.filter((x) => !/_job\.rb$/.test(x.path) || /application_job/.test(x.path)));
+  assert.equal(none.detected.jobs, undefined);
+  assert.ok(none.undetected.some((u) => u.key === 'jobs'));
+});
