@@ -66,3 +66,27 @@ test('the jobs answer beside the implicit :async warning is none from those file
   assert.equal(none.detected.jobs, undefined);
   assert.ok(none.undetected.some((u) => u.key === 'jobs'));
 });
+
+const OCTOBOX = files(join(SHAPES, 'octobox'));
+
+test('a Puma cluster of one worker is a note, only where the files leave it at one and nothing needs the master (octobox)', () => {
+  const one = (fs) => check(fs).findings.filter((f) => f.rule === 'cluster-of-one');
+  const [n, ...more] = one(OCTOBOX);
+  assert.equal(more.length, 0);
+  assert.deepEqual([n.severity, n.file, n.line, n.found, n.expected], ['note', 'config/puma.rb', 7, '1', '0']);
+  assert.match(n.message, /WEB_CONCURRENCY unset: its default.*preload_app! the master keeps a loaded copy.*Puma 8\.0\.2 says so at boot/);
+  assert.deepEqual(n.assumes, ['WEB_CONCURRENCY unset']);
+  // Two workers, a Procfile or command line that sets them, a conditional line, or a feature that needs the master: no note.
+  const procfile = (web) => edit(OCTOBOX, 'Procfile', 'web: bundle exec puma -C config/puma.rb', web);
+  assert.deepEqual(one(edit(OCTOBOX, 'config/puma.rb', '{ 1 }', '{ 2 }')), []);
+  assert.deepEqual(one(procfile('web: WEB_CONCURRENCY=3 bundle exec puma -C config/puma.rb')), []);
+  assert.deepEqual(one(procfile('web: bundle exec puma -w 0 -C config/puma.rb')), []);
+  assert.deepEqual(one(edit(OCTOBOX, 'config/puma.rb', 'workers ENV.fetch("WEB_CONCURRENCY") { 1 }', 'workers 1 if ENV["CLUSTER"]')), []);
+  assert.deepEqual(one(edit(OCTOBOX, 'config/puma.rb', 'preload_app!', 'preload_app!\nfork_worker')), []);
+  assert.deepEqual(one(edit(OCTOBOX, 'config/puma.rb', 'preload_app!', 'preload_app!\nsilence_single_worker_warning')), []);
+  // A literal 1 is the app's own choice, still one worker: the note without the variable.
+  const lit = one(edit(OCTOBOX, 'config/puma.rb', 'workers ENV.fetch("WEB_CONCURRENCY") { 1 }', 'workers 1'));
+  assert.equal(lit.length, 1);
+  assert.equal(lit[0].assumes, undefined);
+  assert.doesNotMatch(lit[0].message, /unset/);
+});
