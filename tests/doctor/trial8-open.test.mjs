@@ -90,3 +90,22 @@ test('a Puma cluster of one worker is a note, only where the files leave it at o
   assert.equal(lit[0].assumes, undefined);
   assert.doesNotMatch(lit[0].message, /unset/);
 });
+
+const POSTAL = files(join(TRIAL, 'postal-2026-04'));
+
+test('prune_bundler in single mode is a note: Puma prunes only in a cluster (postal)', () => {
+  const ignored = (fs) => check(fs).findings.filter((f) => f.rule === 'ignored-setting').map((f) => `${f.severity} ${f.file}:${f.line}`);
+  assert.deepEqual(ignored(POSTAL), ['note config/puma.rb:11']);
+  const n = check(POSTAL).findings.find((f) => f.rule === 'ignored-setting');
+  assert.match(n.message, /config\/puma\.rb sets no workers.*WEB_CONCURRENCY/);
+  assert.deepEqual(n.assumes, ['WEB_CONCURRENCY unset']);
+  // A cluster (a workers line, even from a variable; WEB_CONCURRENCY the files set; -w on the command): not ignored.
+  assert.deepEqual(ignored(edit(POSTAL, 'config/puma.rb', 'prune_bundler\n', 'prune_bundler\nworkers 2\n')), []);
+  assert.deepEqual(ignored(edit(POSTAL, 'config/puma.rb', 'prune_bundler\n', 'prune_bundler\nworkers ENV.fetch("PUMA_WORKERS", 0)\n')), []);
+  assert.deepEqual(ignored([...POSTAL, { path: '.env.production', text: 'WEB_CONCURRENCY=2\n' }]), []);
+  assert.deepEqual(ignored([...POSTAL, { path: 'Procfile', text: 'web: bundle exec puma -w 2 -C config/puma.rb\n' }]), []);
+  // workers 0 said outright: single mode, the note names that line.
+  assert.match(check(edit(POSTAL, 'config/puma.rb', 'prune_bundler\n', 'prune_bundler\nworkers 0\n')).findings.find((f) => f.rule === 'ignored-setting').message, /workers is 0 \(line 12\)/);
+  // With preload_app! it is problems.mjs's warning, once.
+  assert.deepEqual(ignored(edit(POSTAL, 'config/puma.rb', 'prune_bundler\n', 'prune_bundler\npreload_app!\n')), ['warning config/puma.rb:11']);
+});
