@@ -122,7 +122,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   findings.push(...rubyImageFindings(files));
   findings.push(...jobFindings(files, ctxAnswers));
   findings.push(...goodJobFindings(files, ctxAnswers));
-  findings.push(...unseenPoolFindings(files));
+  findings.push(...unseenPoolFindings(files, ctxAnswers));
   findings.push(...serverFindings(files, ctxAnswers));
   findings.push(...implicitThreadFindings(files, ctxAnswers));
   findings.push(...jobLossFindings(files, ctxAnswers));

@@ -109,3 +109,31 @@ test('prune_bundler in single mode is a note: Puma prunes only in a cluster (pos
   // With preload_app! it is problems.mjs's warning, once.
   assert.deepEqual(ignored(edit(POSTAL, 'config/puma.rb', 'prune_bundler\n', 'prune_bundler\npreload_app!\n')), ['warning config/puma.rb:11']);
 });
+
+test('Puma threads above Rails’ implicit pool of 5 with no database.yml read: a note naming DATABASE_URL', () => {
+  const app = (puma, extra = [], pumaVersion = '6.6.0') => [
+    { path: 'Gemfile.lock', text: LOCK([['activerecord', '8.0.2'], ['pg', '1.5.9'], ['puma', pumaVersion], ['rails', '8.0.2']]) },
+    ...(puma === null ? [] : [{ path: 'config/puma.rb', text: puma }]),
+    { path: 'Procfile', text: puma === null ? 'web: bundle exec puma -p $PORT\n' : 'web: bundle exec puma -C config/puma.rb\n' },
+    ...extra,
+  ];
+  const notes = (fs) => check(fs).findings.filter((f) => f.rule === 'pool-below-threads').map((f) => `${f.severity} ${f.file}:${f.line} ${f.found}`);
+  assert.deepEqual(notes(app('port 3000\nthreads 10, 10\n')), ['note config/puma.rb:2 10']);
+  const n = check(app('port 3000\nthreads 10, 10\n')).findings.find((f) => f.rule === 'pool-below-threads');
+  assert.match(n.message, /no config\/database\.yml was read.*DATABASE_URL.*Rails' default, 5, unless the URL carries \?pool=10/);
+  // From a variable's default: the note says it assumes the variable unset.
+  const v = check(app('threads ENV.fetch("RAILS_MAX_THREADS") { 8 }, ENV.fetch("RAILS_MAX_THREADS") { 8 }\n')).findings.find((f) => f.rule === 'pool-below-threads');
+  assert.deepEqual([v.severity, v.found, v.assumes], ['note', '8', ['RAILS_MAX_THREADS unset']]);
+  // Puma 4's default of 16 threads with no config read but the Procfile's command.
+  assert.deepEqual(notes(app(null, [], '4.3.12')), ['note Procfile:1 16']);
+  // Five threads or fewer, a pool the files show (database.yml, DATABASE_URL ?pool= in an env file), or a database.yml
+  // with a production section (problems.mjs judges that one): no note from here.
+  assert.deepEqual(notes(app('threads 5, 5\n')), []);
+  assert.deepEqual(notes(app('threads 10, 10\n', [{ path: '.env.production', text: 'DATABASE_URL=postgres://db/app?pool=10\n' }])), []);
+  assert.deepEqual(notes(app('threads 10, 10\n', [{ path: 'config/database.yml', text: 'production:\n  adapter: postgresql\n  pool: 10\n' }])), []);
+  assert.deepEqual(notes(app('threads 10, 10\n', [{ path: 'config/database.yml', text: 'production:\n  adapter: postgresql\n' }])), ['error config/database.yml:2 5']);
+  // A database.yml with no production section: the note, naming that.
+  assert.match(check(app('threads 10, 10\n', [{ path: 'config/database.yml', text: 'development:\n  adapter: postgresql\n' }])).findings.find((f) => f.rule === 'pool-below-threads').message, /config\/database\.yml has no production: section/);
+  // No Active Record (no lockfile entry for it): nothing to say.
+  assert.deepEqual(notes([{ path: 'Gemfile.lock', text: LOCK([['puma', '6.6.0'], ['sinatra', '4.0.0']]) }, { path: 'config/puma.rb', text: 'threads 10, 10\n' }]), []);
+});
