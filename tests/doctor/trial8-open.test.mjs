@@ -137,3 +137,29 @@ test('Puma threads above Rails’ implicit pool of 5 with no database.yml read: 
   // No Active Record (no lockfile entry for it): nothing to say.
   assert.deepEqual(notes([{ path: 'Gemfile.lock', text: LOCK([['puma', '6.6.0'], ['sinatra', '4.0.0']]) }, { path: 'config/puma.rb', text: 'threads 10, 10\n' }]), []);
 });
+
+test('dotenv’s load order: .env.production.local over .env.local over .env.production over .env; other environments’ files unread', () => {
+  const url = (pool) => `DATABASE_URL=postgres://db/app?pool=${pool}\n`;
+  const base = [
+    { path: 'Gemfile.lock', text: LOCK([['activerecord', '8.0.2'], ['dotenv-rails', '3.1.8'], ['pg', '1.5.9'], ['puma', '6.6.0'], ['rails', '8.0.2']]) },
+    { path: 'config/puma.rb', text: 'threads 10, 10\n' },
+  ];
+  const pools = (envs) => check([...base, ...envs.map(([path, pool]) => ({ path, text: url(pool) }))]).findings
+    .filter((f) => /^pool-below/.test(f.rule)).map((f) => `${f.severity} ${f.file} ${f.found}`);
+  // The file dotenv reads first wins, in whatever order the files are handed in.
+  for (const order of [[['.env.production.local', 10], ['.env.production', 5]], [['.env.production', 5], ['.env.production.local', 10]]]) assert.deepEqual(pools(order), []);
+  assert.deepEqual(pools([['.env.local', 5], ['.env.production', 10]]), ['error .env.local 5']);
+  assert.deepEqual(pools([['.env.production', 5], ['.env', 10]]), ['error .env.production 5']);
+  assert.deepEqual(pools([['.env', 5], ['.env.production', 10]]), []);
+  // .env.development, .env.test.local and an example are not loaded in production: only .env.production counts.
+  assert.deepEqual(pools([['.env.production', 10], ['.env.development', 5], ['.env.test.local', 5], ['.env.example', 5]]), []);
+  // dotenv does not replace what the process already has: the image's ENV and other env files (config/app.env) win.
+  assert.deepEqual(pools([['.env.production', 10], ['config/app.env', 5]]), ['error config/app.env 5']);
+  const image = { path: 'Dockerfile', text: `FROM ruby:3.4\nENV RAILS_ENV=production\nENV ${url(5).trim()}\nCMD ["bundle", "exec", "puma"]\n` };
+  assert.deepEqual(check([...base, image, { path: '.env.production', text: url(10) }]).findings.filter((f) => /^pool-below/.test(f.rule)).map((f) => `${f.file} ${f.found}`), ['Dockerfile 5']);
+  // Without dotenv locked nothing loads them in that order: the files count as given (the last one read wins), as before.
+  const plain = (envs) => check([{ ...base[0], text: base[0].text.replace(/ {4}dotenv-rails \(3\.1\.8\)\n/, '').replace(/ {2}dotenv-rails\n/, '') }, base[1], ...envs.map(([path, pool]) => ({ path, text: url(pool) }))])
+    .findings.filter((f) => /^pool-below/.test(f.rule)).map((f) => `${f.file} ${f.found}`);
+  assert.deepEqual(plain([['.env.production.local', 10], ['.env.production', 5]]), ['.env.production 5']);
+  assert.deepEqual(plain([['.env.production', 10], ['.env.development', 5]]), []);
+});
