@@ -19,6 +19,7 @@ import { implicitThreadFindings } from './implicit-threads.mjs';
 import { jobLossFindings } from './job-loss.mjs';
 import { solidQueueTwiceFindings } from './solid-queue-twice.mjs';
 import { pumaModeFindings } from './puma-mode.mjs';
+import { endOfLifeFindings } from './end-of-life.mjs';
 import { productionNotes } from './note-scope.mjs';
 import { devEnvFindings, missingTaskFindings, notRakeTaskFindings } from './deploy.mjs';
 import { resolveCompose } from './read-deploy.mjs';
@@ -128,6 +129,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   findings.push(...jobLossFindings(files, ctxAnswers));
   findings.push(...solidQueueTwiceFindings(files, ctxAnswers));
   findings.push(...pumaModeFindings(files, ctxAnswers));
+  findings.push(...endOfLifeFindings(files));
   findings.push(...gemFindings(files));
   findings.push(...missingTaskFindings(files));
   findings.push(...notRakeTaskFindings(files));

@@ -163,3 +163,20 @@ test('dotenv’s load order: .env.production.local over .env.local over .env.pro
   assert.deepEqual(plain([['.env.production.local', 10], ['.env.production', 5]]), ['.env.production 5']);
   assert.deepEqual(plain([['.env.production', 10], ['.env.development', 5]]), []);
 });
+
+test('end-of-life Ruby and Rails are notes, dated from end-of-life.json (metasmoke: Ruby 2.7.4, Rails 5.2.6.2)', () => {
+  const eol = (fs) => check(fs).findings.filter((f) => f.rule === 'end-of-life').map((f) => `${f.severity} ${f.file}:${f.line} ${f.setting} ${f.found}`);
+  assert.deepEqual(eol(META), ['note .ruby-version:1 ruby 2.7.4', 'note Gemfile.lock:309 rails 5.2.6.2']);
+  const [ruby, rails] = check(META).findings.filter((f) => f.rule === 'end-of-life');
+  assert.match(ruby.message, /Ruby 2\.7 reached its end of life on 2023-03-31 \(ruby-lang\.org; as of 2026-11-27\)/);
+  assert.match(rails.message, /only for 8\.0 and 8\.1 \(its release post of 2026-09-24; as of 2026-11-27\)/);
+  // Maintained series: nothing. Ruby 3.3 is in security maintenance until 2027 (not past), Rails 8.0 is still fixed.
+  const now = edit(edit(META, '.ruby-version', '2.7.4', '3.3.6'), 'Gemfile.lock', '    rails (5.2.6.2)\n', '    rails (8.0.2)\n');
+  assert.deepEqual(eol(now), []);
+  // Without .ruby-version, Gemfile.lock's RUBY VERSION; another implementation (JRuby) has its own schedule: nothing.
+  const lock = { path: 'Gemfile.lock', text: 'GEM\n  remote: https://rubygems.org/\n  specs:\n    rails (7.2.2)\n\nRUBY VERSION\n   ruby 3.1.4p223\n' };
+  assert.deepEqual(eol([lock]), ['note Gemfile.lock:7 ruby 3.1.4', 'note Gemfile.lock:4 rails 7.2.2']);
+  assert.deepEqual(eol([lock, { path: '.ruby-version', text: 'jruby-9.4.5.0\n' }]), ['note Gemfile.lock:4 rails 7.2.2']);
+  // A Gemfile requirement alone is not the version the app runs: nothing from it.
+  assert.deepEqual(eol([{ path: 'Gemfile', text: 'source "https://rubygems.org"\nruby "~> 2.7.0"\ngem "rails", "~> 5.2"\n' }]), []);
+});
