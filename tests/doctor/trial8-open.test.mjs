@@ -175,7 +175,7 @@ test('end-of-life Ruby and Rails are notes, dated from end-of-life.json (metasmo
   assert.deepEqual(eol(now), []);
   // Without .ruby-version, Gemfile.lock's RUBY VERSION; another implementation (JRuby) has its own schedule: nothing.
   const lock = { path: 'Gemfile.lock', text: 'GEM\n  remote: https://rubygems.org/\n  specs:\n    rails (7.2.2)\n\nRUBY VERSION\n   ruby 3.1.4p223\n' };
-  assert.deepEqual(eol([lock]), ['note Gemfile.lock:7 ruby 3.1.4', 'note Gemfile.lock:4 rails 7.2.2']);
+  assert.deepEqual(eol([lock]), ['note Gemfile.lock:4 rails 7.2.2', 'note Gemfile.lock:7 ruby 3.1.4']);
   assert.deepEqual(eol([lock, { path: '.ruby-version', text: 'jruby-9.4.5.0\n' }]), ['note Gemfile.lock:4 rails 7.2.2']);
   // A Gemfile requirement alone is not the version the app runs: nothing from it.
   assert.deepEqual(eol([{ path: 'Gemfile', text: 'source "https://rubygems.org"\nruby "~> 2.7.0"\ngem "rails", "~> 5.2"\n' }]), []);
