@@ -20,6 +20,7 @@ import { jobLossFindings } from './job-loss.mjs';
 import { solidQueueTwiceFindings } from './solid-queue-twice.mjs';
 import { pumaModeFindings } from './puma-mode.mjs';
 import { endOfLifeFindings } from './end-of-life.mjs';
+import { composeRailsEnvFindings } from './compose-rails-env.mjs';
 import { productionNotes } from './note-scope.mjs';
 import { devEnvFindings, missingTaskFindings, notRakeTaskFindings } from './deploy.mjs';
 import { resolveCompose } from './read-deploy.mjs';
@@ -130,6 +131,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   findings.push(...solidQueueTwiceFindings(files, ctxAnswers));
   findings.push(...pumaModeFindings(files, ctxAnswers));
   findings.push(...endOfLifeFindings(files));
+  findings.push(...composeRailsEnvFindings(files));
   findings.push(...gemFindings(files));
   findings.push(...missingTaskFindings(files));
   findings.push(...notRakeTaskFindings(files));

@@ -180,3 +180,20 @@ test('end-of-life Ruby and Rails are notes, dated from end-of-life.json (metasmo
   // A Gemfile requirement alone is not the version the app runs: nothing from it.
   assert.deepEqual(eol([{ path: 'Gemfile', text: 'source "https://rubygems.org"\nruby "~> 2.7.0"\ngem "rails", "~> 5.2"\n' }]), []);
 });
+
+const TRACKS = files(join(SHAPES, 'tracks'));
+
+test('RAILS_ENV taken from the shell by Compose with no default: a note on the service that builds the app (tracks)', () => {
+  const unset = (fs) => check(fs).findings.filter((f) => f.rule === 'rails-env-unset');
+  const [n, ...more] = unset(TRACKS);
+  assert.equal(more.length, 0);
+  assert.deepEqual([n.severity, n.file, n.line, n.found, n.expected], ['note', 'docker-compose.yml', 11, '$RAILS_ENV', '${RAILS_ENV:-production}']);
+  assert.match(n.message, /service `web` builds the app \(stage `production`\).*empty RAILS_ENV.*Rails runs in development/);
+  // The braced form too; a default, a literal, a development stage, a RACK_ENV Rails falls back to, or an image the
+  // app does not build: nothing.
+  const env = (to) => edit(TRACKS, 'docker-compose.yml', 'RAILS_ENV: $RAILS_ENV', to);
+  assert.equal(unset(env('RAILS_ENV: ${RAILS_ENV}')).length, 1);
+  for (const to of ['RAILS_ENV: ${RAILS_ENV:-production}', 'RAILS_ENV: production', 'RAILS_ENV: $RAILS_ENV\n      RACK_ENV: production']) assert.deepEqual(unset(env(to)), [], to);
+  assert.deepEqual(unset(edit(TRACKS, 'docker-compose.yml', 'target: production', 'target: development')), []);
+  assert.deepEqual(unset(edit(TRACKS, 'docker-compose.yml', '    build:\n      context: .\n      target: production\n', '    image: tracks:latest\n')), []);
+});
