@@ -26,10 +26,10 @@ const LOCK = (gems) => `GEM\n  remote: https://rubygems.org/\n  specs:\n${gems.m
 
 test('a regexp literal after a method name without parentheses is read, and the rest of the file with it (tracks)', () => {
   // tracks lib/tasks/rewrite_locales_utf8.rake:11 has this shape: `decoded.gsub! /"/, '\\"'`.
-  const rake = 'namespace :locales do\n  task :utf8 do\n    decoded = File.read("x")\n    decoded.gsub! /"/, \'\\\\"\'\n  end\nend\ntask :work do\nend\n';
+  const rake = 'namespace :locales do\n  task :utf8 do\n    decoded = File.read("x")\n    decoded.gsub! /"/, \'\\\\"\'\n  end\nend\ntask :import do\nend\n';
   const app = [
     { path: 'Gemfile.lock', text: LOCK([['puma', '7.2.0'], ['rails', '8.0.2']]) },
-    { path: 'Procfile', text: 'web: bundle exec puma -C config/puma.rb\nworker: bundle exec rake work\n' },
+    { path: 'Procfile', text: 'web: bundle exec puma -C config/puma.rb\nworker: bundle exec rake import\n' },
     { path: 'lib/tasks/rewrite_locales_utf8.rake', text: rake },
   ];
   const r = check(app);
@@ -37,7 +37,7 @@ test('a regexp literal after a method name without parentheses is read, and the 
   assert.deepEqual(r.files.find((f) => f.path.endsWith('.rake')).notes, []);
   assert.equal(rules(r, 'task-missing').length, 0);
   // The file is read, so a task it does not define is reported again (it was unknown before).
-  assert.deepEqual(rules(check(edit(app, 'Procfile', 'rake work', 'rake jobs:work')), 'task-missing'), ['warning Procfile:2']);
+  assert.deepEqual(rules(check(edit(app, 'Procfile', 'rake import', 'rake jobs:work')), 'task-missing'), ['warning Procfile:2']);
   // The fifth trial's two regexps (sharetribe, collectif-objets) are read too.
   const tok = (s) => tokenize(s).filter((t) => t.t !== 'nl').map((t) => t.t);
   assert.deepEqual(tok('text.gsub(/^\\s*T = <<JSON.*JSON/m, "")'), ['id', 'op', 'id', 'op', 'regexp', 'op', 'str', 'op']);
