@@ -31,3 +31,27 @@ export function initializerAdapter(files) {
     .flatMap((f) => f.settings.filter((s) => !s.conditional && /^:?["']?\w+["']?$/.test(s.value)).map((s) => ({ f, s, value: s.value.replace(/^:|["']/g, '') })));
   return hits[hits.length - 1] || null;
 }
+
+const JOB_CLASS = /^\s*class\s+[A-Z]\w*(?:::\w+)*\s*<\s*(?:::)?(?:ApplicationJob|ActiveJob::Base)\b/m;
+const major = (v) => Number(/^(\d+)/.exec(String(v ?? ''))?.[1] ?? NaN);
+
+/**
+ * Jobs on the implicit :async adapter: job classes in app/jobs (other than the generator's ApplicationJob), Rails 5 or
+ * later, and no queue_adapter in production.rb, application.rb, an initializer or a job class. The collector adds job
+ * classes only after it has scanned every config/initializers/*.rb (collect.mjs), so "none in an initializer" is read,
+ * not assumed; files handed in without job classes (the page, single files) get null. → {jobs, env, job, line} or null.
+ * Used by the jobs-lost warning (job-loss.mjs) and by detection (the jobs answer is then none, not an assumed backend).
+ */
+export function implicitAsync(files, rails) {
+  const ok = (k) => files.filter((f) => f.kind === k && !f.problem);
+  const jobs = ok('job-class').filter((f) => !/(^|\/)application_job\.rb$/.test(f.path) && JOB_CLASS.test(f.text || ''));
+  const env = ok('rails-env')[0];
+  if (!jobs.length || !env || !ok('rails-app').length) return null;
+  if (!(major(rails) >= 5)) return null;
+  const setsAdapter = (f) => f.settings.some((s) => s.name === 'config.active_job.queue_adapter' || /queue_adapter/.test(s.name));
+  if ([...ok('rails-env'), ...ok('rails-app'), ...ok('initializer'), ...ok('job-class')].some(setsAdapter)) return null;
+  // A queue_adapter the Ruby reader could not place (inside a block it does not follow) still names one.
+  if ([...ok('rails-env'), ...ok('rails-app')].some((f) => /\bqueue_adapter\s*=/.test(f.text || ''))) return null;
+  const job = jobs[0];
+  return { jobs, env, job, line: (job.text.split('\n').findIndex((l) => JOB_CLASS.test(l)) + 1) || 1 };
+}

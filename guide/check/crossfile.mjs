@@ -5,6 +5,7 @@ import { SRC } from '../engine/evidence.mjs';
 import { FORK_MEMORY } from '../engine/caps.mjs';
 import { envSettings } from './obsolete.mjs';
 import { pgMemoryKb } from './normalize.mjs';
+import { splitDotenv, usesDotenv } from './dotenv-order.mjs';
 
 const num = (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
 
@@ -23,16 +24,20 @@ export function effective(arg, env) {
  * Variables the app server's process gets: name → {value, file, line}. Dockerfile ENV and Kamal's env:
  * clear: count for every process of the image. When a systemd unit starts the
  * app server, only its EnvironmentFile= and Environment= count (a jobs unit may read another file);
- * otherwise every environment file except ones named for job workers.
+ * otherwise every environment file except ones named for job workers, dotenv's in its precedence (dotenv-order.mjs).
  */
 export function envOf(files) {
   const env = new Map();
   const units = files.filter((f) => f.kind === 'systemd' && !f.problem && f.settings.some((s) => s.name === 'ExecStart' && /\b(puma|unicorn|pitchfork|passenger|falcon|rails server)\b/.test(String(s.value))));
   const named = new Set(units.flatMap((u) => u.settings.filter((s) => s.name === 'EnvironmentFile').map((s) => String(s.value).replace(/^-/, '').split('/').pop())));
-  const envFiles = files.filter((f) => f.kind === 'env' && !f.problem && (named.size ? named.has(f.path.split('/').pop()) : !/job|worker|queue/i.test(f.path.split('/').pop())));
-  // The image's ENV, then Kamal's env and Compose's environment (they override the image), then env files and units.
+  const candidates = files.filter((f) => f.kind === 'env' && !f.problem && (named.size ? named.has(f.path.split('/').pop()) : !/job|worker|queue/i.test(f.path.split('/').pop())));
+  // A unit's EnvironmentFile= lines name what it reads; otherwise dotenv's files as production loads them, under
+  // the process's own environment (dotenv-order.mjs).
+  const { dotenv, plain } = named.size ? { dotenv: [], plain: candidates } : splitDotenv(candidates, usesDotenv(files));
+  // dotenv's files, then the image's ENV, Kamal's env and Compose's environment (they override the image), then other
+  // env files and units.
   const deploy = ['dockerfile', 'kamal', 'compose'].flatMap((k) => files.filter((f) => f.kind === k && !f.problem));
-  for (const f of [...deploy, ...envFiles, ...units]) for (const s of envSettings(f)) env.set(s.name, { value: s.value, file: f.path, line: s.line });
+  for (const f of [...dotenv, ...deploy, ...plain, ...units]) for (const s of envSettings(f)) env.set(s.name, { value: s.value, file: f.path, line: s.line });
   return env;
 }
 

@@ -5,7 +5,7 @@ import { QUESTIONS, validateAnswers } from '../engine/core.mjs';
 import { VERSION_RE } from '../engine/version.mjs';
 import { lowerBound } from './read-gems.mjs';
 import { baseAdapter } from './normalize.mjs';
-import { initializerAdapter } from './active-job.mjs';
+import { initializerAdapter, implicitAsync } from './active-job.mjs';
 
 const IMPL = { ruby: 'cruby', jruby: 'jruby', truffleruby: 'truffleruby', ree: 'ree', rbx: 'rubinius' };
 const SERVERS = ['puma', 'unicorn', 'pitchfork', 'passenger', 'falcon', 'thin', 'mongrel'];
@@ -202,6 +202,10 @@ export function detect(files, given = {}) {
     if (s) set('jobs', g, lock, s.line, `${s.name} (${s.value})`);
     else if (!lock && gemfileGem(g)) set('jobs', g, gemAt(gemfileGem(g)), gemfileGem(g).line, `gem "${g}"`);
   }
+  // Job classes and no adapter or job gem anywhere (seventh blind trial, metasmoke): Rails' implicit :async runs them, a
+  // backend the wizard writes nothing for. Without this the jobs answer was "assumed solid_queue" beside jobs-lost.
+  const implicit = implicitAsync(files, given.rails ?? found.rails?.value);
+  if (implicit) set('jobs', 'none', implicit.env, 0, `no queue_adapter in ${implicit.env.path}, config/application.rb, config/initializers or app/jobs: Rails' default :async runs the Active Job classes (${implicit.job.path}:${implicit.line})`);
 
   // Where the app lives, its domain, TLS and the service user, from the server configs.
   for (const f of ofKind('puma')) {

@@ -3,7 +3,7 @@
 // the process (a job still running then is lost with basic fetch). Only what the files prove; warnings (README "Severity").
 import { inDevBranch } from './problems.mjs';
 import { sidekiqTimeoutFindings } from './sidekiq-timeout.mjs';
-import { initializerAdapter } from './active-job.mjs';
+import { initializerAdapter, implicitAsync } from './active-job.mjs';
 
 export const ASYNC_ADAPTER = { label: 'Rails API: ActiveJob::QueueAdapters::AsyncAdapter ("a poor fit for production since it drops pending jobs on restart")', url: 'https://api.rubyonrails.org/classes/ActiveJob/QueueAdapters/AsyncAdapter.html' };
 
@@ -12,27 +12,11 @@ export const SUCKER_PUNCH = { label: 'sucker_punch README: jobs are stored in me
 const isSuckerPunch = (v) => /^:?["']?sucker_punch["']?$|\bSuckerPunchAdapter\b/.test(String(v ?? '').trim());
 const isAsync = (v) => /^:?["']?async["']?$|\bAsyncAdapter\b/.test(String(v ?? '').trim());
 
-const JOB_CLASS = /^\s*class\s+[A-Z]\w*(?:::\w+)*\s*<\s*(?:::)?(?:ApplicationJob|ActiveJob::Base)\b/m;
-const major = (v) => Number(/^(\d+)/.exec(String(v ?? ''))?.[1] ?? NaN);
-
-/**
- * Jobs on the implicit :async adapter: job classes in app/jobs (other than the generator's ApplicationJob), Rails 5 or
- * later, and no queue_adapter in production.rb, application.rb, an initializer or a job class. The collector adds job
- * classes only after it has scanned every config/initializers/*.rb (collect.mjs), so "none in an initializer" is read,
- * not assumed; files handed in without job classes (the page, single files) get no such finding.
- */
+/** The jobs-lost warning for Rails' implicit :async adapter (active-job.mjs implicitAsync says when). */
 function implicitAsyncFindings(files, answers) {
-  const ok = (k) => files.filter((f) => f.kind === k && !f.problem);
-  const jobs = ok('job-class').filter((f) => !/(^|\/)application_job\.rb$/.test(f.path) && JOB_CLASS.test(f.text || ''));
-  const env = ok('rails-env')[0];
-  if (!jobs.length || !env || !ok('rails-app').length) return [];
-  if (!(major(answers.rails) >= 5)) return [];
-  const setsAdapter = (f) => f.settings.some((s) => s.name === 'config.active_job.queue_adapter' || /queue_adapter/.test(s.name));
-  if ([...ok('rails-env'), ...ok('rails-app'), ...ok('initializer'), ...ok('job-class')].some(setsAdapter)) return [];
-  // A queue_adapter the Ruby reader could not place (inside a block it does not follow) still names one.
-  if ([...ok('rails-env'), ...ok('rails-app')].some((f) => /\bqueue_adapter\s*=/.test(f.text || ''))) return [];
-  const job = jobs[0];
-  const line = (job.text.split('\n').findIndex((l) => JOB_CLASS.test(l)) + 1) || 1;
+  const found = implicitAsync(files, answers.rails);
+  if (!found) return [];
+  const { jobs, env, job, line } = found;
   const named = jobs.slice(0, 3).map((f) => f.path.split('/').pop()).join(', ');
   return [{
     rule: 'jobs-lost', severity: 'warning', file: env.path, line: 1, setting: 'config.active_job.queue_adapter', found: ':async (Rails\' default)', expected: null,

@@ -87,7 +87,8 @@ const DEV_ENV = /^(development|test)$/;
 
 /**
  * docker-compose.yml / compose.yaml → the YAML settings plus `services`: [{name, line, command: {value, line}|null,
- * env: Map name → {value, line}, production}]. A service whose RAILS_ENV/RACK_ENV is development or test is not
+ * env: Map name → {value, line, shell?}, production, build?, target?}] (`shell`: the variable a `$X` value takes from
+ * the shell that runs Compose). A service whose RAILS_ENV/RACK_ENV is development or test is not
  * production's (`production: false`): its command and environment are left out of the checks; one that sets neither
  * is `production: null` until resolveCompose() looks at the image.
  */
@@ -108,9 +109,12 @@ export function readCompose(src, path) {
     // Published ports (`ports: ["3000:3000"]`) and a build from the app's own Dockerfile: absent.mjs reachedByTcp.
     if (field === 'ports') svc.ports = true;
     if (field === 'build') svc.build = true;
+    if (field === 'build' && s.path[3] === 'target' && typeof s.value === 'string') svc.target = { value: s.value, line: s.line };
     if (field === 'environment' && s.path.length === 4) {
       const kv = /^\d+$/.test(s.path[3]) ? /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(String(s.value ?? '')) : [null, s.path[3], s.value];
-      if (kv) svc.env.set(kv[1], { value: composeValue(kv[2]), line: s.line });
+      // `$X` / `${X}` with no default: the value of the shell that runs Compose (or its .env), empty when unset.
+      const shell = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$/.exec(String(kv?.[2] ?? '').trim());
+      if (kv) svc.env.set(kv[1], { value: composeValue(kv[2]), line: s.line, ...(shell ? { shell: shell[1] || shell[2] } : {}) });
     }
   }
   const services = [...byName.values()].map((svc) => {

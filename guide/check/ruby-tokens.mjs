@@ -17,6 +17,7 @@ export function tokenize(src) {
   let i = 0;
   let line = 1;
   const heredocs = []; // pending {id, squiggly, tok}
+  const locals = new Set(); // names assigned so far: `/` after one of them divides
   const n = src.length;
   const push = (t, v, start, extra) => {
     if (out.length >= LIMITS.rubyTokens) throw new RubySyntaxError(`more than ${LIMITS.rubyTokens} tokens`);
@@ -84,15 +85,30 @@ export function tokenize(src) {
       continue;
     }
     if (c === "'") { i++; const q = quoted("'", "'", false); push('str', q.s, start); continue; }
-    if (c === '%' && /[qQwWiIxs(\[{<|!/]/.test(src[i + 1] ?? '') && !prevIsValue(out)) {
+    if (c === '/' && startsRegexp(out, src, i, locals)) {
+      // Read as a regexp; a guess that finds no closing `/` is division after all (a tolerant reader, not Ruby).
+      const at = { i, line };
+      i++;
+      try {
+        const q = quoted('/', '/', true);
+        while (i < n && /[imxounse]/.test(src[i])) i++;
+        push('regexp', q.s, start, { interp: q.interp });
+        continue;
+      } catch (e) {
+        if (!(e instanceof RubySyntaxError) || /more than/.test(e.message)) throw e;
+        ({ i, line } = at);
+      }
+    }
+    if (c === '%' && /[qQwWiIxsr(\[{<|!/]/.test(src[i + 1] ?? '') && !prevIsValue(out)) {
       let kind = src[i + 1];
       let j = i + 2;
       if (!/[a-zA-Z]/.test(kind)) { kind = 'Q'; j = i + 1; }
       const open = src[j];
       const close = CLOSE[open] || open;
       i = j + 1;
-      const q = quoted(open, close, /[QWIx]/.test(kind));
-      const t = kind === 'x' ? 'xstr' : kind === 's' ? 'sym' : /[wWiI]/.test(kind) ? 'words' : 'str';
+      const q = quoted(open, close, /[QWIxr]/.test(kind));
+      if (kind === 'r') while (i < n && /[imxounse]/.test(src[i])) i++;
+      const t = kind === 'x' ? 'xstr' : kind === 's' ? 'sym' : kind === 'r' ? 'regexp' : /[wWiI]/.test(kind) ? 'words' : 'str';
       push(t, q.s, start, { interp: q.interp });
       continue;
     }
@@ -136,6 +152,8 @@ export function tokenize(src) {
     }
     const op = OPS.find((o) => src.startsWith(o, i)) || c;
     i += op.length;
+    // `name = …`, `name ||= …`: a local variable, after which ` / ` is division (Ruby decides the same way).
+    if (/^(=|\|\|=|&&=|[+\-*\/]=)$/.test(op) && out[out.length - 1]?.t === 'id') locals.add(out[out.length - 1].v);
     push('op', op, start);
   }
   return out;
@@ -159,7 +177,26 @@ export function tokenize(src) {
 function prevIsValue(out) {
   const p = out[out.length - 1];
   if (!p) return false;
-  if (p.t === 'num' || p.t === 'str' || p.t === 'const' || p.t === 'ivar') return true;
+  if (p.t === 'num' || p.t === 'str' || p.t === 'const' || p.t === 'ivar' || p.t === 'regexp') return true;
   if (p.t === 'op') return p.v === ')' || p.v === ']' || p.v === '}';
   return false;
+}
+
+// Words after which `/` starts a regexp whatever the spacing (`if /x/ =~ s`, `when /x/`).
+const BEFORE_VALUE = new Set(['if', 'unless', 'elsif', 'when', 'while', 'until', 'and', 'or', 'not', 'return', 'then', 'in', 'case']);
+
+/**
+ * Whether `/` at i starts a regexp literal, as Ruby's lexer decides: where no value has ended (the start, a newline, an
+ * operator or opening bracket, a comma, a label, a keyword), or after a method name with a space before and none after
+ * (`gsub! /"/, '\\"'`: Ruby reads the first argument of a call without parentheses, with an "ambiguous first
+ * argument" warning). After a local variable, a value or a closing bracket it divides (`n / 2`, `n /2`, `x.size / 2`).
+ */
+function startsRegexp(out, src, i, locals) {
+  const p = out[out.length - 1];
+  if (!p || p.t === 'nl' || p.t === 'label') return true;
+  if (p.t === 'op') return !(p.v === ')' || p.v === ']' || p.v === '}');
+  if (p.t !== 'id') return false;
+  if (BEFORE_VALUE.has(p.v)) return true;
+  if (locals.has(p.v)) return false;
+  return p.end < i && /[ \t]/.test(src[i - 1]) && !/[\s=]/.test(src[i + 1] ?? '');
 }

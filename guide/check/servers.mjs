@@ -38,7 +38,7 @@ export function pumaWorkers(puma, env, procEnv = {}) {
 }
 
 /** The Procfile's web process environment (`web: WEB_CONCURRENCY=4 bundle exec puma`). */
-function webProcEnv(files) {
+export function webProcEnv(files) {
   const out = {};
   for (const f of files.filter((x) => x.kind === 'procfile' && !x.problem)) {
     const web = f.settings.find((s) => s.name === 'web');

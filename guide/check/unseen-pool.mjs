@@ -4,9 +4,13 @@
 // sets that URL outside the app (Heroku's config vars), so the doctor cannot see it: a note, never a warning (the
 // sixth blind trial: catarse's Procfile runs `sidekiq -c 10` with no database.yml, and --check said nothing). Where
 // the files do show the pool (database.yml's pool:, DATABASE_URL …?pool= in Compose, Kamal, a Dockerfile or an env
-// file) jobs.mjs judges it instead.
+// file) jobs.mjs judges it instead. Puma's threads the same way when no database.yml (or no production: section) is
+// read: an app on DATABASE_URL alone with 10 Puma threads has 5 connections unless the URL says ?pool= (problems.mjs
+// judges a production url: from DATABASE_URL itself).
 import { sidekiqLines, sidekiqConcurrency, jobEnvOf, lineEnv } from './jobs.mjs';
-import { productionPool, urlDefaultPool } from './problems.mjs';
+import { productionPool, urlDefaultPool, pumaThreads } from './problems.mjs';
+import { envOf } from './crossfile.mjs';
+import { implicitThreads, commandSetsThreads } from './implicit-threads.mjs';
 import { SRC } from '../engine/evidence.mjs';
 
 const RAILS_DEFAULT_POOL = 5;
@@ -34,8 +38,34 @@ function unseen(files, yml, env) {
   return { from: yml ? `${yml.path} has no production: section` : 'no config/database.yml was read', url: 'DATABASE_URL' };
 }
 
-export function unseenPoolFindings(files) {
+/** Puma's threads per process from the config (production lines), else the command line or Puma's default. */
+function webThreads(files, answers, env) {
+  const puma = files.find((f) => f.kind === 'puma' && !f.problem);
+  if (puma && !commandSetsThreads(files)) {
+    const t = pumaThreads(puma, env).sort((a, b) => b.max - a.max)[0];
+    if (t) return { max: t.max, env: t.env, file: puma.path, line: t.s.line, why: `${puma.path}:${t.s.line}` };
+  }
+  const i = implicitThreads(files, answers, env);
+  return i && i.max !== null ? { max: i.max, env: i.env, file: i.file, line: i.line, why: `${i.why}, ${i.file}:${i.line}` } : null;
+}
+
+export function unseenPoolFindings(files, answers = {}) {
   const out = [];
+  const yml0 = files.find((f) => f.kind === 'database-yml' && !f.problem);
+  const webEnv = envOf(files);
+  // Only where no production: section is read: a production url: from ENV is problems.mjs's note.
+  if ((!answers.server || answers.server === 'puma') && !(yml0?.settings || []).some((s) => s.path?.[0] === 'production')) {
+    const t = webThreads(files, answers, webEnv);
+    const u = t && t.max > RAILS_DEFAULT_POOL && unseen(files, yml0, webEnv);
+    if (u) {
+      out.push({
+        rule: 'pool-below-threads', severity: 'note', file: t.file, line: t.line, setting: 'threads', found: String(t.max), expected: String(RAILS_DEFAULT_POOL),
+        message: `Puma runs ${t.max} threads per process (${t.why})${t.env ? ` with ${t.env} unset` : ''} and each needs a connection, but production's pool is not in the files read (${u.from}): Rails then takes it from ${u.url}${yml0 ? '' : ' (or from a database.yml the deployment puts in place, which these files do not show)'}, and it is Rails' default, ${RAILS_DEFAULT_POOL}, unless the URL carries ?pool=${t.max} or more. Below that, under load requests wait for a connection and fail with ActiveRecord::ConnectionTimeoutError. Check ${u.url} where the platform sets it`,
+        evidence: [SRC.railsPool, RAILS_URL_CONFIG],
+        ...(t.env ? { assumes: [`${t.env} unset`] } : {}),
+      });
+    }
+  }
   const yml = files.find((f) => f.kind === 'database-yml' && !f.problem);
   const env = jobEnvOf(files);
   for (const sl of sidekiqLines(files)) {

@@ -15,9 +15,10 @@ const app = (rake) => [
 ];
 
 test('a rake file the reader cannot follow leaves its tasks unknown (a note), not the whole check unreadable', () => {
+  // sharetribe.rake:20's and conservateurs.rake:12's regexps are read since regexp literals are tokens (trial8-open
+  // test); a character literal holding a quote (`?"`) is still not followed.
   for (const body of [
-    'task :strip do\n  text.gsub(/^\\s*TEMPLATE_STR = <<JSON.*JSON/m, "")\nend\n', // sharetribe.rake:20
-    "task :names do\n  m = /^([A-Z' \\-]{2,30}) /.match(line)\nend\n", // conservateurs.rake:12
+    'task :quote do\n  q = ?"\n  text.split(q)\nend\n',
   ]) {
     const r = check(app(body));
     const notes = r.files.find((f) => f.path === 'lib/tasks/cleanup.rake').notes;
