@@ -1,0 +1,40 @@
+// What an eighth blind trial of --check got wrong or missed (issue 25, /work/notes/trial8-review.md), on apps chosen
+// because their production config had a known problem (most at the commit before their maintainers fixed it).
+// Permissive apps are copied under tests/fixtures/trial-apps/ (SOURCE.json, LICENSE.upstream); the AGPL ones are
+// written in their shape under tests/fixtures/trial8-shapes/ (NOTE.md names them).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import '../../guide/engine/index.mjs';
+import { ROOT } from './helpers.mjs';
+import { collect } from '../../guide/check/collect.mjs';
+import { check } from '../../guide/check/index.mjs';
+
+const TRIAL = join(ROOT, 'tests', 'fixtures', 'trial-apps');
+const files = (dir) => collect([dir], undefined, dir);
+const edit = (fs, path, from, to) => fs.map((x) => {
+  if (x.path !== path) return x;
+  assert.ok(x.text.includes(from), `${path} holds ${JSON.stringify(from)}`);
+  return { ...x, text: x.text.replace(from, to) };
+});
+const at = (r, rule) => r.findings.filter((f) => f.rule === rule).map((f) => `${f.severity} ${f.file}:${f.line} ${f.found}→${f.expected}`);
+
+test('Sidekiq 4.0/5.0 with no concurrency runs 25 threads, against a pool of 5 (dlme 2017-08, prison-visits-2 2016-05)', () => {
+  // dlme: sidekiq 5.0.4, sidekiq.yml lists queues only, production has no pool: (Rails' 5). Its maintainers set
+  // RAILS_MAX_THREADS=5 after ConnectionTimeoutErrors (PR #106); Sidekiq 4.2+ reads that variable.
+  const dlme = files(join(TRIAL, 'dlme-2017-08'));
+  assert.deepEqual(at(check(dlme), 'pool-below-concurrency'), ['error config/sidekiq.yml:1 25→5']);
+  assert.match(check(dlme).findings.find((f) => f.rule === 'pool-below-concurrency').message, /Sidekiq runs 25 threads \(Sidekiq 5\.0's default, sidekiq 5\.0\.4 at Gemfile\.lock:\d+; RAILS_MAX_THREADS unset\)/);
+  const withRmt = [...dlme, { path: '.env.production', text: 'RAILS_MAX_THREADS=5\n' }];
+  assert.deepEqual(at(check(withRmt), 'pool-below-concurrency'), []);
+  // prison-visits-2: sidekiq 4.0.1, which does not read RAILS_MAX_THREADS (cli.rb reads it from 4.2.0): 25 even with it set.
+  const pvb = files(join(TRIAL, 'prison-visits-2-2016-05'));
+  assert.deepEqual(at(check(pvb), 'pool-below-concurrency'), ['error config/sidekiq.yml:1 25→5']);
+  const pvbRmt = [...pvb, { path: '.env.production', text: 'RAILS_MAX_THREADS=5\n' }];
+  assert.match(check(pvbRmt).findings.find((f) => f.rule === 'pool-below-concurrency')?.message ?? '', /sidekiq 4\.0\.1 at Gemfile\.lock:\d+, which does not read RAILS_MAX_THREADS/);
+  // Sidekiq 5.2 lowered the default to 10; 10 > 5 is still an error, a pool of 10 is not.
+  const v52 = edit(dlme, 'Gemfile.lock', '    sidekiq (5.0.4)', '    sidekiq (5.2.0)');
+  assert.deepEqual(at(check(v52), 'pool-below-concurrency'), ['error config/sidekiq.yml:1 10→5']);
+  const pool10 = edit(v52, 'config/database.yml', '  adapter: postgresql\n  encoding: unicode\n', '  adapter: postgresql\n  encoding: unicode\n  pool: 10\n');
+  assert.deepEqual(at(check(pool10), 'pool-below-concurrency'), []);
+});
