@@ -38,3 +38,17 @@ test('Sidekiq 4.0/5.0 with no concurrency runs 25 threads, against a pool of 5 (
   const pool10 = edit(v52, 'config/database.yml', '  adapter: postgresql\n  encoding: unicode\n', '  adapter: postgresql\n  encoding: unicode\n  pool: 10\n');
   assert.deepEqual(at(check(pool10), 'pool-below-concurrency'), []);
 });
+
+test('Puma plugins are a set: the wizard\'s plugin :tmp_restart is added beside plugin :solid_queue, never in its place (mushroom-observer 2026-07)', () => {
+  const mo = files(join(TRIAL, 'mushroom-observer-2026-07'));
+  const plugin = check(mo).findings.filter((f) => f.setting === 'plugin');
+  assert.deepEqual(plugin.map((f) => `${f.rule} ${f.severity} ${f.found}→${f.expected}`), ['missing note null→:tmp_restart']);
+  assert.match(plugin[0].message, /^plugin :tmp_restart is not set \(the file loads :solid_queue\)/);
+  assert.doesNotMatch(plugin[0].diff, /^-plugin :solid_queue/m);
+  assert.match(plugin[0].diff, /^\+plugin :tmp_restart$/m);
+  // Both loaded: nothing to say; a file with no plugin keeps the plain "plugin is not set".
+  const both = edit(mo, 'config/puma.rb', 'plugin :solid_queue\n', 'plugin :solid_queue\nplugin :tmp_restart\n');
+  assert.deepEqual(check(both).findings.filter((f) => f.setting === 'plugin'), []);
+  const none = check(edit(mo, 'config/puma.rb', 'plugin :solid_queue\n', '\n')).findings.filter((f) => f.setting === 'plugin');
+  assert.match(none[0]?.message ?? '', /^plugin is not set;/);
+});
