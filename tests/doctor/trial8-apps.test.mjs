@@ -52,3 +52,21 @@ test('Puma plugins are a set: the wizard\'s plugin :tmp_restart is added beside 
   const none = check(edit(mo, 'config/puma.rb', 'plugin :solid_queue\n', '\n')).findings.filter((f) => f.setting === 'plugin');
   assert.match(none[0]?.message ?? '', /^plugin is not set;/);
 });
+
+// YACS-RCOS/yacs (AGPL-3.0) at 4866ab4716fb4b269db70858a042a4d9a0a3f6c2, core/: its image and its Gemfile name one
+// Ruby, while Gemfile.lock still records the one the bundle was first resolved with. Written in that shape, not copied.
+const yacsShape = (lockRuby) => [
+  { path: 'Dockerfile', text: 'FROM ruby:2.6.3\nWORKDIR /srv\nCOPY . .\nRUN bundle install\n' },
+  { path: 'Gemfile', text: "source 'https://rubygems.org'\nruby '2.6.3'\ngem 'rails', '~> 5.1.4'\ngem 'puma'\ngem 'pg'\n" },
+  { path: 'Gemfile.lock', text: `GEM\n  remote: https://rubygems.org/\n  specs:\n    pg (0.21.0)\n    puma (3.11.0)\n    rails (5.1.4)\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n  pg\n  puma\n  rails (~> 5.1.4)\n\nRUBY VERSION\n   ruby ${lockRuby}\n\nBUNDLED WITH\n   1.16.1\n` },
+];
+
+test('a Gemfile.lock RUBY VERSION that the Gemfile\'s ruby line rejects is stale, not the Ruby of development and CI (yacs 2019-10)', () => {
+  const mismatch = (fs) => check(fs).findings.filter((f) => f.rule === 'ruby-mismatch').map((f) => `${f.severity} ${f.found}→${f.expected}`);
+  assert.deepEqual(mismatch(yacsShape('2.4.2p198')), []);
+  // A lock the Gemfile allows still speaks for development: another minor in the image is the warning it was.
+  const loose = yacsShape('2.5.1p57').map((f) => (f.path === 'Gemfile' ? { ...f, text: f.text.replace("ruby '2.6.3'", "ruby '>= 2.5'") } : f));
+  assert.deepEqual(mismatch(loose), ['warning 2.6.3→2.5.1']);
+  // .ruby-version, when present, is what the version managers pick, whatever the lock says.
+  assert.ok(mismatch([...yacsShape('2.4.2p198'), { path: '.ruby-version', text: '2.5.1\n' }]).includes('warning 2.6.3→2.5.1'));
+});
