@@ -70,3 +70,17 @@ test('a Gemfile.lock RUBY VERSION that the Gemfile\'s ruby line rejects is stale
   // .ruby-version, when present, is what the version managers pick, whatever the lock says.
   assert.ok(mismatch([...yacsShape('2.4.2p198'), { path: '.ruby-version', text: '2.5.1\n' }]).includes('warning 2.6.3→2.5.1'));
 });
+
+test('an alias named by ERB (`<<: *<%= ENV[\'DB\'] || "mysql" %>`) is read as its default, not refused as aliases that "expand too far" (lagotto 2015-06)', () => {
+  const lagotto = files(join(TRIAL, 'lagotto-2015-06'));
+  const r = check(lagotto);
+  assert.deepEqual(r.problems, []);
+  const db = r.files.find((f) => f.path === 'config/database.yml');
+  assert.deepEqual(db.notes.map((n) => `${n.line} ${n.message}`), ['19 the alias <%= ENV[\'DB\'] || "mysql" %> is read as *mysql (DB unset)']);
+  // The merged section is mysql's: the adapter is mysql2, from the alias's default.
+  assert.equal(r.detected.adapter?.value, 'mysql2');
+  // No default: the anchor is unknown, and the refusal says so (not "expand too far").
+  const unknown = check(edit(lagotto, 'config/database.yml', `<<: *<%= ENV['DB'] || "mysql" %>`, `<<: *<%= ENV['DB'] %>`));
+  assert.deepEqual(unknown.problems.map((p) => `${p.code} ${p.file}`), ['erb-anchor config/database.yml']);
+  assert.match(unknown.problems[0].message, /anchor or alias named by ERB/);
+});
