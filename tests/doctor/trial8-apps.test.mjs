@@ -40,7 +40,8 @@ test('Sidekiq 4.0/5.0 with no concurrency runs 25 threads, against a pool of 5 (
 });
 
 test('Puma plugins are a set: the wizard\'s plugin :tmp_restart is added beside plugin :solid_queue, never in its place (mushroom-observer 2026-07)', () => {
-  const mo = files(join(TRIAL, 'mushroom-observer-2026-07'));
+  // The folder holds no Gemfile, so collect() walks it: its two systemd units are read too; left out here.
+  const mo = files(join(TRIAL, 'mushroom-observer-2026-07')).filter((f) => !f.path.startsWith('config/etc/'));
   const plugin = check(mo).findings.filter((f) => f.setting === 'plugin');
   assert.deepEqual(plugin.map((f) => `${f.rule} ${f.severity} ${f.found}→${f.expected}`), ['missing note null→:tmp_restart']);
   assert.match(plugin[0].message, /^plugin :tmp_restart is not set \(the file loads :solid_queue\)/);
@@ -83,4 +84,15 @@ test('an alias named by ERB (`<<: *<%= ENV[\'DB\'] || "mysql" %>`) is read as it
   const unknown = check(edit(lagotto, 'config/database.yml', `<<: *<%= ENV['DB'] || "mysql" %>`, `<<: *<%= ENV['DB'] %>`));
   assert.deepEqual(unknown.problems.map((p) => `${p.code} ${p.file}`), ['erb-anchor config/database.yml']);
   assert.match(unknown.problems[0].message, /anchor or alias named by ERB/);
+});
+
+test('Solid Queue run twice: an unconditional plugin :solid_queue and a systemd unit that runs solid_queue:start beside the Puma unit (mushroom-observer 2026-07)', () => {
+  const withUnits = files(join(TRIAL, 'mushroom-observer-2026-07'));
+  assert.deepEqual(withUnits.filter((f) => f.path.startsWith('config/etc/')).map((f) => f.path).sort(), ['config/etc/puma.service', 'config/etc/solidqueue.service']);
+  const twice = (fs) => check(fs).findings.filter((f) => f.rule === 'jobs-run-twice').map((f) => `${f.severity} ${f.file}:${f.line}`);
+  assert.deepEqual(twice(withUnits), ['warning config/puma.rb:32']);
+  // The maintainers' fix (PR #4657): the plugin left out of production.
+  assert.deepEqual(twice(edit(withUnits, 'config/puma.rb', 'plugin :solid_queue\n', 'plugin :solid_queue unless rails_env == "production"\n')), []);
+  // The jobs unit alone (a jobs-only host may share the repository's puma.rb): nothing claimed.
+  assert.deepEqual(twice(withUnits.filter((f) => !f.path.endsWith('puma.service'))), []);
 });
