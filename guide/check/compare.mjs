@@ -113,10 +113,14 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
       let cands = sameName(g);
       // Directives that occur several times (proxy_set_header Host …, listen …) are told apart by their
       // first word; blocks (location = /up) by their whole header; YAML keys by their place in the tree.
-      const multi = kind !== 'database-yml' && (settings.filter((x) => x.key === g.key).length > 1 || new Set(cands.map(({ s }) => first(s.value))).size > 1);
+      // Puma's `plugin` lines are a set (each loads one plugin): the wizard's plugin is another line beside the app's,
+      // never a replacement for it (`plugin :solid_queue` is how that app runs its jobs).
+      const plugins = kind === 'puma' && g.key === 'plugin';
+      const multi = kind !== 'database-yml' && (plugins || settings.filter((x) => x.key === g.key).length > 1 || new Set(cands.map(({ s }) => first(s.value))).size > 1);
+      const others = plugins ? cands.map(({ s }) => s.value) : [];
       const loose = presenceOnly(g);
       if (multi && g.block) cands = cands.filter(({ s }) => sameValue(kind, g.key, s.value, g.value));
-      else if (multi && !loose) cands = cands.filter(({ s }) => first(s.value) === first(g.value));
+      else if (multi && !loose) cands = cands.filter(({ s }) => (plugins ? sameValue(kind, g.key, s.value, g.value) : first(s.value) === first(g.value)));
       if (loose && cands.length) continue;
       // database.yml without this environment's section: DATABASE_URL configures it, nothing is missing.
       if (kind === 'database-yml' && !mine.some((f) => f.settings.some((s) => scope(s) === scope(g)))) continue;
@@ -170,7 +174,7 @@ export function compareFiles(userFiles, result, { sensitive = () => [], answers 
         const choice = wizardChoice(suggestion, assumes);
         findings.push({
           rule: 'missing', severity: 'note', file: target.f.path, line: target.line, anchor: target.anchor, found: null, expected: gv,
-          message: `${key} is not set; the wizard's preference for these answers is ${gv ? `${key} ${gv}` : key}${choice ? `, a choice: ${choice}` : ''}`,
+          message: `${others.length ? `${key} ${gv} is not set (the file loads ${others.join(', ')})` : `${key} is not set`}; the wizard's preference for these answers is ${gv ? `${key} ${gv}` : key}${choice ? `, a choice: ${choice}` : ''}`,
           diff: target.f.text && suggestion && !target.noDiff && !target.f.unmodeled && !choice ? insertAfter(target.f.path, target.f.text, target.line, suggestion, target.indent) : null, ...base, setting: key,
         });
       }

@@ -6,7 +6,7 @@ import { envSettings } from './obsolete.mjs';
 import { productionPool, pumaThreads, inDevBranch, urlDefaultPool } from './problems.mjs';
 import { SRC } from '../engine/evidence.mjs';
 import { JOB_RUNNERS, GOOD_JOB_CONNECTIONS } from '../engine/capabilities/jobs.mjs';
-import { inRange } from '../engine/version.mjs';
+import { inRange, gte } from '../engine/version.mjs';
 import { evaluate } from './read-ruby.mjs';
 import { tokenize } from './ruby-tokens.mjs';
 import { webPoolFix, sharedPoolFix, describeFix, ASYNC_EVIDENCE } from './pool-fix.mjs';
@@ -105,11 +105,13 @@ function sidekiqDefault(files, env, line, sq, procEnv) {
     && !s.conditional && !inDevBranch(s) && /^:?["']?sidekiq["']?$/.test(String(s.value ?? ''))));
   if (!gem || !(sq || line || adapter)) return null;
   const at = sq ? { file: sq.path, line: 1 } : line ? { file: line.f.path, line: line.s.line } : { file: lock.path, line: gem.line };
-  const rmt = num(env.get('RAILS_MAX_THREADS')?.value);
+  // Sidekiq before 4.2 does not read RAILS_MAX_THREADS: its default holds whatever the environment says.
+  const readsRmt = gte(gem.value, JOB_RUNNERS.sidekiq.railsMaxThreadsSince);
+  const rmt = readsRmt ? num(env.get('RAILS_MAX_THREADS')?.value) : null;
   if (rmt !== null) return { value: rmt, env: null, ...at, procEnv, fromRailsMaxThreads: true };
   const d = JOB_RUNNERS.sidekiq.defaultConcurrency.find((r) => inRange(gem.value, r));
   if (!d) return null;
-  return { value: d.value, env: null, ...at, procEnv, fromDefault: true, why: `Sidekiq ${gem.value.split('.')[0]}'s default, sidekiq ${gem.value} at ${lock.path}:${gem.line}; RAILS_MAX_THREADS unset` };
+  return { value: d.value, env: null, ...at, procEnv, fromDefault: true, why: `Sidekiq ${gem.value.split('.').slice(0, gte(gem.value, '6.0') ? 1 : 2).join('.')}'s default, sidekiq ${gem.value} at ${lock.path}:${gem.line}${readsRmt ? '; RAILS_MAX_THREADS unset' : ', which does not read RAILS_MAX_THREADS'}` };
 }
 
 /** The file a Sidekiq command names with -C/--config, relative (a leading ./ dropped), or null. */

@@ -60,6 +60,8 @@ export function stripErb(src, path) {
     return (a < 0 || src[a] === '\n') && (b >= src.length || src[b] === '\n');
   }
 
+  function anchorName(code, line) { return anchorNameOf(code, line, path, notes); }
+
   function replaceTag(tag, kind, code, line, tagLines, open) {
     const keepLines = '\n'.repeat(tagLines);
     if (kind === '#') return keepLines;
@@ -83,6 +85,9 @@ export function stripErb(src, path) {
       unmodeled.push(line);
       return keepLines;
     }
+    // The name of an anchor or alias (`<<: *<%= ENV['DB'] || "mysql" %>`, lagotto's database.yml): Rails runs ERB
+    // before YAML, so the default names the section merged; a placeholder there would name no anchor at all.
+    if (src[open - 1] === '*' || src[open - 1] === '&') return anchorName(code, line) + keepLines;
     let v;
     try {
       // ENV Strings compared with Integers (problems.mjs env-compare): the defaults' value, and the hazard.
@@ -97,6 +102,18 @@ export function stripErb(src, path) {
     values.push({ ...v, line, text: tag });
     return PLACEHOLDER(values.length - 1) + keepLines;
   }
+}
+
+/** The anchor an ERB tag names when its ENV default is known (a note says which); otherwise the file cannot be read. */
+function anchorNameOf(code, line, path, notes) {
+  let v = null;
+  try { v = evaluate(tokenize(code.trim()), new Map(), code.trim()); } catch { v = null; }
+  const name = v?.known && typeof v.value === 'string' ? v.value : null;
+  if (!name || !/^[\w.-]+$/.test(name)) {
+    throw new InputError('erb-anchor', path, line, `an anchor or alias named by ERB (<%= ${code.trim().slice(0, 60)} %>) whose name is unknown`, 'name the anchor in plain YAML, or give the ENV variable a default');
+  }
+  notes.push({ line, message: `the alias <%= ${code.trim().slice(0, 60)} %> is read as *${name}${v.env ? ` (${v.env} unset)` : ''}` });
+  return name;
 }
 
 /**

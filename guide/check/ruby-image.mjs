@@ -59,8 +59,10 @@ export function rubyImageFindings(files) {
   const of = (kinds) => ok.filter((x) => kinds.includes(x.kind) && x.ruby && x.ruby.impl === 'ruby')
     .map((f) => ({ file: f.path, line: f.ruby.line, version: f.ruby.value, what: f.kind === 'gemfile-lock' ? "Gemfile.lock's RUBY VERSION" : base(f.path) }));
   const managers = of(['ruby-version', 'tool-versions']);
-  const declared = managers.length ? managers : of(['gemfile-lock']);
   const gemfile = ok.find((x) => x.kind === 'gemfile' && x.ruby?.requirement);
+  // A RUBY VERSION the Gemfile's own `ruby` line rejects is stale: Bundler refuses to load the bundle on that Ruby, so
+  // development and CI run one the Gemfile allows, and the next `bundle install` there rewrites the line.
+  const declared = managers.length ? managers : of(['gemfile-lock']).filter((d) => !gemfile || satisfies(d.version, gemfile.ruby.requirement) !== false);
   for (const f of ok.filter((x) => x.kind === 'dockerfile' && base(x.path) === 'Dockerfile' && !DEV_STAGE.test(String(x.finalStage || '').toLowerCase()))) {
     const img = imageRuby(f);
     if (!img) continue;

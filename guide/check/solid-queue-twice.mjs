@@ -35,5 +35,20 @@ export function solidQueueTwiceFindings(files, answers) {
       });
     }
   }
+  // systemd units given together are one host's: a unit whose ExecStart runs Puma and another that runs Solid Queue
+  // (mushroom-observer's config/etc/puma.service and solidqueue.service, its issue #4639: "Production runs two
+  // SolidQueue supervisors").
+  const units = files.filter((f) => f.kind === 'systemd' && !f.problem);
+  const execs = (u) => u.settings.filter((x) => (x.key || x.name) === 'ExecStart').map((x) => ({ cmd: String(x.value ?? ''), line: x.line }));
+  const web = units.find((u) => execs(u).some((e) => /(^|[\s/])puma(\s|$)/.test(e.cmd)));
+  for (const u of web ? units.filter((x) => x !== web) : []) {
+    const e = execs(u).find((x) => RUNS_SOLID_QUEUE.test(x.cmd));
+    if (!e) continue;
+    out.push({
+      rule: 'jobs-run-twice', severity: 'warning', file: puma.path, line: plugin.line, setting: 'plugin', found: 'plugin :solid_queue', expected: null,
+      message: `Solid Queue is started twice on the host of these units: ${puma.path}:${plugin.line} loads \`plugin :solid_queue\` with no condition in the Puma that ${web.path} starts, and ${u.path}:${e.line} (\`${e.cmd}\`) runs it again. Two supervisors each start the workers, dispatcher and scheduler of config/queue.yml: twice the memory, connections and polling of the queue database, and stopping ${u.path} leaves Puma's supervisor claiming jobs. Keep one: guard the plugin (\`if ENV["SOLID_QUEUE_IN_PUMA"]\`, or leave it to development) or drop ${u.path}`,
+      evidence: [SOLID_QUEUE_PUMA], related: [{ file: u.path, line: e.line }, { file: web.path, line: execs(web)[0].line }],
+    });
+  }
   return out;
 }

@@ -35,10 +35,11 @@ test('Sidekiq 6 with no concurrency set runs its default 10 threads: above pool 
   assert.match(f.message, /Sidekiq runs 10 threads \(Sidekiq 6's default, sidekiq 6\.1\.2 at Gemfile\.lock:\d+; RAILS_MAX_THREADS unset\) but production's pool is 5/);
 });
 
-test('Sidekiq ≥ 7 defaults to 5 threads (no error on pool 5); RAILS_MAX_THREADS, when set, is its concurrency; before 6 not judged', () => {
+test('Sidekiq ≥ 7 defaults to 5 threads (no error on pool 5); RAILS_MAX_THREADS, when set, is its concurrency; 5.2–6.x default to 10', () => {
   const gems = (v) => lock([['mysql2', '0.5.3'], ['rails', '7.1.0'], ['sidekiq', v]]);
   assert.deepEqual(strong(check(app({ ...EXERCISM, 'Gemfile.lock': gems('7.3.9') }))), []);
-  assert.deepEqual(strong(check(app({ ...EXERCISM, 'Gemfile.lock': gems('5.2.9') }))), []);
+  // Sidekiq 5.2.0 lowered DEFAULTS concurrency from 25 to 10 (lib/sidekiq.rb at the tags): 10 threads on pool 5.
+  assert.deepEqual(strong(check(app({ ...EXERCISM, 'Gemfile.lock': gems('5.2.9') }))).filter((f) => f.rule === 'pool-below-concurrency').map((f) => f.found), ['10']);
   // RAILS_MAX_THREADS=12 in the app's environment (a .env file) gives Sidekiq 12 threads, above the literal pool 5.
   const env = check(app({ ...EXERCISM, 'Gemfile.lock': gems('7.3.9'), '.env': 'RAILS_MAX_THREADS=12\n' }));
   assert.deepEqual(strong(env).filter((f) => f.rule === 'pool-below-concurrency' && f.file === 'config/sidekiq.yml').map((f) => f.found), ['12']);

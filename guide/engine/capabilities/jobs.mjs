@@ -34,10 +34,12 @@ export const JOB_RUNNERS = {
     // (sidekiq/sidekiq examples/systemd/sidekiq.service, commit 0aaaf0717828a608fb62d2a5f7d64989d2c7d4ae, LGPL-3.0) has
     // no ExecReload and says "Use `systemctl kill -s TSTP sidekiq` to quiet the Sidekiq process"; the unit says the same.
     quiet: { signal: 'TSTP' },
-    // Threads when neither sidekiq.yml nor -c sets concurrency: RAILS_MAX_THREADS when set (cli.rb, 6.0+), else the
-    // version's default (6.x lib/sidekiq.rb DEFAULTS concurrency: 10; 7.0+ lib/sidekiq/config.rb DEFAULTS concurrency: 5).
-    // Before 6.0 the default was 25 and cli.rb's RAILS_MAX_THREADS rule is not checked here: not judged.
-    defaultConcurrency: [{ since: '6.0', until: '7.0', value: 10 }, { since: '7.0', value: 5 }],
+    // Threads when neither sidekiq.yml nor -c sets concurrency: RAILS_MAX_THREADS when set (cli.rb reads it since
+    // 4.2.0: `opts[:concurrency] = Integer(ENV["RAILS_MAX_THREADS"]) if …`, absent from 4.0/4.1), else the version's
+    // default in lib/sidekiq.rb DEFAULTS (read at the tags in sidekiq/sidekiq): concurrency: 25 up to 5.1.x, 10 from
+    // 5.2.0 (6.x too), and 5 from 7.0 (lib/sidekiq/config.rb). An app on Sidekiq 4 or 5.0 with no concurrency runs 25.
+    railsMaxThreadsSince: '4.2',
+    defaultConcurrency: [{ until: '5.2', value: 25 }, { since: '5.2', until: '7.0', value: 10 }, { since: '7.0', value: 5 }],
   },
   good_job: {
     label: 'GoodJob', railsSince: '6.1', command: 'bundle exec good_job start', gem: 'good_job',
