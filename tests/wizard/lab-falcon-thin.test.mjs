@@ -40,6 +40,11 @@ test('lab: the Falcon bundle, applied by its README steps 1–6, serves the app;
 grep -q '^READY=1' /run/readme-shims/rails-app.notify.log && echo "notify=ready"
 switch_under_load reload 3 systemctl reload rails-app
 echo "falcon-log=$(grep -c 'Restarting container' /var/log/rails-app.log) $(grep -c 'Stopping old container' /var/log/rails-app.log)"
+# What nginx saw of the upstream (each line: its time, the error and the request), to set beside failed answers.
+echo "nginx-upstream-errors=$(grep -c 'upstream' /var/log/nginx/error.log || true)"
+# sed reads to the end (no head): a pipe closed early fails the script under pipefail.
+{ grep 'upstream' /var/log/nginx/error.log || true; } | sed -n '1,12{s/, client:.*request: /  /;s/^/nginx: /;p}'
+{ ruby -E UTF-8:UTF-8 -rjson -ne 'j = (JSON.parse($_) rescue nil); next unless j.is_a?(Hash) && j["message"].to_s.match?(/Restarting container|Finished startup|Stopping old container|Sending interrupt|Killing/); puts "falcon: #{j["time"]} #{j["message"]}"' /var/log/rails-app.log 2>&1 || true; }
 grep -c '^RELOADING=1' /run/readme-shims/rails-app.notify.log | sed 's/^/notify-reloading=/'
 echo "--- shim calls"; cat /var/log/readme-shims.log
 `;
@@ -55,7 +60,7 @@ echo "--- shim calls"; cat /var/log/readme-shims.log
     assert.match(r.stdout, /^falcon-log=1 1$/m, `Falcon restarted its container and stopped the old one: ${out}`);
     assert.match(r.stdout, /^notify-reloading=1$/m, `Falcon told systemd it was reloading: ${out}`);
     assert.match(r.stdout, /^systemctl reload rails-app$/m, out);
-    console.log(r.stdout.split('\n').filter((l) => /^(step\d|up|page|notify|load |reload-ms|after|falcon-log)/.test(l)).join('\n'));
+    console.log(r.stdout.split('\n').filter((l) => /^(step\d|up|page|notify|load |\s+\d+ |failed-at|reload-|after|falcon|nginx)/.test(l)).join('\n'));
     console.log(`lab run: ${seconds()} s`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
