@@ -1,7 +1,7 @@
 // nginx: main nginx.conf and the Rails site (upstream = the app server's bind).
 import { SRC, DS, ART } from '../evidence.mjs';
 import { gte, lt, inRange } from '../version.mjs';
-import { NGINX, NGINX_TLS, MOZILLA, NGINX_MODULES_INCLUDE } from '../caps.mjs';
+import { NGINX, NGINX_TLS, MOZILLA, NGINX_MODULES_INCLUDE, SERVER_PROCESS } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled, EDGE_CLEARED, timeoutChain } from './edge.mjs';
 import { behindBalancer, S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
@@ -112,6 +112,15 @@ export function siteBody(ctx) {
     evidence: [SRC.nginxUpstream, SRC.pumaNginx],
     children: ctx.upstreams.map((u) => S('server', [addr(u), 'fail_timeout=0'])),
   };
+  // A reload that may close connections it accepted unanswered (process.mjs reload.dropsAccepted: Falcon's old
+  // workers): with one server nginx tries a fresh connection once and answers 502, so the same address follows as
+  // a backup, which nginx tries next on an error (max_fails=0: never counted down). Retried only on a connection
+  // error (below), never a POST or PATCH once sent. tests/wizard/lab-falcon-thin.test.mjs reloads under load.
+  const retrySame = ctx.upstreams.length === 1 && SERVER_PROCESS[ctx.server]?.reload?.dropsAccepted;
+  if (retrySame) {
+    upstream.children.push(S('server', [addr(ctx.upstreams[0]), 'max_fails=0', 'backup'],
+      t('nginx.upstream.retry', { server: SERVER_LABEL[ctx.server] }), [SRC.nginxUpstream, SRC.nginxProxy]));
+  }
   if (keepaliveOk && !keepaliveDefault) {
     upstream.children.push(S('keepalive', String(Math.max(8, ctx.processes * ctx.threads)),
       t('nginx.keepalive', { server: SERVER_LABEL[ctx.server] }),
@@ -183,6 +192,7 @@ export function siteBody(ctx) {
     S('client_max_body_size', '25m', t('nginx.body-size'), [SRC.nginxCore]),
     // Behind the balancer (issue 11): the client's address, not the balancer's, in logs, Rails and rate limits.
     ...(behindBalancer(ctx) ? [S('set_real_ip_from', ctx.hosts.lb, t('edge.real-ip', { lb: ctx.hosts.lb }), [SRC.nginxRealIp, SRC.nginxconfig]), S('real_ip_header', 'X-Forwarded-For')] : []),
+    ...(retrySame ? [S('proxy_next_upstream', 'error', t('nginx.next-upstream'), [SRC.nginxProxy])] : []),
     ...(appDownCloses(ctx) ? [S('error_page', ['502', '=', '@app_down'], t('nginx.app-down'), [SRC.nginxHttpCore, SRC.nginxUpstream])] : []),
   ];
   const top = [];
