@@ -9,9 +9,11 @@
 // deploy.sh does (copy, new code, switch the link atomically), runs `systemctl reload rails-app`, and counts every
 // answer: the version string the app returns changes from v1 to v2 with zero failed requests. The old workers close
 // unanswered a connection they accepted but had not read when their stop begins (process.mjs dropsAccepted): with a
-// single upstream server nginx answered that 502 (a full run on 2026-11-27 lost 1 request of 672 so), so the upstream lists the
-// socket again as a backup and nginx retries such a request there, on a connection error only. The run prints nginx's
-// upstream errors: each is a request nginx passed on, not one a client saw fail.
+// single upstream server nginx answered that 502 (a full run on 2026-11-27 lost 1 request of 672 so), so the upstream
+// lists the socket again as a backup and nginx retries such a request there, on a connection error only; and keeps no
+// idle connections to Falcon, which the old workers close at the same instant (a request meeting one spent a try:
+// 6 of 333 answers were 502 with keepalive and the backup). The run prints nginx's upstream errors: each is a
+// request nginx passed on, not one a client saw fail.
 //
 // Harness as for the other README proofs (tests/wizard/lab/readme-shims/): systemctl runs the unit's ExecStart as
 // its user with its environment, editor fills in secrets, certbot signs with a test CA. The app's "version" is a
@@ -41,6 +43,7 @@ test('lab: the Falcon bundle, applied by its README steps 1–6, serves the app;
   const site = bundle.files.find((f) => f.path === 'etc/nginx/sites-enabled/rails-app.conf').content;
   assert.match(site, /^\s+server 127\.0\.0\.1:3000 fail_timeout=0;\n(?:\s+#.*\n)*\s+server 127\.0\.0\.1:3000 max_fails=0 backup;$/m, 'the same socket again as a backup');
   assert.match(site, /^\s+proxy_next_upstream error;$/m, 'retried on a connection error only, not on a timeout');
+  assert.doesNotMatch(site, /^\s+keepalive \d+;$/m, 'no idle connections for the old workers to close under a request');
   const { dir, inLab: B } = writeBundle(bundle, '.wizard-falcon-');
   try {
     const script = `${readmeScript(bundle, B, { domain: DOMAIN })}

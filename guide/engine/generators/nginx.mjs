@@ -101,8 +101,15 @@ export function siteBody(ctx) {
   // (USR2, the reload of a single-mode or preloaded Puma) closes idle kept-alive connections on which nginx may
   // already be sending a request, which it then answers with 502. tests/wizard/e2e.test.mjs reloads under wrk:
   // with keepalive about one run in two saw one 502 (nginx 1.22, Puma 6.6), without it none did.
+  // A reload that may close connections it accepted unanswered (process.mjs reload.dropsAccepted: Falcon's old
+  // workers): with one server nginx tries a fresh connection once and answers 502, so the same address follows as
+  // a backup, which nginx tries next on an error. Retried only on a connection error (proxy_next_upstream below),
+  // never a POST or PATCH once sent. No keepalive then: the old workers also close every idle kept-alive
+  // connection at that instant, and a request that meets one spends a try on it (with a backup nginx tries each
+  // entry once); the lab saw 6 of 333 answers 502 so. tests/wizard/lab-falcon-thin.test.mjs reloads under load.
+  const retrySame = ctx.upstreams.length === 1 && SERVER_PROCESS[ctx.server]?.reload?.dropsAccepted;
   const tcpUpstream = ctx.upstreams.some((u) => u.type === 'tcp');
-  const keepaliveOk = tcpUpstream && serverKeepsAlive(ctx) && nginxHas('upstreamKeepalive', v) && nginxHas('proxyHttpVersion', v);
+  const keepaliveOk = !retrySame && tcpUpstream && serverKeepsAlive(ctx) && nginxHas('upstreamKeepalive', v) && nginxHas('proxyHttpVersion', v);
   const keepaliveDefault = nginxHas('keepaliveByDefault', v);
   const https = ctx.tls === 'proxy';
   const cable = cableEnabled(ctx) && has(NGINX_TLS.websocketProxy, v);
@@ -112,11 +119,6 @@ export function siteBody(ctx) {
     evidence: [SRC.nginxUpstream, SRC.pumaNginx],
     children: ctx.upstreams.map((u) => S('server', [addr(u), 'fail_timeout=0'])),
   };
-  // A reload that may close connections it accepted unanswered (process.mjs reload.dropsAccepted: Falcon's old
-  // workers): with one server nginx tries a fresh connection once and answers 502, so the same address follows as
-  // a backup, which nginx tries next on an error (max_fails=0: never counted down). Retried only on a connection
-  // error (below), never a POST or PATCH once sent. tests/wizard/lab-falcon-thin.test.mjs reloads under load.
-  const retrySame = ctx.upstreams.length === 1 && SERVER_PROCESS[ctx.server]?.reload?.dropsAccepted;
   if (retrySame) {
     upstream.children.push(S('server', [addr(ctx.upstreams[0]), 'max_fails=0', 'backup'],
       t('nginx.upstream.retry', { server: SERVER_LABEL[ctx.server] }), [SRC.nginxUpstream, SRC.nginxProxy]));
