@@ -56,9 +56,10 @@ export const SERVER_PROCESS = {
   // The old set's graceful stop is not a drain: the listening socket is shared, and SIGINT makes each old child's
   // scheduler cancel every task at once (async Scheduler#run_loop → stop). A request already read finishes
   // (async-http's HTTP/1 server wraps it in defer_stop), but a connection the child accepted whose request it has not
-  // read yet is closed unanswered (async-container Group#stop, falcon Service::Server#setup, io-endpoint accept).
-  // nginx, with one server, answers that 502 (a fresh connection is tried once): dropsAccepted makes the nginx
-  // upstream list the same socket again as a backup, so the request is passed on to a new worker.
+  // read yet is closed unanswered (async-container Group#stop, falcon Service::Server#setup, io-endpoint accept),
+  // and so is every idle kept-alive connection. dropsAccepted: the nginx site keeps no idle connections to Falcon
+  // and lists the socket again as a backup, so a request whose connection fails is passed on to a new worker
+  // (with one server nginx tries a fresh connection once and answers 502).
   // tests/wizard/lab-falcon-thin.test.mjs proves the reload under load with Falcon 0.57 in the lab.
   falcon: {
     type: 'exec', notify: { since: '0.44' }, watchdog: false,

@@ -101,12 +101,13 @@ export function siteBody(ctx) {
   // (USR2, the reload of a single-mode or preloaded Puma) closes idle kept-alive connections on which nginx may
   // already be sending a request, which it then answers with 502. tests/wizard/e2e.test.mjs reloads under wrk:
   // with keepalive about one run in two saw one 502 (nginx 1.22, Puma 6.6), without it none did.
-  // A reload that may close connections it accepted unanswered (process.mjs reload.dropsAccepted: Falcon's old
-  // workers): with one server nginx tries a fresh connection once and answers 502, so the same address follows as
-  // a backup, which nginx tries next on an error. Retried only on a connection error (proxy_next_upstream below),
-  // never a POST or PATCH once sent. No keepalive then: the old workers also close every idle kept-alive
-  // connection at that instant, and a request that meets one spends a try on it (with a backup nginx tries each
-  // entry once); the lab saw 6 of 333 answers 502 so. tests/wizard/lab-falcon-thin.test.mjs reloads under load.
+  // A reload whose old workers may close connections unanswered (process.mjs reload.dropsAccepted: Falcon): no
+  // keepalive, since they close every idle kept-alive connection at once (with keepalive the lab logged 10–90 upstream
+  // resets per reload run, masked by nginx's retry of a cached connection, and one full run lost a request as 502;
+  // without it none in 12 reloads). And, for a fresh connection accepted but not yet read when the stop begins,
+  // which nginx tries once with one server, the same address follows as a backup: tried next on a connection error
+  // only (proxy_next_upstream below), never a POST or PATCH once sent. Keepalive with the backup was worse (each
+  // entry is tried once per request: 6 of 333 answers 502). tests/wizard/lab-falcon-thin.test.mjs reloads under load.
   const retrySame = ctx.upstreams.length === 1 && SERVER_PROCESS[ctx.server]?.reload?.dropsAccepted;
   const tcpUpstream = ctx.upstreams.some((u) => u.type === 'tcp');
   const keepaliveOk = !retrySame && tcpUpstream && serverKeepsAlive(ctx) && nginxHas('upstreamKeepalive', v) && nginxHas('proxyHttpVersion', v);
