@@ -293,6 +293,8 @@ export const CATALOG = {
   "nginx.tokens": "Do not advertise the nginx version in headers and error pages.",
   "nginx.try-files": "Files that exist under public/ are sent by nginx; every other request goes to Rails.",
   "nginx.upstream": "The app server's address(es): must match its bind ({list}).",
+  "nginx.upstream.retry": "The same address again, as a backup: a {server} reload stops the old workers, which close a connection they accepted but had not read yet; nginx passes that request to the next server instead of answering 502, and here the next server is the same socket, where a new worker answers. No keepalive pool for {server}: the same reload closes every idle connection at once, and a request sent on one would spend its retry there.",
+  "nginx.next-upstream": "Pass a request to the backup server only when its connection failed before an answer (nginx's default also retries on a timeout, which would run a slow request twice); POST and PATCH are never sent twice.",
   "nginx.user": "The nginx user of this distribution family (Debian www-data, RHEL and Alpine nginx, FreeBSD www); the workers need read access to public/ and write access to the app server’s socket.",
   "nginx.workers": "One worker per CPU core.",
   "nginx.workers.auto": "One worker per CPU core (auto since nginx 1.2.5/1.3.8).",

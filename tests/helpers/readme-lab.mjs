@@ -33,17 +33,18 @@ ${run}
 H="-sS --max-time 20"
 echo "up=$(curl $H -o /dev/null -w '%{http_code} http%{http_version}' https://${DOMAIN}/up)"
 echo "page=$(curl $H -o /dev/null -w '%{http_code}' https://${DOMAIN}/regular)"
-# Four clients asking /up through nginx until /tmp/stop appears; each answer is "status version".
-get() { curl -s --max-time 10 -o /dev/null -w '%{http_code} %header{x-lab-release}\n' https://${DOMAIN}/up 2>/dev/null || echo "error $?"; }
+# Four clients asking /up through nginx until /tmp/stop appears; each answer is "status version", and a failed one
+# also carries the time it ended (at=epoch seconds), to set beside the server's and nginx's logs.
+get() { local o; o=$(curl -s --max-time 10 -o /dev/null -w '%{http_code} %header{x-lab-release}' https://${DOMAIN}/up 2>/dev/null) || o="error $?"; case "$o" in "200 v1" | "200 v2") echo "$o" ;; *) echo "$o at=$(date +%s.%N | cut -c1-14)" ;; esac; }
 load_start() { rm -f /tmp/stop /tmp/load.*; for c in 1 2 3 4; do (while [ ! -e /tmp/stop ]; do get; done > /tmp/load.$c) & done; }
-load_stop() { touch /tmp/stop; wait; cat /tmp/load.* > /tmp/all; echo "load v1=$(grep -c '^200 v1$' /tmp/all || true) v2=$(grep -c '^200 v2$' /tmp/all || true) failed=$(grep -vc '^200 v[12]$' /tmp/all || true)"; { grep -v '^200 v[12]$' /tmp/all || true; } | sort | uniq -c | head -5; }
+load_stop() { touch /tmp/stop; wait; cat /tmp/load.* > /tmp/all; echo "load v1=$(grep -c '^200 v1$' /tmp/all || true) v2=$(grep -c '^200 v2$' /tmp/all || true) failed=$(grep -vc '^200 v[12]$' /tmp/all || true)"; { grep -v '^200 v[12]$' /tmp/all || true; } | sort -t= -k2 > /tmp/failed; sed 's/ at=.*//' /tmp/failed | sort | uniq -c; [ -s /tmp/failed ] && echo "failed-at first=$(head -1 /tmp/failed | sed 's/.* at=//') last=$(tail -1 /tmp/failed | sed 's/.* at=//')"; head -5 /tmp/failed; }
 # A second release as deploy.sh builds one (a copy with the shared links), with new code, switched atomically.
 new_release() { cur=$(readlink ${ROOT}/current); cp -a ${ROOT}/$cur ${ROOT}/releases/next && version_ru v2 ${ROOT}/releases/next/config.ru && chown -R -h deploy:deploy ${ROOT}/releases/next && ln -sfn releases/next ${ROOT}/current.new && mv -T ${ROOT}/current.new ${ROOT}/current; }
 run_job() { local t r i; t=$(curl $H -X POST https://${DOMAIN}/jobs | ruby -rjson -e 'print JSON.parse(STDIN.read)["token"]'); for i in $(seq 1 240); do r=$(curl $H https://${DOMAIN}/jobs/$t); case "$r" in *executed_by\":\"*) break;; esac; sleep 0.5; done; echo "job=$r"; }
 until_v2() { for i in $(seq 1 240); do [ "$(get)" = "200 v2" ] && return 0; sleep 0.5; done; echo "no v2 answer within 120 s"; return 1; }
 # New code under the four clients: new_release, then COMMAND (a restart or reload); prints LABEL-ms (to the first v2
 # answer), the load per version after SETTLE seconds, and which versions answer afterwards.
-switch_under_load() { local label=$1 settle=$2; shift 2; load_start; sleep 2; new_release; T0=$(date +%s%N); "$@"; until_v2; echo "$label-ms=$(( ($(date +%s%N) - T0) / 1000000 ))"; sleep "$settle"; load_stop; echo "after=$(for i in 1 2 3 4 5 6; do get; done | sort -u | tr '\n' ' ')"; }
+switch_under_load() { local label=$1 settle=$2; shift 2; load_start; sleep 2; new_release; T0=$(date +%s%N); echo "$label-at=$(date +%s.%N | cut -c1-14)"; "$@"; until_v2; echo "$label-ms=$(( ($(date +%s%N) - T0) / 1000000 ))"; sleep "$settle"; load_stop; echo "after=$(for i in 1 2 3 4 5 6; do get; done | sort -u | tr '\n' ' ')"; }
 `;
 }
 

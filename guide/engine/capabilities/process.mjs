@@ -5,7 +5,9 @@
 //
 // `reload`: {signal | command, newCode: does it load the new application code?, handover?, mainPidOnly? (only the
 // main process takes the signal and it writes no PID file: no reload when Thruster is the main process), keepsGems?
-// (the main process is not re-executed: deploy.sh restarts instead when Gemfile.lock changed), sources?}
+// (the main process is not re-executed: deploy.sh restarts instead when Gemfile.lock changed), dropsAccepted? (the
+// reload stops old workers that may close a connection they accepted before reading its request: nginx retries it,
+// generators/nginx.mjs), sources?}
 // or null (no reload:
 // deploy = `systemctl restart`, connections are refused while the server boots). `deploy`: what README step 7 does;
 // `ownWords`: README explains it with ops.readme.deploy.<deploy>.<server> instead of the general text. `ownLogs`: a
@@ -51,10 +53,17 @@ export const SERVER_PROCESS = {
   // it loaded at start stay (a changed Gemfile.lock needs a restart). TERM to the controller = graceful stop: it
   // interrupts the children (they drain) and waits --graceful-stop seconds (falcon serve's default is 1 s) before
   // SIGKILL; KillMode=mixed so the children hear it from their controller, which no longer respawns them.
+  // The old set's graceful stop is not a drain: the listening socket is shared, and SIGINT makes each old child's
+  // scheduler cancel every task at once (async Scheduler#run_loop → stop). A request already read finishes
+  // (async-http's HTTP/1 server wraps it in defer_stop), but a connection the child accepted whose request it has not
+  // read yet is closed unanswered (async-container Group#stop, falcon Service::Server#setup, io-endpoint accept),
+  // and so is every idle kept-alive connection. dropsAccepted: the nginx site keeps no idle connections to Falcon
+  // and lists the socket again as a backup, so a request whose connection fails is passed on to a new worker
+  // (with one server nginx tries a fresh connection once and answers 502).
   // tests/wizard/lab-falcon-thin.test.mjs proves the reload under load with Falcon 0.57 in the lab.
   falcon: {
     type: 'exec', notify: { since: '0.44' }, watchdog: false,
-    reload: { signal: 'HUP', newCode: true, mainPidOnly: true, keepsGems: true, sources: ['asyncContainer', 'falconDeploy'] }, deploy: 'reload', ownWords: true,
+    reload: { signal: 'HUP', newCode: true, mainPidOnly: true, keepsGems: true, dropsAccepted: true, sources: ['asyncContainer', 'falconDeploy'] }, deploy: 'reload', ownWords: true,
     stopSignal: 'SIGTERM', stopTimeout: 35, gracefulStop: 30, killMode: 'mixed',
   },
   // Thin: `thin start -C config/thin.yml` is always Thin's cluster controller (a config file selects it: runner.rb

@@ -1,7 +1,7 @@
 // nginx: main nginx.conf and the Rails site (upstream = the app server's bind).
 import { SRC, DS, ART } from '../evidence.mjs';
 import { gte, lt, inRange } from '../version.mjs';
-import { NGINX, NGINX_TLS, MOZILLA, NGINX_MODULES_INCLUDE } from '../caps.mjs';
+import { NGINX, NGINX_TLS, MOZILLA, NGINX_MODULES_INCLUDE, SERVER_PROCESS } from '../caps.mjs';
 import { has } from '../pick.mjs';
 import { ACME_WEBROOT, certs, hstsValue, CABLE_PATH, HEALTH_PATH, proxyReadTimeout, serverRequestTimeout, cableEnabled, EDGE_CLEARED, timeoutChain } from './edge.mjs';
 import { behindBalancer, S, C, BLANK, addr, serverKeepsAlive, SERVER_LABEL } from './util.mjs';
@@ -103,8 +103,16 @@ export function siteBody(ctx) {
   // (USR2, the reload of a single-mode or preloaded Puma) closes idle kept-alive connections on which nginx may
   // already be sending a request, which it then answers with 502. tests/wizard/e2e.test.mjs reloads under wrk:
   // with keepalive about one run in two saw one 502 (nginx 1.22, Puma 6.6), without it none did.
+  // A reload whose old workers may close connections unanswered (process.mjs reload.dropsAccepted: Falcon): no
+  // keepalive, since they close every idle kept-alive connection at once (with keepalive the lab logged 10–90 upstream
+  // resets per reload run, masked by nginx's retry of a cached connection, and one full run lost a request as 502;
+  // without it none in 12 reloads). And, for a fresh connection accepted but not yet read when the stop begins,
+  // which nginx tries once with one server, the same address follows as a backup: tried next on a connection error
+  // only (proxy_next_upstream below), never a POST or PATCH once sent. Keepalive with the backup was worse (each
+  // entry is tried once per request: 6 of 333 answers 502). tests/wizard/lab-falcon-thin.test.mjs reloads under load.
+  const retrySame = ctx.upstreams.length === 1 && SERVER_PROCESS[ctx.server]?.reload?.dropsAccepted;
   const tcpUpstream = ctx.upstreams.some((u) => u.type === 'tcp');
-  const keepaliveOk = tcpUpstream && serverKeepsAlive(ctx) && nginxHas('upstreamKeepalive', v) && nginxHas('proxyHttpVersion', v);
+  const keepaliveOk = !retrySame && tcpUpstream && serverKeepsAlive(ctx) && nginxHas('upstreamKeepalive', v) && nginxHas('proxyHttpVersion', v);
   const keepaliveDefault = nginxHas('keepaliveByDefault', v);
   const https = ctx.tls === 'proxy';
   const cable = cableEnabled(ctx) && has(NGINX_TLS.websocketProxy, v);
@@ -114,6 +122,10 @@ export function siteBody(ctx) {
     evidence: [SRC.nginxUpstream, SRC.pumaNginx],
     children: ctx.upstreams.map((u) => S('server', [addr(u), 'fail_timeout=0'])),
   };
+  if (retrySame) {
+    upstream.children.push(S('server', [addr(ctx.upstreams[0]), 'max_fails=0', 'backup'],
+      t('nginx.upstream.retry', { server: SERVER_LABEL[ctx.server] }), [SRC.nginxUpstream, SRC.nginxProxy]));
+  }
   if (keepaliveOk && !keepaliveDefault) {
     upstream.children.push(S('keepalive', String(Math.max(8, ctx.processes * ctx.threads)),
       t('nginx.keepalive', { server: SERVER_LABEL[ctx.server] }),
@@ -185,6 +197,7 @@ export function siteBody(ctx) {
     S('client_max_body_size', '25m', t('nginx.body-size'), [SRC.nginxCore]),
     // Behind the balancer (issue 11): the client's address, not the balancer's, in logs, Rails and rate limits.
     ...(behindBalancer(ctx) ? [S('set_real_ip_from', ctx.hosts.lb, t('edge.real-ip', { lb: ctx.hosts.lb }), [SRC.nginxRealIp, SRC.nginxconfig]), S('real_ip_header', 'X-Forwarded-For')] : []),
+    ...(retrySame ? [S('proxy_next_upstream', 'error', t('nginx.next-upstream'), [SRC.nginxProxy])] : []),
     ...(appDownCloses(ctx) ? [S('error_page', ['502', '=', '@app_down'], t('nginx.app-down'), [SRC.nginxHttpCore, SRC.nginxUpstream])] : []),
   ];
   const top = [];
