@@ -300,6 +300,9 @@ export const FAMILY_COMMANDS = {
     // README, "Requirements"). MySQL's community RPMs exist for EL10 in the 8.4 LTS series only (mysql-community-server
     // 8.4.x .el10 builds, e.g. yum.oracle.com OL10 MySQL84 community; 8.0 ended April 2026 with no el10 build), so
     // only 8.4 keeps a repository step there and an 8.0 answer gets the no-repository warning.
+    // Not settled without an EL10 host: RHEL 10's AppStream names its PostgreSQL 16 server postgresql16-server too,
+    // PGDG's name for its own; where both carry the same minor, dnf's version comparison may prefer AppStream's build
+    // (/usr/bin, unit postgresql), and /usr/pgsql-16 would not appear. PostgreSQL 17 and 18 have no AppStream twin.
     byEl: {
       10: {
         services: { redis: 'valkey' },
