@@ -439,6 +439,8 @@ export const PROD_CATALOG = {
   "w.sidekiq-redis-per-host.s": "Run one Redis for all app hosts (a host of its own, or the database host), with a password and a firewall rule per app host, and point REDIS_URL in the units' redis.conf drop-ins at it; or choose Solid Queue (jobs: solid_queue), whose jobs live in the shared database.",
   "w.sidekiq-redis-too-old.m": "{distro} ships Redis {redis}, and current Sidekiq needs Redis {min} or newer (8.0.1 and later; 7.x needs 6.2): the job process stops at boot.",
   "w.sidekiq-redis-too-old.s": "Install Redis {min} or newer from Redis's own packages (packages.redis.io) or your distribution's newer stream (RHEL 9: dnf module enable redis:7) before step 3, or choose Solid Queue (jobs: solid_queue), which needs no Redis.",
+  "w.redis-fork.m": "{distro} has no Redis package: README step 3 installs {server} {v} (its service {server}, settings in /etc/{server}/{server}.conf), which Sidekiq supports as its Redis (Valkey 7.2 or newer).",
+  "w.redis-fork.s": "Nothing to do: REDIS_URL, the bundle's rails.conf and the units' ordering point at it. For Redis itself, install it from Redis's own packages (packages.redis.io) before step 3 and change the unit name in the drop-ins.",
   "checklist.ops.start": "Enable and start the services; curl {up} answers (Rails 7.1+ generates /up; before it, / with any status below 400)",
   "checklist.ops.deploy": "Deploy as README step 7 says: with the bundle's deploy.sh (`sh deploy.sh deploy SOURCE_DIR`), which builds, boots and checks a release before switching to it, then restarts the app and the job runner",
   "checklist.ops.rollback": "Try `sh deploy.sh rollback` once before you need it (README step 7; it keeps five releases and does not roll back migrations)",

@@ -47,8 +47,10 @@ function check(r) {
   const major = r.answers.database === 'postgresql' ? pgMajor(r.answers.database_version) : '';
   const fill = (s) => s.replace(/\{major\}/g, major).replace(/\{bin\}/g, ctx.rubyBin);
   const programs = new Set([...COMMON_PROGRAMS, ...fam.programs].map(fill));
-  const units = new Set(Object.values(fam.services).map(fill));
-  const packages = new Set([...Object.values(fam.packages), fam.mysqlRepo?.package || '', fam.mariadbRepo?.package || ''].map(fill).flatMap((p) => p.split(' ')));
+  // The family's row and its per-release rows (byEl: RHEL 10's package and unit names).
+  const rows = [fam, ...Object.values(fam.byEl || {})];
+  const units = new Set(rows.flatMap((row) => Object.values(row.services || {})).map(fill));
+  const packages = new Set([...rows.flatMap((row) => Object.values(row.packages || {})), fam.mysqlRepo?.package || '', fam.mariadbRepo?.package || ''].map(fill).flatMap((p) => p.split(' ')));
   const problems = [];
   // Shell functions the README defines itself (step 4's `put() { …; }`): their name is a command of the README, and
   // their body's commands are checked like any other line.
@@ -100,6 +102,8 @@ test('every README command of every bundle comes from its family\'s table', () =
       answers.push({ distro: 'rocky-9', proxy, database, database_version: { postgresql: '16', mysql: '8.0', mariadb: '10.11', sqlite: '3.40' }[database], adapter: { postgresql: 'pg', mysql: 'trilogy', mariadb: 'mysql2', sqlite: 'sqlite3' }[database] });
     }
   }
+  // EL10 (its own package names, Valkey, no module lines): rhel10.test.mjs.
+  for (const database of ['postgresql', 'mysql', 'mariadb']) answers.push({ distro: 'rocky-10', database, jobs: 'sidekiq', adapter: database === 'postgresql' ? 'pg' : 'trilogy' });
   answers.push({ distro: 'almalinux-9', pooler: 'pgbouncer', app_root: '/srv/rails/current', ruby_path: '/home/deploy/.rbenv/versions/3.4.7/bin' });
   // MySQL from the vendor's repository: Debian (none shipped), Ubuntu 24.04 and RHEL 9 (8.0 shipped) with 8.4.
   for (const distro of ['debian-13', 'debian-12', 'ubuntu-24.04', 'rocky-9']) for (const v of ['8.0', '8.4']) answers.push({ distro, database: 'mysql', database_version: v, adapter: 'trilogy' });

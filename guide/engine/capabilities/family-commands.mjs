@@ -288,6 +288,34 @@ export const FAMILY_COMMANDS = {
     // sets log-error=/var/log/mysql/mysqld.log, MySQL's community RPM /var/log/mysqld.log (`mysqlRepo`, where its
     // first-start password used to be); RHEL's mariadb-server /var/log/mariadb/mariadb.log.
     logs: { nginx: '/var/log/nginx/', apache: '/var/log/httpd/error_log', postgresql: '/var/lib/pgsql/{major}/data/log/', mysql: '/var/log/mysql/mysqld.log', mysqlRepo: '/var/log/mysqld.log', mariadb: '/var/log/mariadb/mariadb.log', mariadbRepo: 'the journal (journalctl -u mariadb)' },
+    // What differs on EL10 (DISTRO_RELEASES el '10'; generators/family-steps.mjs rowValue reads these first). RHEL 10
+    // dropped modularity: there is no postgresql module to disable, and PGDG's instructions for EL-10 install the
+    // repository package and then postgresqlNN-server, nothing between (postgresql.org/download/linux/redhat/). Its
+    // databases are RPMs named by stream: MySQL 8.4 only as mysql8.4-server (no package provides mysql-server in RHEL:
+    // Fedora's mysql8.4.spec "Never provide unversioned packages in RHEL"), MariaDB as mariadb10.11-server; their units
+    // stay mysqld and mariadb (Red Hat "Configuring and using database servers", RHEL 10, ch. 2 and 3). `rpm -q` asks
+    // for the package by that name, so the guard holds on a second run. Redis is not in RHEL 10: Valkey 8.0 is, in
+    // AppStream (package valkey, unit valkey, /etc/valkey/valkey.conf, program valkey-server; Fedora's valkey
+    // packaging, which RHEL 10's is built from), and Sidekiq supports Valkey 7.2+ as a Redis (sidekiq/sidekiq
+    // README, "Requirements"). MySQL's community RPMs exist for EL10 in the 8.4 LTS series only (mysql-community-server
+    // 8.4.x .el10 builds, e.g. yum.oracle.com OL10 MySQL84 community; 8.0 ended April 2026 with no el10 build), so
+    // only 8.4 keeps a repository step there and an 8.0 answer gets the no-repository warning.
+    // Not settled without an EL10 host: RHEL 10's AppStream names its PostgreSQL 16 server postgresql16-server too,
+    // PGDG's name for its own; where both carry the same minor, dnf's version comparison may prefer AppStream's build
+    // (/usr/bin, unit postgresql), and /usr/pgsql-16 would not appear. PostgreSQL 17 and 18 have no AppStream twin.
+    byEl: {
+      10: {
+        services: { redis: 'valkey' },
+        packages: {
+          mysql: 'rpm -q mysql8.4-server >/dev/null || dnf install -y mysql8.4-server',
+          mariadb: 'rpm -q mariadb10.11-server >/dev/null || dnf install -y mariadb10.11-server',
+          redis: 'command -v valkey-server >/dev/null || dnf install -y valkey',
+        },
+        redisConf: '/etc/valkey/valkey.conf',
+        mysqlRepo: { series: { '8.4': 'mysql84' } },
+        pgRepo: ['# pgdg-redhat-repo-latest (not pinned: its versioned names carry the EL minor release); dnf checks every PostgreSQL package against the PGDG key it installs', 'test -x /usr/pgsql-{major}/bin/postgres || dnf install -y https://download.postgresql.org/pub/repos/yum/reporpms/EL-{el}-{arch}/pgdg-redhat-repo-latest.noarch.rpm'],
+      },
+    },
     programs: ['dnf', 'rpm', 'useradd', 'vi', 'mysqld', 'apachectl', 'firewall-cmd', 'setsebool', 'semanage', 'restorecon', 'systemd-tmpfiles', '/usr/pgsql-{major}/bin/postgresql-{major}-setup', '/usr/bin/passenger-config'],
   },
 };

@@ -47,7 +47,7 @@ export function mysqlRepoSeries(ctx) {
   if (ctx.a.database !== 'mysql') return '';
   const r = releaseOf(ctx);
   if (!r || r.mysql === minor(ctx.a.database_version)) return '';
-  return commandsOf(ctx)?.mysqlRepo?.series?.[minor(ctx.a.database_version)] || null;
+  return rowValue(ctx, 'mysqlRepo.series')?.[minor(ctx.a.database_version)] || null;
 }
 
 /**
@@ -68,6 +68,16 @@ export function distroVersionMismatches(ctx) {
 }
 
 /**
+ * Entry `key` of the family's row as written (placeholders kept): the release's own entry where the row has one for
+ * the answered EL major (byEl: RHEL 10's package names, its PGDG lines without a module step), else the family's.
+ */
+export function rowValue(ctx, key) {
+  const get = (row) => key.split('.').reduce((o, k) => o?.[k], row);
+  const c = commandsOf(ctx);
+  return get(c?.byEl?.[releaseOf(ctx)?.el]) ?? get(c);
+}
+
+/**
  * Entry `key` of the family's row with its placeholders filled: a string, or a list of lines; `key` may be a path
  * ("services.nginx"). Placeholders: {major} (PostgreSQL), {root}, {el}, {arch}, {triplet}, {service} and `extra`.
  */
@@ -75,7 +85,7 @@ export function fam(ctx, key, extra = {}) {
   const arm = ctx.a.arch === 'arm64';
   const vars = { major: ctx.a.database === 'postgresql' ? pgMajor(ctx.a.database_version) : '', root: ctx.root, el: releaseOf(ctx)?.el || '9', arch: arm ? 'aarch64' : 'x86_64', triplet: `${arm ? 'aarch64' : 'x86_64'}-linux-gnu`, ...extra };
   const fill = (s) => s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
-  const v = key.split('.').reduce((o, k) => o?.[k], commandsOf(ctx)) ?? [];
+  const v = rowValue(ctx, key) ?? [];
   return Array.isArray(v) ? v.map(fill) : fill(v);
 }
 

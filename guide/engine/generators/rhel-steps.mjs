@@ -22,10 +22,18 @@ export function nginxStreamOf(ctx) {
   return ctx.proxy === 'nginx' && commandsOf(ctx)?.nginxStream && r?.nginx !== v && r?.nginxStreams?.includes(v) ? v : null;
 }
 
-/** The info that README step 1 (and 11) enable the stream, in place of the distro-nginx warning (family-steps.mjs). */
+/**
+ * The info that README step 1 (and 11) enable the stream, in place of the distro-nginx warning (family-steps.mjs);
+ * and, where the release's Redis service is another server (RHEL 10: Valkey, family-commands.mjs byEl), that README
+ * installs that one for Sidekiq, which supports it as a Redis.
+ */
 export function generate(ctx) {
   const stream = nginxStreamOf(ctx);
-  return stream ? { warnings: [W('distro-nginx-stream', 'info', { distro: ctx.a.distro, shipped: releaseOf(ctx).nginx, v: ctx.proxyVersion, stream }, [SRC.rhelAppStreams, SRC.nginxChanges])] } : {};
+  const redis = ctx.jobs === 'sidekiq' && ctx.linux ? fam(ctx, 'services.redis') : 'redis';
+  return { warnings: [
+    ...(stream ? [W('distro-nginx-stream', 'info', { distro: ctx.a.distro, shipped: releaseOf(ctx).nginx, v: ctx.proxyVersion, stream }, [SRC.rhelAppStreams, SRC.nginxChanges])] : []),
+    ...(redis !== 'redis' ? [W('redis-fork', 'info', { distro: ctx.a.distro, server: redis, v: releaseOf(ctx)?.redis }, [SRC.sidekiqRedis])] : []),
+  ] };
 }
 
 /** The release's module stream that gives the answered CRuby at /usr/bin (RHEL 9's ruby:3.3), or null. */
