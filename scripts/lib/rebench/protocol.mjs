@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../measure/common.mjs';
 import { hostSpeedParams, hostSpeedQuality } from './host-speed.mjs';
+import { steadinessParams, steadinessQuality } from './steadiness.mjs';
 
 export const PROTOCOL_FILE = path.join(REPO_ROOT, '_data', 'measurement_protocol.json');
 export const PROTOCOL = JSON.parse(fs.readFileSync(PROTOCOL_FILE, 'utf8'));
@@ -39,8 +40,9 @@ export function driverParams({ quick, noWait = false }) {
     RB_PLATEAU_MAX: P.in_process.max_plateau_ratio,
     RB_BLOCK_ITERATIONS: P.in_process.block_iterations,
     RB_READING_QUANTILE: P.in_process.reading_quantile,
-    // Load runs (version 5): the host-speed probe and wrk's responses per window.
+    // Load runs (version 5): the host-speed probe and wrk's responses per window; version 6 judges the latter.
     ...hostSpeedParams(P, { quick }),
+    ...steadinessParams(P, { quick }),
   };
 }
 
@@ -67,9 +69,9 @@ export function minGoodRuns(planned) {
 
 /**
  * A run still disturbed after its last try (lab/bench/protocol.sh wrote disturbed=1), off its plateau (unsteady=1,
- * version 3) or on a host that ran slow (slow_host=1, version 5).
+ * version 3), on a host that ran slow (slow_host=1, version 5 only) or with unsteady throughput (version 6).
  */
-export const isDisturbed = (run) => Boolean(run && run.protocol && (run.protocol.disturbed === 1 || run.protocol.unsteady === 1 || run.protocol.slow_host === 1));
+export const isDisturbed = (run) => Boolean(run && run.protocol && (run.protocol.disturbed === 1 || run.protocol.unsteady === 1 || run.protocol.slow_host === 1 || run.protocol.unsteady_throughput === 1));
 
 /**
  * A run that counts in medians and verdicts: it did not fail and was not disturbed. A disturbed run measured the
@@ -198,8 +200,12 @@ export function gradeRun(ctx) {
   const unsteady = old.filter((r) => Number.isFinite(r.metrics.steadiness) && r.metrics.steadiness > IP.v2_max_p90_over_p10);
   if (unsteady.length) reasons.push(`the machine changed speed within ${unsteady.length} of ${runs.length} runs: their timed iterations of the same code spread more than ${IP.v2_max_p90_over_p10}× (90th over 10th percentile, up to ${Math.max(...unsteady.map((r) => r.metrics.steadiness)).toFixed(1)}×), and their reading (the median, before protocol version 3) depends on the speed`);
   // Load runs: protocol version 5's host-speed probe (host-speed.mjs); older output has none, and is smoke for it.
-  const speed = hostSpeedQuality(P, protocolVersionOf(ctx.params), runs, { quick: ctx.quick, excludes: excludesDisturbed(ctx), tries, raw: ctx.raw });
+  // From version 6 the probe is a record and each run's own responses per window judge it (steadiness.mjs).
+  const version = protocolVersionOf(ctx.params);
+  const speed = hostSpeedQuality(P, version, runs, { quick: ctx.quick, excludes: excludesDisturbed(ctx), tries, raw: ctx.raw });
   reasons.push(...speed.reasons);
+  const steady = steadinessQuality(P, version, runs, { quick: ctx.quick, excludes: excludesDisturbed(ctx), tries });
+  reasons.push(...steady.reasons);
   const unstable = runs.filter((r) => r.protocol && r.protocol.warmup_stable === 0).length;
   if (unstable) reasons.push(`warm-up did not reach stable throughput before ${unstable} of ${runs.length} runs`);
   // The open-loop runs after a page's closed-loop run (openloop.mjs) are held to the same rules.
@@ -222,7 +228,7 @@ export function gradeRun(ctx) {
   return {
     grade: reasons.length ? 'smoke' : 'benchmark',
     protocol: iso.length || runs.some((r) => r.protocol)
-      ? (protocolVersionOf(ctx.params) === PROTOCOL.version ? PROTOCOL_NAME : `scaling-rails/rebench-protocol@${protocolVersionOf(ctx.params)} (measured under it; its statistics follow version ${PROTOCOL.version}: disturbed runs left out, in-process output from before version 3 held to version 2's rule, and load runs from before version 5 graded smoke for want of a host-speed probe)`)
+      ? (protocolVersionOf(ctx.params) === PROTOCOL.version ? PROTOCOL_NAME : `scaling-rails/rebench-protocol@${protocolVersionOf(ctx.params)} (measured under it; its statistics follow version ${PROTOCOL.version}: disturbed runs left out, in-process output from before version 3 held to version 2's rule, load runs from before version 5 graded smoke for want of a host-speed probe, and version 5's load runs judged by its probe as they were measured)`)
       : `${PROTOCOL_NAME}, graded after the fact from the run's own records (the runs predate the protocol)`,
     foreign_load: {
       foreign_cpu_pct_max: round1(maxOf(foreign)),
@@ -246,6 +252,9 @@ export function gradeRun(ctx) {
     // The host-speed probe's record (protocol version 5 on).
     runs_slow_host: speed.runs_slow_host,
     repeats_slow_host: speed.repeats_slow_host,
+    // Version 6: the probe's figures as a record, and the load runs' own steadiness.
+    ...(speed.record ? { host_speed_probe: speed.record } : {}),
+    ...(steady.record ? { steadiness: steady.record } : {}),
     reasons,
   };
 }
@@ -257,13 +266,17 @@ export function repeatCounts(runs) {
   const counted = runs.filter((r) => r.protocol && 'repeats_unsteady' in r.protocol);
   if (!counted.length) return null;
   const out = { disturbed: 0, unsteady: 0, by_configuration: {} };
+  // Version 6 adds a reason: tries repeated for unsteady throughput (their own count, kept apart from the plateau's).
+  if (counted.some((r) => 'repeats_unsteady_throughput' in r.protocol)) out.unsteady_throughput = 0;
   for (const r of counted) {
     const d = Number(r.protocol.repeats_disturbed) || 0;
     const u = Number(r.protocol.repeats_unsteady) || 0;
+    const t = Number(r.protocol.repeats_unsteady_throughput) || 0;
     out.disturbed += d;
     out.unsteady += u;
+    if ('unsteady_throughput' in out) out.unsteady_throughput += t;
     const key = `${r.cell ? r.cell.id : 'run'}:${r.measurement ? r.measurement.id : ''}`;
-    out.by_configuration[key] = (out.by_configuration[key] || 0) + d + u;
+    out.by_configuration[key] = (out.by_configuration[key] || 0) + d + u + t;
   }
   return out;
 }
