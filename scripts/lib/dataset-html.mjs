@@ -81,9 +81,17 @@ export function qualityBadge(dataset) {
 }
 // Protocol version 5's host-speed probe: the runs it left out and, per configuration, the tries it repeated.
 function slowHostText(q) {
+  if (q.steadiness) return steadinessText(q);
   if (!q.repeats_slow_host) return '';
   const repeated = Object.entries(q.repeats_slow_host).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
   return ` Host-speed probe: ${q.runs_slow_host || 0} runs left out for a slow host; tries repeated for one: ${repeated.length ? repeated.join(', ') : 'none'}.`;
+}
+// Protocol version 6: load runs judged by their own responses per window; the probe only recorded.
+function steadinessText(q) {
+  const s = q.steadiness;
+  const why = Object.entries(s.not_judged_why).map(([k, n]) => `${n} ${k === 'no_windows' ? 'without per-window counts' : k === 'too_few_windows' ? 'too short' : k}`);
+  const probe = q.host_speed_probe && Number.isFinite(q.host_speed_probe.slow_pct_median) ? ` The host-speed probe, recorded only, read a median of ${q.host_speed_probe.slow_pct_median} % of its windows slow.` : '';
+  return ` Throughput steadiness: ${s.judged} load runs judged, ${s.not_judged} not judged${why.length ? ` (${why.join(', ')})` : ''}; ${s.runs_unsteady_throughput} left out as unsteady.${probe}`;
 }
 export function qualityHtml(dataset) {
   const q = dataset.quality;

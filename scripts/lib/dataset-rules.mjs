@@ -101,6 +101,9 @@ export function qualityProblems(data) {
   if (PROTOCOL.disturbance.max_interval_pct && f.worst_interval_pct_max > PROTOCOL.disturbance.max_interval_pct) out.push({ pointer: '/quality/foreign_load/worst_interval_pct_max', message: `a monitor interval with ${f.worst_interval_pct_max} % foreign CPU or steal is above the protocol's ${PROTOCOL.disturbance.max_interval_pct} % burst cap for a benchmark grade`, fix });
   // Protocol version 5: a load run can be graded only with the host-speed probe's record (in-process-only datasets
   // carry an empty one); a dataset measured before it cannot claim the grade.
+  // Version 6: the load runs' own steadiness is the check, so its record must be there (the probe's is not enough).
+  const version = Number((/rebench-protocol@(\d+)/.exec(q.protocol || '') || [])[1]);
+  if (version >= 6 && !q.steadiness) out.push({ pointer: '/quality', message: 'a benchmark grade under protocol version 6 without the steadiness record (quality.steadiness): unsteady load runs cannot be ruled out', fix });
   if (!q.repeats_slow_host) out.push({ pointer: '/quality', message: 'a benchmark grade without the host-speed probe\'s record (quality.repeats_slow_host, protocol version 5): a host that ran slow during a run cannot be ruled out', fix });
   if (data.method && typeof data.method.runs === 'number' && data.method.runs < PROTOCOL.runs.min_runs) out.push({ pointer: '/method/runs', message: `${data.method.runs} runs per configuration is below the protocol's ${PROTOCOL.runs.min_runs} for a benchmark grade`, fix });
   return out;
