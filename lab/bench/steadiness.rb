@@ -10,14 +10,14 @@
 #      sparse for that is judged with smaller blocks, where the noise term below keeps it from reading as slow).
 #      Leftover windows join the last block.
 #   3. A block is slow when its count is below expected / SLOW_RATIO and below expected - SIGMAS * sqrt(expected),
-#      fast when above expected * SLOW_RATIO and expected + SIGMAS * sqrt(expected); expected = the median block rate
-#      times the block's length (under the square root at least 1). Both count as off: a run that spent most of its time slow has a slow median, and
+#      fast when above expected * SLOW_RATIO and expected + SIGMAS * sqrt(expected); expected = the run's median
+#      window times the block's length in windows (under the square root at least 1). Both count as off: a run that spent most of its time slow has a slow median, and
 #      only its fast stretch stands out.
 #   4. The run is unsteady when more than MAX_OFF_PCT % of its blocks are off.
 # A run with fewer than MIN_WINDOWS inner windows, or without WRK_WINDOWS (ab, the open-loop generator, the job and
 # replica clients), is not judged: steady_judged=0 and steady_why says which.
 #
-#   ruby steadiness.rb FILE min_expected=100 min_windows=3 slow_ratio=1.2 sigmas=3 max_off_pct=10
+#   ruby steadiness.rb FILE min_expected=100 min_windows=3 slow_ratio=1.2 sigmas=3.5 max_off_pct=10
 #        key=value lines (steady_*), appended to the run's .protocol by lab/bench/protocol.sh.
 # scripts/lib/rebench/steadiness.mjs is the same judgement in Node (the readback); the tests hold them together.
 require 'json'
@@ -41,7 +41,7 @@ module Steadiness
     k = k.clamp(1, most)
     blocks = inner.each_slice(k).to_a
     blocks[-2].concat(blocks.pop) if blocks.size > 1 && blocks[-1].size < k
-    rate = median(blocks.map { |b| b.sum.to_f / b.size })
+    rate = per_window # the run's median window: over single windows, steadier than a median of 3 blocks
     ratio = t['slow_ratio'].to_f
     sig = t['sigmas'].to_f
     slow = fast = 0
@@ -56,7 +56,7 @@ module Steadiness
     end
     off_pct = 100.0 * (slow + fast) / blocks.size
     { judged: 1, inner_windows: inner.size, windows: blocks.size, block_s: k * t.fetch('window_s', 1).to_f,
-      median_per_block: (rate * k).round(1), slow: slow, fast: fast, off_pct: off_pct.round(1),
+      median_per_window: rate.round(1), slow: slow, fast: fast, off_pct: off_pct.round(1),
       worst_ratio: worst&.round(3), unsteady: off_pct > t['max_off_pct'].to_f ? 1 : 0 }
   end
 

@@ -40,7 +40,7 @@ export function judgeWindows(counts, S, windowS = 1) {
   for (let i = 0; i < inner.length; i += k) blocks.push(inner.slice(i, i + k));
   if (blocks.length > 1 && blocks[blocks.length - 1].length < k) blocks[blocks.length - 2].push(...blocks.pop());
   const sum = (b) => b.reduce((a, x) => a + x, 0);
-  const rate = median(blocks.map((b) => sum(b) / b.length));
+  const rate = perWindow; // the run's median window (as steadiness.rb)
   let slow = 0;
   let fast = 0;
   let worst = null;
@@ -54,7 +54,7 @@ export function judgeWindows(counts, S, windowS = 1) {
   }
   const offPct = (100 * (slow + fast)) / blocks.length;
   return {
-    judged: 1, inner_windows: inner.length, windows: blocks.length, block_s: k * windowS, median_per_block: round(rate * k, 1),
+    judged: 1, inner_windows: inner.length, windows: blocks.length, block_s: k * windowS, median_per_window: round(rate, 1),
     slow, fast, off_pct: round(offPct, 1), ...(worst === null ? {} : { worst_ratio: round(worst, 3) }), unsteady: offPct > S.max_off_pct ? 1 : 0,
   };
 }
