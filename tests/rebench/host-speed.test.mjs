@@ -117,8 +117,10 @@ test('the schema and the validator: the slow-host counts are recorded, and a ben
   const { qualityHtml } = await import('../../scripts/lib/dataset-html.mjs');
   assert.match(qualityHtml(probed), /Host-speed probe: 0 runs left out for a slow host; tries repeated for one: puma \/ api 1\./);
   assert.doesNotMatch(qualityHtml(good), /Host-speed probe/, 'a dataset from before version 5 has no such record');
-  // The driver gets the probe's thresholds from the protocol file, and none in a --quick run.
-  assert.equal(driverParams({ quick: false }).RB_SPEED_MAX_SLOW_PCT, H.max_slow_pct);
+  // The driver gets the probe's parameters from the protocol file, and none in a --quick run; from version 6 no
+  // slow-host limit (the probe only records: protocol-v6.test.mjs).
+  assert.equal(driverParams({ quick: false }).RB_SPEED_CALIBRATE_S, H.calibrate_s);
+  assert.equal(driverParams({ quick: false }).RB_SPEED_MAX_SLOW_PCT, H.judges_runs === false ? '' : H.max_slow_pct);
   assert.equal(driverParams({ quick: true }).RB_SPEED_CALIBRATE_S, '');
 });
 
