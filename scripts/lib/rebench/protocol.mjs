@@ -8,6 +8,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '../measure/common.mjs';
 import { hostSpeedParams, hostSpeedQuality } from './host-speed.mjs';
 import { repeatRecord } from './repeats.mjs';
+import { steadinessParams, steadinessQuality } from './steadiness.mjs';
 
 export const PROTOCOL_FILE = path.join(REPO_ROOT, '_data', 'measurement_protocol.json');
 export const PROTOCOL = JSON.parse(fs.readFileSync(PROTOCOL_FILE, 'utf8'));
@@ -40,8 +41,9 @@ export function driverParams({ quick, noWait = false }) {
     RB_PLATEAU_MAX: P.in_process.max_plateau_ratio,
     RB_BLOCK_ITERATIONS: P.in_process.block_iterations,
     RB_READING_QUANTILE: P.in_process.reading_quantile,
-    // Load runs (version 5): the host-speed probe and wrk's responses per window.
+    // Load runs (version 5): the host-speed probe and wrk's responses per window; version 6 judges the latter.
     ...hostSpeedParams(P, { quick }),
+    ...steadinessParams(P, { quick }),
   };
 }
 
@@ -68,9 +70,9 @@ export function minGoodRuns(planned) {
 
 /**
  * A run still disturbed after its last try (lab/bench/protocol.sh wrote disturbed=1), off its plateau (unsteady=1,
- * version 3) or on a host that ran slow (slow_host=1, version 5).
+ * version 3), on a host that ran slow (slow_host=1, version 5 only) or with unsteady throughput (version 6).
  */
-export const isDisturbed = (run) => Boolean(run && run.protocol && (run.protocol.disturbed === 1 || run.protocol.unsteady === 1 || run.protocol.slow_host === 1));
+export const isDisturbed = (run) => Boolean(run && run.protocol && (run.protocol.disturbed === 1 || run.protocol.unsteady === 1 || run.protocol.slow_host === 1 || run.protocol.unsteady_throughput === 1));
 
 /**
  * A run that counts in medians and verdicts: it did not fail and was not disturbed. A disturbed run measured the
@@ -199,8 +201,12 @@ export function gradeRun(ctx) {
   const unsteady = old.filter((r) => Number.isFinite(r.metrics.steadiness) && r.metrics.steadiness > IP.v2_max_p90_over_p10);
   if (unsteady.length) reasons.push(`the machine changed speed within ${unsteady.length} of ${runs.length} runs: their timed iterations of the same code spread more than ${IP.v2_max_p90_over_p10}× (90th over 10th percentile, up to ${Math.max(...unsteady.map((r) => r.metrics.steadiness)).toFixed(1)}×), and their reading (the median, before protocol version 3) depends on the speed`);
   // Load runs: protocol version 5's host-speed probe (host-speed.mjs); older output has none, and is smoke for it.
-  const speed = hostSpeedQuality(P, protocolVersionOf(ctx.params), runs, { quick: ctx.quick, excludes: excludesDisturbed(ctx), tries, raw: ctx.raw });
+  // From version 6 the probe is a record and each run's own responses per window judge it (steadiness.mjs).
+  const version = protocolVersionOf(ctx.params);
+  const speed = hostSpeedQuality(P, version, runs, { quick: ctx.quick, excludes: excludesDisturbed(ctx), tries, raw: ctx.raw });
   reasons.push(...speed.reasons);
+  const steady = steadinessQuality(P, version, runs, { quick: ctx.quick, excludes: excludesDisturbed(ctx), tries });
+  reasons.push(...steady.reasons);
   const unstable = runs.filter((r) => r.protocol && r.protocol.warmup_stable === 0).length;
   if (unstable) reasons.push(`warm-up did not reach stable throughput before ${unstable} of ${runs.length} runs`);
   // The open-loop runs after a page's closed-loop run (openloop.mjs) are held to the same rules.
@@ -226,7 +232,7 @@ export function gradeRun(ctx) {
   return {
     grade: reasons.length ? 'smoke' : 'benchmark',
     protocol: iso.length || runs.some((r) => r.protocol)
-      ? (protocolVersionOf(ctx.params) === PROTOCOL.version ? PROTOCOL_NAME : `scaling-rails/rebench-protocol@${protocolVersionOf(ctx.params)} (measured under it; its statistics follow version ${PROTOCOL.version}: disturbed runs left out, in-process output from before version 3 held to version 2's rule, and load runs from before version 5 graded smoke for want of a host-speed probe)`)
+      ? (protocolVersionOf(ctx.params) === PROTOCOL.version ? PROTOCOL_NAME : `scaling-rails/rebench-protocol@${protocolVersionOf(ctx.params)} (measured under it; its statistics follow version ${PROTOCOL.version}: disturbed runs left out, in-process output from before version 3 held to version 2's rule, load runs from before version 5 graded smoke for want of a host-speed probe, and version 5's load runs judged by its probe as they were measured)`)
       : `${PROTOCOL_NAME}, graded after the fact from the run's own records (the runs predate the protocol)`,
     foreign_load: {
       foreign_cpu_pct_max: round1(maxOf(foreign)),
@@ -249,6 +255,9 @@ export function gradeRun(ctx) {
     ...(gcShares.length ? { gc_reading_share_min: round2(Math.min(...gcShares)) } : {}),
     // The host-speed probe's record (protocol version 5 on); its repeats are in the repeats record.
     runs_slow_host: speed.runs_slow_host,
+    // Version 6: the probe's figures as a record, and the load runs' own steadiness.
+    ...(speed.record ? { host_speed_probe: speed.record } : {}),
+    ...(steady.record ? { steadiness: steady.record } : {}),
     reasons,
   };
 }

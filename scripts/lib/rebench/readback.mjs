@@ -9,8 +9,9 @@ import { readWarm } from './warm.mjs';
 import { readJobs } from './jobs-read.mjs';
 import { readOverload } from './overload-read.mjs';
 import { readReplica } from './replica-read.mjs';
-import { httpFailure, parseProtocolFile, protocolVersionOf } from './protocol.mjs';
+import { httpFailure, parseProtocolFile, protocolVersionOf, PROTOCOL } from './protocol.mjs';
 import { readRepeatReasons } from './repeats.mjs';
+import { judgeWindows } from './steadiness.mjs';
 import { readOpenLoop, readOpenLoopRuns } from './openloop.mjs';
 import { pssPeak } from '../pss-csv.mjs';
 import { rawName } from './plan.mjs';
@@ -38,8 +39,9 @@ export function readMeasurement(tool, file, measurement = {}) {
         p99_ms: l ? l.latency_us.percentiles['99'] / 1000 : r.percentiles['99'] ?? null,
         requests: r.requests,
         errors,
-        // Responses per second in each window (protocol version 5; the first and last windows are partial).
-        ...(r.windows ? { rps_windows: r.windows.counts.map((n) => n / r.windows.window_s) } : {}),
+        // Responses per second in each window (protocol version 5; the first and last windows are partial), and
+        // version 6's judgement of them under today's thresholds (the driver's own, made as it ran, is in .protocol).
+        ...(r.windows ? { rps_windows: r.windows.counts.map((n) => n / r.windows.window_s), steadiness: judgeWindows(r.windows.counts, PROTOCOL.http.steadiness, r.windows.window_s) } : {}),
       };
     }
     if (tool === 'ab') {
