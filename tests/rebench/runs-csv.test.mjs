@@ -1,7 +1,7 @@
 // raw-output/ID/runs.csv as a reader audits it (scripts/lib/rebench/runs-csv.mjs, _data/rebench_runs_csv.json):
 // the columns keep their places and are all described on the repeat page; rebuilt from published raw output, each
 // run says why its tries were repeated, whether it stayed unsteady, and its reading's share of GC; a load run under
-// protocol version 5 gives the host-speed probe's figures.
+// protocol version 5 gives the host-speed probe's figures, and one under version 6 its steadiness figure and verdict.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
