@@ -77,7 +77,7 @@ export function hostSpeedQuality(P, version, runs, { quick, excludes, tries, raw
     return { reasons, runs_slow_host: 0, record };
   }
   if (version < 5) {
-    reasons.push(`measured under protocol version ${version}, before the host-speed probe: a host that ran this machine slow during a run (invisible to the load average and steal) cannot be ruled out for its ${total} load runs`);
+    reasons.push(`measured ${version < 1 ? 'before the protocol' : `under protocol version ${version}`}, before the host-speed probe: a host that ran this machine slow during a run (invisible to the load average and steal) cannot be ruled out for its ${total} load runs`);
     return { reasons, runs_slow_host: 0 };
   }
   for (const c of readCalibrations(raw)) if (c.gate_ok === '0') reasons.push(`the host-speed probe was calibrated on ${c.place} while the idle gate was closed (other programs' CPU or steal above it), so its reference may be a slow one`);

@@ -131,13 +131,16 @@ const maxOf = (xs) => (xs.length ? Math.max(...xs) : null);
 /**
  * The protocol version a run was measured under, from the driver parameters it recorded: from version 3 the
  * driver records it (RB_PROTOCOL_VERSION); version 2 added the burst cap (RB_DISTURB_MAX_INTERVAL); version 1 had
- * neither. A dataset rebuilt from old raw output keeps its version.
+ * neither but its disturbance limit (RB_DISTURB_MAX_FOREIGN). Recorded parameters without any of these were
+ * measured before the protocol: version 0, which every rule reads as older than version 1 (a rebuild must not
+ * credit them with today's probe or steadiness records). Only a run with no parameters recorded yet, one being
+ * measured now, takes today's version. A dataset rebuilt from old raw output keeps its version.
  */
 export function protocolVersionOf(params) {
   if (!params) return PROTOCOL.version;
   if ('RB_PROTOCOL_VERSION' in params) return Number(params.RB_PROTOCOL_VERSION);
   if ('RB_DISTURB_MAX_INTERVAL' in params) return 2;
-  return 'RB_DISTURB_MAX_FOREIGN' in params ? 1 : PROTOCOL.version;
+  return 'RB_DISTURB_MAX_FOREIGN' in params ? 1 : 0;
 }
 
 /** The disturbance rule in words, with the thresholds the run was measured under (params), else the protocol's. */
@@ -231,8 +234,9 @@ export function gradeRun(ctx) {
   if (!repeats && !reasons.length) reasons.push('no record of the tries the driver repeated and why (the driver counts them from protocol version 4)');
   return {
     grade: reasons.length ? 'smoke' : 'benchmark',
-    protocol: iso.length || runs.some((r) => r.protocol)
-      ? (protocolVersionOf(ctx.params) === PROTOCOL.version ? PROTOCOL_NAME : `scaling-rails/rebench-protocol@${protocolVersionOf(ctx.params)} (measured under it; its statistics follow version ${PROTOCOL.version}: disturbed runs left out, in-process output from before version 3 held to version 2's rule, load runs from before version 5 graded smoke for want of a host-speed probe, and version 5's load runs judged by its probe as they were measured)`)
+    // Runs from before the protocol (version 0) are graded after the fact under today's rules, whatever they recorded.
+    protocol: version >= 1 && (iso.length || runs.some((r) => r.protocol))
+      ? (version === PROTOCOL.version ? PROTOCOL_NAME : `scaling-rails/rebench-protocol@${version} (measured under it; its statistics follow version ${PROTOCOL.version}: disturbed runs left out, in-process output from before version 3 held to version 2's rule, load runs from before version 5 graded smoke for want of a host-speed probe, and version 5's load runs judged by its probe as they were measured)`)
       : `${PROTOCOL_NAME}, graded after the fact from the run's own records (the runs predate the protocol)`,
     foreign_load: {
       foreign_cpu_pct_max: round1(maxOf(foreign)),

@@ -77,16 +77,17 @@ export function readMeasurement(tool, file, measurement = {}) {
 /**
  * Every measurement of the plan read back from the raw directory through the importers. params.RB_SERVER_RUBY
  * (an experiment's parameter): what every server of the run must have reported running (NNN-cell-rR.ruby, from
- * the app's x-lab-ruby header); a run whose server reported anything else, or nothing, is a failed run.
+ * the app's x-lab-ruby header); a run whose server reported anything else, or nothing, is a failed run. No params:
+ * a run being read as it is measured (protocolVersionOf: today's version).
  */
-export function readResults(plan, cells, raw, params = {}) {
+export function readResults(plan, cells, raw, params = null) {
   const results = [];
   const text = (f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim() : null);
   for (const entry of plan) {
     const cell = cells.find((c) => c.id === entry.cell);
     const skipped = text(path.join(raw, `${rawName(entry)}.skip`));
     const server = text(path.join(raw, `${rawName(entry)}.ruby`));
-    const failed = text(path.join(raw, `${rawName(entry)}.failed`)) || (skipped ? null : serverFailure(server, params.RB_SERVER_RUBY));
+    const failed = text(path.join(raw, `${rawName(entry)}.failed`)) || (skipped ? null : serverFailure(server, params?.RB_SERVER_RUBY));
     for (const m of cell.measurements) {
       const base = rawName(entry, m.id);
       const file = path.join(raw, `${base}.${m.ext || 'txt'}`);
