@@ -6,9 +6,10 @@
 #   rb_speed_calibrate    once per batch, on a machine the idle gate found quiet: the host-speed probe's reference
 #                         (lab/bench/speed-probe.rb, protocol version 5), RAW/speed-calibration-PLACE.txt
 #   rb_measured OUT CMD…  gate, run CMD with the monitor (and the host-speed probe) sampling, repeat when disturbed
-#                         (or, for in-process CPU runs that print plateau=X, when X is above RB_PLATEAU_MAX, or when
-#                         the probe found the host slow in more than RB_SPEED_MAX_SLOW_PCT % of its windows), record
-#                         OUT.protocol
+#                         (or, for in-process CPU runs that print plateau=X, when X is above RB_PLATEAU_MAX; for
+#                         load runs under version 5, when the probe found the host slow in more than
+#                         RB_SPEED_MAX_SLOW_PCT % of its windows; from version 6, when steadiness.rb finds more than
+#                         RB_STEADY_MAX_OFF_PCT % of wrk's windows off the run's median), record OUT.protocol
 RB_LOAD_PIN=()
 RB_MONITOR_ROOT=$$
 [ -d /opt/lab ] && RB_MONITOR_ROOT=1   # inside the lab's PID namespace every process belongs to the experiment
@@ -79,9 +80,10 @@ rb_gate() { # OUT
 
 # Run CMD… (its output to OUT.txt) under the protocol: gate, monitor, repeat while disturbed (RB_TRIES).
 # OUT.protocol records gate_ok, foreign_pct, steal_pct, load1, tries, disturbed, unsteady, slow_host, warmup_stable,
-# and how many tries were repeated for each reason (repeats_disturbed, repeats_unsteady, repeats_slow_host).
+# and how many tries were repeated for each reason (repeats_disturbed, repeats_unsteady, repeats_slow_host); from
+# version 6 also the steadiness figures (steady_*), unsteady_throughput and repeats_unsteady_throughput.
 rb_measured() { # OUT CMD…
-  local out=$1 try=1 f s fw sw mon sp slow rep_busy=0 rep_slow=0 rep_unsteady=0 probe=(); shift
+  local out=$1 try=1 f s fw sw mon sp slow thr rep_busy=0 rep_slow=0 rep_unsteady=0 rep_thr=0 probe=(); shift
   [ -n "${RB_SPEED_CAL:-}" ] && [ "${RB_PROBE:-1}" = 1 ] && probe=("$RB_SPEED_CAL" "$out.speed.csv")
   while :; do
     rb_gate "$out"
@@ -118,7 +120,15 @@ rb_measured() { # OUT CMD…
     # The same for any other run (protocol version 5): the host-speed probe's share of slow windows.
     sp=$(rb_kv speed_slow_pct "$out.protocol"); slow=0
     if [ -n "${RB_SPEED_MAX_SLOW_PCT:-}" ] && [ -n "$sp" ] && rb_above "$sp" "$RB_SPEED_MAX_SLOW_PCT"; then slow=1; fi
-    if [ "$busy" = 1 ] || [ "$unsteady" = 1 ] || [ "$slow" = 1 ]; then
+    # Version 6: the run judged against itself, its responses per window (steadiness.rb; runs without WRK_WINDOWS
+    # are recorded as not judged). The probe above still records its figures, but decides nothing from version 6.
+    thr=0
+    if [ -n "${RB_STEADY_MAX_OFF_PCT:-}" ]; then
+      ruby "$BENCH/steadiness.rb" "$out.txt" min_expected="$RB_STEADY_MIN_EXPECTED" min_windows="$RB_STEADY_MIN_WINDOWS" \
+        slow_ratio="$RB_STEADY_SLOW_RATIO" sigmas="$RB_STEADY_SIGMAS" max_off_pct="$RB_STEADY_MAX_OFF_PCT" >> "$out.protocol" 2>> "$RAW/driver.log"
+      [ "$(rb_kv steady_unsteady "$out.protocol")" = 1 ] && thr=1
+    fi
+    if [ "$busy" = 1 ] || [ "$unsteady" = 1 ] || [ "$slow" = 1 ] || [ "$thr" = 1 ]; then
       if [ "$try" -lt "${RB_TRIES:-1}" ]; then
         # Why the try is repeated: logged, recorded in the try's kept protocol and counted by reason, one reason per
         # try (the first that applies), so that the counts add up to the tries less one. Every try's output is kept
@@ -130,9 +140,12 @@ rb_measured() { # OUT CMD…
         elif [ "$unsteady" = 1 ]; then
           rb_log "$(basename "$out"): the machine did not hold its fast speed (plateau $pl above $RB_PLATEAU_MAX), try $try of $RB_TRIES; repeating"
           echo "repeated_because=unsteady" >> "$out.protocol"; rep_unsteady=$((rep_unsteady + 1))
-        else
+        elif [ "$slow" = 1 ]; then
           rb_log "$(basename "$out"): the host ran slow in $sp % of the probe's windows (above $RB_SPEED_MAX_SLOW_PCT %), try $try of $RB_TRIES; repeating"
           echo "repeated_because=slow_host" >> "$out.protocol"; rep_slow=$((rep_slow + 1))
+        else
+          rb_log "$(basename "$out"): unsteady throughput ($(rb_kv steady_off_pct "$out.protocol") % of $(rb_kv steady_windows "$out.protocol") windows off the run's median, above $RB_STEADY_MAX_OFF_PCT %), try $try of $RB_TRIES; repeating"
+          echo "repeated_because=unsteady_throughput" >> "$out.protocol"; rep_thr=$((rep_thr + 1))
         fi
         [ -f "$out.speed.csv" ] && mv "$out.speed.csv" "$out.disturbed-$try.speed.csv"
         mv "$out.txt" "$out.disturbed-$try.txt"; mv "$out.protocol" "$out.disturbed-$try.protocol"
@@ -143,6 +156,7 @@ rb_measured() { # OUT CMD…
     echo "disturbed=$busy" >> "$out.protocol"
     echo "unsteady=$unsteady" >> "$out.protocol"
     echo "slow_host=$slow" >> "$out.protocol"
+    [ -n "${RB_STEADY_MAX_OFF_PCT:-}" ] && printf "unsteady_throughput=%s\nrepeats_unsteady_throughput=%s\n" "$thr" "$rep_thr" >> "$out.protocol"
     echo "tries=$try" >> "$out.protocol"
     printf "repeats_disturbed=%s\nrepeats_unsteady=%s\nrepeats_slow_host=%s\n" "$rep_busy" "$rep_unsteady" "$rep_slow" >> "$out.protocol"
     [ -f "$out.warmup" ] && grep -E '^warmup_(stable|s)=' "$out.warmup" >> "$out.protocol"

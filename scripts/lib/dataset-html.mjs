@@ -81,19 +81,28 @@ export function qualityBadge(dataset) {
 }
 // The tries the driver repeated, by reason and per configuration (quality.repeats), and the load runs the host-speed
 // probe left out: a reader sees how much of a dataset was measured again, and where.
-const REPEAT_WORDS = { disturbed: 'disturbed', unsteady: 'unsteady', slow_host: 'slow host' };
+const REPEAT_WORDS = { disturbed: 'disturbed', unsteady: 'unsteady', slow_host: 'slow host', unsteady_throughput: 'unsteady throughput' };
 function repeatsText(q) {
   if (!q.repeats) return '';
   const why = (n) => Object.keys(REPEAT_WORDS).filter((k) => n[k] > 0).map((k) => `${n[k]} ${REPEAT_WORDS[k]}`).join(', ');
   const repeated = Object.entries(q.repeats.by_configuration).filter(([, n]) => why(n)).map(([k, n]) => `${k} (${why(n)})`);
-  // runs_slow_host is graded from protocol version 5's code on; a dataset graded before it does not say.
-  const slow = Number.isInteger(q.runs_slow_host) ? ` Runs left out for a slow host: ${q.runs_slow_host}.` : '';
+  // runs_slow_host is graded from protocol version 5's code on; a dataset graded before it does not say. From
+  // version 6 (a steadiness record) the probe leaves nothing out, and steadinessText says what it read.
+  const slow = Number.isInteger(q.runs_slow_host) && !q.steadiness ? ` Runs left out for a slow host: ${q.runs_slow_host}.` : '';
   return ` Tries repeated: ${repeated.length ? `${why(q.repeats)} in all; ${repeated.join('; ')}` : 'none'}.${slow}`;
+}
+// Protocol version 6: load runs judged by their own responses per window; the probe only recorded.
+function steadinessText(q) {
+  const s = q.steadiness;
+  if (!s) return '';
+  const why = Object.entries(s.not_judged_why).map(([k, n]) => `${n} ${k === 'no_windows' ? 'without per-window counts' : k === 'too_few_windows' ? 'too short' : k}`);
+  const probe = q.host_speed_probe && Number.isFinite(q.host_speed_probe.slow_pct_median) ? ` The host-speed probe, recorded only, read a median of ${q.host_speed_probe.slow_pct_median} % of its windows slow.` : '';
+  return ` Throughput steadiness: ${s.judged} load runs judged, ${s.not_judged} not judged${why.length ? ` (${why.join(', ')})` : ''}; ${s.runs_unsteady_throughput} left out as unsteady.${probe}`;
 }
 export function qualityHtml(dataset) {
   const q = dataset.quality;
   if (!q) return null;
-  return `<strong class="quality quality-${esc(q.grade)}">${esc(q.grade)}</strong>: ${esc(GRADE_TEXT[q.grade])}. Measured foreign load: ${esc(foreignLoadText(q.foreign_load))} (${esc(q.foreign_load.source)}). Protocol: ${esc(q.protocol)}.${esc(repeatsText(q))}${q.reasons.length ? `<ul>${q.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}`;
+  return `<strong class="quality quality-${esc(q.grade)}">${esc(q.grade)}</strong>: ${esc(GRADE_TEXT[q.grade])}. Measured foreign load: ${esc(foreignLoadText(q.foreign_load))} (${esc(q.foreign_load.source)}). Protocol: ${esc(q.protocol)}.${esc(repeatsText(q))}${esc(steadinessText(q))}${q.reasons.length ? `<ul>${q.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}`;
 }
 
 export function figureHtml(dataset, chart, sizes, { full = false } = {}) {

@@ -102,6 +102,9 @@ export function qualityProblems(data) {
   // The driver's record of the tries it repeated and why (protocol version 4 on; the slow-host count from version 5):
   // without it, a run kept because its last try went well cannot be told from one that held the first time.
   if (!q.repeats) out.push({ pointer: '/quality', message: 'a benchmark grade without the record of repeated tries (quality.repeats: disturbed, unsteady and slow-host repeats per configuration, protocol version 4 on): a run repeated until it looked good cannot be ruled out', fix });
+  // Version 6: the load runs' own steadiness is the check, so its record must be there (the probe's is not enough).
+  const version = Number((/rebench-protocol@(\d+)/.exec(q.protocol || '') || [])[1]);
+  if (version >= 6 && !q.steadiness) out.push({ pointer: '/quality', message: 'a benchmark grade under protocol version 6 without the steadiness record (quality.steadiness): unsteady load runs cannot be ruled out', fix });
   if (data.method && typeof data.method.runs === 'number' && data.method.runs < PROTOCOL.runs.min_runs) out.push({ pointer: '/method/runs', message: `${data.method.runs} runs per configuration is below the protocol's ${PROTOCOL.runs.min_runs} for a benchmark grade`, fix });
   return out;
 }

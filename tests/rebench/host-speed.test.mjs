@@ -128,8 +128,10 @@ test('the schema and the validator: one record of repeats by reason, and a bench
   delete unprobed.runs_slow_host;
   assert.match(qualityHtml({ ...probed, quality: { ...unprobed, repeats: reps({ disturbed: 0, slow_host: 0 }) } }), /Tries repeated: none\.$/, 'graded before the probe: no left-out count');
   assert.doesNotMatch(qualityHtml(good), /Tries repeated/, 'a dataset from before version 4 has no such record');
-  // The driver gets the probe's thresholds from the protocol file, and none in a --quick run.
-  assert.equal(driverParams({ quick: false }).RB_SPEED_MAX_SLOW_PCT, H.max_slow_pct);
+  // The driver gets the probe's parameters from the protocol file, and none in a --quick run; from version 6 no
+  // slow-host limit (the probe only records: protocol-v6.test.mjs).
+  assert.equal(driverParams({ quick: false }).RB_SPEED_CALIBRATE_S, H.calibrate_s);
+  assert.equal(driverParams({ quick: false }).RB_SPEED_MAX_SLOW_PCT, H.judges_runs === false ? '' : H.max_slow_pct);
   assert.equal(driverParams({ quick: true }).RB_SPEED_CALIBRATE_S, '');
 });
 

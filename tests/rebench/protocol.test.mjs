@@ -54,7 +54,7 @@ test('the idle gate rejects a run with injected foreign load, and the run is rep
   assert.equal(p.tries, 2, 'repeated once (RB_TRIES = 2), then recorded');
   assert.ok(fs.existsSync(path.join(raw, 'run.disturbed-1.txt')), 'the first, disturbed try is kept');
   assert.match(fs.readFileSync(path.join(raw, 'driver.log'), 'utf8'), /idle gate: still busy/);
-  const grade = gradeRun({ quick: false, runs: 10, params: { RB_DURATION_S: 10 }, raw, results: [{ metrics: { rps: 1 }, protocol: p }] });
+  const grade = gradeRun({ quick: false, runs: 10, params: { RB_PROTOCOL_VERSION: PROTOCOL.version, RB_DURATION_S: 10 }, raw, results: [{ metrics: { rps: 1 }, protocol: p }] });
   assert.equal(grade.grade, 'smoke');
   assert.ok(grade.reasons.some((x) => /idle gate did not open/.test(x)) && grade.reasons.some((x) => /disturbed \(other programs' CPU above/.test(x)), grade.reasons.join('; '));
 });
@@ -197,7 +197,8 @@ test('a run still disturbed after its last try is left out of the medians and ve
   const none = summaryRows({ results: all, cells: [cell], runs: 10, seed: 1 }, spec);
   assert.equal(none.rows[1][none.columns.findIndex((c) => c.key === 'p50_ms_median')], 'DISTURBED');
   assert.deepEqual(none.markers, ['DISTURBED']);
-  const grade = gradeRun({ quick: false, runs: 10, params: { RB_DURATION_S: 10, RB_TRIES: 3 }, raw: null, results: all });
+  // Measured now: today's driver records its protocol version (parameters without one predate the protocol).
+  const grade = gradeRun({ quick: false, runs: 10, params: { RB_PROTOCOL_VERSION: PROTOCOL.version, RB_DURATION_S: 10, RB_TRIES: 3 }, raw: null, results: all });
   assert.equal(grade.runs_disturbed, 10);
   assert.ok(grade.reasons.some((x) => /10 of 20 runs were disturbed .*on any CPU.* after 3 tries; they are left out of the medians/.test(x)), grade.reasons.join('; '));
 });

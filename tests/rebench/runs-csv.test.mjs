@@ -1,7 +1,7 @@
 // raw-output/ID/runs.csv as a reader audits it (scripts/lib/rebench/runs-csv.mjs, _data/rebench_runs_csv.json):
 // the columns keep their places and are all described on the repeat page; rebuilt from published raw output, each
 // run says why its tries were repeated, whether it stayed unsteady, and its reading's share of GC; a load run under
-// protocol version 5 gives the host-speed probe's figures.
+// protocol version 5 gives the host-speed probe's figures, and one under version 6 its steadiness figure and verdict.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -90,4 +90,21 @@ test('a load run under version 5: the probe\'s slow share and worst CPU\'s ratio
   fs.rmSync(path.join(raw, '001-c-r1-a.disturbed-2.protocol'));
   const [v3] = rows(runsCsv(readResults([{ idx: 1, cell: 'c', run: 1 }], [{ id: 'c', measurements: [{ id: 'a', tool: 'wrk' }] }], raw, { RB_PROTOCOL_VERSION: 3 })));
   assert.equal(v3.repeated_because, 'slow_host unrecorded');
+});
+
+test('a load run under version 6: its steadiness figure and verdict, each try\'s reason in order; older runs leave them empty', (t) => {
+  const raw = tmpDir('runs-csv-v6');
+  t.after(() => fs.rmSync(raw, { recursive: true, force: true }));
+  const wrk = fs.readFileSync(path.join(RAW, 'rebench-2026-rails-patterns/001-postgresql-r1-eager.txt'), 'utf8');
+  fs.writeFileSync(path.join(raw, '001-c-r1-a.txt'), wrk);
+  fs.writeFileSync(path.join(raw, '001-c-r1-a.protocol'), 'exit=0\nforeign_pct=1.2\nsteal_pct=0.1\nspeed_windows=10\nspeed_slow_pct=100.0\nsteady_judged=1\nsteady_windows=9\nsteady_off_pct=22.2\nsteady_unsteady=1\ndisturbed=0\nunsteady=0\nslow_host=0\nunsteady_throughput=1\nrepeats_unsteady_throughput=2\ntries=3\nrepeats_disturbed=0\nrepeats_unsteady=0\nrepeats_slow_host=0\n');
+  for (const n of [1, 2]) fs.writeFileSync(path.join(raw, `001-c-r1-a.disturbed-${n}.protocol`), 'exit=0\nrepeated_because=unsteady_throughput\n');
+  const cells = [{ id: 'c', measurements: [{ id: 'a', tool: 'wrk' }] }];
+  const [r] = rows(runsCsv(readResults([{ idx: 1, cell: 'c', run: 1 }], cells, raw, { RB_PROTOCOL_VERSION: 6 })));
+  assert.deepEqual([r.repeated_because, r.steady_off_pct, r.unsteady_throughput, r.slow_host, r.tries], ['unsteady_throughput unsteady_throughput', '22.2', '1', '0', '3']);
+  assert.deepEqual(RUNS_CSV_COLUMNS.slice(-2), ['steady_off_pct', 'unsteady_throughput'], 'the two columns come after the version 5 ones');
+  // A version 5 record has neither figure: empty cells, not zeros.
+  fs.writeFileSync(path.join(raw, '001-c-r1-a.protocol'), 'exit=0\ndisturbed=0\nunsteady=0\nslow_host=0\ntries=1\nrepeats_disturbed=0\nrepeats_unsteady=0\nrepeats_slow_host=0\n');
+  const [v5] = rows(runsCsv(readResults([{ idx: 1, cell: 'c', run: 1 }], cells, raw, { RB_PROTOCOL_VERSION: 5 })));
+  assert.deepEqual([v5.steady_off_pct, v5.unsteady_throughput, v5.repeated_because], ['', '', '']);
 });

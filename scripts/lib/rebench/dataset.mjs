@@ -143,7 +143,7 @@ export function failuresOf(markers) {
     markers,
     meaning: 'FAILED: no run of this configuration produced a reading: the server did not start, the load tool could not connect, or more than 1 % of the responses were HTTP errors or timeouts (error responses are not throughput); driver.log and runs.csv in the raw output say which. ' +
       'NOT-INSTALLED: the software is not available in the lab on this machine, so the configuration was not run. ' +
-      'DISTURBED: every run was still disturbed after its last try (other programs or the hypervisor took CPU, or the host did not hold its fast speed; the quality record says how much), so none counts. Individual failed requests are counted in failed_requests, not hidden.',
+      'DISTURBED: every run was still disturbed after its last try (other programs or the hypervisor took CPU, the host did not hold its fast speed, or the throughput within the run was unsteady; the quality record says how much), so none counts. Individual failed requests are counted in failed_requests, not hidden.',
   };
 }
 

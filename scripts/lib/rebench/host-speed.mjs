@@ -1,6 +1,7 @@
 // Protocol version 5's host-speed probe (lab/bench/speed-probe.rb, started by monitor.rb) as the Node side sees it:
 // the driver parameters that switch it on, and what a run's figures mean for the dataset's quality record. The
-// thresholds are in _data/measurement_protocol.json ("http").
+// thresholds are in _data/measurement_protocol.json ("http"). From version 6 the probe still runs and its figures
+// are kept (quality.host_speed_probe), but it repeats and leaves out nothing: steadiness.mjs judges load runs.
 import fs from 'node:fs';
 import path from 'node:path';
 //   A run's .protocol file gains speed_slow_pct (the worst CPU's share of slow windows), speed_measured_pct (the
@@ -20,7 +21,8 @@ export function hostSpeedParams(P, { quick }) {
     RB_SPEED_SLOW_RATIO: H.slow_ratio,
     RB_SPEED_MIN_SPINS: H.min_spins_per_window,
     RB_SPEED_QUANTILE: H.calibration_quantile,
-    RB_SPEED_MAX_SLOW_PCT: H.max_slow_pct,
+    // From version 6 the probe only records (judges_runs false): no slow-host repeats.
+    RB_SPEED_MAX_SLOW_PCT: H.judges_runs === false ? '' : H.max_slow_pct,
     RB_WRK_WINDOW_S: P.http.wrk_window_s,
   };
 }
@@ -43,7 +45,8 @@ export function readCalibrations(raw) {
 /**
  * What the probe's figures say about a dataset measured under protocol version `version` (P: the protocol).
  * runs: the dataset's measured (not skipped) runs; open-loop runs are read from each run's openLoop.
- * Returns { reasons, runs_slow_host }.
+ * Returns { reasons, runs_slow_host }; from version 6 also record, the probe's figures for quality.host_speed_probe
+ * (no reasons: it judges nothing).
  */
 export function hostSpeedQuality(P, version, runs, { quick, excludes, tries, raw = null }) {
   const H = P.http.host_speed_probe;
@@ -54,10 +57,12 @@ export function hostSpeedQuality(P, version, runs, { quick, excludes, tries, raw
   let noFigure = 0;
   let total = 0;
   let slowReference = 0;
+  const slowPcts = [];
   for (const r of probed) {
     for (const p of [r.protocol, ...Object.values(r.openLoop || {}).map((o) => o.protocol)]) {
       total += 1;
       if (!p || !Number.isFinite(p.speed_windows)) { noFigure += 1; continue; }
+      if (Number.isFinite(p.speed_slow_pct)) slowPcts.push(p.speed_slow_pct);
       // Spins well below their reference at the median: the calibration itself caught the host at its slow speed.
       if (Object.keys(p).some((k) => /^speed_cpu\d+_ratio_median$/.test(k) && p[k] < 1 / H.slow_ratio)) slowReference += 1;
       if (p.slow_host === 1) slow += 1;
@@ -65,8 +70,14 @@ export function hostSpeedQuality(P, version, runs, { quick, excludes, tries, raw
     }
   }
   if (!total || quick) return { reasons, runs_slow_host: slow };
+  // Version 6: the probe's reading depends on what runs beside it on this host, so it is a record, not a judgement.
+  if (version >= 6) {
+    const s = slowPcts.sort((a, b) => a - b);
+    const record = { judges_runs: false, load_runs: total, runs_with_figures: total - noFigure, ...(s.length ? { slow_pct_median: s[Math.floor(s.length / 2)], slow_pct_max: s[s.length - 1] } : {}) };
+    return { reasons, runs_slow_host: 0, record };
+  }
   if (version < 5) {
-    reasons.push(`measured under protocol version ${version}, before the host-speed probe: a host that ran this machine slow during a run (invisible to the load average and steal) cannot be ruled out for its ${total} load runs`);
+    reasons.push(`measured ${version < 1 ? 'before the protocol' : `under protocol version ${version}`}, before the host-speed probe: a host that ran this machine slow during a run (invisible to the load average and steal) cannot be ruled out for its ${total} load runs`);
     return { reasons, runs_slow_host: 0 };
   }
   for (const c of readCalibrations(raw)) if (c.gate_ok === '0') reasons.push(`the host-speed probe was calibrated on ${c.place} while the idle gate was closed (other programs' CPU or steal above it), so its reference may be a slow one`);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '../measure/common.mjs';
 import { hostSpeedParams, hostSpeedQuality } from './host-speed.mjs';
 import { repeatRecord } from './repeats.mjs';
+import { steadinessParams, steadinessQuality } from './steadiness.mjs';
 
 export const PROTOCOL_FILE = path.join(REPO_ROOT, '_data', 'measurement_protocol.json');
 export const PROTOCOL = JSON.parse(fs.readFileSync(PROTOCOL_FILE, 'utf8'));
@@ -40,8 +41,9 @@ export function driverParams({ quick, noWait = false }) {
     RB_PLATEAU_MAX: P.in_process.max_plateau_ratio,
     RB_BLOCK_ITERATIONS: P.in_process.block_iterations,
     RB_READING_QUANTILE: P.in_process.reading_quantile,
-    // Load runs (version 5): the host-speed probe and wrk's responses per window.
+    // Load runs (version 5): the host-speed probe and wrk's responses per window; version 6 judges the latter.
     ...hostSpeedParams(P, { quick }),
+    ...steadinessParams(P, { quick }),
   };
 }
 
@@ -68,9 +70,9 @@ export function minGoodRuns(planned) {
 
 /**
  * A run still disturbed after its last try (lab/bench/protocol.sh wrote disturbed=1), off its plateau (unsteady=1,
- * version 3) or on a host that ran slow (slow_host=1, version 5).
+ * version 3), on a host that ran slow (slow_host=1, version 5 only) or with unsteady throughput (version 6).
  */
-export const isDisturbed = (run) => Boolean(run && run.protocol && (run.protocol.disturbed === 1 || run.protocol.unsteady === 1 || run.protocol.slow_host === 1));
+export const isDisturbed = (run) => Boolean(run && run.protocol && (run.protocol.disturbed === 1 || run.protocol.unsteady === 1 || run.protocol.slow_host === 1 || run.protocol.unsteady_throughput === 1));
 
 /**
  * A run that counts in medians and verdicts: it did not fail and was not disturbed. A disturbed run measured the
@@ -129,13 +131,16 @@ const maxOf = (xs) => (xs.length ? Math.max(...xs) : null);
 /**
  * The protocol version a run was measured under, from the driver parameters it recorded: from version 3 the
  * driver records it (RB_PROTOCOL_VERSION); version 2 added the burst cap (RB_DISTURB_MAX_INTERVAL); version 1 had
- * neither. A dataset rebuilt from old raw output keeps its version.
+ * neither but its disturbance limit (RB_DISTURB_MAX_FOREIGN). Recorded parameters without any of these were
+ * measured before the protocol: version 0, which every rule reads as older than version 1 (a rebuild must not
+ * credit them with today's probe or steadiness records). Only a run with no parameters recorded yet, one being
+ * measured now, takes today's version. A dataset rebuilt from old raw output keeps its version.
  */
 export function protocolVersionOf(params) {
   if (!params) return PROTOCOL.version;
   if ('RB_PROTOCOL_VERSION' in params) return Number(params.RB_PROTOCOL_VERSION);
   if ('RB_DISTURB_MAX_INTERVAL' in params) return 2;
-  return 'RB_DISTURB_MAX_FOREIGN' in params ? 1 : PROTOCOL.version;
+  return 'RB_DISTURB_MAX_FOREIGN' in params ? 1 : 0;
 }
 
 /** The disturbance rule in words, with the thresholds the run was measured under (params), else the protocol's. */
@@ -199,8 +204,12 @@ export function gradeRun(ctx) {
   const unsteady = old.filter((r) => Number.isFinite(r.metrics.steadiness) && r.metrics.steadiness > IP.v2_max_p90_over_p10);
   if (unsteady.length) reasons.push(`the machine changed speed within ${unsteady.length} of ${runs.length} runs: their timed iterations of the same code spread more than ${IP.v2_max_p90_over_p10}× (90th over 10th percentile, up to ${Math.max(...unsteady.map((r) => r.metrics.steadiness)).toFixed(1)}×), and their reading (the median, before protocol version 3) depends on the speed`);
   // Load runs: protocol version 5's host-speed probe (host-speed.mjs); older output has none, and is smoke for it.
-  const speed = hostSpeedQuality(P, protocolVersionOf(ctx.params), runs, { quick: ctx.quick, excludes: excludesDisturbed(ctx), tries, raw: ctx.raw });
+  // From version 6 the probe is a record and each run's own responses per window judge it (steadiness.mjs).
+  const version = protocolVersionOf(ctx.params);
+  const speed = hostSpeedQuality(P, version, runs, { quick: ctx.quick, excludes: excludesDisturbed(ctx), tries, raw: ctx.raw });
   reasons.push(...speed.reasons);
+  const steady = steadinessQuality(P, version, runs, { quick: ctx.quick, excludes: excludesDisturbed(ctx), tries });
+  reasons.push(...steady.reasons);
   const unstable = runs.filter((r) => r.protocol && r.protocol.warmup_stable === 0).length;
   if (unstable) reasons.push(`warm-up did not reach stable throughput before ${unstable} of ${runs.length} runs`);
   // The open-loop runs after a page's closed-loop run (openloop.mjs) are held to the same rules.
@@ -225,8 +234,9 @@ export function gradeRun(ctx) {
   if (!repeats && !reasons.length) reasons.push('no record of the tries the driver repeated and why (the driver counts them from protocol version 4)');
   return {
     grade: reasons.length ? 'smoke' : 'benchmark',
-    protocol: iso.length || runs.some((r) => r.protocol)
-      ? (protocolVersionOf(ctx.params) === PROTOCOL.version ? PROTOCOL_NAME : `scaling-rails/rebench-protocol@${protocolVersionOf(ctx.params)} (measured under it; its statistics follow version ${PROTOCOL.version}: disturbed runs left out, in-process output from before version 3 held to version 2's rule, and load runs from before version 5 graded smoke for want of a host-speed probe)`)
+    // Runs from before the protocol (version 0) are graded after the fact under today's rules, whatever they recorded.
+    protocol: version >= 1 && (iso.length || runs.some((r) => r.protocol))
+      ? (version === PROTOCOL.version ? PROTOCOL_NAME : `scaling-rails/rebench-protocol@${version} (measured under it; its statistics follow version ${PROTOCOL.version}: disturbed runs left out, in-process output from before version 3 held to version 2's rule, load runs from before version 5 graded smoke for want of a host-speed probe, and version 5's load runs judged by its probe as they were measured)`)
       : `${PROTOCOL_NAME}, graded after the fact from the run's own records (the runs predate the protocol)`,
     foreign_load: {
       foreign_cpu_pct_max: round1(maxOf(foreign)),
@@ -249,6 +259,9 @@ export function gradeRun(ctx) {
     ...(gcShares.length ? { gc_reading_share_min: round2(Math.min(...gcShares)) } : {}),
     // The host-speed probe's record (protocol version 5 on); its repeats are in the repeats record.
     runs_slow_host: speed.runs_slow_host,
+    // Version 6: the probe's figures as a record, and the load runs' own steadiness.
+    ...(speed.record ? { host_speed_probe: speed.record } : {}),
+    ...(steady.record ? { steadiness: steady.record } : {}),
     reasons,
   };
 }

@@ -9,8 +9,9 @@ import { readWarm } from './warm.mjs';
 import { readJobs } from './jobs-read.mjs';
 import { readOverload } from './overload-read.mjs';
 import { readReplica } from './replica-read.mjs';
-import { httpFailure, parseProtocolFile, protocolVersionOf } from './protocol.mjs';
+import { httpFailure, parseProtocolFile, protocolVersionOf, PROTOCOL } from './protocol.mjs';
 import { readRepeatReasons } from './repeats.mjs';
+import { judgeWindows } from './steadiness.mjs';
 import { readOpenLoop, readOpenLoopRuns } from './openloop.mjs';
 import { pssPeak } from '../pss-csv.mjs';
 import { rawName } from './plan.mjs';
@@ -38,8 +39,9 @@ export function readMeasurement(tool, file, measurement = {}) {
         p99_ms: l ? l.latency_us.percentiles['99'] / 1000 : r.percentiles['99'] ?? null,
         requests: r.requests,
         errors,
-        // Responses per second in each window (protocol version 5; the first and last windows are partial).
-        ...(r.windows ? { rps_windows: r.windows.counts.map((n) => n / r.windows.window_s) } : {}),
+        // Responses per second in each window (protocol version 5; the first and last windows are partial), and
+        // version 6's judgement of them under today's thresholds (the driver's own, made as it ran, is in .protocol).
+        ...(r.windows ? { rps_windows: r.windows.counts.map((n) => n / r.windows.window_s), steadiness: judgeWindows(r.windows.counts, PROTOCOL.http.steadiness, r.windows.window_s) } : {}),
       };
     }
     if (tool === 'ab') {
@@ -75,16 +77,17 @@ export function readMeasurement(tool, file, measurement = {}) {
 /**
  * Every measurement of the plan read back from the raw directory through the importers. params.RB_SERVER_RUBY
  * (an experiment's parameter): what every server of the run must have reported running (NNN-cell-rR.ruby, from
- * the app's x-lab-ruby header); a run whose server reported anything else, or nothing, is a failed run.
+ * the app's x-lab-ruby header); a run whose server reported anything else, or nothing, is a failed run. No params:
+ * a run being read as it is measured (protocolVersionOf: today's version).
  */
-export function readResults(plan, cells, raw, params = {}) {
+export function readResults(plan, cells, raw, params = null) {
   const results = [];
   const text = (f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim() : null);
   for (const entry of plan) {
     const cell = cells.find((c) => c.id === entry.cell);
     const skipped = text(path.join(raw, `${rawName(entry)}.skip`));
     const server = text(path.join(raw, `${rawName(entry)}.ruby`));
-    const failed = text(path.join(raw, `${rawName(entry)}.failed`)) || (skipped ? null : serverFailure(server, params.RB_SERVER_RUBY));
+    const failed = text(path.join(raw, `${rawName(entry)}.failed`)) || (skipped ? null : serverFailure(server, params?.RB_SERVER_RUBY));
     for (const m of cell.measurements) {
       const base = rawName(entry, m.id);
       const file = path.join(raw, `${base}.${m.ext || 'txt'}`);

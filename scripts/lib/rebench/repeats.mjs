@@ -2,13 +2,18 @@
 // configuration. lab/bench/protocol.sh gives every repeated try exactly one reason, the first that applies:
 //   disturbed  other programs or the hypervisor took CPU (protocol version 1 on; counted from version 4),
 //   unsteady   an in-process run did not hold its fast speed (the plateau check; version 3 on, counted from 4),
-//   slow_host  the host-speed probe found the host slow during a load run (version 5 on).
-// A run's .protocol file counts them (repeats_disturbed, repeats_unsteady, repeats_slow_host), so they add up to its
-// tries less one. Output from before version 4 has no counts, and the dataset no record: a zero would be untrue.
+//   slow_host  the host-speed probe found the host slow during a load run (version 5 only: from 6 it records),
+//   unsteady_throughput  a load run's responses per window strayed from its own median (steadiness.rb, version 6 on).
+// A run's .protocol file counts them (repeats_disturbed, repeats_unsteady, repeats_slow_host, and from version 6
+// repeats_unsteady_throughput), so they add up to its tries less one. Output from before version 4 has no counts,
+// and the dataset no record: a zero would be untrue. For the same reason unsteady_throughput is in the record only
+// where some run's driver counted it (a version 5 dataset rebuilt today reads as it did).
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const REPEAT_REASONS = ['disturbed', 'unsteady', 'slow_host'];
+export const REPEAT_REASONS = ['disturbed', 'unsteady', 'slow_host', 'unsteady_throughput'];
+// Reasons a driver counts only from a later version than the record itself (4): left out where no run counted them.
+const LATER_REASONS = new Set(['unsteady_throughput']);
 
 /** The configuration a run belongs to, as the record and the page name it: "cell / measurement". */
 export const configKey = (r) => [r.cell && r.cell.id, r.measurement && r.measurement.id].filter(Boolean).join(' / ') || 'run';
@@ -21,18 +26,20 @@ export function repeatsOf(p) {
 
 /**
  * quality.repeats of a dataset's measured runs, the open-loop runs after a page's closed-loop run included (each is
- * tried and repeated on its own): { disturbed, unsteady, slow_host, by_configuration: { KEY: { the same } } }, or
- * null when no run counted its repeats.
+ * tried and repeated on its own): { disturbed, unsteady, slow_host, unsteady_throughput (version 6), by_configuration:
+ * { KEY: { the same } } }, or null when no run counted its repeats.
  */
 export function repeatRecord(runs) {
   const zero = () => Object.fromEntries(REPEAT_REASONS.map((why) => [why, 0]));
   const out = { ...zero(), by_configuration: {} };
   let counted = false;
+  const countedLater = new Set();
   for (const r of runs) {
     for (const p of [r.protocol, ...Object.values(r.openLoop || {}).map((o) => o.protocol)]) {
       const n = repeatsOf(p);
       if (!n) continue;
       counted = true;
+      for (const why of LATER_REASONS) if (`repeats_${why}` in p) countedLater.add(why);
       const key = configKey(r);
       const row = out.by_configuration[key] || (out.by_configuration[key] = zero());
       for (const why of REPEAT_REASONS) {
@@ -41,7 +48,13 @@ export function repeatRecord(runs) {
       }
     }
   }
-  return counted ? out : null;
+  if (!counted) return null;
+  for (const why of LATER_REASONS) {
+    if (countedLater.has(why)) continue;
+    delete out[why];
+    for (const row of Object.values(out.by_configuration)) delete row[why];
+  }
+  return out;
 }
 
 /**

@@ -48,6 +48,8 @@ const READERS = {
   host_slow_windows_pct: pr('speed_slow_pct'),
   host_speed_ratio: hostSpeedRatio,
   gc_reading_share: (r) => (r.metrics.gc ? r.metrics.gc.reading_share : null),
+  steady_off_pct: pr('steady_off_pct'),
+  unsteady_throughput: pr('unsteady_throughput'),
 };
 
 const unread = RUNS_CSV_COLUMNS.filter((c) => !READERS[c]);

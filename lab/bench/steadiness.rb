@@ -1,0 +1,80 @@
+# Throughput steadiness of a load run (protocol version 6, "http.steadiness" in _data/measurement_protocol.json).
+# The run is its own reference: wrk-report.lua prints the responses completed in each 1 s window of the wall clock
+# (WRK_WINDOWS); a stretch in which the host, the server or anything else ran the experiment slower (or faster)
+# shows as windows far from the run's median. No calibration and no second process: on a host whose vCPUs share a
+# core, a probe beside the experiment reads the experiment itself (version 5's finding), the responses do not.
+#
+#   1. The first and last windows are partial (wrk starts and stops between second boundaries): dropped.
+#   2. Adjacent windows are merged into blocks that each expect at least MIN_EXPECTED responses at the median rate,
+#      so that Poisson noise stays small against the slow ratio; never into fewer than MIN_WINDOWS blocks (a run too
+#      sparse for that is judged with smaller blocks, where the noise term below keeps it from reading as slow).
+#      Leftover windows join the last block.
+#   3. A block is slow when its count is below expected / SLOW_RATIO and below expected - SIGMAS * sqrt(expected),
+#      fast when above expected * SLOW_RATIO and expected + SIGMAS * sqrt(expected); expected = the run's median
+#      window times the block's length in windows (under the square root at least 1). Both count as off: a run that spent most of its time slow has a slow median, and
+#      only its fast stretch stands out.
+#   4. The run is unsteady when more than MAX_OFF_PCT % of its blocks are off.
+# A run with fewer than MIN_WINDOWS inner windows, or without WRK_WINDOWS (ab, the open-loop generator, the job and
+# replica clients), is not judged: steady_judged=0 and steady_why says which.
+#
+#   ruby steadiness.rb FILE min_expected=100 min_windows=3 slow_ratio=1.2 sigmas=3.5 max_off_pct=10
+#        key=value lines (steady_*), appended to the run's .protocol by lab/bench/protocol.sh.
+# scripts/lib/rebench/steadiness.mjs is the same judgement in Node (the readback); the tests hold them together.
+require 'json'
+
+module Steadiness
+  module_function
+
+  def median(xs)
+    s = xs.sort
+    (s[(s.size - 1) / 2] + s[s.size / 2]) / 2.0
+  end
+
+  # counts: responses per window (first and last included); t: the thresholds (string keys, numbers).
+  def judge(counts, t)
+    inner = counts[1...-1] || []
+    min_windows = t['min_windows'].to_i
+    return { judged: 0, why: 'too_few_windows', inner_windows: inner.size } if inner.size < [min_windows, 1].max
+    per_window = median(inner)
+    most = inner.size / min_windows # the longest block that still leaves min_windows of them
+    k = per_window.positive? ? (t['min_expected'].to_f / per_window).ceil : most
+    k = k.clamp(1, most)
+    blocks = inner.each_slice(k).to_a
+    blocks[-2].concat(blocks.pop) if blocks.size > 1 && blocks[-1].size < k
+    rate = per_window # the run's median window: over single windows, steadier than a median of 3 blocks
+    ratio = t['slow_ratio'].to_f
+    sig = t['sigmas'].to_f
+    slow = fast = 0
+    worst = nil
+    blocks.each do |b|
+      n = b.sum
+      e = rate * b.size
+      noise = sig * Math.sqrt([e, 1].max) # at least one response's worth: a median of 0 is no Poisson mean
+      slow += 1 if n < e / ratio && n < e - noise
+      fast += 1 if n > e * ratio && n > e + noise
+      worst = n / e if e.positive? && (worst.nil? || (n / e - 1).abs > (worst - 1).abs)
+    end
+    off_pct = 100.0 * (slow + fast) / blocks.size
+    { judged: 1, inner_windows: inner.size, windows: blocks.size, block_s: k * t.fetch('window_s', 1).to_f,
+      median_per_window: rate.round(1), slow: slow, fast: fast, off_pct: off_pct.round(1),
+      worst_ratio: worst&.round(3), unsteady: off_pct > t['max_off_pct'].to_f ? 1 : 0 }
+  end
+
+  # The WRK_WINDOWS line of a run's output, or nil.
+  def windows_of(text)
+    line = text[/^WRK_WINDOWS (\{.*\})\s*$/, 1]
+    line && JSON.parse(line)
+  end
+end
+
+if $PROGRAM_NAME == __FILE__
+  file = ARGV.shift
+  t = ARGV.to_h { |a| a.split('=', 2) }
+  w = File.exist?(file) ? Steadiness.windows_of(File.read(file, encoding: 'UTF-8', invalid: :replace)) : nil
+  out = if w && w['counts'].is_a?(Array)
+          Steadiness.judge(w['counts'], t.merge('window_s' => w['window_s']))
+        else
+          { judged: 0, why: 'no_windows' }
+        end
+  out.each { |k, v| puts "steady_#{k}=#{v}" unless v.nil? }
+end

@@ -1,0 +1,95 @@
+// Protocol version 6's throughput steadiness check as the Node side sees it. The driver judges every load run with
+// lab/bench/steadiness.rb (its figures, steady_*, go into the run's .protocol file, and a run still unsteady after
+// its last try has unsteady_throughput=1); judgeWindows is the same judgement in JavaScript, so the readback can
+// state it for any wrk output that has per-window counts, and the tests hold the two together. Thresholds:
+// _data/measurement_protocol.json, "http.steadiness".
+
+/** RB_* parameters for the driver; none in a --quick run (1 to 2 s runs have too few windows to judge). */
+export function steadinessParams(P, { quick }) {
+  const S = P.http && P.http.steadiness;
+  if (!S || quick) return { RB_STEADY_MAX_OFF_PCT: '' };
+  return {
+    RB_STEADY_MIN_EXPECTED: S.min_expected_per_window,
+    RB_STEADY_MIN_WINDOWS: S.min_windows,
+    RB_STEADY_SLOW_RATIO: S.slow_ratio,
+    RB_STEADY_SIGMAS: S.sigmas,
+    RB_STEADY_MAX_OFF_PCT: S.max_off_pct,
+  };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return (s[Math.floor((s.length - 1) / 2)] + s[Math.floor(s.length / 2)]) / 2;
+};
+const round = (v, d) => Math.round(v * 10 ** d) / 10 ** d;
+
+/**
+ * The judgement of lab/bench/steadiness.rb (see there for the rule) on counts, the responses per window with the
+ * partial first and last included. S: the protocol's http.steadiness (or the same keys as the driver's parameters).
+ * Returns { judged: 0, why } or { judged: 1, windows, slow, fast, off_pct, worst_ratio, unsteady, … }.
+ */
+export function judgeWindows(counts, S, windowS = 1) {
+  const inner = counts.slice(1, -1);
+  const minWindows = S.min_windows;
+  if (counts.length < 2 || inner.length < Math.max(minWindows, 1)) return { judged: 0, why: 'too_few_windows', inner_windows: Math.max(inner.length, 0) };
+  const perWindow = median(inner);
+  const most = Math.floor(inner.length / minWindows);
+  let k = perWindow > 0 ? Math.ceil(S.min_expected_per_window / perWindow) : most;
+  k = Math.min(Math.max(k, 1), most);
+  const blocks = [];
+  for (let i = 0; i < inner.length; i += k) blocks.push(inner.slice(i, i + k));
+  if (blocks.length > 1 && blocks[blocks.length - 1].length < k) blocks[blocks.length - 2].push(...blocks.pop());
+  const sum = (b) => b.reduce((a, x) => a + x, 0);
+  const rate = perWindow; // the run's median window (as steadiness.rb)
+  let slow = 0;
+  let fast = 0;
+  let worst = null;
+  for (const b of blocks) {
+    const n = sum(b);
+    const e = rate * b.length;
+    const noise = S.sigmas * Math.sqrt(Math.max(e, 1));
+    if (n < e / S.slow_ratio && n < e - noise) slow += 1;
+    if (n > e * S.slow_ratio && n > e + noise) fast += 1;
+    if (e > 0 && (worst === null || Math.abs(n / e - 1) > Math.abs(worst - 1))) worst = n / e;
+  }
+  const offPct = (100 * (slow + fast)) / blocks.length;
+  return {
+    judged: 1, inner_windows: inner.length, windows: blocks.length, block_s: k * windowS, median_per_window: round(rate, 1),
+    slow, fast, off_pct: round(offPct, 1), ...(worst === null ? {} : { worst_ratio: round(worst, 3) }), unsteady: offPct > S.max_off_pct ? 1 : 0,
+  };
+}
+
+/**
+ * What the steadiness check says about a dataset measured under protocol `version` (P: the protocol). runs: the
+ * measured (not skipped) runs; open-loop runs are read from each run's openLoop. In-process runs have their own
+ * check (the plateau) and are not counted. Returns { reasons, record } (record null before version 6: that output
+ * is read as it was measured).
+ */
+export function steadinessQuality(P, version, runs, { quick, excludes, tries }) {
+  const S = P.http.steadiness;
+  const reasons = [];
+  if (version < 6 || quick) return { reasons, record: null };
+  const record = { judged: 0, not_judged: 0, not_judged_why: {}, runs_unsteady_throughput: 0 };
+  let noRecord = 0;
+  let offMax = null;
+  for (const r of runs.filter((x) => !x.metrics.in_process)) {
+    for (const p of [r.protocol, ...Object.values(r.openLoop || {}).map((o) => o.protocol)]) {
+      if (!p || !('steady_judged' in p)) { noRecord += 1; continue; }
+      if (p.steady_judged === 1) {
+        record.judged += 1;
+        if (Number.isFinite(p.steady_off_pct)) offMax = Math.max(offMax ?? 0, p.steady_off_pct);
+      } else {
+        record.not_judged += 1;
+        const why = String(p.steady_why || 'unknown');
+        record.not_judged_why[why] = (record.not_judged_why[why] || 0) + 1;
+      }
+      if (p.unsteady_throughput === 1) record.runs_unsteady_throughput += 1;
+    }
+  }
+  if (offMax !== null) record.off_pct_max = offMax;
+  const total = record.judged + record.not_judged + noRecord;
+  if (noRecord) reasons.push(`${noRecord} of ${total} load runs have no steadiness record (lab/bench/steadiness.rb did not run or failed: see driver.log)`);
+  const n = record.runs_unsteady_throughput;
+  if (n) reasons.push(`the throughput of ${n} of ${total} load runs was unsteady (more than ${S.max_off_pct} % of their windows off the run's median by over ${S.slow_ratio}× and ${S.sigmas} Poisson standard deviations) after ${tries} ${tries === 1 ? 'try' : 'tries'}; ${excludes ? 'they are left out of the medians and verdicts' : 'never repeated (--no-wait), they count in the medians'}`);
+  return { reasons, record };
+}
