@@ -126,7 +126,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // directory (typically under /root).
   if (has('setup/postgresql-roles.sql')) db.push(fam(ctx, 'edit', { file: 'setup/postgresql-roles.sql' }), 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
   db.push(...bouncer.lines);
-  if (has('setup/mysql-grants.sql')) db.push(fam(ctx, 'edit', { file: 'setup/mysql-grants.sql' }), 'mysql < setup/mysql-grants.sql');
+  if (has('setup/mysql-grants.sql')) db.push(fam(ctx, 'edit', { file: 'setup/mysql-grants.sql' }), `${ctx.generator('mysql').sqlClient(ctx)} < setup/mysql-grants.sql`);
   // Schema loads and migrations connect as migrations (database.yml: their own timeouts, PgBouncer's session-mode aliases).
   const migrating = migrateEnv(ctx);
   // In a subshell: the secrets stay out of the reader's shell, and its directory stays the bundle's (step 7 runs deploy.sh from it).
