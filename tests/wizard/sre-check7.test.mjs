@@ -44,3 +44,35 @@ test('D1: the distributions\' own MariaDB packages and MySQL keep the mysql clie
     assert.doesNotMatch(text, /MariaDB\.repo|mariadb\.org/, `${name}: no vendor repository`);
   }
 });
+
+// The README's numbered step as its shell lines (the fenced blocks under "### N.").
+const step = (text, n) => {
+  const start = text.indexOf(`\n### ${n}. `);
+  const end = text.indexOf('\n### ', start + 1);
+  const body = text.slice(start, end < 0 ? undefined : end);
+  return [...body.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split('\n').filter(Boolean));
+};
+
+// Step 5 asked Let's Encrypt for the certificate through port 80 while firewalld (on by default on RHEL, its public
+// zone open to ssh, dhcpv6-client and cockpit only) still shut it: step 6 opened HTTP and HTTPS only afterwards, so
+// the first certificate failed on every fresh RHEL host that ends TLS itself. The ports now open before certbot.
+test('RHEL: HTTP and HTTPS are open before step 5 asks certbot for the certificate, and step 6 does not open them again', () => {
+  const open = ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'];
+  for (const a of [
+    { distro: 'rocky-9', cores: 2, ram_gb: 4, database: 'mariadb', database_version: '11.8', domain: 'shop.example.com' },
+    { distro: 'almalinux-9', proxy: 'apache', proxy_version: '2.4', domain: 'shop.example.com' },
+  ]) {
+    const text = readme(a);
+    const five = step(text, 5);
+    const certbot = five.findIndex((l) => l.includes('certbot certonly'));
+    assert.ok(certbot > 0, `${a.distro}: step 5 runs certbot`);
+    for (const l of open) assert.ok(five.indexOf(l) >= 0 && five.indexOf(l) < certbot, `${a.distro}: "${l}" before certbot`);
+    assert.ok(five.indexOf(open[0]) < five.indexOf(open[1]), 'the permanent rule, then the reload that applies it');
+    for (const l of open) assert.ok(!step(text, 6).includes(l), `${a.distro}: step 6 does not repeat "${l}"`);
+  }
+  // Debian opens nothing (no firewall by default); a RHEL host behind a balancer has no certbot and keeps them in step 6.
+  assert.ok(!step(readme({ distro: 'debian-13', domain: 'shop.example.com' }), 5).some((l) => l.startsWith('firewall-cmd')));
+  const behind = readme({ distro: 'rocky-9', domain: 'shop.example.com', ...MULTI });
+  assert.ok(!step(behind, 5).some((l) => l.startsWith('firewall-cmd')));
+  for (const l of open) assert.ok(step(behind, 6).includes(l), `behind a balancer step 6 keeps "${l}"`);
+});
