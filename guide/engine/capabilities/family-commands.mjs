@@ -252,6 +252,11 @@ export const FAMILY_COMMANDS = {
     // semanage is in policycoreutils-python-utils, which minimal installs lack (SRE trial D6: "semanage: command not
     // found" on Rocky 9): the step installs it. `semanage fcontext -a` refuses a rule that exists ("already
     // defined"), so a second run modifies it instead (-m): the step is safe to run again (semanage-fcontext(8)).
+    // HTTP and HTTPS opened before step 5's certbot, whose HTTP-01 challenge comes in on port 80: firewalld's default
+    // zone (public) allows ssh, dhcpv6-client and cockpit only, so with the port still shut the first certificate
+    // failed on every fresh host (SRE check 6). The same two lines head the proxy's security lines below; step 6
+    // leaves them out where step 5 ran them.
+    webFirewall: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload'],
     security: {
       nginx: {
         unix: ['firewall-cmd --permanent --add-service=http --add-service=https', 'firewall-cmd --reload', 'command -v semanage >/dev/null || dnf install -y policycoreutils-python-utils', "semanage fcontext -a -t httpd_var_run_t '{root}/tmp/sockets(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_var_run_t '{root}/tmp/sockets(/.*)?'", 'restorecon -R {root}/tmp/sockets', "semanage fcontext -a -t httpd_sys_content_t '{public}(/.*)?' 2>/dev/null || semanage fcontext -m -t httpd_sys_content_t '{public}(/.*)?'", 'restorecon -R {publicDir}'],
@@ -321,7 +326,7 @@ export const FAMILY_COMMANDS = {
 };
 
 // Programs every family's README may use (coreutils, util-linux, systemd, the servers' own checkers).
-export const COMMON_PROGRAMS = ['test', 'printf', '[', 'sh', 'command', 'grep', 'umask', 'openssl', 'rm', 'id', 'install', 'cd', 'set', '.', 'runuser', 'systemctl', 'sysctl', 'curl', 'certbot', 'nginx', 'caddy', 'kamal-proxy', 'chown', 'chmod', 'cat', 'systemd-analyze', 'haproxy', 'mysql', 'command', 'echo', 'exit', '{bin}/bundle', 'cmp', 'exec', 'mv', 'false'];
+export const COMMON_PROGRAMS = ['test', 'printf', '[', 'sh', 'command', 'grep', 'umask', 'openssl', 'rm', 'id', 'install', 'cd', 'set', '.', 'runuser', 'systemctl', 'sysctl', 'curl', 'certbot', 'nginx', 'caddy', 'kamal-proxy', 'chown', 'chmod', 'cat', 'systemd-analyze', 'haproxy', 'mysql', 'mariadb', 'command', 'echo', 'exit', '{bin}/bundle', 'cmp', 'exec', 'mv', 'false'];
 
 // What each release ships: capabilities/distro-releases.mjs (re-exported for the modules that read both tables here).
 export { DISTRO_RELEASES } from './distro-releases.mjs';

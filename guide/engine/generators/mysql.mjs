@@ -30,6 +30,12 @@ export function mariadbRepo(ctx) {
   return [...fam(ctx, 'mariadbRepo.lines', { series: v, os: r.os, codename: r.codename }), fam(ctx, 'mariadbRepo.package')];
 }
 
+/** The client README feeds the grants to. From 11.0 MariaDB's `mysql` names are compatibility links moved to -compat
+ *  packages, and its own RPMs stopped installing them with 11.4.5, so a host set up from MariaDB's repository may have
+ *  no `mysql` (SRE check 6, D1); `mariadb` is the client's own name since 10.4.6. The distributions' MariaDB packages
+ *  keep `mysql` (booted so in the lab on Debian 13), and MySQL has no other name. */
+export const sqlClient = (ctx) => (mariadbRepo(ctx) ? 'mariadb' : 'mysql');
+
 /** MySQL/MariaDB the release does not ship (PostgreSQL gets the PGDG step instead), else null. Here, not in
  * family-steps.mjs (first-load script): only this chunk asks. */
 function distroDbMismatch(ctx) {

@@ -132,7 +132,7 @@ export function dbHostBlocks(ctx, files) {
     // Restarted only when one of its files changed (restart-on-change.mjs; SRE check 5, m1).
     const mine = files.map((f) => f.path).filter((p) => p.startsWith('db-host/etc/')).map((src) => ({ src, dest: familyDestination(ctx, src) || `/${src.slice(8)}` }));
     lines.push(...compareLines('MY', mine), ...installAll(ctx, files, 'db-host/'), 'systemctl daemon-reload', restartIfChanged('MY', service), ...fromAppHosts(ctx, DB_PORT[a.database]),
-      edit('db-host/setup/mysql-grants.sql'), 'mysql < db-host/setup/mysql-grants.sql');
+      edit('db-host/setup/mysql-grants.sql'), `${ctx.generator('mysql').sqlClient(ctx)} < db-host/setup/mysql-grants.sql`);
   }
   const again = a.database === 'postgresql' ? ` ${t(ctx.pooler === 'pgbouncer' ? 'ops.readme.dbhost.again.pgb' : 'ops.readme.dbhost.again', { keys: restartOnly('pgbouncer').join(', ') })}` : '';
   return [{ h: 3, text: t('ops.readme.dbhost') }, { p: t(ctx.pooler === 'pgbouncer' ? 'ops.readme.dbhost.pgb' : 'ops.readme.dbhost.p', { addr: ctx.hosts.db }) + again }, sh(lines)];

@@ -126,7 +126,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // directory (typically under /root).
   if (has('setup/postgresql-roles.sql')) db.push(fam(ctx, 'edit', { file: 'setup/postgresql-roles.sql' }), 'runuser -u postgres -- psql -v ON_ERROR_STOP=1 < setup/postgresql-roles.sql');
   db.push(...bouncer.lines);
-  if (has('setup/mysql-grants.sql')) db.push(fam(ctx, 'edit', { file: 'setup/mysql-grants.sql' }), 'mysql < setup/mysql-grants.sql');
+  if (has('setup/mysql-grants.sql')) db.push(fam(ctx, 'edit', { file: 'setup/mysql-grants.sql' }), `${ctx.generator('mysql').sqlClient(ctx)} < setup/mysql-grants.sql`);
   // Schema loads and migrations connect as migrations (database.yml: their own timeouts, PgBouncer's session-mode aliases).
   const migrating = migrateEnv(ctx);
   // In a subshell: the secrets stay out of the reader's shell, and its directory stays the bundle's (step 7 runs deploy.sh from it).
@@ -136,13 +136,15 @@ export function opsBlocks(ctx, files, hosts = {}) {
   blocks.push({ h: 3, text: t('ops.readme.app') }, { p: ctx.releases ? `${appP} ${t('ops.readme.app.put', { user })}` : appP }, sh(db.join('\n')));
   // 5. Certificates.
   blocks.push({ h: 3, text: t('ops.readme.certs') });
+  const opened = ctx.tls === 'proxy' && (ctx.proxy === 'nginx' || ctx.proxy === 'apache') ? fam(ctx, 'webFirewall') : [];
   if (ctx.tls === 'proxy' && (ctx.proxy === 'nginx' || ctx.proxy === 'apache')) {
     const svc = fam(ctx, `services.${ctx.proxy}`);
     // Apache serves the site only once its modules and the site are enabled (step 6 does it again, harmlessly).
     const site = files.find((f) => f.path.startsWith('etc/apache2/sites-available/'));
     const enable = ctx.proxy === 'apache' ? fam(ctx, 'apacheEnable', { mods: (site?.meta?.modules || []).join(' ') }) : [];
     const check = ctx.proxy === 'apache' ? fam(ctx, 'apacheTest') : 'nginx -t';
-    blocks.push({ p: t('ops.readme.certs.certbot', { domain, webroot: ACME_WEBROOT, proxy: ctx.proxy }) }, sh(certLines({ domain, svc, check, enable }).join('\n')));
+    // The family's firewall lets certbot's HTTP-01 challenge in first (RHEL's webFirewall; none on Debian).
+    blocks.push({ p: t('ops.readme.certs.certbot', { domain, webroot: ACME_WEBROOT, proxy: ctx.proxy }) }, sh([...opened, ...certLines({ domain, svc, check, enable })].join('\n')));
   } else if (ctx.tls === 'proxy') {
     blocks.push({ p: t(`ops.readme.certs.auto`, { proxy: ctx.proxy, domain }) });
   } else {
@@ -159,7 +161,7 @@ export function opsBlocks(ctx, files, hosts = {}) {
   // Where packages leave their services disabled (RHEL): the proxy, certbot's timer and PgBouncer, before the reload below.
   const boot = bootEnableLine(ctx);
   if (boot) start.push(boot);
-  start.push(...securityLines(ctx));
+  start.push(...securityLines(ctx).filter((l) => !opened.includes(l)));
   if (ctx.proxy === 'nginx') start.push(`nginx -t && systemctl reload ${fam(ctx, 'services.nginx')}`);
   if (ctx.proxy === 'apache') {
     const site = files.find((f) => f.path.startsWith('etc/apache2/sites-available/'));
