@@ -176,10 +176,10 @@ export const RULES = [
     // Already the smaller plan (Solid Queue inside Puma, small-host.mjs): what is left is RAM, the database or a measurement.
     const fix = ctx.handoverPeak ? 'memory-over-budget-handover' : ctx.jobsInPuma ? 'memory-over-budget-puma' : ctx.jobs === 'solid_queue' && ctx.server === 'puma' ? 'memory-over-budget-jobs' : ctx.a.db_host === 'same' ? 'memory-over-budget-same' : 'memory-over-budget-separate';
     const jobs = fix === 'memory-over-budget-jobs' || fix === 'memory-over-budget-puma';
-    // Over only during a reload's handover (steady state fits): the second server eats the page cache for seconds, a
-    // risk to warn about (with the restart alternative), not a plan that cannot run.
-    const severity = ctx.memorySteadyMb < ctx.memoryTotalMb && ctx.memorySteadyMb <= ctx.ramMb ? 'warning' : 'error';
-    return W('memory-over-budget', severity, { total: ctx.memoryTotalMb, ram: ctx.ramMb, sum: memorySum(ctx.memory), mb: ctx.perWorkerMb, mbWhy: ctx.workerMbMeasured ? `${ctx.perWorkerMb} MB per process is your worker_mb answer` : `${ctx.perWorkerMb} MB per process is Puma's documented estimate for a typical app` }, [SRC.pumaDeploy, DS.serverMemory, ...(jobs ? [SRC.solidQueuePuma] : []), ...(fix === 'memory-over-budget-puma' ? [DS.yjitPuma2026] : []), ...(ctx.handoverPeak ? [SRC.unicornSignals] : [])], 'memory-over-budget', fix);
+    // Also an error where only a reload's handover is over (the steady state fits): Unicorn's USR2 runs the second
+    // server on every deploy, so every deploy would run past RAM and the OOM killer ends the new master or an old
+    // worker (SRE review 6, D3). The rule's suggestion names the plans that fit (Puma's in-place restart, more RAM).
+    return W('memory-over-budget', 'error', { total: ctx.memoryTotalMb, ram: ctx.ramMb, sum: memorySum(ctx.memory), mb: ctx.perWorkerMb, mbWhy: ctx.workerMbMeasured ? `${ctx.perWorkerMb} MB per process is your worker_mb answer` : `${ctx.perWorkerMb} MB per process is Puma's documented estimate for a typical app` }, [SRC.pumaDeploy, DS.serverMemory, ...(jobs ? [SRC.solidQueuePuma] : []), ...(fix === 'memory-over-budget-puma' ? [DS.yjitPuma2026] : []), ...(ctx.handoverPeak ? [SRC.unicornSignals] : [])], 'memory-over-budget', fix);
   },
   function jobsInPuma(ctx) {
     // A Ruby that cannot fork: inside Puma (info), or an error where that is not possible (another server, no
