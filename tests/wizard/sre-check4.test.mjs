@@ -40,12 +40,12 @@ test('Unicorn: the memory plan holds the USR2 handover (the server twice), and t
     const readme = file(r, 'README.md');
     assert.match(readme, /the same server again during a reload's handover \(USR2\)/, 'README\'s memory row names the handover term');
   }
-  // Where even one worker does not fit twice (2 GB with the database on the host) but the steady state does, a
-  // warning that says why and what to do (the handover takes the page cache for seconds), instead of a plan sized
-  // for the steady state only; where the steady state does not fit either, an error.
+  // Where even one worker does not fit twice (2 GB with the database on the host) but the steady state does, an
+  // error too (every deploy runs the second server: SRE review 6, D3, plan-over.test.mjs), with what to do instead
+  // of a plan sized for the steady state only; where the steady state does not fit either, an error as well.
   const small = gen({ ...uni, ram_gb: 2 });
   const over = small.warnings.find((w) => w.id === 'memory-over-budget');
-  assert.equal(over?.severity, 'warning', JSON.stringify(small.warnings.map((w) => w.id)));
+  assert.equal(over?.severity, 'error', JSON.stringify(small.warnings.map((w) => w.id)));
   const tiny = gen({ ...uni, ram_gb: 1 });
   const tinyOver = tiny.warnings.find((w) => w.id === 'memory-over-budget');
   assert.ok(tiny.model.memory_total_mb - tiny.model.memory.find((x) => x.kind === 'handover').mb > tiny.model.ram_mb, 'at 1 GB the steady state does not fit either');
