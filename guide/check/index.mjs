@@ -21,6 +21,7 @@ import { solidQueueTwiceFindings } from './solid-queue-twice.mjs';
 import { pumaModeFindings } from './puma-mode.mjs';
 import { endOfLifeFindings } from './end-of-life.mjs';
 import { composeRailsEnvFindings } from './compose-rails-env.mjs';
+import { dropComposeTls } from './compose-host.mjs';
 import { productionNotes } from './note-scope.mjs';
 import { devEnvFindings, missingTaskFindings, notRakeTaskFindings } from './deploy.mjs';
 import { resolveCompose } from './read-deploy.mjs';
@@ -117,7 +118,7 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
     return [...(deps.get(`${kind}|${key}`) || [])];
   } });
   const ctxAnswers = { ...answers, __ramGiven: 'ram_gb' in given, __given: Object.keys(given), __provenance: det.provenance, __lockedPuma: lockedGem(files, 'puma'), __gemfileUnfollowed: unfollowedGemfile(files) };
-  const findings = [...cmp.findings];
+  const findings = dropComposeTls(cmp.findings, files);
   for (const f of files) if (!f.problem) findings.push(...obsoleteFindings(f, ctxAnswers));
   findings.push(...crossFileFindings(files, ctxAnswers));
   findings.push(...problemFindings(files, ctxAnswers));

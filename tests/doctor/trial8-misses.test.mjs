@@ -20,3 +20,22 @@ test('a pool the files leave open is said in words, not printed as null (lagotto
   assert.doesNotMatch(text, /pool: null/);
   assert.match(text, /database\.yml pool: unknown: /);
 });
+
+// YACS-RCOS/yacs (AGPL-3.0) at 4866ab4716fb4b269db70858a042a4d9a0a3f6c2: core/config/database.yml's `host: postgres` is
+// the Compose service of the stock postgres image (no TLS). Written in that shape, not copied.
+const yacsDb = [
+  { path: 'Gemfile.lock', text: 'GEM\n  remote: https://rubygems.org/\n  specs:\n    pg (0.21.0)\n    puma (3.11.0)\n    rails (5.1.4)\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n  pg\n  puma\n  rails (~> 5.1.4)\n\nBUNDLED WITH\n   1.16.1\n' },
+  { path: 'config/database.yml', text: 'default: &default\n  adapter: postgresql\n  encoding: unicode\n  pool: 5\n  host: postgres\n  username: postgres\n\nproduction:\n  <<: *default\n  database: yacs_production\n' },
+];
+const compose = (service) => ({ path: 'docker-compose.yml', text: `version: "3"\nservices:\n  ${service}:\n    image: postgres:11\n  web:\n    build: .\n` });
+const tls = (fs) => check(fs).findings.filter((f) => f.setting === 'sslmode').map((f) => `${f.rule} ${f.severity} ${f.file}:${f.line}`);
+
+test('no sslmode diff toward a database host that is a Compose service of the project (yacs 2019-10 shape)', () => {
+  assert.deepEqual(tls([...yacsDb, compose('postgres')]), []);
+  // A Compose file whose services do not include the host, or none read: a remote host, as before.
+  assert.deepEqual(tls([...yacsDb, compose('db')]), ['missing note config/database.yml:10']);
+  assert.deepEqual(tls(yacsDb), ['missing note config/database.yml:10']);
+  // A network alias names the container too.
+  const aliased = { path: 'docker-compose.yml', text: 'services:\n  db:\n    image: postgres:11\n    networks:\n      back:\n        aliases:\n          - postgres\n' };
+  assert.deepEqual(tls([...yacsDb, aliased]), []);
+});
