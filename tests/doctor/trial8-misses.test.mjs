@@ -8,6 +8,7 @@ import { ROOT } from './helpers.mjs';
 import { collect } from '../../guide/check/collect.mjs';
 import { check } from '../../guide/check/index.mjs';
 import { reportText } from '../../guide/check/report-text.mjs';
+import { readFile } from '../../guide/check/read.mjs';
 
 const TRIAL = join(ROOT, 'tests', 'fixtures', 'trial-apps');
 const files = (dir) => collect([dir], undefined, dir);
@@ -38,4 +39,19 @@ test('no sslmode diff toward a database host that is a Compose service of the pr
   // A network alias names the container too.
   const aliased = { path: 'docker-compose.yml', text: 'services:\n  db:\n    image: postgres:11\n    networks:\n      back:\n        aliases:\n          - postgres\n' };
   assert.deepEqual(tls([...yacsDb, aliased]), []);
+});
+
+test('a Compose value written $VAR is the ${VAR} form, not the literal text "$VAR" (tracks 2025 shape)', () => {
+  const T = join(ROOT, 'tests', 'fixtures', 'trial7-shapes', 'tracks');
+  const braced = (fs) => fs.map((f) => (f.path === 'docker-compose.yml' ? { ...f, text: f.text.replace('RAILS_ENV: $RAILS_ENV', 'RAILS_ENV: ${RAILS_ENV}') } : f));
+  const tracks = files(T);
+  assert.match(tracks.find((f) => f.path === 'docker-compose.yml').text, /RAILS_ENV: \$RAILS_ENV\n/);
+  const web = (fs) => readFile(fs.find((f) => f.path === 'docker-compose.yml')).services.find((s) => s.name === 'web');
+  assert.deepEqual(web(tracks).env.get('RAILS_ENV'), { value: null, line: 11, shell: 'RAILS_ENV' });
+  assert.deepEqual(web(tracks).env.get('RAILS_ENV'), web(braced(tracks)).env.get('RAILS_ENV'));
+  const summary = (fs) => check(fs).findings.map((f) => `${f.severity} ${f.rule} ${f.file}:${f.line} ${f.setting}`);
+  assert.deepEqual(summary(tracks), summary(braced(tracks)));
+  // A value with other text around the variable stays the literal text it is.
+  const mixed = readFile({ path: 'docker-compose.yml', text: 'services:\n  web:\n    environment:\n      DATABASE_URL: postgres://db/$DB_NAME\n' });
+  assert.equal(mixed.services[0].env.get('DATABASE_URL').value, 'postgres://db/$DB_NAME');
 });
