@@ -3,12 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { mkdtempSync, cpSync, writeFileSync, rmSync } from 'node:fs';
 import '../../guide/engine/index.mjs';
 import { ROOT } from './helpers.mjs';
 import { collect } from '../../guide/check/collect.mjs';
 import { check } from '../../guide/check/index.mjs';
 import { reportText } from '../../guide/check/report-text.mjs';
 import { readFile } from '../../guide/check/read.mjs';
+import { LIMITS } from '../../guide/check/limits.mjs';
 
 const TRIAL = join(ROOT, 'tests', 'fixtures', 'trial-apps');
 const files = (dir) => collect([dir], undefined, dir);
@@ -54,4 +57,23 @@ test('a Compose value written $VAR is the ${VAR} form, not the literal text "$VA
   // A value with other text around the variable stays the literal text it is.
   const mixed = readFile({ path: 'docker-compose.yml', text: 'services:\n  web:\n    environment:\n      DATABASE_URL: postgres://db/$DB_NAME\n' });
   assert.equal(mixed.services[0].env.get('DATABASE_URL').value, 'postgres://db/$DB_NAME');
+});
+
+test('systemd units an app ships in its own tree are read from the app folder (mushroom-observer 2026-07: Solid Queue started twice)', () => {
+  // The fixture holds the app's config only; a Gemfile makes it an app root, read through its known files.
+  const dir = mkdtempSync(join(tmpdir(), 'mo-app-'));
+  try {
+    cpSync(join(TRIAL, 'mushroom-observer-2026-07'), dir, { recursive: true });
+    writeFileSync(join(dir, 'Gemfile'), 'source "https://rubygems.org"\n');
+    const inputs = files(dir);
+    assert.deepEqual(inputs.filter((f) => f.kind === 'systemd').map((f) => f.path), ['config/etc/puma.service', 'config/etc/solidqueue.service']);
+    const twice = check(inputs).findings.filter((f) => f.rule === 'jobs-run-twice');
+    assert.deepEqual(twice.map((f) => `${f.severity} ${f.file}:${f.line} ${f.related.map((x) => x.file).join(',')}`), ['warning config/puma.rb:32 config/etc/solidqueue.service,config/etc/puma.service']);
+    // Bounded like the other readers: one unit at most, then the pair is not seen and nothing is claimed.
+    const one = collect([dir], { ...LIMITS, appUnits: 1 }, dir);
+    assert.deepEqual(one.filter((f) => f.kind === 'systemd').map((f) => f.path), ['config/etc/puma.service']);
+    assert.deepEqual(check(one).findings.filter((f) => f.rule === 'jobs-run-twice'), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
