@@ -10,7 +10,7 @@ import { readFile } from './read.mjs';
 import { serverConfigPaths, resolveCompose } from './read-deploy.mjs';
 import { sidekiqLines, sidekiqConfigOf } from './jobs.mjs';
 import { partPatterns, partFiles } from './gemfile-parts.mjs';
-import { appUnitPaths } from './app-extras.mjs';
+import { appUnitPaths, startScriptPaths } from './app-extras.mjs';
 
 const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
   'config/unicorn.rb', 'config/pitchfork.rb', 'config/database.yml', 'config/environments/production.rb', '.env.production',
@@ -167,8 +167,9 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
       const gemfile = out.slice(start).find((x) => !x.problem && classify(x.path, x.text) === 'gemfile');
       const list = (dir) => { try { return readdirSync(join(abs, dir)); } catch { return []; } };
       if (gemfile) for (const f of partFiles(partPatterns(gemfile.text), list)) extra(f, 'gemfile-part');
-      // Units the app ships for its hosts (app-extras.mjs).
+      // Units the app ships for its hosts, and the shell scripts its start commands run (app-extras.mjs).
       for (const f of appUnitPaths(list, limits.appUnits ?? LIMITS.appUnits)) extra(f, 'systemd');
+      for (const f of startScriptPaths(deploy, limits.startScripts ?? LIMITS.startScripts)) extra(f, 'start-script');
       // Active Job's adapter outside production.rb and application.rb (active-job.mjs): every config/initializers/*.rb
       // is scanned for `queue_adapter`, and only those naming it are read; then, and only when that scan was
       // complete, a few app/jobs classes (they tell that the app has jobs, for the implicit :async default).

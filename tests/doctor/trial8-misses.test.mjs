@@ -12,6 +12,7 @@ import { check } from '../../guide/check/index.mjs';
 import { reportText } from '../../guide/check/report-text.mjs';
 import { readFile } from '../../guide/check/read.mjs';
 import { LIMITS } from '../../guide/check/limits.mjs';
+import { scriptOf } from '../../guide/check/app-extras.mjs';
 
 const TRIAL = join(ROOT, 'tests', 'fixtures', 'trial-apps');
 const files = (dir) => collect([dir], undefined, dir);
@@ -75,5 +76,30 @@ test('systemd units an app ships in its own tree are read from the app folder (m
     assert.deepEqual(check(one).findings.filter((f) => f.rule === 'jobs-run-twice'), []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a shell script the Dockerfile ENTRYPOINT names is read for its server line: rails server on Puma 2.15 with no config runs 16 threads (prison-visits-2 2016-05)', () => {
+  const pvb = files(join(TRIAL, 'prison-visits-2-2016-05'));
+  const script = pvb.find((f) => f.path === 'run.sh');
+  assert.equal(script?.kind, 'start-script');
+  assert.deepEqual(readFile(script).settings.map((s) => `${s.line} ${s.value}`), ['14 bundle exec rails server -d --binding 0.0.0.0']);
+  const threads = (fs) => check(fs).findings.filter((f) => f.rule === 'pool-below-threads');
+  const r = threads(pvb);
+  assert.deepEqual(r.map((f) => `${f.severity} ${f.file}:${f.line} ${f.found}→${f.expected}`), ['error config/database.yml:22 5→16']);
+  assert.match(r[0].message, /Puma 2\.15\.3's default: no Puma config, run\.sh:14/);
+  const edit = (text) => pvb.map((f) => (f.path === 'run.sh' ? { ...f, text } : f));
+  // The script runs Puma with -t itself: what it says wins; a Ruby script is not read; a locked thin is Rack's pick.
+  assert.deepEqual(threads(edit(script.text.replace('bundle exec rails server -d --binding 0.0.0.0', 'bundle exec puma -t 4:4 -b tcp://0.0.0.0:3000'))), []);
+  assert.deepEqual(threads(edit(`#!/usr/bin/env ruby\nsystem("bundle exec rails server")\n`)), []);
+  const thin = pvb.map((f) => (f.path === 'Gemfile.lock' ? { ...f, text: f.text.replace(/^(    puma \(2\.15\.3\)\n)/m, '$1    thin (1.6.4)\n') } : f));
+  assert.match(thin.find((f) => f.path === 'Gemfile.lock').text, /thin \(1\.6\.4\)/);
+  assert.deepEqual(threads(thin), []);
+});
+
+test('which start scripts are followed: files of the app named by a start command, never programs or paths outside', () => {
+  for (const [cmd, want] of [['["./run.sh"]', 'run.sh'], ['bin/start', 'bin/start'], ['sh scripts/web.sh', 'scripts/web.sh'], ['PORT=3000 exec ./web', 'web'],
+    ['bundle exec puma', null], ['rails server', null], ['/usr/local/bin/start', null], ['../run.sh', null], ['$APP/run.sh', null], ['sh -c "bundle exec puma"', null]]) {
+    assert.equal(scriptOf(cmd), want, cmd);
   }
 });
