@@ -70,6 +70,15 @@ test('systemd units an app ships in its own tree are read from the app folder (m
     assert.deepEqual(inputs.filter((f) => f.kind === 'systemd').map((f) => f.path), ['config/etc/puma.service', 'config/etc/solidqueue.service']);
     const twice = check(inputs).findings.filter((f) => f.rule === 'jobs-run-twice');
     assert.deepEqual(twice.map((f) => `${f.severity} ${f.file}:${f.line} ${f.related.map((x) => x.file).join(',')}`), ['warning config/puma.rb:32 config/etc/solidqueue.service,config/etc/puma.service']);
+    // Templates the app's deploy installs: read for the cross-file rules, not compared line by line with the wizard's
+    // unit. Named on the command line as well, a unit is compared as any given file, and is no "nothing to check".
+    const unitNotes = (r) => r.findings.filter((f) => f.file.startsWith('config/etc/') && f.severity === 'note');
+    assert.deepEqual(unitNotes(check(inputs)), []);
+    const named = collect([dir, join(dir, 'config/etc/puma.service')], undefined, dir);
+    assert.deepEqual(named.filter((f) => f.problem), []);
+    const r = check(named);
+    assert.ok(unitNotes(r).length > 0 && unitNotes(r).every((f) => f.file === 'config/etc/puma.service'), 'only the unit named is compared');
+    assert.equal(r.findings.filter((f) => f.rule === 'jobs-run-twice').length, 1);
     // Bounded like the other readers: one unit at most, then the pair is not seen and nothing is claimed.
     const one = collect([dir], { ...LIMITS, appUnits: 1 }, dir);
     assert.deepEqual(one.filter((f) => f.kind === 'systemd').map((f) => f.path), ['config/etc/puma.service']);
