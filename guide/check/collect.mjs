@@ -10,6 +10,7 @@ import { readFile } from './read.mjs';
 import { serverConfigPaths, resolveCompose } from './read-deploy.mjs';
 import { sidekiqLines, sidekiqConfigOf } from './jobs.mjs';
 import { partPatterns, partFiles } from './gemfile-parts.mjs';
+import { appUnitPaths, startScriptPaths } from './app-extras.mjs';
 
 const APP_FILES = ['Gemfile', 'Gemfile.lock', 'gems.locked', '.ruby-version', '.tool-versions', 'config/puma.rb', 'config/puma/production.rb',
   'config/unicorn.rb', 'config/pitchfork.rb', 'config/database.yml', 'config/environments/production.rb', '.env.production',
@@ -60,6 +61,10 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
   let total = 0;
   let stopped = false;
   const seen = new Set();
+  // real path → what was read from it: a PATH given again (an app's unit also named on the command line) is no
+  // "nothing to check"; given by hand, a unit the app folder held is compared like any given file (index.mjs).
+  const readAt = new Map();
+  let again = false;
   const add = (abs, shown, root) => {
     if (stopped) return;
     if (out.length >= limits.files) {
@@ -78,7 +83,11 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
       out.push(problem(shown, 'symlink-outside', `symbolic link to ${real}, outside ${root}: not followed`, 'pass the target as its own PATH if you mean to check it'));
       return;
     }
-    if (seen.has(real)) return;
+    if (seen.has(real)) {
+      const prev = readAt.get(real);
+      if (!root && prev) { delete prev.from; again = true; }
+      return;
+    }
     seen.add(real);
     let st;
     try { st = statSync(real); } catch (e) { out.push(problem(shown, 'unreadable', `cannot read (${e.code || e.message})`, 'check the path and its permissions')); return; }
@@ -91,6 +100,7 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
     if (looksBinary(bytes)) { out.push(problem(shown, 'binary', 'binary file (NUL bytes): skipped', 'pass text config files only')); return; }
     const { text, notes } = decodeText(bytes);
     out.push({ path: shown, text, ...(notes.length ? { notes } : {}) });
+    readAt.set(real, out[out.length - 1]);
   };
   const walk = (dir, root, base, depth) => {
     if (stopped) return;
@@ -115,10 +125,11 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
   };
   for (const p of paths) {
     const before = out.length;
+    again = false;
     collectPath(p);
     // A PATH that gave nothing to read (an empty folder, a folder with no config the doctor knows, a file no reader
     // knows) is an input problem, not "No findings": exit 2 whatever --fail-on says.
-    if (!stopped && !out.slice(before).some((x) => x.problem || classify(x.path, x.text))) {
+    if (!stopped && !again && !out.slice(before).some((x) => x.problem || classify(x.path, x.text))) {
       const file = out.slice(before).some((x) => x.path === p);
       out.push(problem(p, 'nothing-to-check', file ? `not a file the doctor reads (not a Rails, Puma, database, nginx, systemd… config)` : `no file the doctor reads was found in ${p}`, 'pass the app root (with Gemfile, config/puma.rb, config/database.yml…) or the config files themselves'));
     }
@@ -166,6 +177,13 @@ export function collect(paths, limits = LIMITS, cwd = process.cwd()) {
       const gemfile = out.slice(start).find((x) => !x.problem && classify(x.path, x.text) === 'gemfile');
       const list = (dir) => { try { return readdirSync(join(abs, dir)); } catch { return []; } };
       if (gemfile) for (const f of partFiles(partPatterns(gemfile.text), list)) extra(f, 'gemfile-part');
+      // Units the app ships for its hosts, and the shell scripts its start commands run (app-extras.mjs).
+      for (const f of appUnitPaths(list, limits.appUnits ?? LIMITS.appUnits)) {
+        const n = out.length;
+        extra(f, 'systemd');
+        if (out.length > n && !out[n].problem) out[n].from = 'app-unit';
+      }
+      for (const f of startScriptPaths(deploy, limits.startScripts ?? LIMITS.startScripts)) extra(f, 'start-script');
       // Active Job's adapter outside production.rb and application.rb (active-job.mjs): every config/initializers/*.rb
       // is scanned for `queue_adapter`, and only those naming it are read; then, and only when that scan was
       // complete, a few app/jobs classes (they tell that the app has jobs, for the implicit :async default).

@@ -150,7 +150,9 @@ export function detect(files, given = {}) {
     }
   }
   const pool = pick('max_connections') || pick('pool');
-  if (pool) fact('database.yml pool', pool.known ? pool.value : pool.text, yml, pool.line);
+  // A pool the files leave open (lagotto's `<%= ENV['CONCURRENCY'].to_i %>`: known to follow a variable, no default)
+  // is said in words, never as "null".
+  if (pool) fact('database.yml pool', pool.known && pool.value !== null ? pool.value : `unknown: ${pool.text ?? pool.value}${pool.env ? ` (taken from ${pool.env} when the app starts; database.yml gives no default)` : ' (not a value the doctor can read)'}`, yml, pool.line);
 
   // Config files of the servers around the app.
   for (const f of ofKind('pgconf')) {

@@ -14,15 +14,36 @@ const PUMA_CONFIG = { label: 'Puma lib/puma/configuration.rb (default threads 0:
 const PUMA_CLI = { label: 'Puma lib/puma/cli.rb (-t, --threads MIN:MAX; command-line options win over the config file)', url: 'https://github.com/puma/puma/blob/master/lib/puma/cli.rb' };
 const DELEGATES = /\b[A-Z]\w*(?:::\w+)*\.configure\w*\(\s*self\s*\)/;
 
-/** The web command that runs Puma: Procfile web:, the Dockerfile's final CMD/ENTRYPOINT, Kamal's cmd. */
+/** Server command lines of a file: Procfile web:, the Dockerfile's final CMD/ENTRYPOINT, Kamal's cmd, a start script's. */
+const serverLines = (f) => (f.kind === 'procfile' ? f.settings.filter((s) => s.name === 'web')
+  : f.kind === 'dockerfile' ? f.settings.filter((s) => (s.op === 'CMD' || s.op === 'ENTRYPOINT') && s.runtime)
+    : f.kind === 'kamal' ? f.settings.filter((s) => s.key === 'cmd' && typeof s.value === 'string')
+      : f.kind === 'start-script' ? f.settings.filter((s) => s.name === 'server') : []);
+
+/** The web command that runs Puma: Procfile web:, the Dockerfile's final CMD/ENTRYPOINT, Kamal's cmd, a start script. */
 export function pumaCommand(files) {
   for (const f of files.filter((x) => !x.problem)) {
-    const cmds = f.kind === 'procfile' ? f.settings.filter((s) => s.name === 'web')
-      : f.kind === 'dockerfile' ? f.settings.filter((s) => (s.op === 'CMD' || s.op === 'ENTRYPOINT') && s.runtime)
-        : f.kind === 'kamal' ? f.settings.filter((s) => s.key === 'cmd' && typeof s.value === 'string') : [];
-    for (const s of cmds) {
+    for (const s of serverLines(f)) {
       const words = commandWords(s.value);
       if (words.some((w) => /(^|\/)puma$/.test(w))) return { words, file: f.path, line: s.line, procEnv: prefixEnv(words) };
+    }
+  }
+  return null;
+}
+
+/**
+ * `rails server` (or `rails s`) on a web command line, which starts Puma through Rack's handler when Puma is the server
+ * the lockfile gives (Rack picks Thin first before 2.0, so a locked thin leaves it unknown). It takes no Puma
+ * options: with no config/puma.rb Puma runs its own default threads (prison-visits-2's run.sh, PR #311).
+ */
+function railsServerCommand(files) {
+  const lock = files.find((f) => f.kind === 'gemfile-lock' && !f.problem);
+  if (!lock?.settings.some((s) => s.name === 'puma') || lock.settings.some((s) => s.name === 'thin')) return null;
+  for (const f of files.filter((x) => !x.problem)) {
+    for (const s of serverLines(f)) {
+      const words = commandWords(s.value);
+      const k = words.findIndex((w) => /(^|\/)rails$/.test(w));
+      if (k >= 0 && /^(server|s)$/.test(words[k + 1] ?? '')) return { words, file: f.path, line: s.line, procEnv: prefixEnv(words), rails: true };
     }
   }
   return null;
@@ -39,8 +60,9 @@ export function commandSetsThreads(files) {
 /** {max, env, why, file, line} for the threads Puma runs when no config line says, or null when the files cannot tell. */
 export function implicitThreads(files, answers, env) {
   const puma = files.find((f) => f.kind === 'puma' && !f.problem);
-  const cmd = pumaCommand(files);
-  const t = cmd && optionValue(cmd.words, '-t', '--threads');
+  // `rails server` only when Puma's detection has a source (the server answer's default is puma, not evidence).
+  const cmd = pumaCommand(files) || (answers.__provenance?.server && railsServerCommand(files));
+  const t = cmd && !cmd.rails && optionValue(cmd.words, '-t', '--threads');
   if (t) {
     const [min, max] = t.split(':');
     const v = wordValue(max ?? min, env, cmd.procEnv);
@@ -49,7 +71,7 @@ export function implicitThreads(files, answers, env) {
   // A config that sets threads (any branch), names them another way or hands itself to a library: not implicit.
   if (puma && (puma.settings.some((s) => s.name === 'threads') || /\bmax_threads\b|\bthreads\b/.test(String(puma.text || '').replace(/#.*$/gm, '')) || DELEGATES.test(puma.text || ''))) return null;
   // No config read: only a `puma` command that names none (a -C file outside the app is unknown).
-  if (!puma && (!cmd || optionValue(cmd.words, '-C', '--config'))) return null;
+  if (!puma && (!cmd || (!cmd.rails && optionValue(cmd.words, '-C', '--config')))) return null;
   const v = answers.server_version;
   if (!v) return null;
   const fromEnv = gte(v, PUMA_FACTS.maxThreadsEnv.since) && PUMA_FACTS.maxThreadsEnv.names.map((n) => [n, cmd?.procEnv[n] ?? env.get(n)?.value]).find(([, x]) => x !== undefined);

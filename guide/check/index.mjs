@@ -21,6 +21,7 @@ import { solidQueueTwiceFindings } from './solid-queue-twice.mjs';
 import { pumaModeFindings } from './puma-mode.mjs';
 import { endOfLifeFindings } from './end-of-life.mjs';
 import { composeRailsEnvFindings } from './compose-rails-env.mjs';
+import { dropComposeTls } from './compose-host.mjs';
 import { productionNotes } from './note-scope.mjs';
 import { devEnvFindings, missingTaskFindings, notRakeTaskFindings } from './deploy.mjs';
 import { resolveCompose } from './read-deploy.mjs';
@@ -99,7 +100,8 @@ function unfollowedGemfile(files) {
  */
 export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   // onRead(path): called before each file is read (the page's worker reports it, to name a file past the deadline).
-  const files = inputs.map((x) => (x.problem ? { path: x.path, kind: null, settings: [], notes: [], problem: x.problem } : (onRead?.(x.path), readFile(x))));
+  // `from: 'app-unit'`: a unit the app ships in its own tree (app-extras.mjs), kept on the file read.
+  const files = inputs.map((x) => (x.problem ? { path: x.path, kind: null, settings: [], notes: [], problem: x.problem } : (onRead?.(x.path), Object.assign(readFile(x), x.from ? { from: x.from } : {}))));
   onRead?.(null);
   resolveCompose(files);
   mergeGemfileParts(files);
@@ -112,12 +114,15 @@ export function check(inputs, { answers: given = {}, date, onRead } = {}) {
   const result = generate(answers, options);
   const undetected = det.undetected;
   const deps = sensitivity(answers, undetected, options);
-  const cmp = compareFiles(files, result, { answers, sensitive: (path, key) => {
+  // Units an app ships in its tree are templates its own deploy installs: the cross-file rules read them (Solid Queue
+  // started twice), but they are not compared line by line with the wizard's hardened unit (mushroom-observer: 37
+  // notes from two units nobody passed). Passed on the command line, a unit is compared as before.
+  const cmp = compareFiles(files.filter((f) => f.from !== 'app-unit'), result, { answers, sensitive: (path, key) => {
     const kind = generatedSettings(result.files.find((f) => f.path === path)).kind;
     return [...(deps.get(`${kind}|${key}`) || [])];
   } });
   const ctxAnswers = { ...answers, __ramGiven: 'ram_gb' in given, __given: Object.keys(given), __provenance: det.provenance, __lockedPuma: lockedGem(files, 'puma'), __gemfileUnfollowed: unfollowedGemfile(files) };
-  const findings = [...cmp.findings];
+  const findings = dropComposeTls(cmp.findings, files);
   for (const f of files) if (!f.problem) findings.push(...obsoleteFindings(f, ctxAnswers));
   findings.push(...crossFileFindings(files, ctxAnswers));
   findings.push(...problemFindings(files, ctxAnswers));

@@ -6,6 +6,8 @@ export const LIMITS = Object.freeze({
   files: 300,
   depth: 8, // directory levels below a PATH given on the command line
   rakeFiles: 100, // lib/tasks/**/*.rake files read from an app root (two folders deep)
+  appUnits: 10, // systemd units an app root ships (config/etc/*.service, deploy/*.service…: app-extras.mjs)
+  startScripts: 4, // shell scripts the Procfile's web line or the Dockerfile's CMD/ENTRYPOINT runs (app-extras.mjs)
   initializers: 100, // config/initializers/*.rb scanned for queue_adapter (only those naming it are read as input)
   jobClasses: 4, // app/jobs/*.rb files read (ApplicationJob and three jobs: enough to know the app has jobs)
   gemfileParts: 20, // files a Gemfile evaluates (eval_gemfile, instance_eval of bundler.d/*.rb) read from an app root

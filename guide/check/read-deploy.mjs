@@ -77,10 +77,13 @@ export function readDockerfile(src) {
 }
 
 // Compose's `${VAR:-default}` / `${VAR-default}`: the default (Compose substitutes it when VAR is unset); `${VAR}`
-// alone is unknown (null). Anything else is the literal value.
+// alone is unknown (null), and so is `$VAR`, its form without braces (Compose interpolates both the same way; the
+// eighth blind trial found it read as the literal text "$VAR"). Anything else is the literal value.
 const composeValue = (v) => {
   if (v === null || v === undefined) return null;
-  const m = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}$/.exec(String(v).trim());
+  const t = String(v).trim();
+  if (/^\$[A-Za-z_][A-Za-z0-9_]*$/.test(t)) return null;
+  const m = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}$/.exec(t);
   return m ? (m[2] ?? null) : String(v);
 };
 const DEV_ENV = /^(development|test)$/;

@@ -10,6 +10,7 @@ import { readGemfileLock, readGemfile, readRubyVersion, readToolVersions } from 
 import { readProcfile, readDockerfile, readCompose, readRake } from './read-deploy.mjs';
 import { inputProblem } from './errors.mjs';
 import { readAdapterLines } from './active-job.mjs';
+import { readStartScript } from './app-extras.mjs';
 
 const RUBY_KINDS = new Set(['puma', 'unicorn', 'pitchfork', 'rails-env', 'good-job', 'rails-app']);
 const LAST_WINS = ['threads', 'workers'];
@@ -90,6 +91,8 @@ const READERS = {
   'job-class': readAdapterLines,
   // bin/jobs: kept as text (deploy.mjs asks whether it loads Solid Queue); nothing in it is run or parsed.
   binstub: () => ({ settings: [], notes: [] }),
+  // A shell script a start command runs: its Puma command lines only (app-extras.mjs); never run.
+  'start-script': (src, path) => readStartScript(src, path),
   nginx: (src, path) => readNginx(src, path),
   apache: (src, path) => readApache(src, path),
   caddy: (src, path) => readCaddy(src, path),
