@@ -312,6 +312,7 @@ export const PROD_CATALOG = {
   "redis.conf": "Redis for Sidekiq's queues, included from redis.conf (README step 3). Listens on loopback only.",
   "redis.maxmemory": "{mb} MB, counted in the memory budget; noeviction: when full, Redis refuses writes (enqueueing fails loudly) instead of evicting keys, which would silently drop jobs (Sidekiq wiki).",
   "redis.aof": "Persistence: the append-only file, synced every second, so a crash or restart loses at most about a second of enqueued jobs.",
+  "redis.aof-switch": "A Redis that already runs with the append-only file off keeps its data in dump.rdb alone; restarted with appendonly yes it would start from a new, empty append-only file and ignore dump.rdb, losing every queued job. So the file is turned on live first ({cli} CONFIG SET appendonly yes writes the data in memory into it), and the restart waits until that rewrite is done.",
   "redis.order": "Start after Redis, which Sidekiq (and the app, to enqueue) need.",
   "redis.url": "Where Sidekiq (client and server) finds Redis: this host's Redis, database 0.",
   "systemd.jobs.sidekiq": "One Sidekiq process with {threads} threads per instance; enable rails-jobs@1 … rails-jobs@{n}.",

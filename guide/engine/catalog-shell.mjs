@@ -250,6 +250,15 @@ export const SHELL_CATALOG = {
     '  rm -r {live}.selfsigned',
     'fi',
   ].join('\n'),
+  // README step 3 (generators/redis.mjs finish), before Redis restarts into appendonly yes: only when the restart is
+  // due and the running Redis has the append-only file off. INFO persistence says the rewrite is done (not running, not
+  // scheduled, and the last one succeeded: a failed one is scheduled again). On failure REDIS is emptied so that even a
+  // pasted, non-stopping shell skips the restart.
+  "cmd.readme.redis-aof": [
+    'if [ -n "$REDIS" ] && [ "$({cli} CONFIG GET appendonly 2>/dev/null | sed -n 2p)" = no ]; then',
+    '  [ "$({cli} CONFIG SET appendonly yes)" = OK ] && timeout {s} sh -c \'until [ "$({cli} INFO persistence | grep -cE "^(aof_rewrite_(in_progress|scheduled):0|aof_last_bgrewrite_status:ok)")" = 3 ]; do sleep 1; done\' || { REDIS=; echo "{svc}: the append-only file could not be turned on, or its first rewrite was not done within {s} s ({cli} INFO persistence); {svc} was not restarted and keeps its data. Once aof_rewrite_in_progress is 0, run: systemctl restart {svc}" >&2; false; }',
+    'fi',
+  ].join('\n'),
   // README step 3 (readme-apply.mjs pgApply), PostgreSQL 9.5+: reload, then restart only for a pending start-only setting.
   "cmd.readme.pg-apply": [
     'systemctl reload-or-restart {svc}',

@@ -88,7 +88,8 @@ test('D9: systemd-analyze verify accepts the units with their memory settings', 
 });
 
 // README step 3 of a bundle, run by dash in a scratch tree: every absolute /etc path moved under the scratch
-// directory, systemctl, apt-get and sysctl replaced by recorders. Returns the recorded calls of each run.
+// directory, systemctl, apt-get, sysctl and redis-cli replaced by recorders (redis-cli answers nothing, as with no
+// Redis running, so a Redis on the test machine is never touched). Returns the recorded calls of each run.
 function stepThreeRunner(r) {
   const dir = mkdtempSync(join(tmpdir(), 'sre6-step3-'));
   const bundle = join(dir, 'bundle');
@@ -104,7 +105,7 @@ function stepThreeRunner(r) {
   const bin = join(dir, 'bin');
   mkdirSync(bin);
   const log = join(dir, 'calls');
-  for (const tool of ['systemctl', 'apt-get', 'sysctl']) writeFileSync(join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> "${log}"\n`, { mode: 0o755 });
+  for (const tool of ['systemctl', 'apt-get', 'sysctl', 'redis-cli']) writeFileSync(join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> "${log}"\n`, { mode: 0o755 });
   const script = ['set -eu', block.replace(/(^|[\s'])\/etc\//gm, `$1${root}/etc/`)].join('\n');
   return {
     bundle,

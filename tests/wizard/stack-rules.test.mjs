@@ -86,7 +86,7 @@ test('Sidekiq: Redis configured for it (noeviction, AOF, loopback), REDIS_URL an
     assert.match(d, /^Environment=REDIS_URL=redis:\/\/127\.0\.0\.1:6379\/0$/m);
   }
   // Restarted only when rails.conf or the include line changed (SRE check 5, m1; run by dash in sre-check6).
-  assert.match(file(r, 'README.md'), /^command -v redis-server >\/dev\/null \|\| apt-get install -y redis-server\ngrep -qx 'include \/etc\/redis\/rails\.conf' \/etc\/redis\/redis\.conf \|\| \{ echo 'include \/etc\/redis\/rails\.conf' >> \/etc\/redis\/redis\.conf; REDIS=1; \}\n\[ -z "\$REDIS" \] \|\| systemctl restart redis-server$/m);
+  assert.match(file(r, 'README.md'), /^command -v redis-server >\/dev\/null \|\| apt-get install -y redis-server\ngrep -qx 'include \/etc\/redis\/rails\.conf' \/etc\/redis\/redis\.conf \|\| \{ echo 'include \/etc\/redis\/rails\.conf' >> \/etc\/redis\/redis\.conf; REDIS=1; \}\n(?:# .*\n)+if \[ -n "\$REDIS" \] && \[ "\$\(redis-cli CONFIG GET appendonly .*\n  \[ "\$\(redis-cli CONFIG SET appendonly yes\)" = OK \] && .*\nfi\n\[ -z "\$REDIS" \] \|\| systemctl restart redis-server$/m);
   assert.deepEqual(r.model.db_roles, ['primary', 'cache', 'cable'], 'jobs run on Sidekiq: no queue database');
   assert.doesNotMatch(file(r, 'config/database.yml'), /^\s+queue:/m);
   assert.doesNotMatch(r.advice.map((a) => a.body).join(' '), /not configured by this bundle/);

@@ -326,7 +326,7 @@ export const FAMILY_COMMANDS = {
 };
 
 // Programs every family's README may use (coreutils, util-linux, systemd, the servers' own checkers).
-export const COMMON_PROGRAMS = ['test', 'printf', '[', 'sh', 'command', 'grep', 'umask', 'openssl', 'rm', 'id', 'install', 'cd', 'set', '.', 'runuser', 'systemctl', 'sysctl', 'curl', 'certbot', 'nginx', 'caddy', 'kamal-proxy', 'chown', 'chmod', 'cat', 'systemd-analyze', 'haproxy', 'mysql', 'mariadb', 'command', 'echo', 'exit', '{bin}/bundle', 'cmp', 'exec', 'mv', 'false'];
+export const COMMON_PROGRAMS = ['test', 'printf', '[', 'sh', 'command', 'grep', 'umask', 'openssl', 'rm', 'id', 'install', 'cd', 'set', '.', 'runuser', 'systemctl', 'sysctl', 'curl', 'certbot', 'nginx', 'caddy', 'kamal-proxy', 'chown', 'chmod', 'cat', 'systemd-analyze', 'haproxy', 'mysql', 'mariadb', 'command', 'echo', 'exit', '{bin}/bundle', 'cmp', 'exec', 'mv', 'false', 'timeout'];
 
 // What each release ships: capabilities/distro-releases.mjs (re-exported for the modules that read both tables here).
 export { DISTRO_RELEASES } from './distro-releases.mjs';

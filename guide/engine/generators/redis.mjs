@@ -4,7 +4,7 @@
 // Sources: Sidekiq wiki "Using Redis" (maxmemory-policy noeviction: Redis must never drop jobs; persistence on),
 // Redis docs on eviction and persistence (appendonly + appendfsync everysec loses at most a second on a crash).
 import { SRC } from '../evidence.mjs';
-import { t } from '../text.mjs';
+import { t, lines } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 import { fam, commandsOf, releaseOf } from './family-steps.mjs';
 import { REDIS_FACTS } from '../caps.mjs';
@@ -17,6 +17,9 @@ export const id = 'redis';
 const FAMILY_OK = (ctx) => Boolean(commandsOf(ctx)?.redisConf);
 export const REDIS_URL = 'redis://127.0.0.1:6379/0';
 const CONF = 'etc/redis/rails.conf';
+// How long README step 3 waits for the first rewrite of the append-only file (a Sidekiq Redis holds megabytes, not
+// gigabytes: seconds in practice); then it stops without restarting.
+const AOF_WAIT_S = 300;
 
 function dropIn(unit, ctx) {
   const svc = `${FAMILY_OK(ctx) ? fam(ctx, 'services.redis') : 'redis-server'}.service`;
@@ -54,18 +57,28 @@ export function generate(ctx) {
 /**
  * README step 3's lines for Redis (left on the summary): rails.conf compared with the installed one before step 3
  * installs it, then the package, the include line in redis.conf, and a restart only when either changed (SRE check 5,
- * m1: every re-run of the step restarted Redis, and enqueues failed meanwhile).
+ * m1: every re-run of the step restarted Redis, and enqueues failed meanwhile). Before that restart, a running Redis
+ * with the append-only file off gets it turned on live and the restart waits for its rewrite (SRE check 6, D2: a
+ * restart straight into appendonly yes starts empty and every queued job is lost; redis.conf's appendonly comment,
+ * redis/redis#12484). Proven in the lab by tests/wizard/redis-aof.test.mjs.
  */
 export function finish(summary) {
   const { ctx } = summary;
   if (!APPLIES.redis(ctx) || !ctx.linux || !FAMILY_OK(ctx)) return [];
   const conf = fam(ctx, 'redisConf');
+  const svc = fam(ctx, 'services.redis');
+  // Valkey's package (the RHEL 10 row) ships valkey-cli; redis-cli comes only with its compatibility package.
+  const valkey = svc === 'valkey';
+  const cli = valkey ? 'valkey-cli' : 'redis-cli';
+  const src = valkey ? SRC.valkeyAofSwitch : SRC.redisAofSwitch;
   summary.hostBlocks = { ...summary.hostBlocks,
     before: [...(summary.hostBlocks?.before || []), ...compareLines('REDIS', [{ src: CONF, dest: familyDestination(ctx, CONF) || `/${CONF}` }])],
     redis: [
       fam(ctx, 'packages.redis'),
       `grep -qx 'include /${CONF}' ${conf} || { echo 'include /${CONF}' >> ${conf}; REDIS=1; }`,
-      restartIfChanged('REDIS', fam(ctx, 'services.redis')),
+      `# ${t('redis.aof-switch', { cli })}`, `# see: ${src.url}`,
+      ...lines('cmd.readme.redis-aof', { cli, svc, s: AOF_WAIT_S }),
+      restartIfChanged('REDIS', svc),
     ] };
   return [];
 }
