@@ -76,3 +76,26 @@ test('RHEL: HTTP and HTTPS are open before step 5 asks certbot for the certifica
   assert.ok(!step(behind, 5).some((l) => l.startsWith('firewall-cmd')));
   for (const l of open) assert.ok(step(behind, 6).includes(l), `behind a balancer step 6 keeps "${l}"`);
 });
+
+// D4 (major, from sre5 D9): Passenger inside Apache runs the app's processes in Apache's unit, which had only
+// LimitNOFILE: a leak grew until the host's OOM killer ran, which may pick a PostgreSQL backend. Apache's drop-in now
+// carries the ceiling the app units get: the plan's lines for the app and Apache plus what the plan leaves free,
+// OOMPolicy=continue (Passenger's core respawns a killed process) and OOMScoreAdjust=500.
+test('D4: Passenger inside Apache gets the memory ceiling on Apache\'s unit, from the plan', () => {
+  for (const ram of [2, 4, 8]) {
+    const r = generate({ domain: 'a.example.com', server: 'passenger', proxy: 'apache', ram_gb: ram }, { date: DATE });
+    const drop = r.files.find((f) => f.path === 'etc/systemd/system/apache2.service.d/rails-app.conf');
+    assert.ok(drop, `${ram} GB: Apache's drop-in`);
+    const value = (k) => (new RegExp(`^${k}=(.*)$`, 'm').exec(drop.content) || [])[1];
+    const kinds = ['monitor', 'master', 'workers', 'jit', 'handover', 'proxy'];
+    const mem = r.model.memory;
+    const own = Math.round(mem.filter((x) => kinds.includes(x.kind)).reduce((s, x) => s + x.mb, 0));
+    const planned = mem.reduce((s, x) => s + x.mb, 0);
+    const free = Math.max(0, ram * 1024 - planned);
+    assert.equal(value('MemoryMax'), `${own + free}M`, `${ram} GB: the app's and Apache's share plus the free memory`);
+    assert.ok(own >= mem.filter((x) => x.kind === 'workers').reduce((s, x) => s + x.mb, 0), 'never below the workers');
+    assert.equal(value('OOMPolicy'), 'continue');
+    assert.equal(value('OOMScoreAdjust'), '500');
+    assert.equal(value('LimitNOFILE'), '65536');
+  }
+});

@@ -74,4 +74,6 @@ export const FORK_MEMORY = {
 export const MEMORY_CEILING = {
   oomScoreAdjust: 500, oomPolicy: 'continue', oomPolicySince: 243,
   web: ['monitor', 'master', 'workers', 'jit', 'handover'], jobs: ['jobs-template', 'jobs'],
+  // Passenger inside Apache (limits.mjs): the app's processes live in Apache's unit, with Apache's own line.
+  apache: ['monitor', 'master', 'workers', 'jit', 'handover', 'proxy'],
 };

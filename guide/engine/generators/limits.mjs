@@ -5,7 +5,7 @@ import { SRC, DS } from '../evidence.mjs';
 import { t } from '../text.mjs';
 import { APPLIES } from './applies.mjs';
 import { fam } from './family-steps.mjs';
-import { SECRETS_FILE } from './systemd.mjs';
+import { SECRETS_FILE, ceiling } from './systemd.mjs';
 
 export const id = 'limits';
 
@@ -19,6 +19,9 @@ export function generate(ctx) {
     const svc = fam(ctx, 'services.apache') || 'apache2';
     return { files: [{ path: `etc/systemd/system/${svc}.service.d/rails-app.conf`, format: 'systemd', body: [{ section: 'Service', entries: [
       { key: 'LimitNOFILE', value: 65536, why: t('systemd.1'), evidence: [SRC.fdLimits, DS.sysctl] },
+      // The memory ceiling the app's own units get (SRE check 6, D4), on Apache's unit, where Passenger's processes run.
+      { comment: t('ceiling.apache') },
+      ...ceiling(ctx, 'apache', 1, 'Passenger', 'core'),
       ...(ctx.passengerEnvWrapper ? [] : [
         { key: 'EnvironmentFile', value: `${ctx.appDir}/config/ruby.env`, why: t('systemd.apache.env'), evidence: [SRC.systemdExec, SRC.passenger] },
         { key: 'EnvironmentFile', value: SECRETS_FILE }]),

@@ -97,7 +97,7 @@ function environment(ctx, extraFiles = []) {
 // A memory ceiling (SRE check 5, D9): the unit's own lines of the memory plan (an instance's share where the unit is
 // a template) plus what the plan leaves free, so a leak is killed inside the app, not in PostgreSQL or Redis.
 // capabilities/memory.mjs says why MemoryMax and not MemoryHigh, OOMPolicy=continue and OOMScoreAdjust.
-function ceiling(ctx, lines, per, runner, parent, jit = 0) {
+export function ceiling(ctx, lines, per, runner, parent, jit = 0) {
   const c = cap('memory-ceiling');
   const own = Math.round(ctx.memory.filter((x) => c[lines]?.includes(x.kind)).reduce((s, x) => s + x.mb, 0) / per) + jit;
   const free = Math.max(0, ctx.ramMb - ctx.memoryTotalMb);
