@@ -29,7 +29,8 @@ export function nginxStreamOf(ctx) {
  */
 export function generate(ctx) {
   const stream = nginxStreamOf(ctx);
-  const redis = ctx.jobs === 'sidekiq' && ctx.linux ? fam(ctx, 'services.redis') : 'redis';
+  // (Only for the RHEL family: Debian's unit is redis-server, which is Redis itself.)
+  const redis = ctx.family.id === 'rhel' && ctx.jobs === 'sidekiq' && ctx.linux ? fam(ctx, 'services.redis') : 'redis';
   return { warnings: [
     ...(stream ? [W('distro-nginx-stream', 'info', { distro: ctx.a.distro, shipped: releaseOf(ctx).nginx, v: ctx.proxyVersion, stream }, [SRC.rhelAppStreams, SRC.nginxChanges])] : []),
     ...(redis !== 'redis' ? [W('redis-fork', 'info', { distro: ctx.a.distro, server: redis, v: releaseOf(ctx)?.redis }, [SRC.sidekiqRedis])] : []),
