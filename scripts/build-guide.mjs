@@ -55,7 +55,10 @@ const OUT = join(ROOT, 'assets/generated');
 // non-CRuby rule; RHEL's module streams, boot enabling and SELinux lines went into a chunk (rhel-steps.mjs) and its
 // Apache and host rules into theirs. A regression, recorded in README; raised by the smallest quarter KB above it.
 // 50.5 KB after the fifth SRE check's and trial 24's ports together (guide.js 49,358 B + chart-values.mjs, about 51,460 B).
-export const BUDGET_GZIP = 50.5 * 1024;
+// 50.75 KB in stop 35 (51,835 B measured): the units' memory ceiling, nginx's X-Forwarded-For choice, MariaDB's own
+// repository and RHEL's streams reach every page through systemd.mjs and family-steps.mjs (the page's share of the
+// engine 44,154 → 44,305 B). A regression, recorded in README; raised by the smallest quarter KB above it.
+export const BUDGET_GZIP = 50.75 * 1024;
 
 function siteUrl() {
   try {
