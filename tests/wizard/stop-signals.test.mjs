@@ -36,7 +36,10 @@ async function runServer(server, signal) {
   const bundle = generate(answers, { appRoot: root, date: '2026-01-01' });
   const file = (p) => bundle.files.find((f) => f.path === p).content;
   writeFileSync(join(root, `config/${server}.rb`), file(`config/${server}.rb`));
-  writeFileSync(join(root, 'config.ru'), 'run lambda { |env| sleep(env["PATH_INFO"] == "/slow" ? 1 : 0); [200, { "content-type" => "text/plain" }, ["ok"]] }\n');
+  // /slow notes its start in tmp/started before its second of work, so the signal goes once every request is in a
+  // worker (a fixed pause let a request still wait in the listen backlog on a busy machine: not in flight, dropped).
+  const started = join(root, 'tmp/started');
+  writeFileSync(join(root, 'config.ru'), `run lambda { |env| if env["PATH_INFO"] == "/slow"; File.open(${JSON.stringify(started)}, "a") { |f| f.puts Process.pid }; sleep 1; end; [200, { "content-type" => "text/plain" }, ["ok"]] }\n`);
   const unit = serviceSection(file('etc/systemd/system/rails-app.service'));
   const argv = unit.ExecStart[0].split(' ');
   // The unit's program is <ruby_path>/bundle; the gems come from the project's bundles (unicorn: Gemfile, pitchfork: e2e).
@@ -61,7 +64,10 @@ async function runServer(server, signal) {
     // those; connections still waiting in the listen backlog are not in flight (the master closes the listener).
     const workers = Number(/^worker_processes (\d+)/m.exec(file(`config/${server}.rb`))[1]);
     const requests = inFlight(sock, workers);
-    await sleep(400);
+    const until = Date.now() + 15000;
+    const count = () => (existsSync(started) ? readFileSync(started, 'utf8').split('\n').filter(Boolean).length : 0);
+    while (count() < workers && Date.now() < until) await sleep(20);
+    assert.equal(count(), workers, `${server}: every request reached a worker before the signal`);
     const sig = signal === 'unit' ? unit.KillSignal[0] : signal;
     const t0 = Date.now();
     if (forking) {
