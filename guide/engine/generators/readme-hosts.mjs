@@ -56,8 +56,9 @@ function lbRowNotes(ctx, files, lb) {
 }
 // Each file of a host's prefix installed where its family reads it (readme.mjs familyDestination: /var/lib/pgsql/NN/data,
 // /etc/my.cnf.d on RHEL; the bundle path on Debian).
-const installAll = (ctx, files, prefix) => files.map((f) => f.path).filter((p) => p.startsWith(`${prefix}etc/`))
-  .map((p) => `install -D -m 0644 ${p} ${familyDestination(ctx, p) || `/${p.slice(prefix.length)}`}`);
+const placements = (ctx, files, prefix) => files.map((f) => f.path).filter((p) => p.startsWith(`${prefix}etc/`))
+  .map((src) => ({ src, dest: familyDestination(ctx, src) || `/${src.slice(prefix.length)}` }));
+const installAll = (ctx, files, prefix) => placements(ctx, files, prefix).map(({ src, dest }) => `install -D -m 0644 ${src} ${dest}`);
 // A bundle file and where step 0 installs it, for the comparisons before a reload or restart.
 const placed = (files, prefix, re) => files.map((f) => f.path).filter((p) => re.test(p)).map((p) => ({ src: p, dest: `/${p.slice(prefix.length)}` }))[0];
 const DB_PORT = { postgresql: 5432, pgbouncer: 6432, mysql: 3306, mariadb: 3306 };
@@ -130,8 +131,7 @@ export function dbHostBlocks(ctx, files) {
     lines.push(...fromAppHosts(ctx, DB_PORT[bouncer ? 'pgbouncer' : 'postgresql']));
   } else {
     // Restarted only when one of its files changed (restart-on-change.mjs; SRE check 5, m1).
-    const mine = files.map((f) => f.path).filter((p) => p.startsWith('db-host/etc/')).map((src) => ({ src, dest: familyDestination(ctx, src) || `/${src.slice(8)}` }));
-    lines.push(...compareLines('MY', mine), ...installAll(ctx, files, 'db-host/'), 'systemctl daemon-reload', restartIfChanged('MY', service), ...fromAppHosts(ctx, DB_PORT[a.database]),
+    lines.push(...compareLines('MY', placements(ctx, files, 'db-host/')), ...installAll(ctx, files, 'db-host/'), 'systemctl daemon-reload', restartIfChanged('MY', service), ...fromAppHosts(ctx, DB_PORT[a.database]),
       edit('db-host/setup/mysql-grants.sql'), `${ctx.generator('mysql').sqlClient(ctx)} < db-host/setup/mysql-grants.sql`);
   }
   const again = a.database === 'postgresql' ? ` ${t(ctx.pooler === 'pgbouncer' ? 'ops.readme.dbhost.again.pgb' : 'ops.readme.dbhost.again', { keys: restartOnly('pgbouncer').join(', ') })}` : '';
