@@ -49,7 +49,7 @@ rb_measure_pages() { # BASEURL MEASUREMENTS OUTPREFIX CONNECTIONS [ROOT_PID for 
     # The page must answer 2xx; anything else (a redirect, an error) is recorded and the page is not measured.
     curl -s -o /dev/null -m 30 -w '%{http_code}' "$base${PAGES[$m]}" > "$out-$m.status" 2>/dev/null
     case $(cat "$out-$m.status") in 2*) ;; *) rb_log "page $m answered HTTP $(cat "$out-$m.status")"; continue ;; esac
-    rb_warmup "$base${PAGES[$m]}" "$out-$m"
+    rb_warmup "$base${PAGES[$m]}" "$out-$m" "$c"
     [ -n "$root" ] && rb_pss_start "$root" "$out-$m"
     rb_wrk "$out-$m" "$base${PAGES[$m]}" "$c" "$RB_DURATION_S"
     [ -n "$root" ] && rb_pss_stop

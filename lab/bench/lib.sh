@@ -83,9 +83,9 @@ rb_wait_http() { # URL TIMEOUT_S [PID]: until any HTTP answer below 500, or the 
 
 # Warm-up, not measured (its output is kept with the raw files as *.warmup): until throughput is stable
 # (protocol.sh) in a full run, a fixed RB_WARMUP_S seconds otherwise, none when RB_WARMUP_S is 0.
-rb_warmup() { # URL OUT
+rb_warmup() { # URL OUT [CONNECTIONS: the measured run's; 2 when not given]
   [ "${RB_WARMUP_S:-0}" -gt 0 ] || return 0
-  if [ "${RB_QUICK:-0}" = 0 ] && [ -n "${RB_WARMUP_WINDOW_S:-}" ]; then rb_warmup_stable "$1" "$2"; return 0; fi
+  if [ "${RB_QUICK:-0}" = 0 ] && [ -n "${RB_WARMUP_WINDOW_S:-}" ]; then rb_warmup_stable "$1" "$2" "${3:-2}"; return 0; fi
   "${RB_LOAD_PIN[@]}" wrk -t1 -c2 -d"${RB_WARMUP_S}s" "$1" > "$2.warmup" 2>&1 || true
 }
 

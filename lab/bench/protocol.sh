@@ -125,7 +125,10 @@ rb_measured() { # OUT CMD…
     thr=0
     if [ -n "${RB_STEADY_MAX_OFF_PCT:-}" ]; then
       ruby "$BENCH/steadiness.rb" "$out.txt" min_expected="$RB_STEADY_MIN_EXPECTED" min_windows="$RB_STEADY_MIN_WINDOWS" \
-        slow_ratio="$RB_STEADY_SLOW_RATIO" sigmas="$RB_STEADY_SIGMAS" max_off_pct="$RB_STEADY_MAX_OFF_PCT" >> "$out.protocol" 2>> "$RAW/driver.log"
+        slow_ratio="$RB_STEADY_SLOW_RATIO" sigmas="$RB_STEADY_SIGMAS" max_off_pct="$RB_STEADY_MAX_OFF_PCT" \
+        ${RB_STEADY_MIN_BLOCK_EXPECTED:+min_block_expected="$RB_STEADY_MIN_BLOCK_EXPECTED"} \
+        ${RB_STEADY_TREND_MIN_PCT:+trend_min_pct="$RB_STEADY_TREND_MIN_PCT" trend_sigmas="$RB_STEADY_TREND_SIGMAS"} \
+        ${RB_STEADY_DISPERSION:+dispersion="$RB_STEADY_DISPERSION"} >> "$out.protocol" 2>> "$RAW/driver.log"
       [ "$(rb_kv steady_unsteady "$out.protocol")" = 1 ] && thr=1
     fi
     if [ "$busy" = 1 ] || [ "$unsteady" = 1 ] || [ "$slow" = 1 ] || [ "$thr" = 1 ]; then
@@ -144,7 +147,13 @@ rb_measured() { # OUT CMD…
           rb_log "$(basename "$out"): the host ran slow in $sp % of the probe's windows (above $RB_SPEED_MAX_SLOW_PCT %), try $try of $RB_TRIES; repeating"
           echo "repeated_because=slow_host" >> "$out.protocol"; rep_slow=$((rep_slow + 1))
         else
-          rb_log "$(basename "$out"): unsteady throughput ($(rb_kv steady_off_pct "$out.protocol") % of $(rb_kv steady_windows "$out.protocol") windows off the run's median, above $RB_STEADY_MAX_OFF_PCT %), try $try of $RB_TRIES; repeating"
+          # Blocks off say more than the trend (a dip in one half also makes the halves differ): the trend is named
+          # only when it alone made the run unsteady.
+          if [ "$(rb_kv steady_trending "$out.protocol")" = 1 ] && ! rb_above "$(rb_kv steady_off_pct "$out.protocol")" "$RB_STEADY_MAX_OFF_PCT"; then
+            rb_log "$(basename "$out"): throughput trended by $(rb_kv steady_trend_pct "$out.protocol") % from the first half to the second (z $(rb_kv steady_trend_z "$out.protocol"))$(rb_above "$(rb_kv steady_trend_pct "$out.protocol")" 0 && echo ', still warming'), try $try of $RB_TRIES; repeating"
+          else
+            rb_log "$(basename "$out"): unsteady throughput ($(rb_kv steady_off_pct "$out.protocol") % of $(rb_kv steady_windows "$out.protocol") blocks off the run's median, above $RB_STEADY_MAX_OFF_PCT %), try $try of $RB_TRIES; repeating"
+          fi
           echo "repeated_because=unsteady_throughput" >> "$out.protocol"; rep_thr=$((rep_thr + 1))
         fi
         [ -f "$out.speed.csv" ] && mv "$out.speed.csv" "$out.disturbed-$try.speed.csv"
@@ -159,25 +168,44 @@ rb_measured() { # OUT CMD…
     [ -n "${RB_STEADY_MAX_OFF_PCT:-}" ] && printf "unsteady_throughput=%s\nrepeats_unsteady_throughput=%s\n" "$thr" "$rep_thr" >> "$out.protocol"
     echo "tries=$try" >> "$out.protocol"
     printf "repeats_disturbed=%s\nrepeats_unsteady=%s\nrepeats_slow_host=%s\n" "$rep_busy" "$rep_unsteady" "$rep_slow" >> "$out.protocol"
-    [ -f "$out.warmup" ] && grep -E '^warmup_(stable|s)=' "$out.warmup" >> "$out.protocol"
+    [ -f "$out.warmup" ] && grep -E '^warmup_(stable|s|requests|connections)=' "$out.warmup" >> "$out.protocol"
     return 0
   done
 }
 
-# Warm-up until throughput is stable: wrk windows of RB_WARMUP_WINDOW_S seconds until two consecutive windows
-# differ by at most RB_WARMUP_TOLERANCE_PCT %, for at most RB_WARMUP_MAX_S seconds. OUT.warmup keeps every window.
-rb_warmup_stable() { # URL OUT
-  local url=$1 out=$2 spent=0 prev="" rps
+# Warm-up until throughput is stable (version 7): wrk windows of RB_WARMUP_WINDOW_S seconds at CONNECTIONS (the
+# measured run's), until at least RB_WARMUP_MIN_REQUESTS requests and RB_WARMUP_MIN_WINDOWS windows, and then no trend
+# over the last RB_WARMUP_TREND_WINDOWS windows (steadiness.rb's flat_trend?), for at most RB_WARMUP_MAX_S seconds.
+# Without RB_WARMUP_MIN_REQUESTS (a version 6 parameter file): two consecutive windows within
+# RB_WARMUP_TOLERANCE_PCT %, at 2 connections, as version 6 did. OUT.warmup keeps every window.
+rb_warmup_stable() { # URL OUT [CONNECTIONS]
+  local url=$1 out=$2 c=${3:-2} t=2 spent=0 prev="" rps n total=0 counts=""
+  [ -n "${RB_WARMUP_MIN_REQUESTS:-}" ] || c=2
+  [ "$c" -lt 2 ] && t=1
   : > "$out.warmup"
+  echo "warmup_connections=$c" >> "$out.warmup"
   while [ "$spent" -lt "$RB_WARMUP_MAX_S" ]; do
-    "${RB_LOAD_PIN[@]}" wrk -t1 -c2 -d"${RB_WARMUP_WINDOW_S}s" "$url" >> "$out.warmup" 2>&1
+    "${RB_LOAD_PIN[@]}" wrk -t"$t" -c"$c" -d"${RB_WARMUP_WINDOW_S}s" "$url" >> "$out.warmup" 2>&1
     spent=$((spent + RB_WARMUP_WINDOW_S))
     rps=$(sed -n 's/^Requests\/sec: *//p' "$out.warmup" | tail -1)
+    n=$(sed -n 's/^ *\([0-9][0-9]*\) requests in .*/\1/p' "$out.warmup" | tail -1)
     echo "window_rps=${rps:-0}" >> "$out.warmup"
+    if [ -n "${RB_WARMUP_MIN_REQUESTS:-}" ]; then
+      total=$((total + ${n:-0})); counts="$counts ${n:-0}"
+      echo "window_requests=${n:-0}" >> "$out.warmup"
+      if [ "$total" -ge "$RB_WARMUP_MIN_REQUESTS" ] && [ "$((spent / RB_WARMUP_WINDOW_S))" -ge "$RB_WARMUP_MIN_WINDOWS" ] \
+        && ruby "$BENCH/steadiness.rb" --flat windows="$RB_WARMUP_TREND_WINDOWS" tolerance_pct="$RB_WARMUP_TOLERANCE_PCT" \
+          sigmas="$RB_WARMUP_TREND_SIGMAS" $counts >> "$out.warmup" 2>> "$RAW/driver.log"; then
+        printf "warmup_stable=1\nwarmup_s=%s\nwarmup_requests=%s\n" "$spent" "$total" >> "$out.warmup"; return 0
+      fi
+      continue
+    fi
     if [ -n "$prev" ] && [ -n "$rps" ] && awk -v a="$prev" -v b="$rps" -v tol="$RB_WARMUP_TOLERANCE_PCT" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && 100 * d / a <= tol) }'; then
       printf "warmup_stable=1\nwarmup_s=%s\n" "$spent" >> "$out.warmup"; return 0
     fi
     prev=$rps
   done
   printf "warmup_stable=0\nwarmup_s=%s\n" "$spent" >> "$out.warmup"
+  [ -n "${RB_WARMUP_MIN_REQUESTS:-}" ] && echo "warmup_requests=$total" >> "$out.warmup"
+  return 0
 }

@@ -14,10 +14,18 @@
 #      window times the block's length in windows (under the square root at least 1). Both count as off: a run that spent most of its time slow has a slow median, and
 #      only its fast stretch stands out.
 #   4. The run is unsteady when more than MAX_OFF_PCT % of its blocks are off.
-# A run with fewer than MIN_WINDOWS inner windows, or without WRK_WINDOWS (ab, the open-loop generator, the job and
-# replica clients), is not judged: steady_judged=0 and steady_why says which.
+#   5. (Version 7) Or when it trends: the second half of its inner windows against the first differs by more than
+#      TREND_MIN_PCT % and TREND_SIGMAS standard deviations. Block-against-median cannot see a run whose rate rises
+#      steadily (a server still warming: every block stays near the median), a half-against-half test can.
+#   DISPERSION scales the Poisson variance (1: Poisson). Each run also reports its own steady_dispersion, the
+#   variance of successive differences over twice the mean (a slow trend does not inflate it), so the noise model
+#   can be checked against real counts.
+# A run with fewer than MIN_WINDOWS inner windows, with blocks expecting fewer than MIN_BLOCK_EXPECTED responses (no
+# dip could be told from noise there: underpowered, version 7), or without WRK_WINDOWS (ab, the job and replica
+# clients), is not judged: steady_judged=0 and steady_why says which.
 #
-#   ruby steadiness.rb FILE min_expected=100 min_windows=3 slow_ratio=1.2 sigmas=3.5 max_off_pct=10
+#   ruby steadiness.rb FILE min_expected=100 min_windows=3 slow_ratio=1.2 sigmas=3.5 max_off_pct=10 \
+#        [min_block_expected=60 trend_min_pct=5 trend_sigmas=3.5 dispersion=1]
 #        key=value lines (steady_*), appended to the run's .protocol by lab/bench/protocol.sh.
 # scripts/lib/rebench/steadiness.mjs is the same judgement in Node (the readback); the tests hold them together.
 require 'json'
@@ -42,22 +50,69 @@ module Steadiness
     blocks = inner.each_slice(k).to_a
     blocks[-2].concat(blocks.pop) if blocks.size > 1 && blocks[-1].size < k
     rate = per_window # the run's median window: over single windows, steadier than a median of 3 blocks
+    floor = t['min_block_expected'].to_f
+    if floor.positive? && rate * k < floor
+      return { judged: 0, why: 'underpowered', inner_windows: inner.size, median_per_window: rate.round(1) }
+    end
     ratio = t['slow_ratio'].to_f
     sig = t['sigmas'].to_f
+    disp = t.fetch('dispersion', 1).to_f
+    disp = 1.0 unless disp.positive?
     slow = fast = 0
     worst = nil
     blocks.each do |b|
       n = b.sum
       e = rate * b.size
-      noise = sig * Math.sqrt([e, 1].max) # at least one response's worth: a median of 0 is no Poisson mean
+      noise = sig * Math.sqrt(disp * [e, 1].max) # at least one response's worth: a median of 0 is no Poisson mean
       slow += 1 if n < e / ratio && n < e - noise
       fast += 1 if n > e * ratio && n > e + noise
       worst = n / e if e.positive? && (worst.nil? || (n / e - 1).abs > (worst - 1).abs)
     end
     off_pct = 100.0 * (slow + fast) / blocks.size
+    trend = trend_of(inner, t, disp)
+    unsteady = off_pct > t['max_off_pct'].to_f || trend[:trending] == 1 ? 1 : 0
     { judged: 1, inner_windows: inner.size, windows: blocks.size, block_s: k * t.fetch('window_s', 1).to_f,
       median_per_window: rate.round(1), slow: slow, fast: fast, off_pct: off_pct.round(1),
-      worst_ratio: worst&.round(3), unsteady: off_pct > t['max_off_pct'].to_f ? 1 : 0 }
+      worst_ratio: worst&.round(3), dispersion: dispersion_of(inner)&.round(2), **trend, unsteady: unsteady }
+  end
+
+  # Half against half (a middle window of an odd count is left out): the change in % and its z-score, with the
+  # variance of a count taken as DISP times its mean. Only when trend_min_pct is set (version 7).
+  def trend_of(inner, t, disp)
+    return {} unless t['trend_min_pct'] && inner.size >= 2
+    h = inner.size / 2
+    a = inner.first(h).sum.to_f
+    b = inner.last(h).sum.to_f
+    return { trend_pct: 0.0, trend_z: 0.0, trending: 0 } if a + b <= 0
+    pct = a.positive? ? 100.0 * (b - a) / a : 100.0
+    z = (b - a) / Math.sqrt(disp * (a + b))
+    trending = pct.abs > t['trend_min_pct'].to_f && z.abs > t.fetch('trend_sigmas', t['sigmas']).to_f ? 1 : 0
+    { trend_pct: pct.round(1), trend_z: z.round(2), trending: trending }
+  end
+
+  # Variance of successive differences over twice the mean: 1 for Poisson counts, and not inflated by a slow trend.
+  def dispersion_of(xs)
+    return nil if xs.size < 3
+    mean = xs.sum.to_f / xs.size
+    return nil unless mean.positive?
+    d2 = xs.each_cons(2).sum { |x, y| (y - x)**2 }
+    d2 / (2.0 * (xs.size - 1)) / mean
+  end
+
+  # Warm-up's stop rule (version 7): the least-squares slope over the last W counts, times W - 1 (the change across
+  # them), within tolerance_pct % of their mean or within sigmas Poisson standard deviations of zero.
+  def flat_trend(counts, t)
+    w = t['windows'].to_i
+    ys = counts.last(w)
+    return { flat: 0, why: 'too_few_windows' } if w < 2 || ys.size < w
+    mean = ys.sum.to_f / w
+    xbar = (w - 1) / 2.0
+    sxx = (0...w).sum { |x| (x - xbar)**2 }
+    slope = (0...w).sum { |x| (x - xbar) * (ys[x] - mean) } / sxx
+    change = slope * (w - 1)
+    limit = [t['tolerance_pct'].to_f / 100 * mean, t['sigmas'].to_f * (w - 1) * Math.sqrt([mean, 1].max / sxx)].max
+    { flat: change.abs <= limit ? 1 : 0, trend_pct: mean.positive? ? (100 * change / mean).round(1) : 0.0,
+      limit_pct: mean.positive? ? (100 * limit / mean).round(1) : 0.0 }
   end
 
   # The WRK_WINDOWS line of a run's output, or nil.
@@ -67,7 +122,14 @@ module Steadiness
   end
 end
 
-if $PROGRAM_NAME == __FILE__
+if $PROGRAM_NAME == __FILE__ && ARGV.first == '--flat'
+  # ruby steadiness.rb --flat windows=4 tolerance_pct=2 sigmas=3 COUNT… : warmup_* lines; exit 0 when flat.
+  ARGV.shift
+  t, counts = ARGV.partition { |a| a.include?('=') }
+  r = Steadiness.flat_trend(counts.map(&:to_i), t.to_h { |a| a.split('=', 2) })
+  r.each { |k, v| puts "warmup_#{k}=#{v}" }
+  exit(r[:flat] == 1 ? 0 : 1)
+elsif $PROGRAM_NAME == __FILE__
   file = ARGV.shift
   t = ARGV.to_h { |a| a.split('=', 2) }
   w = File.exist?(file) ? Steadiness.windows_of(File.read(file, encoding: 'UTF-8', invalid: :replace)) : nil

@@ -95,9 +95,11 @@ function repeatsText(q) {
 function steadinessText(q) {
   const s = q.steadiness;
   if (!s) return '';
-  const why = Object.entries(s.not_judged_why).map(([k, n]) => `${n} ${k === 'no_windows' ? 'without per-window counts' : k === 'too_few_windows' ? 'too short' : k}`);
+  const words = { no_windows: 'without per-window counts', too_few_windows: 'too short', underpowered: 'too few responses per block' };
+  const why = Object.entries(s.not_judged_why).map(([k, n]) => `${n} ${words[k] || k}`);
+  const d = s.dispersion ? ` Dispersion of the judged runs' counts (1 for Poisson noise, which the rule assumes): median ${s.dispersion.median} (${s.dispersion.min} to ${s.dispersion.max}).` : '';
   const probe = q.host_speed_probe && Number.isFinite(q.host_speed_probe.slow_pct_median) ? ` The host-speed probe, recorded only, read a median of ${q.host_speed_probe.slow_pct_median} % of its windows slow.` : '';
-  return ` Throughput steadiness: ${s.judged} load runs judged, ${s.not_judged} not judged${why.length ? ` (${why.join(', ')})` : ''}; ${s.runs_unsteady_throughput} left out as unsteady.${probe}`;
+  return ` Throughput steadiness: ${s.judged} load runs judged, ${s.not_judged} not judged${why.length ? ` (${why.join(', ')})` : ''}; ${s.runs_unsteady_throughput} left out as unsteady.${d}${probe}`;
 }
 export function qualityHtml(dataset) {
   const q = dataset.quality;

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { ROOT, tmpDir, run } from '../tools/util.mjs';
-import { judgeWindows } from '../../scripts/lib/rebench/steadiness.mjs';
+import { judgeWindows, steadinessParams } from '../../scripts/lib/rebench/steadiness.mjs';
 import { readResults } from '../../scripts/lib/rebench/readback.mjs';
 import { parseProtocolFile, PROTOCOL } from '../../scripts/lib/rebench/protocol.mjs';
 import { parse as parseWrk } from '../../scripts/lib/importers/wrk.mjs';
@@ -17,8 +17,9 @@ import { driverShell } from '../helpers/driver-shell.mjs';
 
 const S = PROTOCOL.http.steadiness;
 const SCRIPT = path.join(ROOT, 'lab/bench/steadiness.rb');
-const ARGS = [`min_expected=${S.min_expected_per_window}`, `min_windows=${S.min_windows}`, `slow_ratio=${S.slow_ratio}`, `sigmas=${S.sigmas}`, `max_off_pct=${S.max_off_pct}`];
-const PARAMS = { RB_STEADY_MIN_EXPECTED: S.min_expected_per_window, RB_STEADY_MIN_WINDOWS: S.min_windows, RB_STEADY_SLOW_RATIO: S.slow_ratio, RB_STEADY_SIGMAS: S.sigmas, RB_STEADY_MAX_OFF_PCT: S.max_off_pct };
+const ARGS = [`min_expected=${S.min_expected_per_window}`, `min_windows=${S.min_windows}`, `slow_ratio=${S.slow_ratio}`, `sigmas=${S.sigmas}`, `max_off_pct=${S.max_off_pct}`,
+  `min_block_expected=${S.min_block_expected}`, `trend_min_pct=${S.trend_min_pct}`, `trend_sigmas=${S.trend_sigmas}`, `dispersion=${S.dispersion}`];
+const PARAMS = steadinessParams(PROTOCOL, { quick: false });
 const withDir = (t, name) => { const d = tmpDir(name); t.after(() => fs.rmSync(d, { recursive: true, force: true })); return d; };
 const windowsLine = (counts) => `WRK_WINDOWS {"window_s":1,"first_epoch_s":1764200000,"counts":[${counts.join(',')}]}`;
 
@@ -50,6 +51,11 @@ test('constructed windows: a 2 s dip at half speed is caught at 500 and 100 req/
     steady500: constant(500),
     shortRun: [200, 500, 480, 300],
     sparse: [0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0],
+    // Version 7: a server still warming, its rate rising 25 % over the run: every block within the limits of the
+    // median, so only the half-against-half trend sees it.
+    ramp500: [200, ...Array.from({ length: 9 }, (_, i) => Math.round(450 + 14 * i)), 300],
+    // Counts that vary twice as much as Poisson would, with no dip or trend: judged, and their dispersion reads ~2+.
+    noisy100: [40, 100, 114, 88, 109, 91, 112, 86, 103, 97, 60],
   };
   const js = Object.fromEntries(Object.entries(cases).map(([k, c]) => [k, judgeWindows(c, S)]));
   assert.deepEqual([js.dip500.windows, js.dip500.slow, js.dip500.unsteady, js.dip500.worst_ratio], [9, 2, 1, 0.5]);
@@ -59,7 +65,12 @@ test('constructed windows: a 2 s dip at half speed is caught at 500 and 100 req/
   assert.deepEqual([js.twoSpeeds500.slow, js.twoSpeeds500.fast, js.twoSpeeds500.unsteady], [0, 4, 1]);
   assert.deepEqual([js.steady500.off_pct, js.steady500.unsteady], [0, 0]);
   assert.deepEqual(js.shortRun, { judged: 0, why: 'too_few_windows', inner_windows: 2 });
-  assert.deepEqual([js.sparse.judged, js.sparse.windows, js.sparse.unsteady], [1, 3, 0], 'a response every few seconds: judged, never off by noise');
+  assert.deepEqual([js.sparse.judged, js.sparse.why], [0, 'underpowered'], 'a response every few seconds: no dip could be seen, so not judged');
+  assert.deepEqual([js.ramp500.off_pct, js.ramp500.trending, js.ramp500.unsteady], [0, 1, 1], `a steady rise is caught by the trend alone: ${JSON.stringify(js.ramp500)}`);
+  assert.ok(js.ramp500.trend_pct > 5 && js.ramp500.trend_z > S.trend_sigmas, JSON.stringify(js.ramp500));
+  assert.deepEqual([js.noisy100.unsteady, js.noisy100.trending], [0, 0], JSON.stringify(js.noisy100));
+  assert.ok(js.noisy100.dispersion > 1.5, `over-dispersed counts read so: ${js.noisy100.dispersion}`);
+  assert.ok(js.steady500.dispersion === 0, 'identical counts have no dispersion');
   // The lab's judgement is the same, figure for figure.
   const ruby = await Promise.all(Object.entries(cases).map(([name, counts]) => judgeRuby(dir, name, { counts })));
   Object.keys(cases).forEach((name, i) => assert.deepEqual(unprefixed(ruby[i]), js[name], name));
@@ -86,6 +97,9 @@ test('Poisson noise alone at 30 and at 500 req/s is not flagged beyond the state
     // measurement_protocol.json states about 1 run in 400 at 30 req/s and fewer at 500: a repeat, never a run left out.
     const unsteady = judged.filter((j) => j.unsteady).length;
     assert.ok(unsteady <= 2000 * 0.005, `${rate} req/s: ${unsteady} of 2000 pure-noise runs called unsteady`);
+    // The dispersion each run reports is about 1 on Poisson counts: the check of the noise model reads true there.
+    const d = judged.map((j) => j.dispersion).sort((a, b) => a - b);
+    assert.ok(d[1000] > 0.85 && d[1000] < 1.15, `${rate} req/s: median dispersion ${d[1000]} of Poisson counts`);
     // A few of the same runs through steadiness.rb: the same figures.
     const ruby = await Promise.all(runs.slice(0, 3).map((counts, i) => judgeRuby(dir, `p${rate}-${i}`, { counts })));
     ruby.forEach((p, i) => assert.deepEqual(unprefixed(p), judged[i]));
@@ -116,12 +130,12 @@ const DRIVER = { RB_MONITOR_S: '', RB_GATE_WINDOW_S: '', RB_DISTURB_MAX_FOREIGN:
 
 test('real wrk runs through the driver: a steady page passes, a 2 s stretch at half speed is unsteady; the readback agrees', { timeout: 60000 }, async (t) => {
   const dir = withDir(t, 'steady-wrk');
-  // One connection each: 30 req/s, a heavy page's rate, for 6 s; and 150 req/s for 8 s, halved from 2 to 4 s (one
+  // One connection each: 30 req/s, a heavy page's rate, for 10 s (9 whole windows, 3 blocks of 90 expected: judged); and 150 req/s for 8 s, halved from 2 to 4 s (one
   // whole window at half speed at least, at most three touched of seven, so the median stays at full speed). Both at
   // once: they are paced, not CPU-bound.
   const [steadyUrl, dipUrl] = [await pacedServer(t, 30), await pacedServer(t, 150, [2, 4])];
   const [a, b] = await Promise.all([
-    driverShell(dir, `rb_wrk "$RAW/001-steady-r1-page" '${steadyUrl}' 1 6`, { ...DRIVER, RB_TRIES: 1 }),
+    driverShell(dir, `rb_wrk "$RAW/001-steady-r1-page" '${steadyUrl}' 1 10`, { ...DRIVER, RB_TRIES: 1 }),
     driverShell(dir, `rb_wrk "$RAW/002-dip-r1-page" '${dipUrl}' 1 8`, { ...DRIVER, RB_TRIES: 1 }),
   ]);
   assert.equal(a.code, 0, a.stderr);
@@ -155,7 +169,7 @@ test('the driver repeats an unsteady run (reason unsteady_throughput), keeps the
   assert.deepEqual([p.tries, p.unsteady_throughput, p.repeats_unsteady_throughput, p.steady_unsteady, p.disturbed], [2, 0, 1, 0, 0]);
   const first = parseProtocolFile(fs.readFileSync(path.join(dir, 'run.disturbed-1.protocol'), 'utf8'));
   assert.deepEqual([first.steady_slow, first.repeated_because], [2, 'unsteady_throughput']);
-  assert.match(fs.readFileSync(path.join(dir, 'driver.log'), 'utf8'), /run: unsteady throughput \(22\.2 % of 9 windows off the run's median, above 10 %\), try 1 of 3; repeating/);
+  assert.match(fs.readFileSync(path.join(dir, 'driver.log'), 'utf8'), /run: unsteady throughput \(22\.2 % of 9 blocks off the run's median, above 10 %\), try 1 of 3; repeating/);
   const ab = parseProtocolFile(fs.readFileSync(path.join(dir, 'ab.protocol'), 'utf8'));
   assert.deepEqual([ab.steady_judged, ab.steady_why, ab.unsteady_throughput, ab.tries], [0, 'no_windows', 0, 1]);
   // Without the parameters (a --quick run, or a driver before version 6) nothing is judged or recorded.

@@ -30,6 +30,8 @@ export function formatReport(r) {
     ...PERCENTILES.map((p) => `${KEY[p]}=${ms(r.latencyMs[p])}`),
     `max_ms=${ms(r.maxMs)}`,
     `elapsed_s=${r.elapsedS.toFixed(3)}`,
+    // The same line as wrk-report.lua's, so that lab/bench/steadiness.rb judges both alike.
+    ...(r.windows ? [`WRK_WINDOWS ${JSON.stringify(r.windows)}`] : []),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -72,6 +72,9 @@ export function runOpenLoop(options) {
   const agent = o.keepAlive ? new http.Agent({ keepAlive: true, maxSockets: o.maxInFlight }) : false;
   const c = { scheduled: times.length, sent: 0, completed: 0, ok: 0, http_errors: 0, socket_errors: 0, timeouts: 0, unsent: 0, late: 0 };
   const latencies = [];
+  // Answers per second of the wall clock, as wrk-report.lua counts them: the protocol's steadiness check (version 7)
+  // judges an open-loop run by them too. At a fixed arrival rate a stall shows as a gap and then a catch-up burst.
+  const perSecond = new Map();
   const errorKinds = new Map();
   let maxLag = 0;
   let inFlight = 0;
@@ -116,6 +119,7 @@ export function runOpenLoop(options) {
         latencyMs: Object.fromEntries(PERCENTILES.map((p) => [p, percentile(latencies, p)])),
         maxMs: latencies.length ? latencies[latencies.length - 1] : null,
         latencies,
+        windows: windowsOf(perSecond),
       });
     }
 
@@ -149,6 +153,8 @@ export function runOpenLoop(options) {
           if (res.statusCode >= 200 && res.statusCode < 400) {
             c.ok += 1;
             latencies.push(now() - due);
+            const sec = Math.floor(Date.now() / 1000);
+            perSecond.set(sec, (perSecond.get(sec) || 0) + 1);
             settle(req, null);
           } else {
             c.http_errors += 1;
@@ -185,4 +191,13 @@ export function runOpenLoop(options) {
     }
     tick();
   });
+}
+
+/** { window_s: 1, first_epoch_s, counts } from answers per epoch second (empty seconds between included), or null. */
+function windowsOf(perSecond) {
+  if (!perSecond.size) return null;
+  const secs = [...perSecond.keys()];
+  const first = Math.min(...secs);
+  const counts = Array.from({ length: Math.max(...secs) - first + 1 }, (_, i) => perSecond.get(first + i) || 0);
+  return { window_s: 1, first_epoch_s: first, counts };
 }

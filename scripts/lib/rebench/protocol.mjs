@@ -37,6 +37,11 @@ export function driverParams({ quick, noWait = false }) {
     RB_WARMUP_WINDOW_S: P.warmup.window_s,
     RB_WARMUP_TOLERANCE_PCT: P.warmup.tolerance_pct,
     RB_WARMUP_MAX_S: P.warmup.max_s,
+    // Version 7: warm-up at the measured concurrency, at least this many requests and windows, then no trend.
+    RB_WARMUP_MIN_WINDOWS: P.warmup.min_windows ?? '',
+    RB_WARMUP_MIN_REQUESTS: P.warmup.min_requests ?? '',
+    RB_WARMUP_TREND_WINDOWS: P.warmup.trend_windows ?? '',
+    RB_WARMUP_TREND_SIGMAS: P.warmup.trend_sigmas ?? '',
     // In-process CPU runs (workload.rb prints its plateau) are repeated like disturbed ones when it is above this.
     RB_PLATEAU_MAX: P.in_process.max_plateau_ratio,
     RB_BLOCK_ITERATIONS: P.in_process.block_iterations,
