@@ -128,7 +128,7 @@ rb_measured() { # OUT CMD…
         slow_ratio="$RB_STEADY_SLOW_RATIO" sigmas="$RB_STEADY_SIGMAS" max_off_pct="$RB_STEADY_MAX_OFF_PCT" \
         ${RB_STEADY_MIN_BLOCK_EXPECTED:+min_block_expected="$RB_STEADY_MIN_BLOCK_EXPECTED"} \
         ${RB_STEADY_TREND_MIN_PCT:+trend_min_pct="$RB_STEADY_TREND_MIN_PCT" trend_sigmas="$RB_STEADY_TREND_SIGMAS"} \
-        ${RB_STEADY_DISPERSION:+dispersion="$RB_STEADY_DISPERSION"} >> "$out.protocol" 2>> "$RAW/driver.log"
+        ${RB_STEADY_DISPERSION:+dispersion="$RB_STEADY_DISPERSION"} ${RB_STEADY_WINDOW_CV:+window_cv="$RB_STEADY_WINDOW_CV"} >> "$out.protocol" 2>> "$RAW/driver.log"
       [ "$(rb_kv steady_unsteady "$out.protocol")" = 1 ] && thr=1
     fi
     if [ "$busy" = 1 ] || [ "$unsteady" = 1 ] || [ "$slow" = 1 ] || [ "$thr" = 1 ]; then
@@ -195,7 +195,8 @@ rb_warmup_stable() { # URL OUT [CONNECTIONS]
       echo "window_requests=${n:-0}" >> "$out.warmup"
       if [ "$total" -ge "$RB_WARMUP_MIN_REQUESTS" ] && [ "$((spent / RB_WARMUP_WINDOW_S))" -ge "$RB_WARMUP_MIN_WINDOWS" ] \
         && ruby "$BENCH/steadiness.rb" --flat windows="$RB_WARMUP_TREND_WINDOWS" tolerance_pct="$RB_WARMUP_TOLERANCE_PCT" \
-          sigmas="$RB_WARMUP_TREND_SIGMAS" $counts >> "$out.warmup" 2>> "$RAW/driver.log"; then
+          sigmas="$RB_WARMUP_TREND_SIGMAS" window_cv="${RB_STEADY_WINDOW_CV:-0}" window_s="$RB_WARMUP_WINDOW_S" $counts \
+          >> "$out.warmup" 2>> "$RAW/driver.log"; then
         printf "warmup_stable=1\nwarmup_s=%s\nwarmup_requests=%s\n" "$spent" "$total" >> "$out.warmup"; return 0
       fi
       continue

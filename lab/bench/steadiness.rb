@@ -17,7 +17,8 @@
 #   5. (Version 7) Or when it trends: the second half of its inner windows against the first differs by more than
 #      TREND_MIN_PCT % and TREND_SIGMAS standard deviations. Block-against-median cannot see a run whose rate rises
 #      steadily (a server still warming: every block stays near the median), a half-against-half test can.
-#   DISPERSION scales the Poisson variance (1: Poisson). Each run also reports its own steady_dispersion, the
+#   DISPERSION scales the Poisson variance (1: Poisson) and WINDOW_CV adds windows that wander by that share of the
+#   rate, independently each second (the pilot's API page: 7 %). Each run also reports its own steady_dispersion, the
 #   variance of successive differences over twice the mean (a slow trend does not inflate it), so the noise model
 #   can be checked against real counts.
 # A run with fewer than MIN_WINDOWS inner windows, with blocks expecting fewer than MIN_BLOCK_EXPECTED responses (no
@@ -25,7 +26,7 @@
 # clients), is not judged: steady_judged=0 and steady_why says which.
 #
 #   ruby steadiness.rb FILE min_expected=100 min_windows=3 slow_ratio=1.2 sigmas=3.5 max_off_pct=10 \
-#        [min_block_expected=60 trend_min_pct=5 trend_sigmas=3.5 dispersion=1]
+#        [min_block_expected=60 trend_min_pct=5 trend_sigmas=3.5 dispersion=1 window_cv=0.07]
 #        key=value lines (steady_*), appended to the run's .protocol by lab/bench/protocol.sh.
 # scripts/lib/rebench/steadiness.mjs is the same judgement in Node (the readback); the tests hold them together.
 require 'json'
@@ -58,18 +59,21 @@ module Steadiness
     sig = t['sigmas'].to_f
     disp = t.fetch('dispersion', 1).to_f
     disp = 1.0 unless disp.positive?
+    cv = t.fetch('window_cv', 0).to_f
     slow = fast = 0
     worst = nil
     blocks.each do |b|
       n = b.sum
       e = rate * b.size
-      noise = sig * Math.sqrt(disp * [e, 1].max) # at least one response's worth: a median of 0 is no Poisson mean
+      # Poisson (times DISPERSION), plus windows that wander by WINDOW_CV of their rate, independently each window
+      # (version 7, from the pilot); at least one response's worth: a median of 0 is no Poisson mean.
+      noise = sig * Math.sqrt(disp * [e, 1].max + (cv * rate)**2 * b.size)
       slow += 1 if n < e / ratio && n < e - noise
       fast += 1 if n > e * ratio && n > e + noise
       worst = n / e if e.positive? && (worst.nil? || (n / e - 1).abs > (worst - 1).abs)
     end
     off_pct = 100.0 * (slow + fast) / blocks.size
-    trend = trend_of(inner, t, disp)
+    trend = trend_of(inner, t, disp, cv * rate)
     unsteady = off_pct > t['max_off_pct'].to_f || trend[:trending] == 1 ? 1 : 0
     { judged: 1, inner_windows: inner.size, windows: blocks.size, block_s: k * t.fetch('window_s', 1).to_f,
       median_per_window: rate.round(1), slow: slow, fast: fast, off_pct: off_pct.round(1),
@@ -78,14 +82,14 @@ module Steadiness
 
   # Half against half (a middle window of an odd count is left out): the change in % and its z-score, with the
   # variance of a count taken as DISP times its mean. Only when trend_min_pct is set (version 7).
-  def trend_of(inner, t, disp)
+  def trend_of(inner, t, disp, wander)
     return {} unless t['trend_min_pct'] && inner.size >= 2
     h = inner.size / 2
     a = inner.first(h).sum.to_f
     b = inner.last(h).sum.to_f
     return { trend_pct: 0.0, trend_z: 0.0, trending: 0 } if a + b <= 0
     pct = a.positive? ? 100.0 * (b - a) / a : 100.0
-    z = (b - a) / Math.sqrt(disp * (a + b))
+    z = (b - a) / Math.sqrt(disp * (a + b) + 2 * h * wander**2)
     trending = pct.abs > t['trend_min_pct'].to_f && z.abs > t.fetch('trend_sigmas', t['sigmas']).to_f ? 1 : 0
     { trend_pct: pct.round(1), trend_z: z.round(2), trending: trending }
   end
@@ -100,7 +104,7 @@ module Steadiness
   end
 
   # Warm-up's stop rule (version 7): the least-squares slope over the last W counts, times W - 1 (the change across
-  # them), within tolerance_pct % of their mean or within sigmas Poisson standard deviations of zero.
+  # them), within tolerance_pct % of their mean or within sigmas standard deviations of zero (Poisson and wander).
   def flat_trend(counts, t)
     w = t['windows'].to_i
     ys = counts.last(w)
@@ -110,7 +114,9 @@ module Steadiness
     sxx = (0...w).sum { |x| (x - xbar)**2 }
     slope = (0...w).sum { |x| (x - xbar) * (ys[x] - mean) } / sxx
     change = slope * (w - 1)
-    limit = [t['tolerance_pct'].to_f / 100 * mean, t['sigmas'].to_f * (w - 1) * Math.sqrt([mean, 1].max / sxx)].max
+    # A window's variance: Poisson plus the per-second wander (window_cv of the rate, independent each of its seconds).
+    var = [mean, 1].max + (t.fetch('window_cv', 0).to_f * mean)**2 / [t.fetch('window_s', 1).to_f, 1].max
+    limit = [t['tolerance_pct'].to_f / 100 * mean, t['sigmas'].to_f * (w - 1) * Math.sqrt(var / sxx)].max
     { flat: change.abs <= limit ? 1 : 0, trend_pct: mean.positive? ? (100 * change / mean).round(1) : 0.0,
       limit_pct: mean.positive? ? (100 * limit / mean).round(1) : 0.0 }
   end

@@ -20,6 +20,7 @@ export function steadinessParams(P, { quick }) {
     RB_STEADY_TREND_MIN_PCT: S.trend_min_pct ?? '',
     RB_STEADY_TREND_SIGMAS: S.trend_sigmas ?? '',
     RB_STEADY_DISPERSION: S.dispersion ?? '',
+    RB_STEADY_WINDOW_CV: S.window_cv ?? '',
   };
 }
 
@@ -41,7 +42,7 @@ function dispersionOf(xs) {
 }
 
 // Half against half (steadiness.rb's trend_of); {} unless S.trend_min_pct is set (version 7).
-function trendOf(inner, S, disp) {
+function trendOf(inner, S, disp, wander) {
   if (S.trend_min_pct == null || S.trend_min_pct === '' || inner.length < 2) return {};
   const h = Math.floor(inner.length / 2);
   const sum = (b) => b.reduce((a, x) => a + x, 0);
@@ -49,7 +50,7 @@ function trendOf(inner, S, disp) {
   const b = sum(inner.slice(inner.length - h));
   if (a + b <= 0) return { trend_pct: 0, trend_z: 0, trending: 0 };
   const pct = a > 0 ? (100 * (b - a)) / a : 100;
-  const z = (b - a) / Math.sqrt(disp * (a + b));
+  const z = (b - a) / Math.sqrt(disp * (a + b) + 2 * h * wander ** 2);
   const sig = Number(S.trend_sigmas ?? S.sigmas);
   return { trend_pct: round(pct, 1), trend_z: round(z, 2), trending: Math.abs(pct) > Number(S.trend_min_pct) && Math.abs(z) > sig ? 1 : 0 };
 }
@@ -75,19 +76,20 @@ export function judgeWindows(counts, S, windowS = 1) {
   const floor = Number(S.min_block_expected) || 0;
   if (floor > 0 && rate * k < floor) return { judged: 0, why: 'underpowered', inner_windows: inner.length, median_per_window: round(rate, 1) };
   const disp = Number(S.dispersion) > 0 ? Number(S.dispersion) : 1;
+  const cv = Number(S.window_cv) || 0;
   let slow = 0;
   let fast = 0;
   let worst = null;
   for (const b of blocks) {
     const n = sum(b);
     const e = rate * b.length;
-    const noise = S.sigmas * Math.sqrt(disp * Math.max(e, 1));
+    const noise = S.sigmas * Math.sqrt(disp * Math.max(e, 1) + (cv * rate) ** 2 * b.length);
     if (n < e / S.slow_ratio && n < e - noise) slow += 1;
     if (n > e * S.slow_ratio && n > e + noise) fast += 1;
     if (e > 0 && (worst === null || Math.abs(n / e - 1) > Math.abs(worst - 1))) worst = n / e;
   }
   const offPct = (100 * (slow + fast)) / blocks.length;
-  const trend = trendOf(inner, S, disp);
+  const trend = trendOf(inner, S, disp, cv * rate);
   const dispersion = dispersionOf(inner);
   return {
     judged: 1, inner_windows: inner.length, windows: blocks.length, block_s: k * windowS, median_per_window: round(rate, 1),
