@@ -68,3 +68,37 @@ test('version 7: a kept run whose halves trended is counted; one still trending 
   assert.deepEqual([q.steadiness.runs_trending, q.steadiness.runs_unsteady_throughput], [1, 1]);
   assert.ok(q.reasons.some((r) => /throughput of 1 of 20 load runs was unsteady/.test(r)), q.reasons.join(' | '));
 });
+
+test('version 7: a configuration whose kept runs spread more than 1.3x grades smoke (the host ran the same work at two speeds)', (t) => {
+  const dir = raw(t);
+  // The first version 7 run's shape: the heavy page with YJIT on at 31 and 61 req/s in one batch.
+  const rs = results().map((r) => (r.cell.id === 'on' ? { ...r, metrics: { ...r.metrics, rps: r.entry.run % 2 ? 31 : 61 } } : r));
+  const q = gradeRun({ quick: false, runs: 10, params: V(7), raw: dir, results: rs });
+  assert.equal(q.grade, 'smoke');
+  assert.deepEqual(q.run_spread, { max_ratio: 1.97, by_configuration: { 'off / heavy': 1.09, 'on / heavy': 1.97 } });
+  assert.equal(q.reasons.length, 1, q.reasons.join(' | '));
+  assert.match(q.reasons[0], /^the kept runs of 1 of 2 configurations spread more than 1\.3× from the slowest to the fastest \(on \/ heavy: 1\.97×\)/);
+  // Version 6 output is not held to it.
+  assert.equal(gradeRun({ quick: false, runs: 10, params: V(6), raw: dir, results: rs }).grade, 'benchmark');
+});
+
+test('version 7: repeats that move the ratio of medians by more than 3.5 % make the comparison unsettled', async () => {
+  const { summaryRows } = await import('../../scripts/lib/rebench/dataset.mjs');
+  // YJIT on: 160 req/s kept in every run; in runs 1 to 6 that try was a repeat whose first try read 140 (the kept
+  // try ran on a warmer server). Off: 100 every run. Kept ratio 1.6, first-try ratio 1.4: 12.5 % apart.
+  const rs = results().map((r) => {
+    if (r.cell.id === 'off') return { ...r, metrics: { ...r.metrics, rps: 100 + (r.entry.run % 3) } };
+    const m = { ...r.metrics, rps: 160 + (r.entry.run % 3) };
+    return r.entry.run <= 6 ? { ...r, metrics: m, firstTry: { metrics: { ...m, rps: 140 + (r.entry.run % 3) } } } : { ...r, metrics: m };
+  });
+  const spec = { labels: [{ key: 'c', label: 'C', of: (c) => c.id }], primary: 'rps', latency: false, baseline: () => ({ cell: 'off', measurement: 'heavy' }), baselineLabel: () => 'off' };
+  const verdictOf = (version) => {
+    const { rows, columns } = summaryRows({ results: rs, cells, runs: 10, seed: 1, params: V(version) }, spec);
+    const on = rows.find((row) => row[0] === 'on');
+    return [on[columns.findIndex((c) => c.key === 'ratio')], on[columns.findIndex((c) => c.key === 'verdict')]];
+  };
+  const [ratio7, verdict7] = verdictOf(7);
+  assert.ok(Math.abs(ratio7 - 1.6) < 0.03, `kept ratio ${ratio7}`);
+  assert.equal(verdict7, 'unsettled', 'the first tries give 1.4, not 1.6: the size rests on the repeats');
+  assert.equal(verdictOf(6)[1], 'better', 'version 6 checked only whether the verdict flips');
+});

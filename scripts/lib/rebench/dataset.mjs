@@ -4,7 +4,7 @@ import os from 'node:os';
 import { author as gitAuthor } from '../measure/common.mjs';
 import { spread, compare, median, METHOD_TEXT } from './stats.mjs';
 import { hardwareText } from './machine.mjs';
-import { gradeRun, minGoodRuns, readIsolation, countsIn, PROTOCOL } from './protocol.mjs';
+import { gradeRun, minGoodRuns, readIsolation, countsIn, protocolVersionOf, PROTOCOL } from './protocol.mjs';
 
 export const YEAR = 2026;
 const r = (v, d) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 10 ** d) / 10 ** d);
@@ -84,7 +84,12 @@ export function summaryRows(ctx, spec) {
     const left = [a, b].some((grp) => grp.results.some((x) => !isGoodRun(x) && !x.metrics.error));
     if (left && compare(withDisturbed(a, spec.primary), withDisturbed(b, spec.primary), opts).verdict !== cmp.verdict) return { ...cmp, verdict: 'unsettled' };
     const repeated = [a, b].some((grp) => grp.results.some((x) => x.firstTry));
-    if (repeated && compare(firstTries(a, spec.primary), firstTries(b, spec.primary), opts).verdict !== cmp.verdict) return { ...cmp, verdict: 'unsettled' };
+    const first = repeated ? compare(firstTries(a, spec.primary), firstTries(b, spec.primary), opts) : null;
+    if (first && first.verdict !== cmp.verdict) return { ...cmp, verdict: 'unsettled' };
+    // Version 7: nor may repeats move the size of the comparison by more than half the smallest effect a verdict
+    // was given for (the first version 7 run: kept tries faster than first tries in 6 of 7 repeated runs).
+    const shift = PROTOCOL.runs.max_first_try_shift;
+    if (first && shift && protocolVersionOf(ctx.params) >= 7 && Number.isFinite(first.ratio) && Number.isFinite(cmp.ratio) && Math.abs(first.ratio / cmp.ratio - 1) > shift) return { ...cmp, verdict: 'unsettled' };
     return cmp;
   };
   const rows = [];

@@ -9,6 +9,7 @@ import { REPO_ROOT } from '../measure/common.mjs';
 import { hostSpeedParams, hostSpeedQuality } from './host-speed.mjs';
 import { repeatRecord } from './repeats.mjs';
 import { steadinessParams, steadinessQuality } from './steadiness.mjs';
+import { spreadQuality } from './spread-check.mjs';
 
 export const PROTOCOL_FILE = path.join(REPO_ROOT, '_data', 'measurement_protocol.json');
 export const PROTOCOL = JSON.parse(fs.readFileSync(PROTOCOL_FILE, 'utf8'));
@@ -215,6 +216,8 @@ export function gradeRun(ctx) {
   reasons.push(...speed.reasons);
   const steady = steadinessQuality(P, version, runs, { quick: ctx.quick, excludes: excludesDisturbed(ctx), tries });
   reasons.push(...steady.reasons);
+  const spreadCheck = spreadQuality(P, version, runs, countsIn(ctx));
+  reasons.push(...spreadCheck.reasons);
   const unstable = runs.filter((r) => r.protocol && r.protocol.warmup_stable === 0).length;
   if (unstable) reasons.push(`warm-up did not reach stable throughput before ${unstable} of ${runs.length} runs`);
   // The open-loop runs after a page's closed-loop run (openloop.mjs) are held to the same rules.
@@ -267,6 +270,7 @@ export function gradeRun(ctx) {
     // Version 6: the probe's figures as a record, and the load runs' own steadiness.
     ...(speed.record ? { host_speed_probe: speed.record } : {}),
     ...(steady.record ? { steadiness: steady.record } : {}),
+    ...(spreadCheck.record ? { run_spread: spreadCheck.record } : {}),
     reasons,
   };
 }
