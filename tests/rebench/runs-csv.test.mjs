@@ -67,8 +67,9 @@ test('rebuilt from the published in-process raw output: repeat reasons, unsteady
 });
 
 test('protocol versions 1 and 2 repeated for disturbance alone: their repeated tries read "disturbed"', () => {
-  const raw = path.join(RAW, 'rebench-2026-app-servers-yjit');
-  const runs = rows(rebuildFromRaw(byName('appservers'), raw).runsCsv);
+  // The wizard's bundle against Rails' defaults, measured under version 1 (2026-11-25), with repeated tries.
+  const raw = path.join(RAW, 'rebench-2026-bundle-vs-defaults');
+  const runs = rows(rebuildFromRaw(byName('bundle-vs-defaults'), raw).runsCsv);
   const repeated = runs.filter((r) => Number(r.tries) > 1);
   assert.ok(repeated.length > 0);
   for (const r of repeated) assert.equal(r.repeated_because, Array(Number(r.tries) - 1).fill('disturbed').join(' '), r.raw_file);

@@ -113,7 +113,7 @@ export const JIT = {
   ],
   yjitTotalPerExec: 3.5, // yjit.md "Reducing YJIT Memory Usage": total ≈ 3–4× --yjit-exec-mem-size
   // Small hosts (RAM per app host at most maxRamGb): a total of totalMiB per process instead of the default ceiling
-  // (128 MiB on 3.4+, 168 on 3.3). The lab measured 9.4–12.6 MiB more PSS per Puma process with YJIT on the
+  // (128 MiB on 3.4+, 168 on 3.3). The lab measured 11.2–13.1 MiB more PSS per Puma process with YJIT on the
   // reference app (rebench-2026-app-servers-yjit, smoke grade): 64 MiB keeps 5× that as headroom for a larger app
   // and halves what the budget must hold back per process. With 'exec' the option gets totalMiB / yjitTotalPerExec.
   yjitSmallHost: { maxRamGb: 2, totalMiB: 64 },

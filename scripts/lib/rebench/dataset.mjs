@@ -2,7 +2,7 @@
 // its runs, the spread (min, max), and the comparison against a stated baseline with its verdict.
 import os from 'node:os';
 import { author as gitAuthor } from '../measure/common.mjs';
-import { spread, compare, median, METHOD_TEXT } from './stats.mjs';
+import { spread, compare, median, METHOD_TEXT, METHOD_TEXT_V7 } from './stats.mjs';
 import { hardwareText } from './machine.mjs';
 import { gradeRun, minGoodRuns, readIsolation, countsIn, protocolVersionOf, PROTOCOL } from './protocol.mjs';
 
@@ -68,7 +68,7 @@ export function summaryRows(ctx, spec) {
     { key: 'ci_low', label: '95% CI low', type: 'number', unit: 'ratio', decimals: 3, description: 'Percentile bootstrap interval of the ratio of medians.' },
     { key: 'ci_high', label: '95% CI high', type: 'number', unit: 'ratio', decimals: 3 },
     { key: 'p_value', label: 'Mann-Whitney p', type: 'number', unit: 'ratio', decimals: 4 },
-    { key: 'verdict', label: 'Verdict', type: 'string', description: METHOD_TEXT },
+    { key: 'verdict', label: 'Verdict', type: 'string', description: protocolVersionOf(ctx.params) >= 7 ? METHOD_TEXT + METHOD_TEXT_V7 : METHOD_TEXT },
   ];
   const isGoodRun = countsIn(ctx);
   const values = (g, k) => g.results.filter(isGoodRun).map((x) => x.metrics[k]);
