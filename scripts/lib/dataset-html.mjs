@@ -91,15 +91,22 @@ function repeatsText(q) {
   const slow = Number.isInteger(q.runs_slow_host) && !q.steadiness ? ` Runs left out for a slow host: ${q.runs_slow_host}.` : '';
   return ` Tries repeated: ${repeated.length ? `${why(q.repeats)} in all; ${repeated.join('; ')}` : 'none'}.${slow}`;
 }
+// Protocol version 7: how far apart the kept runs of one configuration lay (fastest over slowest).
+function spreadText(q) {
+  const r = q.run_spread;
+  if (!r) return '';
+  const worst = Object.entries(r.by_configuration).sort((a, b) => b[1] - a[1])[0];
+  return ` Kept runs of one configuration, fastest over slowest: up to ${r.max_ratio}× (${worst[0]}).`;
+}
 // Protocol version 6: load runs judged by their own responses per window; the probe only recorded.
 function steadinessText(q) {
   const s = q.steadiness;
   if (!s) return '';
   const words = { no_windows: 'without per-window counts', too_few_windows: 'too short', underpowered: 'too few responses per block' };
   const why = Object.entries(s.not_judged_why).map(([k, n]) => `${n} ${words[k] || k}`);
-  const d = s.dispersion ? ` Dispersion of the judged runs' counts (1 for Poisson noise, which the rule assumes): median ${s.dispersion.median} (${s.dispersion.min} to ${s.dispersion.max}).` : '';
+  const d = s.dispersion ? ` Dispersion of the judged runs' counts (1 for Poisson noise; the rule allows Poisson plus each second's wander): median ${s.dispersion.median} (${s.dispersion.min} to ${s.dispersion.max}).` : '';
   const probe = q.host_speed_probe && Number.isFinite(q.host_speed_probe.slow_pct_median) ? ` The host-speed probe, recorded only, read a median of ${q.host_speed_probe.slow_pct_median} % of its windows slow.` : '';
-  return ` Throughput steadiness: ${s.judged} load runs judged, ${s.not_judged} not judged${why.length ? ` (${why.join(', ')})` : ''}; ${s.runs_unsteady_throughput} left out as unsteady.${d}${probe}`;
+  return `${spreadText(q)} Throughput steadiness: ${s.judged} load runs judged, ${s.not_judged} not judged${why.length ? ` (${why.join(', ')})` : ''}; ${s.runs_unsteady_throughput} left out as unsteady.${d}${probe}`;
 }
 export function qualityHtml(dataset) {
   const q = dataset.quality;
