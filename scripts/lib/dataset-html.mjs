@@ -63,8 +63,9 @@ ${tableHtml(dataset, { columns: chart.columns || null, caption: `Data for: ${cha
 }
 
 // The dataset's quality grade (schemas/dataset-1.schema.json, quality): next to every figure that has one.
+// "Pinned", not "isolated": on the project's host the two vCPUs slow each other (the v6 review measured it).
 const GRADE_TEXT = {
-  benchmark: 'measured under the protocol (isolated CPUs, quiet machine, enough long runs)',
+  benchmark: 'measured under the protocol (server and load pinned to separate vCPUs, quiet machine, enough long runs)',
   smoke: 'did not meet the measurement protocol; read it as a smoke test, not as a basis for conclusions',
 };
 function foreignLoadText(f) {

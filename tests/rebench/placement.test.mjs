@@ -1,13 +1,16 @@
 // A dataset's method and caveats come from what its run measured and recorded, never typed in: where the processes
 // ran (the isolation record), and only the servers a --cells subset measured (a performance review found a pinned
 // YJIT-only run saying "the same two cores" and explaining Unicorn and Falcon, neither of which it ran).
+// The warm-up too: a method said "30 s of wrk (2 connections)" where the run warmed up until stable (v6 review).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EXPERIMENTS } from '../../scripts/lib/rebench/experiments/index.mjs';
-import { placementCaveat } from '../../scripts/lib/rebench/experiments/common.mjs';
+import { placementCaveat, warmupText } from '../../scripts/lib/rebench/experiments/common.mjs';
+import { driverParams, protocolSize, PROTOCOL } from '../../scripts/lib/rebench/protocol.mjs';
+import { ROOT } from '../tools/util.mjs';
 import { drawPlan } from '../../scripts/lib/rebench/plan.mjs';
 
 const appservers = EXPERIMENTS.find((e) => e.name === 'appservers');
@@ -20,7 +23,7 @@ function rawDir(t, isolation) {
 }
 
 /** The app-servers datasets of a run of CELL_IDS with steady readings, over the raw directory RAW. */
-function build(cellIds, raw) {
+function build(cellIds, raw, params = appservers.full.params) {
   const cells = appservers.cells(appservers.full).filter((c) => cellIds.includes(c.id));
   const plan = drawPlan(cells, 3, 1);
   const results = plan.flatMap((entry) => {
@@ -31,7 +34,7 @@ function build(cellIds, raw) {
     exp: appservers, quick: false, runs: 3, seed: 1, plan, cells, results, raw,
     machine: { cpu_model: 'Test CPU', logical_cpus: 2, ram_gib: 8, virtualisation: 'kvm', kernel: '6.1.0', distribution: 'Debian', cpu_governor: 'performance', node: 'v20' },
     started: new Date('2026-11-26T18:00:00Z'), finished: new Date('2026-11-26T18:30:00Z'),
-    load: { before: [0.1, 0.1, 0.1], after: [2, 1, 1] }, invocations: [], params: appservers.full.params, versions: {},
+    load: { before: [0.1, 0.1, 0.1], after: [2, 1, 1] }, invocations: [], params, versions: {},
   };
   return appservers.datasets(ctx)[0];
 }
@@ -58,4 +61,19 @@ test('a --cells subset of app servers describes and caveats only the servers it 
   const all = build(appservers.full.servers, raw);
   const full = [all.method.description, ...all.caveats].join('\n');
   for (const present of [/Unicorn does not keep connections alive/, /Falcon runs each request in a fiber/, /WEBrick through bin\/rails server/, /every other row runs on Debian 13's Ruby 3\.3/]) assert.match(full, present);
+});
+
+test('the warm-up a method states is the one the run\'s recorded parameters made lab/bench/lib.sh do', (t) => {
+  // Today's full run, with the parameters the runner records: the protocol's warm-up at the measured connections.
+  const now = { ...protocolSize(appservers.full.params, 0, { quick: false }).params, ...driverParams({ quick: false }), RB_QUICK: 0 };
+  const ds = build(['puma-34-yjit-off', 'puma-34-yjit'], rawDir(t, 'pinned server=0 load=1'), now);
+  assert.equal(ds.method.warmup, `wrk at the measured connections (${now.RB_CONNECTIONS}) until throughput is steady (the protocol's warm-up, at most ${PROTOCOL.warmup.max_s} s) on each page right before it is measured, not recorded`);
+  assert.doesNotMatch(ds.method.warmup, /2 connections|\d+ s of wrk/);
+  assert.match(warmupText(now), /^wrk at 2 connections until throughput is steady/, 'rb_warmup called without connections');
+  // Published raw output keeps its own era's words when rebuilt: before version 7 (caching, 2026-11-26) two windows
+  // within 5 % at 2 connections; before the protocol (app servers) a fixed second.
+  const recorded = (id) => JSON.parse(fs.readFileSync(path.join(ROOT, 'raw-output', id, 'provenance.json'), 'utf8')).parameters;
+  assert.equal(warmupText(recorded('rebench-2026-caching'), 6), "wrk at 2 connections until two consecutive 3 s windows were within 5 % (the protocol's warm-up then, at most 30 s)");
+  assert.equal(warmupText(recorded('rebench-2026-app-servers'), 10), '1 s of wrk (2 connections)');
+  assert.equal(warmupText({ ...now, RB_WARMUP_S: 0 }, 10), null);
 });

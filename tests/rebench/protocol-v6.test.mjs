@@ -59,7 +59,7 @@ test('version 6: an unsteady run is left out and said; the probe, reading every 
   assert.equal(isDisturbed(rs[6]), true, 'unsteady_throughput=1 is left out like a disturbed run');
   const q = gradeRun({ quick: false, runs: 10, params: V6, raw, results: rs });
   assert.equal(q.grade, 'smoke');
-  assert.deepEqual(q.reasons, [`the throughput of 1 of 30 load runs was unsteady (more than ${S.max_off_pct} % of their windows off the run's median by over ${S.slow_ratio}× and ${S.sigmas} Poisson standard deviations) after 3 tries; they are left out of the medians and verdicts`]);
+  assert.deepEqual(q.reasons, [`the throughput of 1 of 30 load runs was unsteady (more than ${S.max_off_pct} % of their blocks off the run's median by over ${S.slow_ratio}× and ${S.sigmas} Poisson standard deviations) after 3 tries; they are left out of the medians and verdicts`]);
   assert.deepEqual([q.steadiness.runs_unsteady_throughput, q.steadiness.off_pct_max], [1, 22.2]);
   assert.deepEqual(q.repeats, {
     disturbed: 0, unsteady: 0, slow_host: 0, unsteady_throughput: 3,

@@ -154,6 +154,8 @@ export function steadinessQuality(P, version, runs, { quick, excludes, tries }) 
     }
   }
   const n = record.runs_unsteady_throughput;
-  if (n) reasons.push(`the throughput of ${n} of ${total} load runs was unsteady (more than ${S.max_off_pct} % of their windows off the run's median by over ${S.slow_ratio}× and ${S.sigmas} Poisson standard deviations) after ${tries} ${tries === 1 ? 'try' : 'tries'}; ${excludes ? 'they are left out of the medians and verdicts' : 'never repeated (--no-wait), they count in the medians'}`);
+  // The judgement cuts a run into blocks of windows, and counts blocks off; from version 7 a trend alone also counts.
+  const trendText = version >= 7 && S.trend_min_pct != null ? `, or their second half more than ${S.trend_min_pct} % and ${S.trend_sigmas} standard deviations from their first` : '';
+  if (n) reasons.push(`the throughput of ${n} of ${total} load runs was unsteady (more than ${S.max_off_pct} % of their blocks off the run's median by over ${S.slow_ratio}× and ${S.sigmas} Poisson standard deviations${trendText}) after ${tries} ${tries === 1 ? 'try' : 'tries'}; ${excludes ? 'they are left out of the medians and verdicts' : 'never repeated (--no-wait), they count in the medians'}`);
   return { reasons, record };
 }

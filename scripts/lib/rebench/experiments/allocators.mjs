@@ -1,6 +1,7 @@
 // Experiment 4b: allocators and memory over time (the Rails Ruby Bench memory posts; thesis Table 5.19's memory).
 import { pumaEnvExperiment } from './puma-env.mjs';
 import { base, softwareOf, methodOf } from '../dataset.mjs';
+import { warmupText } from './common.mjs';
 
 export default pumaEnvExperiment({
   name: 'allocators',
@@ -50,7 +51,7 @@ function memoryOverTime(ctx) {
     summary: `Every 0.5-second PSS sample of the whole Puma tree during ${p.RB_DURATION_S}-second wrk runs, ${ctx.runs} runs per allocator and page; the summary per allocator is the rebench-2026-allocators dataset.`,
     measured: 'PSS of the whole Puma process tree (master and workers, from /proc/PID/smaps_rollup) sampled every 0.5 s while wrk drove load.',
     software: softwareOf(ctx, ['lab-3.3']),
-    method: { ...methodOf(ctx, { tool: 'rebench', description: 'Samples of the same runs as the rebench-2026-allocators dataset, one row per sample.', concurrency: p.RB_CONNECTIONS, duration: p.RB_DURATION_S, warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk on each page before it is measured` : 'none (quick run)' }), aggregation: 'raw samples' },
+    method: { ...methodOf(ctx, { tool: 'rebench', description: 'Samples of the same runs as the rebench-2026-allocators dataset, one row per sample.', concurrency: p.RB_CONNECTIONS, duration: p.RB_DURATION_S, warmup: p.RB_WARMUP_S ? `${warmupText(p, p.RB_CONNECTIONS)} on each page before it is measured` : 'none (quick run)' }), aggregation: 'raw samples' },
     columns, rows, markers: [],
     related: ['rebench-2026-allocators'],
     charts: rows[0][3] === null ? [] : [{

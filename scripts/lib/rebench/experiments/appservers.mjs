@@ -1,6 +1,6 @@
 // Experiment 2: application servers (thesis Tables 5.15–5.18) on the reference Rails 8.1 app.
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
-import { verdictSentence, dbName, placementCaveat } from './common.mjs';
+import { verdictSentence, dbName, placementCaveat, warmupText } from './common.mjs';
 
 export const PAGES = [
   { id: 'api', label: 'API (small JSON)' },
@@ -61,7 +61,7 @@ export default {
         description: `Every run boots the server fresh (${bootText(ctx.cells, p)}), waits for /up, then measures the three pages in a random order with wrk -c ${p.RB_CONNECTIONS} while a sampler reads /proc/PID/smaps_rollup of every process in the server's tree every 0.5 s.`,
         concurrency: p.RB_CONNECTIONS,
         duration: p.RB_DURATION_S,
-        warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk (2 connections) on each page right before it is measured, not recorded` : 'none (quick run)',
+        warmup: p.RB_WARMUP_S ? `${warmupText(p, p.RB_CONNECTIONS)} on each page right before it is measured, not recorded` : 'none (quick run)',
       }),
       columns, rows, markers,
       caveats: caveatsOf(ctx),

@@ -2,7 +2,7 @@
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
-import { verdictSentence, dbName } from './common.mjs';
+import { verdictSentence, dbName, warmupText } from './common.mjs';
 
 const PAGES = [
   { id: 'heavy', label: 'Heavy page, rendered every time' },
@@ -71,7 +71,7 @@ export default {
         description: 'Every run boots Puma fresh and measures both variants of the page in a random order. The cache is filled by the warm-up and stays filled between the variants of one run; it is emptied only when the app is prepared.',
         concurrency: p.RB_CONNECTIONS,
         duration: p.RB_DURATION_S,
-        warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk (2 connections) on each variant right before it is measured, which also fills the cache` : 'none (quick run): the first cached requests fill the cache during the measurement',
+        warmup: p.RB_WARMUP_S ? `${warmupText(p, p.RB_CONNECTIONS)} on each variant right before it is measured, which also fills the cache` : 'none (quick run): the first cached requests fill the cache during the measurement',
       }),
       columns, rows, markers,
       caveats: [...stores.filter((st) => st.note).map((st) => st.note),

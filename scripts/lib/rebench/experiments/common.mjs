@@ -1,6 +1,6 @@
 // Wording shared by the experiments: a summary sentence computed from the rows, never typed in.
 import { compare } from '../stats.mjs';
-import { readIsolation } from '../protocol.mjs';
+import { readIsolation, PROTOCOL } from '../protocol.mjs';
 
 const fmt = (v) => (v >= 100 ? String(Math.round(v)) : String(Math.round(v * 100) / 100));
 
@@ -53,4 +53,23 @@ export function placementCaveat(ctx, { server = 'The app server and its database
   }
   const why = iso.length ? iso.map((i) => i.text.replace(/^none\s*/, '')).join('; ') : 'the run predates the isolation record';
   return `${server} and ${load} shared the machine's CPUs (not pinned: ${why}), so the load generator took CPU from the server${waits ? `; the pages also spend part of their time waiting for ${waits}` : ''}.`;
+}
+
+/**
+ * A full run's warm-up in words, as lab/bench/lib.sh's rb_warmup did it with the run's recorded parameters (params),
+ * so that a dataset rebuilt from old raw output still says what happened then. connections: the warm-up's own, a
+ * number for rb_measure_pages (it warms up at the measured run's connections) or null for the callers that leave
+ * rb_warmup at its 2. Null when the run had no warm-up (RB_WARMUP_S 0: the caller says why).
+ */
+export function warmupText(params, connections = null) {
+  if (!params?.RB_WARMUP_S) return null;
+  // Without the window parameter (runs before the protocol) or in a --quick run, a fixed time at 2 connections.
+  if (Number(params.RB_QUICK) || !params.RB_WARMUP_WINDOW_S) return `${params.RB_WARMUP_S} s of wrk (2 connections)`;
+  const most = params.RB_WARMUP_MAX_S ?? PROTOCOL.warmup.max_s;
+  // Before version 7: two consecutive windows within the tolerance, always at 2 connections.
+  if (params.RB_WARMUP_MIN_REQUESTS === undefined || params.RB_WARMUP_MIN_REQUESTS === '') {
+    return `wrk at 2 connections until two consecutive ${params.RB_WARMUP_WINDOW_S} s windows were within ${params.RB_WARMUP_TOLERANCE_PCT} % (the protocol's warm-up then, at most ${most} s)`;
+  }
+  const at = connections ? `the measured connections (${connections})` : '2 connections';
+  return `wrk at ${at} until throughput is steady (the protocol's warm-up, at most ${most} s)`;
 }

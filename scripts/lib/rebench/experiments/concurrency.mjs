@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { summaryRows, base, softwareOf, methodOf } from '../dataset.mjs';
-import { verdictSentence } from './common.mjs';
+import { verdictSentence, warmupText } from './common.mjs';
 
 const ROUTES = [
   { id: 'io', label: 'I/O-bound (/io, waits)' },
@@ -90,7 +90,7 @@ export default {
         description: `Every run boots Puma fresh in cluster mode (puma -C - -w W -t T:T --preload, also for one worker), then measures both routes in a random order with wrk -c ${p.RB_CONNECTIONS}.`,
         concurrency: p.RB_CONNECTIONS,
         duration: p.RB_DURATION_S,
-        warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk (2 connections) on each route right before it is measured, not recorded` : 'none (quick run)',
+        warmup: p.RB_WARMUP_S ? `${warmupText(p, p.RB_CONNECTIONS)} on each route right before it is measured, not recorded` : 'none (quick run)',
       }),
       columns, rows, markers,
       caveats: [routeProof(ctx), 'The machine has two cores shared with wrk: beyond two busy processes, CPU-bound work cannot go faster, and extra threads only help while requests wait.'],

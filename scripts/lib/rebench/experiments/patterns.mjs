@@ -1,6 +1,6 @@
 // Experiment 6: Rails code patterns (thesis Tables 5.21–5.24) on PostgreSQL 17, MariaDB 11.8 and SQLite.
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
-import { placementCaveat } from './common.mjs';
+import { placementCaveat, warmupText } from './common.mjs';
 
 // Each pattern is compared with the way the thesis measured as the slow one.
 export const PATTERNS = [
@@ -58,7 +58,7 @@ export default {
         description: 'The reference app is prepared (migrated and seeded) once per database; every run boots a single-process, single-thread Puma on that database and requests the eight routes in a random order, each with wrk -t1 -c1.',
         concurrency: 1,
         duration: p.RB_DURATION_S,
-        warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk (2 connections) on each route right before it is measured, not recorded` : 'none (quick run)',
+        warmup: p.RB_WARMUP_S ? `${warmupText(p, 1)} on each route right before it is measured, not recorded` : 'none (quick run)',
       }),
       columns, rows, markers,
       caveats: [

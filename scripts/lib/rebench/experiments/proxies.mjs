@@ -1,6 +1,6 @@
 // Experiment 3: a proxy in front of Puma (thesis Tables 5.15, 5.16, 5.19): none, nginx, Apache, Caddy, Thruster.
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
-import { verdictSentence, dbName } from './common.mjs';
+import { verdictSentence, dbName, warmupText } from './common.mjs';
 import { PAGES, alt } from './appservers.mjs';
 
 const PROXIES = [
@@ -45,7 +45,7 @@ export default {
         description: 'One Puma runs for the whole batch; nginx (upstream keep-alive), Apache (event MPM, mod_proxy_http), Caddy (reverse_proxy) and Thruster (its own child Puma with the same flags) proxy to it over loopback with minimal configurations. Each run measures the three pages through one front in a random order.',
         concurrency: p.RB_CONNECTIONS,
         duration: p.RB_DURATION_S,
-        warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk (2 connections) on each page through the same front right before it is measured, not recorded` : 'none (quick run)',
+        warmup: p.RB_WARMUP_S ? `${warmupText(p, p.RB_CONNECTIONS)} on each page through the same front right before it is measured, not recorded` : 'none (quick run)',
       }),
       columns, rows, markers,
       caveats: ['No TLS, no compression and no static files here: the proxy only forwards dynamic requests, which is the case where it costs the most relative to what it does. Its benefits (buffering slow clients, serving assets, TLS) are not measured.'],

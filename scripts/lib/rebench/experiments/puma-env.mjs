@@ -1,7 +1,7 @@
 // Shared shape of the experiments that boot the same clustered Puma with different environment variables
 // (allocators, GC settings): cells × pages, throughput and PSS, compared with a default cell.
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
-import { verdictSentence, dbName } from './common.mjs';
+import { verdictSentence, dbName, warmupText } from './common.mjs';
 
 export const ENV_PAGES = [
   { id: 'heavy', label: 'Heavy page (many records)' },
@@ -45,7 +45,7 @@ export function pumaEnvExperiment(def) {
           description: `Every run boots Puma fresh with the cell's environment (recorded from /proc/PID/environ of the running server, with a count of jemalloc mappings), waits for /up, then measures the pages in a random order with wrk while sampling PSS.`,
           concurrency: p.RB_CONNECTIONS,
           duration: p.RB_DURATION_S,
-          warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk (2 connections) on each page right before it is measured, not recorded` : 'none (quick run)',
+          warmup: p.RB_WARMUP_S ? `${warmupText(p, p.RB_CONNECTIONS)} on each page right before it is measured, not recorded` : 'none (quick run)',
         }),
         columns, rows, markers,
         caveats: def.caveats || [],

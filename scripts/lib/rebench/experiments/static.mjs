@@ -1,6 +1,6 @@
 // Experiment 1: static files (thesis Tables 5.4–5.9). nginx, Apache and Caddy serve the same 10 KiB file.
 import { summaryRows, base, softwareOf, methodOf, medianChart } from '../dataset.mjs';
-import { verdictSentence, placementCaveat } from './common.mjs';
+import { verdictSentence, placementCaveat, warmupText } from './common.mjs';
 
 const SERVERS = [
   { id: 'nginx', label: 'nginx' },
@@ -45,7 +45,7 @@ export default {
         concurrency: p.RB_AB_CONCURRENCY,
         requests: p.RB_AB_REQUESTS,
         duration: p.RB_DURATION_S,
-        warmup: p.RB_WARMUP_S ? `${p.RB_WARMUP_S} s of wrk (1 thread, 2 connections) against the same URL before each run's measurements, not recorded` : 'none (quick run)',
+        warmup: p.RB_WARMUP_S ? `${warmupText(p)} against the same URL before each run's measurements, not recorded` : 'none (quick run)',
       }),
       columns, rows, markers,
       caveats: [
