@@ -117,7 +117,8 @@ export function memoryBudget(ctx, resize) {
   ctx.yjitEnabled = ctx.yjitProduction && ctx.a.ruby === 'cruby';
   // Per process: the option's limit where the bundle bounds YJIT (small hosts), else the version's default ceiling
   // (yjit-memory.mjs; yjit.md: 3–4× --yjit-exec-mem-size before 3.4). A ceiling, not a typical figure: the lab
-  // measured 11–13 MiB more PSS per Puma process on the small reference app (rebench-2026-app-servers-yjit, v7 re-run, smoke).
+  // measured 11–13 MiB more PSS per Puma process on the small reference app (rebench-2026-app-servers-yjit, v7 re-run, smoke;
+  // averaged over the master and both workers, so a worker's own share is somewhat higher).
   // YJIT compiles in each worker after the fork, so it is private to every worker.
   ctx.yjit = yjitMemory(ctx);
   ctx.yjitMbPerProcess = ctx.yjit.mbPerProcess;

@@ -1,7 +1,7 @@
 // Protocol version 7's outcome check on the runs of one configuration (review of 2026-11-27, blocker B1): on this
 // host the same configuration measured ten times in one batch ran at levels up to 1.9x apart, in whole runs and in
-// stretches of runs, while the monitor saw no foreign load or steal and each run was steady within itself. Nothing
-// recorded says why, so nothing can pick the runs to trust; what the dataset can do is refuse a benchmark grade
+// stretches of runs, mostly while the monitor saw no foreign load or steal. Nothing recorded says why (the host's
+// speed is the likeliest; the app is not ruled out), so nothing can pick the runs to trust; what the dataset can do is refuse a benchmark grade
 // while a configuration's kept runs spread that far, because such a spread is as large as most effects measured.
 import { configKey } from './repeats.mjs';
 
@@ -26,7 +26,7 @@ export function spreadQuality(P, version, runs, good) {
   const wide = keys.filter((k) => by[k] > limit);
   const record = { max_ratio: Math.max(...keys.map((k) => by[k])), by_configuration: Object.fromEntries(keys.map((k) => [k, by[k]])) };
   const reasons = wide.length
-    ? [`the kept runs of ${wide.length} of ${keys.length} configurations spread more than ${limit}× from the slowest to the fastest (${wide.map((k) => `${k}: ${by[k]}×`).join(', ')}) while the monitor saw no foreign load: the host ran the same work at different speeds, so a difference smaller than that spread is not established by this batch`]
+    ? [`the kept runs of ${wide.length} of ${keys.length} configurations spread more than ${limit}× from the slowest to the fastest (${wide.map((k) => `${k}: ${by[k]}×`).join(', ')}); nothing recorded says why (the host's speed, steal below the limits or the app itself), so a difference smaller than that spread is not established by this batch`]
     : [];
   return { reasons, record };
 }

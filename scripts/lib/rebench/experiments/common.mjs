@@ -11,7 +11,7 @@ export function verdictSentence(records, spec, what, nameOf) {
   if (!measured.length) return `No configuration produced a reading of ${what}; see the raw output for why.`;
   const higher = ['rps', 'jps'].includes(spec.primary);
   const best = measured.reduce((a, b) => ((higher ? b.row[col] > a.row[col] : b.row[col] < a.row[col]) ? b : a));
-  const counts = { better: 0, worse: 0, 'within noise': 0, 'too few runs': 0 };
+  const counts = { better: 0, worse: 0, 'within noise': 0, 'too few runs': 0, unsettled: 0 };
   for (const r of records) if (r.cmp && r.cmp.verdict in counts) counts[r.cmp.verdict] += 1;
   const n = Object.values(counts).reduce((a, b) => a + b, 0);
   const unit = { jps: 'jobs/s', p99_ms: 'ms', rps: 'req/s', cpu_s: 's', cpu_ms: 'ms', time_s: 's', p50_ms: 'ms', pss_mib: 'MiB' }[spec.primary];
@@ -30,7 +30,7 @@ export function verdictSentence(records, spec, what, nameOf) {
   const parts = [backed
     ? `${nameOf(best)} had the ${higher ? 'highest' : 'lowest'} median ${what} (${fmt(best.row[col])} ${unit}), a difference beyond the noise`
     : `The medians of ${what} ranged from ${fmt(Math.min(...values))} to ${fmt(Math.max(...values))} ${unit}, and no configuration is ranked first: its lead is not beyond the noise`];
-  if (n) parts.push(`of ${n} comparisons with a baseline, ${counts.better} came out better, ${counts.worse} worse and ${counts['within noise']} within the noise${counts['too few runs'] ? `; ${counts['too few runs']} had too few runs for a verdict` : ''}`);
+  if (n) parts.push(`of ${n} comparisons with a baseline, ${counts.better} came out better, ${counts.worse} worse and ${counts['within noise']} within the noise${counts['too few runs'] ? `; ${counts['too few runs']} had too few runs for a verdict` : ''}${counts.unsettled ? `; ${counts.unsettled} ${counts.unsettled === 1 ? 'was' : 'were'} unsettled (no verdict: the runs left out or the repeats decided it)` : ''}`);
   return `${parts.join('; ')}.`;
 }
 
