@@ -150,7 +150,7 @@ rb_measured() { # OUT CMD…
           # Blocks off say more than the trend (a dip in one half also makes the halves differ): the trend is named
           # only when it alone made the run unsteady.
           if [ "$(rb_kv steady_trending "$out.protocol")" = 1 ] && ! rb_above "$(rb_kv steady_off_pct "$out.protocol")" "$RB_STEADY_MAX_OFF_PCT"; then
-            rb_log "$(basename "$out"): throughput trended by $(rb_kv steady_trend_pct "$out.protocol") % from the first half to the second (z $(rb_kv steady_trend_z "$out.protocol"))$(rb_above "$(rb_kv steady_trend_pct "$out.protocol")" 0 && echo ', still warming'), try $try of $RB_TRIES; repeating"
+            rb_log "$(basename "$out"): throughput trended by $(rb_kv steady_trend_pct "$out.protocol") % from the first half to the second (z $(rb_kv steady_trend_z "$out.protocol")), a level shift (still warming, or the host's speed), try $try of $RB_TRIES; repeating"
           else
             rb_log "$(basename "$out"): unsteady throughput ($(rb_kv steady_off_pct "$out.protocol") % of $(rb_kv steady_windows "$out.protocol") blocks off the run's median, above $RB_STEADY_MAX_OFF_PCT %), try $try of $RB_TRIES; repeating"
           fi
