@@ -1,5 +1,5 @@
 // The concurrency sweep's routes measure what they are named for, proven in process in the lab's reference app
-// on PostgreSQL (lab/bench/route-proof.rb): /cpu is runnable (on a CPU or queued for one) for nearly all of its
+// on PostgreSQL (lab/bench/route-proof.rb): /cpu is on a CPU or queued for one for nearly all of its
 // wall time, so it is CPU-bound even when other programs stretch that time; /io spends nearly all of it off the
 // CPU, waiting on a real database call (pg_sleep), not in Ruby's sleep.
 import { test } from 'node:test';
@@ -25,7 +25,9 @@ test('/cpu is CPU-bound and /io waits on PostgreSQL, measured in process', { tim
   assert.equal(io.length, 5, r.stdout);
   for (const x of rows) assert.equal(x.status, 200);
   assert.ok(cpu.every((x) => x.cpu > 5), `the CPU route computes (CPU ms: ${cpu.map((x) => x.cpu)})`);
-  const cpuShare = median(cpu.map((x) => x.runnable / x.wall));
+  // Runnable time can only be at least the thread's CPU time, yet on some hosts schedstat reads low (a full run on
+  // 2026-11-27: CPU 9.2 ms of 9.2 ms wall, runnable 6.6): the larger of the two is the truer runnable time.
+  const cpuShare = median(cpu.map((x) => Math.max(x.cpu, x.runnable) / x.wall));
   assert.ok(cpuShare >= 0.8, `/cpu runnable for ${Math.round(cpuShare * 100)} % of its wall time: ${JSON.stringify(cpu)}`);
   const ioShare = median(io.map((x) => x.runnable / x.wall));
   assert.ok(ioShare <= 0.2, `/io runnable for ${Math.round(ioShare * 100)} % of its wall time: ${JSON.stringify(io)}`);
