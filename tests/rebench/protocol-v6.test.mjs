@@ -6,9 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, tmpDir } from '../tools/util.mjs';
+import { ROOT } from '../tools/util.mjs';
 import { gradeRun, isDisturbed, driverParams, PROTOCOL } from '../../scripts/lib/rebench/protocol.mjs';
 import { summaryRows } from '../../scripts/lib/rebench/dataset.mjs';
+import { pinnedRaw } from '../helpers/pinned-raw.mjs';
 import { validateDataset, knownDatasetIds } from '../../scripts/lib/dataset-validate.mjs';
 import { qualityHtml } from '../../scripts/lib/dataset-html.mjs';
 
@@ -36,15 +37,9 @@ function results(change = () => ({})) {
   }
   return out;
 }
-function pinnedRaw(t) {
-  const raw = tmpDir('protocol-v6');
-  t.after(() => fs.rmSync(raw, { recursive: true, force: true }));
-  fs.writeFileSync(path.join(raw, 'isolation-lab-3.4.txt'), 'pinned server=0 load=1\n');
-  return raw;
-}
 
 test('version 6: an unsteady run is left out and said; the probe, reading every window slow, decides nothing', (t) => {
-  const raw = pinnedRaw(t);
+  const raw = pinnedRaw(t, 'protocol-v6');
   // A clean batch: a benchmark, whatever the probe read, with both records.
   const ok = gradeRun({ quick: false, runs: 10, params: V6, raw, results: results() });
   assert.deepEqual(ok.reasons, []);
@@ -79,7 +74,7 @@ test('version 6: an unsteady run is left out and said; the probe, reading every 
 });
 
 test('version 5\'s output is read as it was measured: its probe still leaves a slow run out, no steadiness record', (t) => {
-  const raw = pinnedRaw(t);
+  const raw = pinnedRaw(t, 'protocol-v6');
   const v5 = results((run) => ({ steady_judged: undefined, unsteady_throughput: undefined, repeats_unsteady_throughput: undefined, ...(run === 3 ? { slow_host: 1, repeats_slow_host: 2, tries: 3 } : { speed_slow_pct: 0 }) }))
     // A version 5 driver wrote none of version 6's keys, for the ab runs either.
     .map((r) => ({ ...r, protocol: Object.fromEntries(Object.entries(r.protocol).filter(([k, v]) => v !== undefined && !/^(steady_|unsteady_throughput|repeats_unsteady_throughput)/.test(k))), openLoop: null }));

@@ -5,9 +5,7 @@
 // the runs whose halves trended.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { tmpDir } from '../tools/util.mjs';
+import { pinnedRaw } from '../helpers/pinned-raw.mjs';
 import { gradeRun } from '../../scripts/lib/rebench/protocol.mjs';
 
 const clean = {
@@ -30,12 +28,7 @@ function results(change = () => ({})) {
   }
   return out;
 }
-function raw(t) {
-  const dir = tmpDir('protocol-v7');
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  fs.writeFileSync(path.join(dir, 'isolation-lab-3.4.txt'), 'pinned server=0 load=1\n');
-  return dir;
-}
+const raw = (t) => pinnedRaw(t, 'protocol-v7');
 const V = (version) => ({ RB_PROTOCOL_VERSION: version, RB_TRIES: 3, RB_DURATION_S: 10 });
 
 test('version 7: every run judged and steady grades benchmark, with the dispersion per configuration', (t) => {

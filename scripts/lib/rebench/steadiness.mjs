@@ -28,13 +28,14 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return (s[Math.floor((s.length - 1) / 2)] + s[Math.floor(s.length / 2)]) / 2;
 };
+const sum = (xs) => xs.reduce((a, x) => a + x, 0);
 // Half away from zero, as Ruby's Float#round (the trend is signed).
 const round = (v, d) => (Math.sign(v) * Math.round(Math.abs(v) * 10 ** d)) / 10 ** d;
 
 // Variance of successive differences over twice the mean (steadiness.rb's dispersion_of): 1 for Poisson counts.
 function dispersionOf(xs) {
   if (xs.length < 3) return null;
-  const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
+  const mean = sum(xs) / xs.length;
   if (!(mean > 0)) return null;
   let d2 = 0;
   for (let i = 1; i < xs.length; i += 1) d2 += (xs[i] - xs[i - 1]) ** 2;
@@ -45,7 +46,6 @@ function dispersionOf(xs) {
 function trendOf(inner, S, disp, wander) {
   if (S.trend_min_pct == null || S.trend_min_pct === '' || inner.length < 2) return {};
   const h = Math.floor(inner.length / 2);
-  const sum = (b) => b.reduce((a, x) => a + x, 0);
   const a = sum(inner.slice(0, h));
   const b = sum(inner.slice(inner.length - h));
   if (a + b <= 0) return { trend_pct: 0, trend_z: 0, trending: 0 };
@@ -71,7 +71,6 @@ export function judgeWindows(counts, S, windowS = 1) {
   const blocks = [];
   for (let i = 0; i < inner.length; i += k) blocks.push(inner.slice(i, i + k));
   if (blocks.length > 1 && blocks[blocks.length - 1].length < k) blocks[blocks.length - 2].push(...blocks.pop());
-  const sum = (b) => b.reduce((a, x) => a + x, 0);
   const rate = perWindow; // the run's median window (as steadiness.rb)
   const floor = Number(S.min_block_expected) || 0;
   if (floor > 0 && rate * k < floor) return { judged: 0, why: 'underpowered', inner_windows: inner.length, median_per_window: round(rate, 1) };
